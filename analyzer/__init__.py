@@ -1,0 +1,7 @@
+"""cardlab's engine room: games, runner, statistics and the command line."""
+
+from analyzer.numba_env import configure_numba_cache
+
+configure_numba_cache()
+
+__version__ = "0.1.0"

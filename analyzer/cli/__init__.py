@@ -1,0 +1,11 @@
+"""The ``cardlab`` command line. Each module below adds its commands to the shared app."""
+
+from analyzer.cli import common_commands  # noqa: F401
+from analyzer.cli.app import app, run_app
+
+__all__ = ["app", "main"]
+
+
+def main() -> None:
+    """Entry point of the ``cardlab`` console script."""
+    run_app()

@@ -1,0 +1,41 @@
+"""Commands that serve both games: listing strategies."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from analyzer.cli.app import app
+from strategies.registry import GAMES, catalog
+
+
+@app.command("strategies")
+def list_strategies(
+    game: str = typer.Argument(None, help="ass or jass; both when left out."),
+) -> None:
+    """List every strategy with its one-line description and parameters.
+
+    Use a strategy with --strategy NAME, or set parameters with NAME:key=value,key=value,
+    for example --strategy hold-jokers:keep=2.
+    """
+    from analyzer.cli.app import fail
+
+    games = GAMES if game is None else (game,)
+    for g in games:
+        if g not in GAMES:
+            fail(f"unknown game {g!r}; games: {', '.join(GAMES)}")
+    console = Console()
+    for g in games:
+        table = Table(title=f"{g} strategies", show_lines=False)
+        table.add_column("name", style="bold")
+        table.add_column("description")
+        table.add_column("parameters (default)")
+        for spec in catalog(g).values():
+            params = []
+            for p in spec.params:
+                shown = spec.preset.get(p.name, p.show(p.default))
+                extra = f" [{'|'.join(p.choices)}]" if p.choices else ""
+                params.append(f"{p.name}={shown}{extra}: {p.description}")
+            table.add_row(spec.name, spec.description, "\n".join(params) or "-")
+        console.print(table)

@@ -1,0 +1,1 @@
+"""Tables, figures and HTML reports built from result tables (no numba here)."""

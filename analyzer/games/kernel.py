@@ -1,0 +1,70 @@
+"""The contract between the games and everything downstream (runner, studies, reports).
+
+A run is described by a :class:`RunSpec` (plain, JSON-able data: it is also the core of the
+manifest). Each game has a *kernel module* ``analyzer.games.<game>.kernel`` that provides:
+
+``UNIT``                 what one index identifies for each mode: {"games": "game"} for ass,
+                         {"matches": "match", "deals": "deal"} for jass.
+``MODES``                the modes the game supports (first = default).
+``COLUMNS``              {column name: one-line description} of the per-seat result rows.
+``UNIT_COLUMNS``         names in COLUMNS that describe the whole game/match/deal (the same
+                         value repeated on every seat's row).
+``SEAT_METRICS``         list[analyzer.summary.Metric] printed in the per-seat table.
+``validate(spec)``       -> RunSpec with every rules option filled in (e.g. per_player), or
+                         raise analyzer.errors.CardlabError with a one-line message.
+``play_chunk(spec, start, count)``
+                         -> dict[str, numpy array]: rows for units start..start+count-1, one
+                         row per (index, seat), ordered by index then seat, always with
+                         columns "index" (int64) and "seat" (int16) first. Results depend on
+                         (spec, index) alone, never on start/count: that is the reproducibility
+                         contract the runner's tests check.
+``warmup()``             compile (or load from cache) every kernel a run needs.
+
+Per-seat rows in a long table are what pandas users expect (``df.groupby("seat")``).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import asdict, dataclass, field
+from types import ModuleType
+from typing import Any
+
+from analyzer.errors import CardlabError
+
+KERNEL_MODULES = {"ass": "analyzer.games.ass.kernel", "jass": "analyzer.games.jass.kernel"}
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What to play: game, mode, players, rules options, one strategy per seat, master seed."""
+
+    game: str
+    players: int
+    strategies: tuple[str, ...]
+    seed: int
+    mode: str = ""
+    rules: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["strategies"] = list(self.strategies)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> RunSpec:
+        return cls(
+            game=d["game"],
+            players=int(d["players"]),
+            strategies=tuple(d["strategies"]),
+            seed=int(d["seed"]),
+            mode=d.get("mode", ""),
+            rules=dict(d.get("rules", {})),
+        )
+
+
+def kernel_module(game: str) -> ModuleType:
+    """Import the kernel module of ``game`` (lazily: a run compiles only what it uses)."""
+    if game not in KERNEL_MODULES:
+        raise CardlabError(f"unknown game {game!r}; games: {', '.join(KERNEL_MODULES)}")
+    return importlib.import_module(KERNEL_MODULES[game])

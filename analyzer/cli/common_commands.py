@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from analyzer.cli.app import app
@@ -37,5 +38,5 @@ def list_strategies(
                 shown = spec.preset.get(p.name, p.show(p.default))
                 extra = f" [{'|'.join(p.choices)}]" if p.choices else ""
                 params.append(f"{p.name}={shown}{extra}: {p.description}")
-            table.add_row(spec.name, spec.description, "\n".join(params) or "-")
+            table.add_row(spec.name, spec.description, escape("\n".join(params)) or "-")
         console.print(table)

@@ -1,0 +1,253 @@
+"""Game records (game-records.md, JSON Lines): engine trace -> record, record -> checks.
+
+``trace_record`` replays game (seed, index) of a run in the numba engine's trace mode and
+returns its record. ``verify_record`` checks a record against the rules alone (deal, every
+move legal, winners, end of game, final hands, penalties), with the reference engine's deal and
+legal-move generator and without knowing the strategies: an independent program could do the
+same. ``replay_matches`` plays a record's game again from its seed, index and strategies and
+says whether the engine reproduces it exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from analyzer.games.ass.cards import (
+    ASS,
+    HAND_SLOTS,
+    JOKER,
+    JOKER_HIGH,
+    N_VALUES,
+    PASS,
+    card_kind,
+    decode,
+    hand_names,
+    move_cards,
+)
+from analyzer.games.kernel import RunSpec
+from strategies.registry import engine_arrays, parse_strategy
+
+VERSION = 1
+OK_STATUS = -1  # the engine's OK (engine.OK), repeated to keep numba out of this import
+
+
+class Tracer:
+    """Plays single games of one run in the engine's trace mode and builds their records."""
+
+    def __init__(self, spec: RunSpec) -> None:
+        from analyzer.games.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck
+        from analyzer.games.ass.kernel import engine_inputs, validate
+
+        self.spec = validate(spec)
+        n = self.spec.players
+        self.strategies = [parse_strategy("ass", t) for t in self.spec.strategies]
+        self.families, self.params = engine_inputs(self.spec)
+        self.template = canonical_deck()
+        self.dealt = np.zeros((n, HAND_SLOTS), dtype=np.int64)
+        self.final = np.zeros((n, HAND_SLOTS), dtype=np.int64)
+        self.trace = np.full((MAX_ROUNDS, TRACE_WIDTH), PASS, dtype=np.int64)
+
+    def record(self, index: int) -> tuple[dict[str, Any], int]:
+        """The record of game ``index`` and the engine status (-1 = ok, else the seat that
+        moved illegally; the record then stops before that move's round)."""
+        from analyzer.games.ass.engine import OK, trace_game
+        from analyzer.games.ass.reference import minus_points
+
+        spec = self.spec
+        n = spec.players
+        rounds, _, status, _ = trace_game(
+            spec.seed, index, n, spec.rules["per_player"], self.families, self.params,
+            self.template, self.dealt, self.trace, self.final,
+        )
+        record = {
+            "game": "ass",
+            "version": VERSION,
+            "seed": spec.seed,
+            "index": index,
+            "players": n,
+            "strategies": [s.label() for s in self.strategies],
+            "rules": dict(spec.rules),
+            "hands": [hand_names(h) for h in self.dealt],
+            "rounds": [_round(self.trace[r], n) for r in range(rounds)],
+            "final_hands": [hand_names(h) for h in self.final],
+            "penalties": [minus_points([int(x) for x in h[: JOKER + 1]]) for h in self.final],
+        }
+        return record, (-1 if status == OK else int(status))
+
+
+def trace_record(spec: RunSpec, index: int) -> tuple[dict[str, Any], int]:
+    """The record of game ``index`` of ``spec`` and the engine status (see Tracer.record)."""
+    return Tracer(spec).record(index)
+
+
+def play_position(
+    hands: list[list[str]],
+    strategies: list[str],
+    starter: int,
+    blocked: int = -1,
+    gone: list[str] | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Play on from a hand-built position in the numba engine (for tests and examples).
+
+    ``hands`` are card names per seat, ``starter`` starts the next round, ``blocked`` may not
+    lead the ass in it (A-8), ``gone`` names cards already out of the game. Random strategies
+    draw from the stream of game (seed, 0) without a deal. Returns the record rounds, final
+    hands, penalties, the ass rounds taken per seat and the engine status (-1 = ok).
+    """
+    from analyzer.games.ass.cards import PUB_GONE, PUB_SIZES
+    from analyzer.games.ass.engine import (
+        MAX_ROUNDS,
+        TRACE_WIDTH,
+        new_view,
+        play_game,
+    )
+    from analyzer.games.ass.reference import minus_points
+    from analyzer.rng import new_state, seed_state
+
+    n = len(hands)
+    counts = np.zeros((n, HAND_SLOTS), dtype=np.int64)
+    for seat, names in enumerate(hands):
+        for name in names:
+            counts[seat, card_kind(name)] += 1
+    view = new_view()
+    for seat in range(n):
+        view[PUB_SIZES + seat] = len(hands[seat])
+    for name in gone or []:
+        view[PUB_GONE + card_kind(name)] += 1
+    families, params = engine_arrays([parse_strategy("ass", t) for t in strategies])
+    rng = new_state()
+    seed_state(rng, seed, 0, 0)
+    trace = np.full((MAX_ROUNDS, TRACE_WIDTH), PASS, dtype=np.int64)
+    taken = np.zeros(n, dtype=np.int64)
+    rounds, _, status = play_game(counts, starter, blocked, n, families, params, view, rng,
+                                  trace, True, taken)
+    return {
+        "rounds": [_round(trace[r], n) for r in range(rounds)],
+        "final_hands": [hand_names(h) for h in counts],
+        "penalties": [minus_points([int(x) for x in h[: JOKER + 1]]) for h in counts],
+        "taken": [int(t) for t in taken],
+        "status": -1 if status == OK_STATUS else int(status),
+    }
+
+
+def _round(row: np.ndarray, n: int) -> dict[str, Any]:
+    starter = int(row[0])
+    ass_round = int(row[2]) >= 0 and decode(int(row[2]))[0] == ASS
+    plays = []
+    for pos in range(n):
+        seat = (starter + pos) % n
+        code = int(row[2 + pos])
+        if code == PASS:
+            plays.append({"seat": seat, "pass": True})
+            continue
+        play: dict[str, Any] = {"seat": seat, "cards": move_cards(code)}
+        v, c, j = decode(code)
+        if ass_round and pos > 0 and j == 1:
+            play["joker_value"] = v
+        plays.append(play)
+    return {"starter": starter, "ass_round": ass_round, "plays": plays, "winner": int(row[1])}
+
+
+def play_move(play: dict[str, Any], ass_round: bool) -> tuple[int, int, int] | None:
+    """The move (v, c, j) of a record play, None for a pass."""
+    if play.get("pass"):
+        return None
+    kinds = [card_kind(name) for name in play["cards"]]
+    jokers = kinds.count(JOKER)
+    numbers = [k for k in kinds if k != JOKER]
+    if numbers:
+        if len(set(numbers)) != 1:
+            raise ValueError(f"a set holds one value (A-4); got {play['cards']}")
+        return numbers[0], len(numbers), jokers
+    if ass_round and "joker_value" in play:
+        return int(play["joker_value"]), 0, jokers
+    return JOKER_HIGH, 0, jokers
+
+
+def verify_record(record: dict[str, Any]) -> list[str]:
+    """Check a record against the rules alone; return the problems found (empty = valid)."""
+    from analyzer.games.ass.reference import (
+        KINDS,
+        Turn,
+        deal,
+        legal_moves,
+        minus_points,
+    )
+    from analyzer.games.ass.rules import rules_from_options
+    from analyzer.rng import PyRng
+
+    problems: list[str] = []
+    n = record["players"]
+    rules = rules_from_options(n, record.get("rules", {}))
+    hands, ass_seat = deal(rules, PyRng(record["seed"], record["index"], 0))
+    if [hand_names(h) for h in hands] != record["hands"]:
+        return ["dealt hands differ from the deal of (seed, index) (A-2)"]
+    starter, blocked = ass_seat, -1
+    rounds = record["rounds"]
+    for r, rnd in enumerate(rounds):
+        where = f"round {r}"
+        if rnd["starter"] != starter:
+            return problems + [f"{where}: starter {rnd['starter']}, expected {starter}"]
+        if len(rnd["plays"]) != n:
+            return problems + [f"{where}: {len(rnd['plays'])} plays, expected {n}"]
+        turn = Turn(seat=starter, position=0,
+                    may_lead_ass=hands[starter][ASS] > 0 and starter != blocked)
+        on_table = [0] * KINDS
+        high_seat = starter
+        for pos, play in enumerate(rnd["plays"]):
+            seat = (starter + pos) % n
+            if play["seat"] != seat:
+                return problems + [f"{where}: play {pos} by seat {play['seat']}, expected {seat}"]
+            turn.seat, turn.position = seat, pos
+            move = play_move(play, turn.ass_round)
+            forced = pos > 0 and not turn.ass_round and sum(hands[seat]) < turn.k
+            if forced and move is not None:
+                return problems + [f"{where}: seat {seat} played with fewer than k cards"]
+            if not forced and move not in legal_moves(hands[seat], turn):
+                return problems + [f"{where}: illegal move {play} by seat {seat}"]
+            if move is None:
+                continue
+            if move_cards(move[0] * 256 + move[1] * 16 + move[2]) != play["cards"]:
+                problems.append(f"{where}: cards of seat {seat} not in record order")
+            v, c, j = move
+            if v <= N_VALUES:
+                hands[seat][v] -= c
+                on_table[v] += c
+            hands[seat][JOKER] -= j
+            on_table[JOKER] += j
+            if pos == 0:
+                turn.ass_round = v == ASS
+                turn.k = 1 if turn.ass_round else c + j
+                turn.high = v
+                turn.may_lead_ass = False
+            elif v > turn.high or (turn.ass_round and v == turn.high):
+                turn.high, high_seat = v, seat
+        if rnd["ass_round"] != turn.ass_round:
+            problems.append(f"{where}: ass_round flag is wrong")
+        if rnd["winner"] != high_seat:
+            return problems + [f"{where}: winner {rnd['winner']}, expected {high_seat}"]
+        target = hands[high_seat] if turn.ass_round else None
+        for kind in range(KINDS):
+            if target is not None:
+                target[kind] += on_table[kind]
+        blocked = high_seat if turn.ass_round else -1
+        starter = high_seat
+        someone_out = any(sum(h) == 0 for h in hands)
+        if someone_out != (r == len(rounds) - 1):
+            return problems + [f"{where}: the game must end exactly when a hand is empty (A-9)"]
+    if [hand_names(h) for h in hands] != record["final_hands"]:
+        problems.append("final hands differ from the replayed moves")
+    if [minus_points(h) for h in hands] != record["penalties"]:
+        problems.append("penalties differ from the final hands (A-10)")
+    return problems
+
+
+def replay_matches(record: dict[str, Any]) -> bool:
+    """True when the engine, given the record's seed, index and strategies, reproduces it."""
+    spec = RunSpec("ass", record["players"], tuple(record["strategies"]), record["seed"],
+                   rules=dict(record.get("rules", {})))
+    again, _ = trace_record(spec, record["index"])
+    return again == record

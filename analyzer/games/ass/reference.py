@@ -1,0 +1,333 @@
+"""The reference engine of Who's the Ass?: the rules in plain Python, written to be read.
+
+It plays the same games as the numba engine (:mod:`analyzer.games.ass.engine`) from the same
+(seed, index), but shares none of its game logic: its own deal, its own legal-move generator,
+its own rounds and scoring. Tests compare the two move for move.
+
+Strategies: ``basic`` and ``random`` are implemented here again, independently, from their
+specifications (baseline-strategies.md; the canonical move order in cards.py), with the same
+random draws. Every other strategy (the ``heuristic`` family and its presets) is asked through
+the same jitted policy the engine calls, given the same view (own hand + public state), so the
+comparison checks the engine's bookkeeping for them, not the policy's own logic.
+
+A hand is a list of 15 counts by card kind: 0 the ass, 1..13 number values, 14 jokers.
+A move is a triple (v, c, j): c cards of kind v plus j jokers (see cards.py), or None to pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from analyzer.games.ass.cards import (
+    ASS,
+    ASS_WINDOW,
+    COPIES,
+    JOKER,
+    JOKER_HIGH,
+    N_JOKERS,
+    N_VALUES,
+    PASS,
+    PUB_ASS_ROUND,
+    PUB_GONE,
+    PUB_HIGH,
+    PUB_HIGH_SEAT,
+    PUB_K,
+    PUB_MAY_LEAD_ASS,
+    PUB_PLAYERS,
+    PUB_POS,
+    PUB_ROUND,
+    PUB_SEAT,
+    PUB_SIZES,
+    PUB_STARTER,
+    PUB_TABLE,
+    VIEW_LEN,
+    decode,
+    encode,
+    hand_names,
+    move_cards,
+    penalty,
+)
+from analyzer.games.ass.rules import AssRules
+from analyzer.rng import PyRng
+from strategies.ass.catalog import BASIC, RANDOM
+from strategies.registry import Strategy
+
+Move = tuple[int, int, int]
+KINDS = JOKER + 1
+
+
+def deal(rules: AssRules, rng: PyRng) -> tuple[list[list[int]], int]:
+    """Deal one game (A-2, A-3): the hands by seat and the seat that holds the ass."""
+    deck = [value for value in range(1, N_VALUES + 1) for _ in range(COPIES)]
+    deck += [JOKER] * N_JOKERS
+    for i in range(len(deck) - 1, 0, -1):  # Fisher-Yates, top of the stack = position 0
+        j = rng.randbelow(i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    ass_position = rng.randbelow(ASS_WINDOW)
+    deck.insert(ass_position, ASS)
+    hands = [[0] * KINDS for _ in range(rules.players)]
+    for position in range(rules.cards_dealt):
+        hands[position % rules.players][deck[position]] += 1
+    return hands, ass_position % rules.players
+
+
+@dataclass
+class Turn:
+    """What the player about to move faces: the round so far and the public record."""
+
+    seat: int
+    position: int  # 0 = the starter, who leads
+    k: int = 0  # set size of the round, 0 before the lead
+    high: int = 0  # highest value played so far
+    ass_round: bool = False
+    may_lead_ass: bool = False
+
+
+def legal_moves(hand: list[int], turn: Turn) -> list[Move | None]:
+    """Every legal move (None = pass) in canonical order (ascending move code, pass first)."""
+    moves: set[Move] = set()
+    jokers = hand[JOKER]
+    can_pass = False
+    if turn.position == 0:  # A-5: any set; A-8: the ass alone where allowed
+        if hand[ASS] and turn.may_lead_ass:
+            moves.add((ASS, 1, 0))
+        for value in range(1, N_VALUES + 1):
+            for numbers in range(1, hand[value] + 1):
+                for used in range(jokers + 1):
+                    moves.add((value, numbers, used))
+        for used in range(1, jokers + 1):
+            moves.add((JOKER_HIGH, 0, used))  # A-4: jokers alone are worth 14
+    elif turn.ass_round:  # A-7: exactly one card of any value, a joker as 1 or as 14
+        for value in range(1, N_VALUES + 1):
+            if hand[value]:
+                moves.add((value, 1, 0))
+        if jokers:
+            moves.add((1, 0, 1))
+            moves.add((JOKER_HIGH, 0, 1))
+    else:  # A-6: pass, or exactly k cards of a higher value
+        can_pass = True
+        for value in range(turn.high + 1, N_VALUES + 1):
+            for numbers in range(1, hand[value] + 1):
+                if numbers <= turn.k and turn.k - numbers <= jokers:
+                    moves.add((value, numbers, turn.k - numbers))
+        if turn.high < JOKER_HIGH and jokers >= turn.k:
+            moves.add((JOKER_HIGH, 0, turn.k))
+    ordered: list[Move | None] = sorted(moves, key=lambda m: encode(*m))
+    return ([None] if can_pass else []) + ordered
+
+
+def basic_move(hand: list[int], turn: Turn) -> Move | None:
+    """``basic``, written again from baseline-strategies.md."""
+    jokers = hand[JOKER]
+    numbers = [w for w in range(1, N_VALUES + 1) if hand[w]]
+    if turn.position == 0:
+        if turn.may_lead_ass:
+            return (ASS, 1, 0)
+        if numbers:
+            return (numbers[0], hand[numbers[0]], 0)
+        return (JOKER_HIGH, 0, jokers)
+    if turn.ass_round:
+        return (1, 0, 1) if jokers else (numbers[0], 1, 0)
+    k, v = turn.k, turn.high
+    for w in range(v + 1, N_VALUES + 1):
+        if hand[w] >= k:
+            return (w, k, 0)
+    for w in range(v + 1, N_VALUES + 1):
+        if hand[w] >= 1 and hand[w] + jokers >= k:
+            return (w, hand[w], k - hand[w])
+    if jokers >= k and v < JOKER_HIGH:
+        return (JOKER_HIGH, 0, k)
+    return None
+
+
+@dataclass
+class Table:
+    """The whole game state: hands, cards gone, the public round record."""
+
+    rules: AssRules
+    hands: list[list[int]]
+    gone: list[int] = field(default_factory=lambda: [0] * KINDS)
+    round_number: int = 0
+
+    def size(self, seat: int) -> int:
+        return sum(self.hands[seat])
+
+    def view(self, turn: Turn, starter: int, high_seat: int, on_table: list[int]) -> np.ndarray:
+        """The view a jitted policy gets: own hand, then the public state (cards.py layout)."""
+        view = np.zeros(VIEW_LEN, dtype=np.int64)
+        view[:KINDS] = self.hands[turn.seat]
+        view[PUB_K] = turn.k
+        view[PUB_HIGH] = turn.high
+        view[PUB_ASS_ROUND] = int(turn.ass_round)
+        view[PUB_MAY_LEAD_ASS] = int(turn.may_lead_ass)
+        view[PUB_SEAT] = turn.seat
+        view[PUB_PLAYERS] = self.rules.players
+        view[PUB_POS] = turn.position
+        view[PUB_STARTER] = starter
+        view[PUB_HIGH_SEAT] = high_seat
+        view[PUB_ROUND] = self.round_number
+        view[PUB_GONE : PUB_GONE + KINDS] = self.gone
+        view[PUB_TABLE : PUB_TABLE + KINDS] = on_table
+        for seat in range(self.rules.players):
+            view[PUB_SIZES + seat] = self.size(seat)
+        return view
+
+
+class Player:
+    """One seat's strategy, as the reference engine asks it for moves."""
+
+    def __init__(self, strategy: Strategy, rng: PyRng) -> None:
+        self.strategy = strategy
+        self.rng = rng  # the game's one stream, shared by every seat in decision order
+
+    def move(self, table: Table, turn: Turn, starter: int, high_seat: int,
+             on_table: list[int]) -> Move | None:
+        hand = table.hands[turn.seat]
+        if self.strategy.family == BASIC:
+            return basic_move(hand, turn)
+        if self.strategy.family == RANDOM:
+            moves = legal_moves(hand, turn)
+            return moves[0] if len(moves) == 1 else moves[self.rng.randbelow(len(moves))]
+        from strategies.ass.policies import decide  # the jitted family, through the same view
+
+        state = self.rng.as_array()
+        code = int(decide(self.strategy.family, tuple(self.strategy.values),
+                          table.view(turn, starter, high_seat, on_table), state))
+        self.rng.load_array(state)
+        return None if code == PASS else decode(code)
+
+
+class IllegalMove(AssertionError):
+    """A strategy chose a move that the reference's legal-move generator does not list."""
+
+
+def play_round(table: Table, players: list[Player], starter: int, blocked: int) -> dict[str, Any]:
+    """Play one round from ``starter`` (A-5..A-8); return it as a record round."""
+    n = table.rules.players
+    hands = table.hands
+    on_table = [0] * KINDS
+    turn = Turn(seat=starter, position=0,
+                may_lead_ass=hands[starter][ASS] > 0 and starter != blocked)
+    plays: list[dict[str, Any]] = []
+    high_seat = starter
+    for position in range(n):
+        seat = (starter + position) % n
+        turn.seat, turn.position = seat, position
+        if position > 0 and not turn.ass_round and table.size(seat) < turn.k:
+            move = None  # A-6: fewer than k cards (or none): the player passes
+        else:
+            move = players[seat].move(table, turn, starter, high_seat, on_table)
+            if move not in legal_moves(hands[seat], turn):
+                raise IllegalMove(f"seat {seat} chose {move} in round {table.round_number}")
+        if move is None:
+            plays.append({"seat": seat, "pass": True})
+            continue
+        value, numbers, jokers = move
+        play: dict[str, Any] = {"seat": seat, "cards": move_cards(encode(*move))}
+        if value <= N_VALUES:  # the ass (value 0) or number cards; jokers alone have c = 0
+            hands[seat][value] -= numbers
+            on_table[value] += numbers
+        hands[seat][JOKER] -= jokers
+        on_table[JOKER] += jokers
+        if position == 0:
+            turn.ass_round = value == ASS
+            turn.k = 1 if turn.ass_round else numbers + jokers
+            turn.high = value
+            turn.may_lead_ass = False
+        elif turn.ass_round:
+            if jokers:
+                play["joker_value"] = value
+            if value >= turn.high:  # A-7: the last of equal highest cards takes
+                turn.high, high_seat = value, seat
+        else:
+            turn.high, high_seat = value, seat  # legal means strictly higher (A-6)
+        plays.append(play)
+    if turn.ass_round:  # A-7: the taker takes every card of the round, the ass included
+        for kind in range(KINDS):
+            hands[high_seat][kind] += on_table[kind]
+    else:  # A-6: played cards leave the game
+        for kind in range(KINDS):
+            table.gone[kind] += on_table[kind]
+    table.round_number += 1
+    return {"starter": starter, "ass_round": turn.ass_round, "plays": plays, "winner": high_seat}
+
+
+def play_from(table: Table, players: list[Player], starter: int,
+              blocked: int = -1) -> list[dict[str, Any]]:
+    """Play rounds until a round ends with an empty hand (A-9); return the record rounds."""
+    rounds = []
+    while True:
+        record = play_round(table, players, starter, blocked)
+        rounds.append(record)
+        blocked = record["winner"] if record["ass_round"] else -1
+        starter = record["winner"]
+        if any(table.size(seat) == 0 for seat in range(table.rules.players)):
+            return rounds
+
+
+def minus_points(hand: list[int]) -> int:
+    """A-10: ass 20, joker 14, number cards their value."""
+    return sum(penalty(kind) * count for kind, count in enumerate(hand))
+
+
+def play_record(seed: int, index: int, strategies: list[Strategy]) -> dict[str, Any]:
+    """Play game (seed, index) with one strategy per seat; return its game record."""
+    rules = AssRules.for_players(len(strategies))
+    rng = PyRng(seed, index, 0)
+    hands, ass_seat = deal(rules, rng)
+    dealt = [hand_names(h) for h in hands]
+    table = Table(rules, hands)
+    players = [Player(s, rng) for s in strategies]
+    rounds = play_from(table, players, ass_seat)
+    return {
+        "game": "ass",
+        "version": 1,
+        "seed": seed,
+        "index": index,
+        "players": rules.players,
+        "strategies": [s.label() for s in strategies],
+        "rules": rules.options(),
+        "hands": dealt,
+        "rounds": rounds,
+        "final_hands": [hand_names(h) for h in table.hands],
+        "penalties": [minus_points(h) for h in table.hands],
+    }
+
+
+def play_position(
+    hands: list[list[str]],
+    strategies: list[str],
+    starter: int,
+    blocked: int = -1,
+    gone: list[str] | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """Play on from a hand-built position (same interface as records.play_position)."""
+    from analyzer.games.ass.cards import card_kind
+    from strategies.registry import parse_strategy
+
+    counts = [[0] * KINDS for _ in hands]
+    for seat, names in enumerate(hands):
+        for name in names:
+            counts[seat][card_kind(name)] += 1
+    rules = AssRules(len(hands), max(len(h) for h in hands))
+    table = Table(rules, counts)
+    for name in gone or []:
+        table.gone[card_kind(name)] += 1
+    rng = PyRng(seed, 0, 0)
+    players = [Player(parse_strategy("ass", s), rng) for s in strategies]
+    rounds = play_from(table, players, starter, blocked)
+    taken = [0] * len(hands)
+    for rnd in rounds:
+        if rnd["ass_round"]:
+            taken[rnd["winner"]] += 1
+    return {
+        "rounds": rounds,
+        "final_hands": [hand_names(h) for h in table.hands],
+        "penalties": [minus_points(h) for h in table.hands],
+        "taken": taken,
+        "status": -1,
+    }

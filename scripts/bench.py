@@ -1,0 +1,125 @@
+"""Benchmarks of cardlab's engines on one core.
+
+Who's the Ass? part (``bench_ass``): games per second of the numba engine and of the
+pure-Python reference engine, in the same run, for 4 and 8 players with ``basic`` everywhere;
+first-call compile time with an empty numba cache (a fresh ``NUMBA_CACHE_DIR``) and with a
+warm one; peak memory. Default runtime is under a minute.
+
+Run: ``.venv/bin/python scripts/bench.py`` (or ``make bench``); ``--quick`` for a smoke run.
+Timings on a shared machine are noisy: the figures are best-of-N CPU time per process, and
+wall-clock figures are shown beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+_COMPILE_PROBE = """
+import json, resource, time
+t0 = time.perf_counter()
+from analyzer.games.ass import kernel
+from analyzer.games.kernel import RunSpec
+kernel.play_chunk(RunSpec("ass", 4, ("basic",), 1), 0, 1)
+t1 = time.perf_counter()
+kernel.warmup()
+t2 = time.perf_counter()
+print(json.dumps({"first_game_s": t1 - t0, "all_kernels_s": t2 - t0,
+                  "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _probe_compile(cache_dir: str) -> dict[str, float]:
+    """Run the compile probe in a fresh interpreter with ``cache_dir`` as numba's cache."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, NUMBA_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", _COMPILE_PROBE], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _rate(fn, units: int, repeats: int) -> tuple[float, float]:
+    """Best units/second over ``repeats`` calls, by process CPU time and by wall time."""
+    best_cpu = best_wall = 0.0
+    for _ in range(repeats):
+        c0, w0 = time.process_time(), time.perf_counter()
+        fn()
+        c1, w1 = time.process_time(), time.perf_counter()
+        best_cpu = max(best_cpu, units / max(c1 - c0, 1e-9))
+        best_wall = max(best_wall, units / max(w1 - w0, 1e-9))
+    return best_cpu, best_wall
+
+
+def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ...] = (4, 8),
+              repeats: int = 3, compile_probe: bool = True) -> dict:
+    """Measure the Who's the Ass? engines; return the figures as a dict."""
+    from analyzer.games.ass import kernel
+    from analyzer.games.ass.reference import play_record
+    from analyzer.games.kernel import RunSpec
+    from strategies.registry import seat_strategies
+
+    results: dict = {"games": games, "ref_games": ref_games, "engines": {}}
+    if compile_probe:
+        with tempfile.TemporaryDirectory(prefix="cardlab-bench-cache-") as cache:
+            results["compile_cold"] = _probe_compile(cache)
+            results["compile_warm"] = _probe_compile(cache)
+    kernel.warmup()
+    for n in players:
+        spec = RunSpec("ass", n, ("basic",), 1)
+        fast = _rate(lambda spec=spec: kernel.play_chunk(spec, 0, games), games, repeats)
+        field = seat_strategies("ass", ["basic"], n)
+        slow = _rate(lambda field=field: [play_record(1, i, field) for i in range(ref_games)],
+                     ref_games, 1)
+        results["engines"][n] = {"numba_cpu": fast[0], "numba_wall": fast[1],
+                                 "reference_cpu": slow[0], "reference_wall": slow[1]}
+    results["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return results
+
+
+def print_ass(results: dict) -> None:
+    """Print the figures of :func:`bench_ass` as a small table."""
+    print("Who's the Ass?  (basic everywhere, one core; best of N by CPU time, wall in brackets)")
+    print(f"{'players':>7} {'numba games/s':>24} {'reference games/s':>22} {'speed-up':>9}")
+    for n, e in results["engines"].items():
+        print(f"{n:>7} {e['numba_cpu']:>12,.0f} ({e['numba_wall']:>9,.0f}) "
+              f"{e['reference_cpu']:>10,.0f} ({e['reference_wall']:>8,.0f}) "
+              f"{e['numba_cpu'] / e['reference_cpu']:>8,.0f}x")
+    if "compile_cold" in results:
+        cold, warm = results["compile_cold"], results["compile_warm"]
+        print(f"first game in a new process: {cold['first_game_s']:.2f} s with an empty numba "
+              f"cache, {warm['first_game_s']:.2f} s with a warm one "
+              f"(every ass kernel: {cold['all_kernels_s']:.2f} s / {warm['all_kernels_s']:.2f} s)")
+        print(f"peak memory of those processes: {cold['peak_rss_mb']:.0f} MB (cold), "
+              f"{warm['peak_rss_mb']:.0f} MB (warm)")
+    print(f"peak memory of this process: {results['peak_rss_mb']:.0f} MB")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Command line: which game, and --quick for a smoke run."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=("ass", "all"), default="all")
+    parser.add_argument("--quick", action="store_true", help="a few seconds, rough figures")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.game in ("ass", "all"):
+        if args.quick:
+            res = bench_ass(games=20_000, ref_games=50, repeats=1, compile_probe=False)
+        else:
+            res = bench_ass()
+        if args.json:
+            print(json.dumps(res, indent=1))
+        else:
+            print_ass(res)
+
+
+if __name__ == "__main__":
+    main()

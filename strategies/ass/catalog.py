@@ -1,0 +1,135 @@
+"""The catalogue of Who's the Ass? strategies (names, descriptions, knobs). No numba here.
+
+A strategy is a *family* (a jitted policy in :mod:`strategies.ass.policies`, selected by the
+integer id below) plus a parameter vector; a name is a family with some knobs preset.
+
+Families
+--------
+``basic`` (0)      the yardstick of baseline-strategies.md, move by move.
+``random`` (1)     uniform over the legal moves in canonical order (see analyzer.games.ass.cards:
+                   a move is a distinct (value, number cards, jokers) triple, so e.g. leading
+                   7,7 and leading 7,J are different moves, and in an ass round a joker as 1 and a
+                   joker as 14 are two moves; passing is one move where allowed). It draws
+                   ``randbelow(number of moves)`` from the game's own stream, only when it has
+                   more than one legal move.
+``heuristic`` (2)  a parametric family; with every knob at its default it plays exactly as
+                   ``basic``. Knobs (slot in the parameter vector):
+
+    jokers (0)     as-needed: like basic, a joker only to make a raise possible;
+                   keep: never use a joker while number cards remain;
+                   finish: a joker only in a play that empties the hand;
+                   dump: add every joker to each lead, otherwise as-needed;
+                   keep-until: as keep while more than ``keep`` cards are in hand, then as-needed.
+                   Except under as-needed, a lead that can empty the hand with its jokers does.
+    keep (1)       the hand size for keep-until (0..13).
+    lead_ass (2)   now: lead the ass whenever allowed; hold: lead it only when it is the last card.
+    ass_throw (3)  lowest: like basic (a joker as 1 if the joker knob allows, else the lowest
+                   number card); safe-high: the most expensive card that provably cannot be the
+                   highest of the round, because a higher card is already on the table (a joker
+                   as 1, else the highest number below it), else as lowest.
+    pass (4)       never: raise whenever the joker knob allows; save-sets: never split a value
+                   (raise only with a value held exactly k times or with all of a value plus
+                   jokers), pass instead.
+    lead (5)       low: lead all cards of the lowest value (as basic); safe: lead the lowest value
+                   whose whole set provably wins the round from the public record (no other
+                   player holds k cards, or too few cards of higher values and jokers are still
+                   unaccounted for, given the cards gone and the own hand), else as low.
+
+How to add a strategy
+---------------------
+* A preset of an existing family (new knob values only): one ``register(StrategySpec(...))``
+  call below with a ``preset``; nothing else. Every registered name is automatically part of
+  the legality property test (tests/test_ass_moves.py,
+  ``test_every_strategy_plays_only_legal_moves``), of the engine-vs-reference comparison
+  (tests/test_ass_engine_vs_reference.py) and of tests/test_ass_strategies.py's lead check;
+  add a test of its behaviour on a hand-built decision to tests/test_ass_strategies.py.
+* A new knob: give it a free slot (< 8) in ``HEURISTIC_PARAMS`` and read ``params[slot]`` in
+  ``heuristic`` in strategies/ass/policies.py.
+* A new family: a new family id below; a jitted function in strategies/ass/policies.py with
+  the signature ``(params, view, rng) -> move code``; one more ``elif`` in ``decide`` there
+  *and* in the two dispatch blocks of ``play_game`` in analyzer/games/ass/engine.py (a family
+  missing there makes every one of its moves illegal, so the tests fail at once); a test of
+  its behaviour in tests/test_ass_strategies.py. If the reference engine should check it
+  independently, add a readable twin to analyzer/games/ass/reference.py (``Player.move``).
+"""
+
+from __future__ import annotations
+
+from strategies.registry import Param, StrategySpec, register
+
+BASIC = 0
+RANDOM = 1
+HEURISTIC = 2
+
+JOKERS = ("as-needed", "keep", "finish", "dump", "keep-until")
+J_AS_NEEDED, J_KEEP, J_FINISH, J_DUMP, J_KEEP_UNTIL = range(5)
+LEAD_ASS = ("now", "hold")
+ASS_THROW = ("lowest", "safe-high")
+PASS_MODES = ("never", "save-sets")
+LEADS = ("low", "safe")
+
+SLOT_JOKERS, SLOT_KEEP, SLOT_LEAD_ASS, SLOT_ASS_THROW, SLOT_PASS, SLOT_LEAD = range(6)
+
+HEURISTIC_PARAMS = (
+    Param("jokers", SLOT_JOKERS, 0.0, "when to use jokers", choices=JOKERS),
+    Param("keep", SLOT_KEEP, 2.0, "hand size from which keep-until uses jokers", low=0, high=13),
+    Param("lead_ass", SLOT_LEAD_ASS, 0.0, "lead the ass at once or hold it", choices=LEAD_ASS),
+    Param("ass_throw", SLOT_ASS_THROW, 0.0, "card thrown in an ass round", choices=ASS_THROW),
+    Param("pass", SLOT_PASS, 0.0, "deliberate passing", choices=PASS_MODES),
+    Param("lead", SLOT_LEAD, 0.0, "which set to lead", choices=LEADS),
+)
+
+register(StrategySpec("ass", "basic", BASIC, "the yardstick: lowest lead, cheapest raise"))
+register(StrategySpec("ass", "random", RANDOM, "uniform over the legal moves, passing included"))
+register(
+    StrategySpec(
+        "ass", "heuristic", HEURISTIC, "tunable family (defaults play as basic)", HEURISTIC_PARAMS
+    )
+)
+register(
+    StrategySpec(
+        "ass",
+        "hold-jokers",
+        HEURISTIC,
+        "keeps jokers until few cards are left",
+        HEURISTIC_PARAMS,
+        preset={"jokers": "keep-until"},
+    )
+)
+register(
+    StrategySpec(
+        "ass", "joker-hoarder", HEURISTIC, "never uses a joker while number cards remain",
+        HEURISTIC_PARAMS, preset={"jokers": "keep"},
+    )
+)
+register(
+    StrategySpec(
+        "ass", "joker-dumper", HEURISTIC, "adds all its jokers to every lead",
+        HEURISTIC_PARAMS, preset={"jokers": "dump"},
+    )
+)
+register(
+    StrategySpec(
+        "ass", "finisher", HEURISTIC, "uses jokers only to play out its hand",
+        HEURISTIC_PARAMS, preset={"jokers": "finish"},
+    )
+)
+register(
+    StrategySpec(
+        "ass", "ass-holder", HEURISTIC, "holds the ass until it is its last card",
+        HEURISTIC_PARAMS, preset={"lead_ass": "hold"},
+    )
+)
+register(
+    StrategySpec(
+        "ass", "set-saver", HEURISTIC, "passes rather than split a value",
+        HEURISTIC_PARAMS, preset={"pass": "save-sets"},
+    )
+)
+register(
+    StrategySpec(
+        "ass", "careful", HEURISTIC,
+        "reads the record: leads sets that cannot be beaten, throws safe high cards",
+        HEURISTIC_PARAMS, preset={"lead": "safe", "ass_throw": "safe-high"},
+    )
+)

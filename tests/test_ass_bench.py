@@ -1,0 +1,20 @@
+"""Smoke test of scripts/bench.py's Who's the Ass? part: it runs and reports its figures."""
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench.py"
+
+
+def test_bench_ass_reports_numba_and_reference_rates(capsys):
+    spec = importlib.util.spec_from_file_location("cardlab_bench", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = module.bench_ass(games=2000, ref_games=5, players=(3, 4), repeats=1,
+                              compile_probe=False)
+    assert set(result["engines"]) == {3, 4}
+    for figures in result["engines"].values():
+        assert figures["numba_cpu"] > figures["reference_cpu"] > 0
+    assert result["peak_rss_mb"] > 0
+    module.print_ass(result)
+    assert "games/s" in capsys.readouterr().out

@@ -1,0 +1,138 @@
+"""The kernel contract of Who's the Ass? (analyzer.games.kernel): columns, validation,
+chunk independence, and the seat frequencies of the deal against their exact values."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from analyzer.errors import CardlabError
+from analyzer.games.ass import kernel
+from analyzer.games.ass.engine import MAX_ROUNDS
+from analyzer.games.kernel import RunSpec, kernel_module
+
+
+def spec(players=4, strategies=("basic",), seed=1, **kw):
+    return RunSpec("ass", players, tuple(strategies), seed, **kw)
+
+
+def test_kernel_module_is_found_and_declares_the_contract():
+    mod = kernel_module("ass")
+    assert mod is kernel
+    assert kernel.UNIT == {"games": "game"} and kernel.MODES == ("games",)
+    assert set(kernel.UNIT_COLUMNS) <= set(kernel.COLUMNS)
+    assert {m.column for m in kernel.SEAT_METRICS} <= set(kernel.COLUMNS)
+
+
+def test_play_chunk_columns_dtypes_and_order():
+    out = kernel.play_chunk(spec(5), 10, 20)
+    assert list(out) == list(kernel.COLUMNS)
+    for name, array in out.items():
+        assert array.dtype == kernel.DTYPES[name], name
+        assert len(array) == 100
+    assert (out["index"] == np.repeat(np.arange(10, 30), 5)).all()
+    assert (out["seat"] == np.tile(np.arange(5), 20)).all()
+    games = {k: v.reshape(20, 5) for k, v in out.items()}
+    for col in kernel.UNIT_COLUMNS:  # the same value on every seat's row
+        assert (games[col] == games[col][:, :1]).all()
+    assert (games["dealt_ass"].sum(axis=1) == 1).all()
+    assert (games["ended_with_ass"].sum(axis=1) == 1).all()
+    assert (games["went_out"].any(axis=1)).all()
+    # out_seat: the lowest seat without cards
+    first = np.argmax(games["went_out"], axis=1)
+    assert (games["out_seat"][:, 0] == first).all()
+    assert (games["went_out"] == (games["cards_left"] == 0)).all()
+    assert (games["minus_points"] >= 20 * games["ended_with_ass"]).all()
+    assert (games["ass_taken"].sum(axis=1) == games["ass_rounds"][:, 0]).all()
+
+
+@pytest.mark.parametrize(
+    "strategies", [("basic",), ("random",), ("careful", "random", "joker-dumper", "basic")]
+)
+def test_results_do_not_depend_on_chunking(strategies):
+    whole = kernel.play_chunk(spec(4, strategies, seed=9), 0, 100)
+    a = kernel.play_chunk(spec(4, strategies, seed=9), 0, 37)
+    b = kernel.play_chunk(spec(4, strategies, seed=9), 37, 63)
+    for name in whole:
+        assert (whole[name] == np.concatenate([a[name], b[name]])).all(), name
+
+
+def test_heuristic_with_default_knobs_plays_exactly_as_basic():
+    a = kernel.play_chunk(spec(6, ("basic",), seed=3), 0, 2000)
+    b = kernel.play_chunk(spec(6, ("heuristic",), seed=3), 0, 2000)
+    for name in a:
+        assert (a[name] == b[name]).all(), name
+
+
+def test_game_length_stays_under_the_proven_bound():
+    """No round cap is needed: rounds <= 2 * cards + 1 (engine.py); random play included."""
+    for players in (3, 12):
+        out = kernel.play_chunk(spec(players, ("random",), seed=2), 0, 3000)
+        assert out["rounds"].max() <= 2 * players * kernel.validate(spec(players)).rules[
+            "per_player"] + 1 <= MAX_ROUNDS
+        assert (out["ass_rounds"] * 2 <= out["rounds"] + 1).all()  # never two in a row
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 7, 10, 12])
+def test_seat_frequency_of_the_dealt_ass_matches_the_exact_value(players):
+    """A-2/A-3: P(seat s dealt the ass) = |{p in 0..38: p mod n = s}| / 39, exactly.
+
+    Each seat's count is compared with its binomial expectation; 4.5 standard deviations
+    per seat keep the false-alarm chance below 1e-4 for the whole test, while a seat off by
+    the smallest possible amount (1/39) would be more than 15 standard deviations away.
+    """
+    games = 60_000
+    out = kernel.play_chunk(spec(players, seed=123), 0, games)
+    counts = out["dealt_ass"].reshape(games, players).sum(axis=0)
+    for seat in range(players):
+        p = sum(1 for q in range(39) if q % players == seat) / 39
+        sd = math.sqrt(games * p * (1 - p))
+        assert abs(counts[seat] - games * p) < 4.5 * sd, (seat, counts[seat], games * p)
+
+
+@pytest.mark.parametrize(
+    "bad,message",
+    [
+        (spec(2), "3 to 12 players"),
+        (spec(13), "3 to 12 players"),
+        (spec(4, ("basic", "basic")), "one per seat"),
+        (spec(4, ("nosuch",)), "unknown ass strategy"),
+        (spec(4, seed=-1), "seed must be"),
+        (spec(4, rules={"per_player": 10}), "fixed by the rulebook"),
+        (spec(4, rules={"jokers": 3}), r"unknown Who's the Ass\? rules option"),
+        (spec(4, mode="matches"), "unknown mode"),
+        (RunSpec("jass", 4, ("basic",), 1), "plays 'ass'"),
+    ],
+)
+def test_validate_rejects_bad_runs_with_a_clear_message(bad, message):
+    with pytest.raises(CardlabError, match=message):
+        kernel.validate(bad)
+
+
+def test_validate_fills_mode_rules_and_seats():
+    done = kernel.validate(spec(9, ("careful",)))
+    assert done.mode == "games" and done.rules == {"per_player": 12}
+    assert done.strategies == ("careful",) * 9
+    assert kernel.validate(done) == done
+
+
+def test_warmup_runs():
+    kernel.warmup()
+
+
+def test_an_illegal_move_is_caught_and_reported(monkeypatch):
+    """A family the engine does not dispatch plays an illegal code: the chunk stops there and
+    the kernel names the seat, strategy and game."""
+    from analyzer.games.ass import engine
+
+    n = 4
+    families = np.array([0, 0, 99, 0], dtype=np.int64)
+    params = np.zeros((n, 8))
+    cols = [np.empty(n * 5, dtype=kernel.DTYPES[c]) for c in list(kernel.DTYPES)[2:]]
+    bad = engine.run_chunk(1, 0, 5, n, 13, families, params, engine.canonical_deck(), *cols)
+    assert bad == 0  # the first game already reaches seat 2
+    monkeypatch.setattr(kernel, "engine_inputs", lambda spec: (families, params))
+    with pytest.raises(RuntimeError, match=r"seat 2 made an illegal move in game seed=1"):
+        kernel.play_chunk(spec(4), 0, 5)

@@ -1,7 +1,6 @@
 """The ``cardlab`` command line. Each module below adds its commands to the shared app."""
 
-from analyzer.cli import ass_commands  # noqa: F401
-from analyzer.cli import common_commands  # noqa: F401
+from analyzer.cli import ass_commands, common_commands, jass_commands  # noqa: F401
 from analyzer.cli.app import app, run_app
 
 __all__ = ["app", "main"]

@@ -1,0 +1,126 @@
+"""Commands for Plus-Minus Jass: ``cardlab replay jass`` and ``cardlab export jass``."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from analyzer.cli.app import export_app, replay_app
+from analyzer.errors import CardlabError
+
+STRATEGY_HELP = (
+    "Strategy for every seat, or repeat once per seat (seat 0 first); "
+    "NAME or NAME:key=value (see `cardlab strategies jass`)."
+)
+RULESET_HELP = "J-6 rule set: seed (the seed text, default) or swiss (common Swiss practice)."
+MODE_HELP = "matches: whole matches (default); deals: single deals (seat n-1 deals)."
+CAP_HELP = "Most deals a match may last; an undecided match is reported as capped."
+
+
+def _spec(seed: int, players: int, strategy: list[str] | None, ruleset: str, mode: str,
+          deal_cap: int):
+    from analyzer.games.jass.kernel import validate
+    from analyzer.games.kernel import RunSpec
+
+    return validate(RunSpec("jass", players, tuple(strategy or ("basic",)), seed, mode=mode,
+                            rules={"ruleset": ruleset, "deal_cap": deal_cap}))
+
+
+@replay_app.command("jass")
+def replay_jass(
+    seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
+    index: int = typer.Option(..., "--index", help="Match (or deal) number in the run (>= 0)."),
+    players: int = typer.Option(4, "--players", help="Number of players, 3 or 4."),
+    strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
+    ruleset: str = typer.Option("seed", "--ruleset", help=RULESET_HELP),
+    mode: str = typer.Option("matches", "--mode", help=MODE_HELP),
+    deal_cap: int = typer.Option(200, "--deal-cap", help=CAP_HELP),
+    pretty: bool = typer.Option(False, "--pretty", help="A readable trick-by-trick account."),
+) -> None:
+    """Replay match INDEX of a run and print it as one JSON line (game-records format).
+
+    The same seed, index, players, rules and strategies always give the same match, so a
+    match seen in a simulation or an export can be looked at again card by card.
+    """
+    from analyzer.games.jass.records import to_json, trace_record
+
+    if index < 0:
+        raise CardlabError(f"--index must be >= 0; got {index}")
+    record = trace_record(_spec(seed, players, strategy, ruleset, mode, deal_cap), index)
+    typer.echo(format_pretty(record) if pretty else to_json(record))
+
+
+@export_app.command("jass")
+def export_jass(
+    seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
+    matches: int = typer.Option(..., "--matches", help="How many matches (or deals) to write."),
+    out: Path = typer.Option(..., "--out", help="The JSON Lines file to write."),
+    players: int = typer.Option(4, "--players", help="Number of players, 3 or 4."),
+    strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
+    ruleset: str = typer.Option("seed", "--ruleset", help=RULESET_HELP),
+    mode: str = typer.Option("matches", "--mode", help=MODE_HELP),
+    deal_cap: int = typer.Option(200, "--deal-cap", help=CAP_HELP),
+    start: int = typer.Option(0, "--start", help="Index of the first match (>= 0)."),
+) -> None:
+    """Write matches START .. START+MATCHES-1 as JSON Lines, one match record per line.
+
+    The file appears under its name only when complete (written to a temporary file in the
+    same folder, then renamed).
+    """
+    from analyzer.games.jass.records import to_json, trace_record
+
+    if matches < 1:
+        raise CardlabError(f"--matches must be >= 1; got {matches}")
+    if start < 0:
+        raise CardlabError(f"--start must be >= 0; got {start}")
+    spec = _spec(seed, players, strategy, ruleset, mode, deal_cap)
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise CardlabError(f"folder {str(folder)!r} of --out does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for index in range(start, start + matches):
+                fh.write(to_json(trace_record(spec, index)) + "\n")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a normal file is wanted
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    unit = "matches" if mode == "matches" else "deals"
+    typer.echo(f"wrote {matches} {unit} to {out}")
+
+
+def format_pretty(record: dict[str, Any]) -> str:
+    """A readable account of a match record, one line per trick."""
+    n = record["players"]
+    rules = record["rules"]
+    lines = [
+        f"Plus-Minus Jass seed {record['seed']}, {record.get('mode', 'matches')} "
+        f"{record['index']}: {n} players, rule set {rules['ruleset']}",
+        "Seats: " + ", ".join(f"{s} = {record['strategies'][s]}" for s in range(n)),
+    ]
+    for k, deal in enumerate(record["deals"], start=1):
+        aims = deal.get("aims", ["n/a"] * n)
+        lines.append(f"Deal {k}, seat {deal['dealer']} deals:")
+        for seat in range(n):
+            lines.append(f"  seat {seat} (aims {aims[seat]}): {' '.join(deal['hands'][seat])}")
+        for t, trick in enumerate(deal["tricks"], start=1):
+            lines.append(f"  trick {t:2d}: seat {trick['leader']} leads "
+                         f"{' '.join(trick['cards']):<18} -> seat {trick['winner']}")
+        trump = deal["trump"] or "none"
+        fixer = "" if deal.get("fixer") is None else f" (fixed by seat {deal['fixer']})"
+        lines.append(f"  trump {trump}{fixer}; points {deal['points']}; sticks "
+                     f"{deal['sticks']}; totals {deal['totals']}")
+    if record.get("mode", "matches") == "matches":
+        if record["winner"] is None:
+            lines.append(f"No winner: the match hit the deal cap of {rules['deal_cap']}.")
+        else:
+            lines.append(f"Seat {record['winner']} wins after {len(record['deals'])} deals.")
+    return "\n".join(lines)

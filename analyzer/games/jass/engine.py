@@ -1,0 +1,555 @@
+"""The numba engine of Plus-Minus Jass: deals (J-2..J-8), sticks (J-9) and matches (J-10).
+
+One function, :func:`play_unit`, plays one unit of a run, a whole match (``deals_mode`` false)
+or a single deal (``deals_mode`` true), from its (seed, index) alone:
+
+* match: the stream ``stream_start(seed, index, 0)`` first draws the first dealer, then each
+  deal shuffles (Fisher-Yates, 35 draws) and deals in packets of three, and strategies that draw
+  take their draws from the same stream in move order. The deal passes one seat on after every
+  deal; the match ends when J-10 names a winner or after ``deal_cap`` deals (``capped``).
+* single deal: the same stream, no dealer draw: seat n-1 deals, seat 0 leads (J-3), and the
+  sticks are J-9 for that deal alone (no remembered ties: a tied stick goes to nobody).
+
+Work arrays are allocated once per chunk (:func:`new_work`) and reused for every unit, so the
+hot loop allocates nothing. Optional outputs of the same code path:
+
+* trace (``trace_on``): one row per deal in ``trace`` (layout ``T_*``), turned into a record by
+  :mod:`analyzer.games.jass.records`;
+* trump counterfactual (``cf_on``): at the move that fixes trump, the rest of the deal is also
+  played once per suit the chooser holds (on scratch copies of the state), one row per suit in
+  ``cf_out`` (layout ``CF_*``); see :mod:`analyzer.games.jass.trump_value`.
+
+Strategies are called through :func:`strategies.jass.policies.choose_card`, which receives the
+seat's own hand and the public state only (J-11).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from analyzer.games.jass.cards import BIT, SUIT_MASK, SUIT_OF
+from analyzer.games.jass.primitives import (
+    S_BEST_CARD,
+    S_BEST_SEAT,
+    S_DEAL_NO,
+    S_DEALER,
+    S_FIRST,
+    S_FIXER,
+    S_HIGH_TRUMP,
+    S_LAST_WINNER,
+    S_LEADER,
+    S_LED,
+    S_N,
+    S_NTRICKS,
+    S_POS,
+    S_STICKS,
+    S_SWISS,
+    S_TCARD,
+    S_TRICK,
+    S_TRUMP,
+    S_TSEAT,
+    S_VOID,
+    S_WON,
+    ST_SIZE,
+    U0,
+    legal_mask,
+    mask_points,
+    trump_strength,
+)
+from analyzer.games.jass.scoring import base_sticks, match_winner, settle_ties
+from analyzer.rng import randbelow, seed_state
+from strategies.jass.policies import begin_deal, choose_card, forced_trump_card
+
+MAX_PLAYERS = 4
+
+# Status codes of play_unit / run_deal.
+DONE = 0
+STOPPED = 1  # run_deal stopped at a trump-fixing decision (counterfactual mode)
+ILLEGAL = 100  # + seat: a strategy returned a card it may not play (a strategy bug)
+
+# Constant arguments are read from arrays so that numba types them as plain bool/int64: a
+# literal True/False/0 argument makes numba compile a separate copy of the (large) callee for
+# each literal value; measured here, play_unit was compiled three times and a cold start took
+# 68 s instead of about 30 s.
+OFF = np.zeros(1, dtype=np.bool_)
+ON = np.ones(1, dtype=np.bool_)
+ZERO = np.zeros(1, dtype=np.int64)
+ONE = np.ones(1, dtype=np.int64)
+
+# res: per-unit results
+R_DEALS = 0
+R_WINNER = 1
+R_FIRST_DEALER = 2
+R_CAPPED = 3
+R_CF_ROWS = 4
+R_SIZE = 5
+
+# One trace row per deal.
+T_DEALER = 0
+T_TRUMP = 1
+T_FIXER = 2
+T_LAST_WINNER = 3
+T_HANDS = 4  # 4 slots: hands after the deal, by seat (bitmasks)
+T_CARDS = 8  # 36 slots: every card in playing order
+T_LEADERS = 44  # 12 slots
+T_WINNERS = 56  # 12 slots
+T_POINTS = 68  # 4 slots
+T_STICKS = 72  # 4 slots: awarded in this deal, bonus included
+T_TOTALS = 76  # 4 slots: running totals after the deal
+T_BONUS = 80  # 4 slots: bonus sticks from remembered ties paid in this deal
+T_AIM = 84  # 4 slots: each seat's aim in the deal (-1 n/a)
+T_WIDTH = 88
+
+# One counterfactual row per (deal with a trump fix, candidate suit).
+CF_DEAL = 0
+CF_DEALER = 1
+CF_CHOOSER = 2  # seat (as in the unit: fixed seat in a match, relative seat in a single deal)
+CF_SUIT = 3
+CF_CHOSEN = 4
+CF_POINTS = 5
+CF_STICKS = 6
+CF_AIM = 7
+CF_HAND = 8  # the chooser's hand at the moment of choice
+CF_WIDTH = 9
+
+
+@njit(cache=True)
+def new_work():
+    """Work arrays for one unit at a time (reused across a chunk)."""
+    rng = np.zeros(1, dtype=np.uint64)
+    deck = np.zeros(36, dtype=np.int64)
+    hands = np.zeros(MAX_PLAYERS, dtype=np.uint64)
+    played = np.zeros(MAX_PLAYERS, dtype=np.uint64)
+    taken = np.zeros(MAX_PLAYERS, dtype=np.uint64)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    ints = np.zeros((8, MAX_PLAYERS), dtype=np.int64)  # see I_* below
+    ties = np.zeros((MAX_PLAYERS, MAX_PLAYERS), dtype=np.int64)
+    res = np.zeros(R_SIZE, dtype=np.int64)
+    return rng, deck, hands, played, taken, st, ints, ties, res
+
+
+# positions in the work tuple
+W_ST = 5
+W_INTS = 6
+W_RES = 8
+
+# rows of ``ints``
+I_MEMO = 0  # each seat's aim for the current deal
+I_POINTS = 1
+I_AWARD = 2
+I_BONUS = 3
+I_NEWTIES = 4
+I_STICKS = 5  # running stick totals
+I_BONUS_TOTAL = 6
+I_SCRATCH = 7
+
+
+@njit(cache=True, _nrt=False)
+def start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, deal_no):
+    """Shuffle and deal (J-2) and reset the public state for a new deal."""
+    for i in range(36):
+        deck[i] = i
+    for i in range(35, 0, -1):
+        j = randbelow(rng, i + 1)
+        t = deck[i]
+        deck[i] = deck[j]
+        deck[j] = t
+    first = (dealer + 1) % n
+    for i in range(MAX_PLAYERS):
+        hands[i] = U0
+        played[i] = U0
+        taken[i] = U0
+    for k in range(36):  # packets of three, in playing order from the seat after the dealer
+        seat = (first + (k // 3) % n) % n
+        hands[seat] |= BIT[deck[k]]
+    for i in range(ST_SIZE):
+        st[i] = 0
+    st[S_N] = n
+    st[S_SWISS] = 1 if swiss else 0
+    st[S_TRUMP] = -1
+    st[S_FIXER] = -1
+    st[S_LEADER] = first
+    st[S_LED] = -1
+    st[S_BEST_SEAT] = -1
+    st[S_BEST_CARD] = -1
+    st[S_HIGH_TRUMP] = -1
+    st[S_LAST_WINNER] = -1
+    st[S_DEALER] = dealer
+    st[S_DEAL_NO] = deal_no
+    st[S_FIRST] = first
+    st[S_NTRICKS] = 36 // n
+    for i in range(n):
+        st[S_STICKS + i] = sticks[i]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_card(seat, card, hands, played, taken, st):
+    """Apply one (legal) card: trick state, trump fixing (J-5), showing out, trick end (J-7)."""
+    b = BIT[card]
+    hands[seat] &= ~b
+    played[seat] |= b
+    n = st[S_N]
+    pos = st[S_POS]
+    s = SUIT_OF[card]
+    trump = st[S_TRUMP]
+    st[S_TCARD + pos] = card
+    st[S_TSEAT + pos] = seat
+    if pos == 0:
+        st[S_LED] = s
+        st[S_BEST_SEAT] = seat
+        st[S_BEST_CARD] = card
+        st[S_HIGH_TRUMP] = trump_strength(card) if s == trump else -1
+    else:
+        led = st[S_LED]
+        if trump < 0:
+            if s != led:  # J-5: the first card off suit fixes trump, already in this trick
+                st[S_TRUMP] = s
+                st[S_FIXER] = seat
+                st[S_VOID + seat] |= 1 << led
+                st[S_HIGH_TRUMP] = trump_strength(card)
+                st[S_BEST_SEAT] = seat
+                st[S_BEST_CARD] = card
+            elif card > st[S_BEST_CARD]:  # same suit: card index order is plain rank order
+                st[S_BEST_SEAT] = seat
+                st[S_BEST_CARD] = card
+        elif s == trump:
+            g = trump_strength(card)
+            if g > st[S_HIGH_TRUMP]:
+                st[S_HIGH_TRUMP] = g
+                st[S_BEST_SEAT] = seat
+                st[S_BEST_CARD] = card
+        elif s != led:
+            # A plain card off the led suit proves the seat void in the led suit under both rule
+            # sets; under `seed` it also proves no trump when trump was led or already in the
+            # trick (the seat would have had to play one). Under `swiss` a bare Under may hide.
+            st[S_VOID + seat] |= 1 << led
+            if st[S_SWISS] == 0 and (led == trump or st[S_HIGH_TRUMP] >= 0):
+                st[S_VOID + seat] |= 1 << trump
+        elif st[S_HIGH_TRUMP] < 0 and card > st[S_BEST_CARD]:
+            st[S_BEST_SEAT] = seat
+            st[S_BEST_CARD] = card
+    pos += 1
+    if pos == n:
+        w = st[S_BEST_SEAT]
+        m = U0
+        for i in range(n):
+            m |= BIT[st[S_TCARD + i]]
+        taken[w] |= m
+        st[S_WON + w] += 1
+        st[S_LEADER] = w
+        st[S_TRICK] += 1
+        st[S_LED] = -1
+        st[S_HIGH_TRUMP] = -1
+        st[S_BEST_SEAT] = -1
+        st[S_BEST_CARD] = -1
+        if st[S_TRICK] == st[S_NTRICKS]:
+            st[S_LAST_WINNER] = w
+        pos = 0
+    st[S_POS] = pos
+
+
+@njit(cache=True, _nrt=False)
+def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace_on, trace, trow):
+    """Play from the current state to the end of the deal; or, with ``stop_at_fix``, stop just
+    before a seat has to fix trump (returns STOPPED). Returns DONE or ILLEGAL + seat."""
+    n = st[S_N]
+    ntr = st[S_NTRICKS]
+    while st[S_TRICK] < ntr:
+        pos = st[S_POS]
+        seat = (st[S_LEADER] + pos) % n
+        hand = hands[seat]
+        if (
+            stop_at_fix
+            and st[S_TRUMP] < 0
+            and pos > 0
+            and (hand & SUIT_MASK[st[S_LED]]) == U0
+        ):
+            return STOPPED
+        legal = legal_mask(hand, st)
+        card = choose_card(
+            fams[seat], prms[seat], seat, hand, legal, st, played, taken, rng, memo[seat]
+        )
+        if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
+            return ILLEGAL + seat
+        t = st[S_TRICK]
+        if trace_on:
+            trace[trow, T_CARDS + t * n + pos] = card
+            if pos == 0:
+                trace[trow, T_LEADERS + t] = seat
+        play_card(seat, card, hands, played, taken, st)
+        if trace_on and st[S_POS] == 0:
+            trace[trow, T_WINNERS + t] = st[S_LEADER]
+    return DONE
+
+
+@njit(cache=True, _nrt=False)
+def deal_points(taken, st, points):
+    """J-8 points of every seat with the trump as finally fixed, last trick included."""
+    n = st[S_N]
+    trump = st[S_TRUMP]
+    for i in range(n):
+        points[i] = mask_points(taken[i], trump)
+    points[st[S_LAST_WINNER]] += 5
+
+
+@njit(cache=True, _nrt=False)
+def _deal_sticks(points, n, deals_mode, ties, award, bonus, newties):
+    """Sticks of one deal: J-9 alone for a single deal, with remembered ties in a match."""
+    nt = base_sticks(points, n, award, newties)
+    if deals_mode:
+        for i in range(n):
+            bonus[i] = 0
+    else:
+        settle_ties(award, bonus, ties, newties, nt, n)
+
+
+@njit(cache=True)
+def _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt, points, award,
+                    bonus, newties, deals_mode, cf_out, row):
+    """At a trump-fixing decision: play the rest of the deal once per suit the chooser holds,
+    on copies of the state, and write one row per suit (the real game is left untouched)."""
+    arng, ahands, aplayed, ataken, ast, aties = alt
+    n = st[S_N]
+    seat = (st[S_LEADER] + st[S_POS]) % n
+    hand = hands[seat]
+    for s in range(4):
+        if (hand & SUIT_MASK[s]) == U0:
+            continue
+        arng[0] = rng[0]
+        ahands[:] = hands
+        aplayed[:] = played
+        ataken[:] = taken
+        ast[:] = st
+        aties[:, :] = ties
+        card = forced_trump_card(
+            fams[seat], prms[seat], seat, hand, s, ast, aplayed, ataken, arng, memo[seat]
+        )
+        if card < 0 or card >= 36 or (hand & SUIT_MASK[s] & BIT[card]) == U0:
+            return -(ILLEGAL + seat)
+        play_card(seat, card, ahands, aplayed, ataken, ast)
+        status = run_deal(fams, prms, arng, ahands, aplayed, ataken, ast, memo, OFF[0], OFF[0],
+                          cf_out, ZERO[0])
+        if status != DONE:
+            return -status
+        deal_points(ataken, ast, points)
+        _deal_sticks(points, n, deals_mode, aties, award, bonus, newties)
+        cf_out[row, CF_DEAL] = st[S_DEAL_NO]
+        cf_out[row, CF_DEALER] = st[S_DEALER]
+        cf_out[row, CF_CHOOSER] = seat
+        cf_out[row, CF_SUIT] = s
+        cf_out[row, CF_CHOSEN] = 0
+        cf_out[row, CF_POINTS] = points[seat]
+        cf_out[row, CF_STICKS] = award[seat] + bonus[seat]
+        cf_out[row, CF_AIM] = memo[seat]
+        cf_out[row, CF_HAND] = np.int64(hand)
+        row += 1
+    return row
+
+
+@njit(cache=True)
+def new_alt():
+    """Scratch copies of the deal state for counterfactual branches."""
+    return (
+        np.zeros(1, dtype=np.uint64),
+        np.zeros(MAX_PLAYERS, dtype=np.uint64),
+        np.zeros(MAX_PLAYERS, dtype=np.uint64),
+        np.zeros(MAX_PLAYERS, dtype=np.uint64),
+        np.zeros(ST_SIZE, dtype=np.int64),
+        np.zeros((MAX_PLAYERS, MAX_PLAYERS), dtype=np.int64),
+    )
+
+
+@njit(cache=True)
+def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on, trace,
+              cf_on, cf_out, alt):
+    """Play one match (or one deal in ``deals_mode``) of the run; results in ``work``.
+
+    Returns DONE or ILLEGAL + seat. ``work[ints]`` then holds the final sticks (I_STICKS),
+    bonus sticks (I_BONUS_TOTAL) and, for the last deal, points/award; ``res`` the unit summary.
+    """
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    memo = ints[I_MEMO]
+    points = ints[I_POINTS]
+    award = ints[I_AWARD]
+    bonus = ints[I_BONUS]
+    newties = ints[I_NEWTIES]
+    sticks = ints[I_STICKS]
+    bonus_total = ints[I_BONUS_TOTAL]
+    seed_state(rng, seed, index, 0)
+    for i in range(MAX_PLAYERS):
+        sticks[i] = 0
+        bonus_total[i] = 0
+        for j in range(MAX_PLAYERS):
+            ties[i, j] = 0
+    if deals_mode:
+        dealer = n - 1
+        ndeals = 1
+    else:
+        dealer = randbelow(rng, n)
+        ndeals = cap
+    res[R_FIRST_DEALER] = dealer
+    res[R_WINNER] = -1
+    res[R_CAPPED] = 0
+    res[R_CF_ROWS] = 0
+    cf_rows = ZERO[0]
+    winner = -1
+    d = 0
+    while d < ndeals:
+        d += 1
+        deal_no = 0 if deals_mode else d
+        start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, deal_no)
+        first = st[S_FIRST]
+        for k in range(n):
+            seat = (first + k) % n
+            memo[seat] = begin_deal(fams[seat], prms[seat], seat, hands[seat], st)
+        trow = d - 1
+        if trace_on:
+            for j in range(T_WIDTH):
+                trace[trow, j] = -1
+            trace[trow, T_DEALER] = dealer
+            for i in range(n):
+                trace[trow, T_HANDS + i] = np.int64(hands[i])
+                trace[trow, T_AIM + i] = memo[i]
+        status = run_deal(fams, prms, rng, hands, played, taken, st, memo, cf_on, trace_on,
+                          trace, trow)
+        if status == STOPPED:
+            r = _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt,
+                                points, award, bonus, newties, deals_mode, cf_out, cf_rows)
+            if r < 0:
+                return -r
+            first_row = cf_rows
+            cf_rows = r
+            chooser = (st[S_LEADER] + st[S_POS]) % n
+            status = run_deal(fams, prms, rng, hands, played, taken, st, memo, OFF[0], trace_on,
+                              trace, trow)
+            if status != DONE:
+                return status
+            deal_points(taken, st, points)
+            # the real continuation is the row of the suit actually fixed
+            for k in range(first_row, cf_rows):
+                if cf_out[k, CF_SUIT] == st[S_TRUMP]:
+                    cf_out[k, CF_CHOSEN] = 1
+                    cf_out[k, CF_POINTS] = points[chooser]
+        elif status != DONE:
+            return status
+        else:
+            deal_points(taken, st, points)
+        _deal_sticks(points, n, deals_mode, ties, award, bonus, newties)
+        for i in range(n):
+            sticks[i] += award[i] + bonus[i]
+            bonus_total[i] += bonus[i]
+        if cf_on and st[S_FIXER] >= 0:
+            for k in range(cf_rows):
+                if cf_out[k, CF_DEAL] == st[S_DEAL_NO] and cf_out[k, CF_CHOSEN] == 1:
+                    cf_out[k, CF_STICKS] = award[st[S_FIXER]] + bonus[st[S_FIXER]]
+        if trace_on:
+            trace[trow, T_TRUMP] = st[S_TRUMP]
+            trace[trow, T_FIXER] = st[S_FIXER]
+            trace[trow, T_LAST_WINNER] = st[S_LAST_WINNER]
+            for i in range(n):
+                trace[trow, T_POINTS + i] = points[i]
+                trace[trow, T_STICKS + i] = award[i] + bonus[i]
+                trace[trow, T_TOTALS + i] = sticks[i]
+                trace[trow, T_BONUS + i] = bonus[i]
+        if not deals_mode:
+            winner = match_winner(sticks, n)
+            if winner >= 0:
+                break
+            dealer = (dealer + 1) % n
+    res[R_DEALS] = d
+    res[R_WINNER] = winner
+    res[R_CAPPED] = 1 if (not deals_mode and winner < 0) else 0
+    res[R_CF_ROWS] = cf_rows
+    return DONE
+
+
+@njit(cache=True)
+def _dummies():
+    return np.zeros((1, T_WIDTH), dtype=np.int64), np.zeros((1, CF_WIDTH), dtype=np.int64)
+
+
+@njit(cache=True)
+def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
+    """Play matches start..start+count-1. Returns (status, bad index, per-(match, seat) arrays
+    sticks/won/bonus, per-match arrays deals/capped/winner/first_dealer)."""
+    work = new_work()
+    alt = new_alt()
+    trace, cf_out = _dummies()
+    ints = work[W_INTS]
+    res = work[W_RES]
+    sticks = np.zeros(count * n, dtype=np.int16)
+    won = np.zeros(count * n, dtype=np.bool_)
+    bonus = np.zeros(count * n, dtype=np.int16)
+    deals = np.zeros(count, dtype=np.int16)
+    capped = np.zeros(count, dtype=np.bool_)
+    winner = np.zeros(count, dtype=np.int16)
+    first_dealer = np.zeros(count, dtype=np.int16)
+    for u in range(count):
+        status = play_unit(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0], OFF[0],
+                           trace, OFF[0], cf_out, alt)
+        if status != DONE:
+            return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
+        for i in range(n):
+            sticks[u * n + i] = ints[I_STICKS, i]
+            bonus[u * n + i] = ints[I_BONUS_TOTAL, i]
+            won[u * n + i] = res[R_WINNER] == i
+        deals[u] = res[R_DEALS]
+        capped[u] = res[R_CAPPED] == 1
+        winner[u] = res[R_WINNER]
+        first_dealer[u] = res[R_FIRST_DEALER]
+    return DONE, -1, sticks, won, bonus, deals, capped, winner, first_dealer
+
+
+@njit(cache=True)
+def deals_chunk(seed, start, count, n, swiss, fams, prms):
+    """Play single deals start..start+count-1. Returns (status, bad index, per-(deal, seat)
+    arrays points/tricks/sticks/fixed_trump/last_trick, per-deal array trump)."""
+    work = new_work()
+    alt = new_alt()
+    trace, cf_out = _dummies()
+    st = work[W_ST]
+    ints = work[W_INTS]
+    points = np.zeros(count * n, dtype=np.int16)
+    tricks = np.zeros(count * n, dtype=np.int16)
+    sticks = np.zeros(count * n, dtype=np.int16)
+    fixed = np.zeros(count * n, dtype=np.bool_)
+    last = np.zeros(count * n, dtype=np.bool_)
+    trump = np.zeros(count, dtype=np.int8)
+    for u in range(count):
+        status = play_unit(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0], OFF[0],
+                           trace, OFF[0], cf_out, alt)
+        if status != DONE:
+            return status, start + u, points, tricks, sticks, fixed, last, trump
+        for i in range(n):
+            k = u * n + i
+            points[k] = ints[I_POINTS, i]
+            tricks[k] = st[S_WON + i]
+            sticks[k] = ints[I_STICKS, i]
+            fixed[k] = st[S_FIXER] == i
+            last[k] = st[S_LAST_WINNER] == i
+        trump[u] = st[S_TRUMP]
+    return DONE, -1, points, tricks, sticks, fixed, last, trump
+
+
+@njit(cache=True)
+def trace_unit(seed, index, n, swiss, cap, fams, prms, deals_mode):
+    """Play one unit with the trace on. Returns (status, trace rows, res, final sticks)."""
+    work = new_work()
+    alt = new_alt()
+    ndeals = 1 if deals_mode else cap
+    trace = np.full((ndeals, T_WIDTH), -1, dtype=np.int64)
+    cf_out = np.zeros((1, CF_WIDTH), dtype=np.int64)
+    status = play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, ON[0], trace,
+                       OFF[0], cf_out, alt)
+    res = work[W_RES]
+    return status, trace[: res[R_DEALS]].copy(), res.copy(), work[W_INTS][I_STICKS, :n].copy()
+
+
+@njit(cache=True)
+def counterfactual_unit(seed, index, n, swiss, cap, fams, prms, deals_mode, work, alt, cf_out):
+    """Play one unit with the trump counterfactual on; rows in cf_out. Returns (status, rows)."""
+    trace = np.zeros((1, T_WIDTH), dtype=np.int64)
+    status = play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, OFF[0], trace,
+                       ON[0], cf_out, alt)
+    return status, work[W_RES][R_CF_ROWS]

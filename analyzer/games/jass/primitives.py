@@ -1,0 +1,243 @@
+"""Jitted building blocks shared by the engine and the strategies: bit tricks, legal moves
+(J-5, J-6), trick comparison (J-7), card points (J-8) and the layout of the public state.
+
+The deal state lives in a few flat arrays so that it can be copied in one go (the trump-choice
+counterfactual branches a deal) and handed to a strategy without giving it other hands:
+
+* ``hands``  uint64[n]: each seat's hand (private: only the engine reads it);
+* ``played`` uint64[n]: cards each seat has played in this deal (public);
+* ``taken``  uint64[n]: cards in the tricks each seat has won (public);
+* ``st``     int64[ST_SIZE]: the rest of the public state, at the offsets ``S_*`` below.
+
+All masks stay ``uint64`` (numba turns uint64 mixed with int64 into float64), which is why
+every constant here is a typed numpy scalar or array.
+
+Speed notes. Functions on the per-move path are compiled with ``_nrt=False`` as well as
+``cache=True``: they never allocate, and without the runtime numba emits no atomic reference
+counting for the arrays they receive, which measured 2.8 -> 1.8 microseconds per 4-player
+deal with ``basic`` here. Popcount and lowest-set-bit use LLVM's ``ctpop``/``cttz`` intrinsics
+(one instruction each); under ``NUMBA_DISABLE_JIT=1`` plain-Python twins take their place.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+from analyzer.games.jass.cards import (
+    HIGHER_TRUMP,
+    M9,
+    PLAIN_POINTS_R,
+    POP9,
+    PTS9_NO_TRUMP,
+    PTS9_PLAIN,
+    PTS9_TRUMP,
+    RANK_OF,
+    SUIT_MASK,
+    SUIT_OF,
+    SUIT_SHIFT,
+    TRUMP_POINTS_R,
+    TRUMP_STRENGTH_R,
+    UNDER_BIT,
+)
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+
+# --- offsets into the public state array ``st`` -------------------------------------------------
+S_N = 0  # players
+S_SWISS = 1  # 1 under the swiss J-6 variant
+S_TRUMP = 2  # trump suit, -1 while none is fixed
+S_FIXER = 3  # seat that fixed trump, -1
+S_LEADER = 4  # seat that led the current trick
+S_POS = 5  # cards played in the current trick so far
+S_TRICK = 6  # tricks completed in this deal
+S_LED = 7  # suit led in the current trick, -1 while empty
+S_BEST_SEAT = 8  # seat currently winning the trick
+S_BEST_CARD = 9  # card currently winning the trick
+S_HIGH_TRUMP = 10  # trump strength of the highest trump in the trick, -1 none
+S_LAST_WINNER = 11  # winner of the last trick once the deal is over, else -1
+S_DEALER = 12
+S_DEAL_NO = 13  # deal number within the match (1-based), 0 for a single deal
+S_FIRST = 14  # first player of the deal (the seat after the dealer)
+S_NTRICKS = 15  # tricks in a deal: 9 or 12
+S_TCARD = 16  # 4 slots: cards of the current trick in playing order
+S_TSEAT = 20  # 4 slots: seats that played them
+S_VOID = 24  # 4 slots: per seat, bit s set once the seat showed out of suit s
+S_STICKS = 28  # 4 slots: stick totals before this deal (J-11: the scores are public)
+S_WON = 32  # 4 slots: tricks won in this deal
+ST_SIZE = 36
+
+
+def _py_popcount(m):
+    return bin(int(m)).count("1")
+
+
+def _py_lowest_card(m):
+    m = int(m)
+    return (m & -m).bit_length() - 1
+
+
+@intrinsic
+def _ctpop64(typingctx, x):
+    """LLVM's population count (one instruction on current CPUs)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
+        return builder.call(fn, [args[0]])
+
+    return sig, codegen
+
+
+@intrinsic
+def _cttz64(typingctx, x):
+    """LLVM's count of trailing zeros (one instruction on current CPUs)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.cttz.i64")
+        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
+
+    return sig, codegen
+
+
+if numba.config.DISABLE_JIT:  # intrinsics exist only in compiled code; same results in Python
+    popcount = _py_popcount
+    lowest_card = _py_lowest_card
+else:
+
+    @njit(cache=True, inline="always")
+    def popcount(m):
+        """Number of cards in a mask."""
+        return _ctpop64(m)
+
+    @njit(cache=True, inline="always")
+    def lowest_card(m):
+        """The lowest card (suit-major order) in a non-empty mask."""
+        return _cttz64(m)
+
+
+@njit(cache=True, _nrt=False)
+def nth_card(m, k):
+    """The k-th card (0-based, ascending) of a mask."""
+    for _ in range(k):
+        m = m & (m - U1)
+    return lowest_card(m)
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def suit_count(m, s):
+    """Number of cards of suit ``s`` in a mask."""
+    return POP9[(m >> SUIT_SHIFT[s]) & M9]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def trump_strength(card):
+    """Place of a card in the trump order (0 = the 6 .. 8 = the Under, J-1)."""
+    return TRUMP_STRENGTH_R[RANK_OF[card]]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_mask(hand, st):
+    """The cards of ``hand`` the seat to move may play (J-4, J-5, J-6, both rule sets)."""
+    if st[S_POS] == 0:
+        return hand  # J-4: the leader plays any card
+    led = st[S_LED]
+    trump = st[S_TRUMP]
+    ledm = hand & SUIT_MASK[led]
+    if trump < 0:  # J-5: follow suit if possible, else anything (which then fixes trump)
+        if ledm != U0:
+            return ledm
+        return hand
+    tm = hand & SUIT_MASK[trump]
+    swiss = st[S_SWISS] != 0
+    if led == trump:
+        if swiss:  # the trump Under is never forced
+            if (tm & ~UNDER_BIT[trump]) != U0:
+                return tm
+            return hand
+        if tm != U0:
+            return tm
+        return hand
+    high = st[S_HIGH_TRUMP]
+    if high < 0:  # plain led, no trump in the trick: follow or trump, or anything if void
+        if ledm != U0:
+            return ledm | tm
+        return hand
+    higher = tm & HIGHER_TRUMP[trump, high + 1]
+    if ledm != U0:
+        return ledm | higher
+    if swiss:
+        if hand == tm:  # nothing but trumps: any of them
+            return hand
+        return hand & ~(tm & ~higher)  # anything except an under-trump
+    if higher != U0:
+        return higher
+    if tm != U0:
+        return tm
+    return hand
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def fixes_trump(card, st):
+    """True when playing ``card`` now would fix trump (J-5)."""
+    return st[S_TRUMP] < 0 and st[S_POS] > 0 and SUIT_OF[card] != st[S_LED]
+
+
+@njit(cache=True, _nrt=False)
+def beats_best(card, st):
+    """True when ``card`` played now would take the lead in the current trick (J-7)."""
+    if st[S_POS] == 0:
+        return True
+    s = SUIT_OF[card]
+    trump = st[S_TRUMP]
+    if trump < 0:
+        if s != st[S_LED]:
+            return True  # it fixes trump and is the only trump in the trick
+        return RANK_OF[card] > RANK_OF[st[S_BEST_CARD]]
+    if s == trump:
+        return trump_strength(card) > st[S_HIGH_TRUMP]
+    if st[S_HIGH_TRUMP] >= 0 or s != st[S_LED]:
+        return False
+    return RANK_OF[card] > RANK_OF[st[S_BEST_CARD]]
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def card_value(card, trump):
+    """Points of ``card`` if the deal ended with ``trump`` (an 8 counts 0 while trump is unknown
+    mid-deal; :func:`mask_points` applies the no-trump 8s at the end of a deal)."""
+    if SUIT_OF[card] == trump:
+        return TRUMP_POINTS_R[RANK_OF[card]]
+    return PLAIN_POINTS_R[RANK_OF[card]]
+
+
+@njit(cache=True, _nrt=False)
+def mask_points(m, trump):
+    """J-8 card points of a set of cards with the trump as finally fixed (-1: none ever)."""
+    total = 0
+    for s in range(4):
+        chunk = (m >> SUIT_SHIFT[s]) & M9
+        if trump < 0:
+            total += PTS9_NO_TRUMP[chunk]
+        elif s == trump:
+            total += PTS9_TRUMP[chunk]
+        else:
+            total += PTS9_PLAIN[chunk]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def trick_points(st):
+    """Points of the cards in the current trick, under the trump as it stands."""
+    total = 0
+    trump = st[S_TRUMP]
+    for i in range(st[S_POS]):
+        total += card_value(st[S_TCARD + i], trump)
+    return total

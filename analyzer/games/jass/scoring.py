@@ -1,0 +1,118 @@
+"""Sticks (J-9), remembered ties and the match end (J-10), jitted.
+
+Single deals (``deals`` mode, and the trump-choice table in that mode) use :func:`base_sticks`
+alone: J-9 applied to that one deal with no memory, so a two-way tie for the most or the fewest
+points gives that stick to nobody and is then simply dropped.
+
+In a match, :func:`settle_ties` pays remembered ties after the deal's base sticks are known and
+then remembers the ties this deal made; ``ties[i, j]`` (i < j) counts the pending ties of a pair.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+MATCH_TARGET = 7  # J-10: 7 or more sticks and more than every other player
+
+
+@njit(cache=True, _nrt=False)
+def base_sticks(points, n, award, newties):
+    """J-9 cases 1-3 for one deal.
+
+    Writes the sticks each seat is awarded into ``award`` (n slots, overwritten) and the ties it
+    creates into ``newties`` as (a, b) pairs with a < b; returns the number of ties (0 or 1 with
+    4 players: two pairs at once would need a, a, b, b points, impossible as 157 is odd).
+    """
+    for i in range(n):
+        award[i] = 0
+    # Case 1: all players but one have the same points.
+    for i in range(n):
+        ref = -1
+        same = True
+        for j in range(n):
+            if j == i:
+                continue
+            if ref < 0:
+                ref = points[j]
+            elif points[j] != ref:
+                same = False
+                break
+        if same and points[i] != ref:
+            award[i] = 2
+            return 0
+    lo = points[0]
+    hi = points[0]
+    for i in range(1, n):
+        lo = min(lo, points[i])
+        hi = max(hi, points[i])
+    nt = 0
+    # The fewest gets a stick in cases 2 and 3; the most only in case 3 (nobody has 100).
+    nt = _give(points, n, lo, award, newties, nt)
+    if hi < 100:
+        nt = _give(points, n, hi, award, newties, nt)
+    return nt
+
+
+@njit(cache=True, _nrt=False)
+def _give(points, n, value, award, newties, nt):
+    """One stick to the single seat with ``value`` points, or remember the two-way tie."""
+    first = -1
+    second = -1
+    count = 0
+    for i in range(n):
+        if points[i] == value:
+            count += 1
+            if first < 0:
+                first = i
+            else:
+                second = i
+    if count == 1:
+        award[first] += 1
+    elif count == 2:  # only reachable with 4 players (3 players: a two-way tie is case 1)
+        newties[2 * nt] = first
+        newties[2 * nt + 1] = second
+        nt += 1
+    return nt
+
+
+@njit(cache=True, _nrt=False)
+def settle_ties(award, bonus, ties, newties, nt, n):
+    """Pay remembered ties (J-9) and then remember this deal's ties.
+
+    A pending tie of (i, j) pays when exactly one of the two was awarded a stick in this deal:
+    that one gets one extra stick per pending tie of the pair, and the pair's ties are forgotten.
+    Ties made in this deal are added only afterwards, so they cannot pay in the deal that made
+    them. ``bonus`` (n slots) is overwritten with the extra sticks.
+    """
+    for i in range(n):
+        bonus[i] = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            c = ties[i, j]
+            if c == 0:
+                continue
+            gi = award[i] > 0
+            gj = award[j] > 0
+            if gi and not gj:
+                bonus[i] += c
+                ties[i, j] = 0
+            elif gj and not gi:
+                bonus[j] += c
+                ties[i, j] = 0
+    for k in range(nt):
+        ties[newties[2 * k], newties[2 * k + 1]] += 1
+
+
+@njit(cache=True, _nrt=False)
+def match_winner(sticks, n):
+    """J-10: the seat with 7 or more sticks and more than every other player, else -1."""
+    best = 0
+    for i in range(1, n):
+        if sticks[i] > sticks[best]:
+            best = i
+    if sticks[best] < MATCH_TARGET:
+        return -1
+    for i in range(n):
+        if i != best and sticks[i] >= sticks[best]:
+            return -1
+    return best

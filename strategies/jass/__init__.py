@@ -1,0 +1,1 @@
+"""Plus-Minus Jass strategies: the catalogue (names, knobs) and the jitted policy families."""

@@ -1,0 +1,113 @@
+"""The catalogue of Plus-Minus Jass strategies (names, descriptions, knobs). No numba here.
+
+A strategy is a *family* (a jitted policy in :mod:`strategies.jass.policies`, selected by the
+integer id in :mod:`strategies.jass.knobs`) plus a parameter vector; a name is a family with
+some knobs preset.
+
+Families
+--------
+``basic`` (0)      the yardstick of baseline-strategies.md, move by move.
+``random`` (1)     uniform over the legal cards: ``randbelow(number of legal cards)`` from the
+                   match's own stream on every move (also with one legal card).
+``heuristic`` (2)  a parametric family. Knobs (slot in the parameter vector):
+
+    aim (0)        what to play for, decided once per deal: high (many points: the most points
+                   earns a stick when nobody reaches 100), low (few points: the fewest earns a
+                   stick in both J-9 cases 2 and 3), hand (high when the hand's plain card points
+                   reach ``strength`` x its fair share, 120 x hand size / 36, else low), standings
+                   (high when trailing the stick leader by ``gap`` or more sticks, else low).
+    strength (1)   the hand threshold of aim=hand (0..3).
+    gap (2)        the stick deficit of aim=standings (0..7).
+    fight (3)      how hard a high-aiming player fights for tricks (0..1): it tries to take a
+                   trick that already holds at least (1 - fight) x 20 points; otherwise it throws
+                   its cheapest card. Low-aiming players always duck with their strongest card
+                   that does not take the lead.
+    trump (4)      which suit to fix as trump when it is the first who cannot follow suit
+                   (J-5): longest, under_nine (the suit holding its Under and/or 9), most_points,
+                   shortest, fewest_points, random (from the match's stream), by_aim (under_nine
+                   when aiming high, fewest_points when aiming low). Ties: see
+                   policies.pick_trump_suit. It fixes trump with its lowest card of that suit.
+    track (5)      off/on: read the public record (cards played, who showed out of which suit)
+                   to lead and take tricks with provably sure winners (aim high) and to lead
+                   cards that an unseen card can still beat (aim low).
+
+Leading, aiming high: a sure winner if the record proves one (track=on), else its highest plain
+card. Leading, aiming low: its lowest card (that can still be beaten, with track=on).
+
+How to add a strategy
+---------------------
+* A preset of the heuristic family: one ``register(StrategySpec(...))`` below with ``preset``.
+* A new knob: a free slot (< 8) in knobs.py and ``HEURISTIC_PARAMS``; read ``prm[slot]`` in
+  strategies/jass/policies.py.
+* A new family: an id in knobs.py, a jitted policy in policies.py taking only what J-11 allows
+  (see ``choose_card``), one more branch in ``begin_deal``/``choose_card``/``forced_trump_card``,
+  and a call in analyzer/games/jass/reference.py (``_strategy_card``).
+"""
+
+from __future__ import annotations
+
+from strategies.jass.knobs import (
+    AIM_CHOICES,
+    FAM_BASIC,
+    FAM_HEURISTIC,
+    FAM_RANDOM,
+    P_AIM,
+    P_FIGHT,
+    P_GAP,
+    P_STRENGTH,
+    P_TRACK,
+    P_TRUMP,
+    TRACK_CHOICES,
+    TRUMP_RULES,
+)
+from strategies.registry import Param, StrategySpec, register
+
+HEURISTIC_PARAMS = (
+    Param("aim", P_AIM, 2.0, "play for many points or few, per deal", choices=AIM_CHOICES),
+    Param("strength", P_STRENGTH, 1.0, "aim=hand: aim high from this x fair share", low=0, high=3),
+    Param("gap", P_GAP, 2.0, "aim=standings: aim high when this many sticks behind", low=0,
+          high=7),
+    Param("fight", P_FIGHT, 0.5, "how hard to fight for tricks when aiming high", low=0, high=1),
+    Param("trump", P_TRUMP, 0.0, "how to choose trump when first unable to follow",
+          choices=TRUMP_RULES),
+    Param("track", P_TRACK, 0.0, "use the public record (cards seen, voids)",
+          choices=TRACK_CHOICES),
+)
+
+register(StrategySpec("jass", "basic", FAM_BASIC, "the yardstick: always the cheapest legal card"))
+register(StrategySpec("jass", "random", FAM_RANDOM, "uniform over the legal cards"))
+register(
+    StrategySpec(
+        "jass", "heuristic", FAM_HEURISTIC,
+        "tunable family: aim, fight, trump choice, record tracking", HEURISTIC_PARAMS,
+    )
+)
+register(
+    StrategySpec(
+        "jass", "aim-high", FAM_HEURISTIC,
+        "always plays for many points, fights hard, trumps with Under/9, tracks the record",
+        HEURISTIC_PARAMS,
+        preset={"aim": "high", "fight": "0.8", "trump": "under_nine", "track": "on"},
+    )
+)
+register(
+    StrategySpec(
+        "jass", "aim-low", FAM_HEURISTIC,
+        "always plays for few points, trumps with its poorest suit, tracks the record",
+        HEURISTIC_PARAMS, preset={"aim": "low", "trump": "fewest_points", "track": "on"},
+    )
+)
+register(
+    StrategySpec(
+        "jass", "adaptive", FAM_HEURISTIC,
+        "aims high with a strong hand, low otherwise; trump by aim; tracks the record",
+        HEURISTIC_PARAMS, preset={"aim": "hand", "trump": "by_aim", "track": "on"},
+    )
+)
+register(
+    StrategySpec(
+        "jass", "catch-up", FAM_HEURISTIC,
+        "aims high only when trailing the stick leader by 2 or more; trump by aim",
+        HEURISTIC_PARAMS, preset={"aim": "standings", "trump": "by_aim", "track": "on"},
+    )
+)

@@ -1,0 +1,54 @@
+"""Family ids, parameter slots and choice names of the Plus-Minus Jass strategies.
+
+Shared by the catalogue (no numba) and the jitted policies, so that a name and its number can
+never drift apart.
+"""
+
+from __future__ import annotations
+
+# Family ids: the engines dispatch on these with if/elif.
+FAM_BASIC = 0
+FAM_RANDOM = 1
+FAM_HEURISTIC = 2
+
+# Parameter slots of the heuristic family.
+P_AIM = 0
+P_STRENGTH = 1
+P_GAP = 2
+P_FIGHT = 3
+P_TRUMP = 4
+P_TRACK = 5
+
+AIM_CHOICES = ("high", "low", "hand", "standings")
+AIM_HIGH_MODE = 0
+AIM_LOW_MODE = 1
+AIM_HAND_MODE = 2
+AIM_STANDINGS_MODE = 3
+
+# What a seat aims for in one deal (kept by the engine per seat and deal); -1 = no such notion.
+AIM_HIGH = 0
+AIM_LOW = 1
+AIM_NA = -1
+AIM_LABELS = {AIM_HIGH: "high", AIM_LOW: "low", AIM_NA: "n/a"}
+
+# Trump-choice rules, used when the player is the first who cannot follow suit (J-5).
+TRUMP_RULES = (
+    "longest",
+    "under_nine",
+    "most_points",
+    "shortest",
+    "fewest_points",
+    "random",
+    "by_aim",
+)
+TR_LONGEST = 0
+TR_UNDER_NINE = 1
+TR_MOST_POINTS = 2
+TR_SHORTEST = 3
+TR_FEWEST_POINTS = 4
+TR_RANDOM = 5
+TR_BY_AIM = 6
+# The rules a counterfactual table reports as pick_<rule> columns (by_aim depends on the aim).
+TABLE_TRUMP_RULES = TRUMP_RULES[:6]
+
+TRACK_CHOICES = ("off", "on")

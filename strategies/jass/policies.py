@@ -1,0 +1,451 @@
+"""The jitted Plus-Minus Jass strategies: one policy per family, dispatched on the family id.
+
+Signature of a decision (J-11: a strategy sees its own hand and the public record only):
+
+``choose_card(fam, prm, seat, hand, legal, st, played, taken, rng, aim) -> card``
+
+* ``fam``, ``prm``: family id and this seat's parameter vector (float64[8]);
+* ``hand``, ``legal``: the seat's own hand and the legal cards in it (uint64 masks);
+* ``st``, ``played``, ``taken``: the public state (layout in analyzer.games.jass.primitives:
+  trick so far, trump, who showed out of which suit, stick totals) and the cards each seat has
+  played and won in this deal. Other hands are never passed, so no policy can look at them;
+* ``rng``: the match's random stream (uint64[1]);
+* ``aim``: what this seat decided to aim for at the start of the deal (:func:`begin_deal`).
+
+Families:
+
+* ``basic`` (0): the baseline of baseline-strategies.md, exactly.
+* ``random`` (1): uniform over the legal cards, one draw from the match's stream per move.
+* ``heuristic`` (2): aims high or low per deal, fights for tricks as hard as ``fight`` says,
+  fixes trump by a pluggable rule and, with ``track=on``, reads the public record (unseen cards,
+  who showed out of which suit) to find sure winners and safe ducks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from analyzer.games.jass.cards import (
+    BIT,
+    FULL_DECK,
+    HIGHER_TRUMP,
+    M9,
+    NINE_BIT,
+    PLAIN_POINTS_R,
+    PTS9_PLAIN,
+    PTS9_TRUMP,
+    RANK_OF,
+    SUIT_MASK,
+    SUIT_OF,
+    SUIT_SHIFT,
+    TRUMP_POINTS_R,
+    TRUMP_STRENGTH_R,
+    UNDER_BIT,
+)
+from analyzer.games.jass.primitives import (
+    S_LEADER,
+    S_LED,
+    S_N,
+    S_POS,
+    S_STICKS,
+    S_TRUMP,
+    S_VOID,
+    U0,
+    U1,
+    beats_best,
+    card_value,
+    lowest_card,
+    nth_card,
+    popcount,
+    suit_count,
+    trick_points,
+)
+from analyzer.rng import randbelow
+from strategies.jass.knobs import (
+    AIM_HAND_MODE,
+    AIM_HIGH,
+    AIM_HIGH_MODE,
+    AIM_LOW,
+    AIM_LOW_MODE,
+    AIM_NA,
+    FAM_BASIC,
+    FAM_HEURISTIC,
+    FAM_RANDOM,
+    P_AIM,
+    P_FIGHT,
+    P_GAP,
+    P_STRENGTH,
+    P_TRACK,
+    P_TRUMP,
+    TR_BY_AIM,
+    TR_FEWEST_POINTS,
+    TR_LONGEST,
+    TR_MOST_POINTS,
+    TR_RANDOM,
+    TR_SHORTEST,
+    TR_UNDER_NINE,
+)
+
+BIG = np.int64(1) << np.int64(40)
+FAIR_PLAIN_POINTS = 120.0  # plain card points in the deck (J-8), shared out by hand size
+WORTH_FIGHTING = 20.0  # trick points at which even fight=0 goes for the trick
+
+
+# --- basic ---------------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def basic_card(legal, st):
+    """baseline-strategies.md: fewest points as the card would count with the trump as it stands
+    after playing it; ties to the lowest rank in its own order, then suit order B < S < R < A."""
+    trump = st[S_TRUMP]
+    opening = st[S_POS] == 0
+    led = st[S_LED]
+    best = -1
+    best_key = BIG
+    m = legal
+    while m != U0:
+        c = lowest_card(m)
+        m = m & (m - U1)
+        s = SUIT_OF[c]
+        t = trump
+        if t < 0 and not opening and s != led:
+            t = s  # this card fixes trump and counts as a trump
+        r = RANK_OF[c]
+        if s == t:
+            key = TRUMP_POINTS_R[r] * 1000 + TRUMP_STRENGTH_R[r] * 4 + s
+        else:
+            key = PLAIN_POINTS_R[r] * 1000 + r * 4 + s
+        if key < best_key:
+            best_key = key
+            best = c
+    return best
+
+
+# --- random --------------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def random_card(legal, rng):
+    """Uniform over ``legal``: one draw from the stream."""
+    return nth_card(legal, randbelow(rng, popcount(legal)))
+
+
+# --- trump choice --------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def suit_trump_points(hand, s):
+    """Points the cards of suit ``s`` in ``hand`` would count as trump."""
+    return PTS9_TRUMP[(hand >> SUIT_SHIFT[s]) & M9]
+
+
+@njit(cache=True, _nrt=False)
+def pick_trump_suit(rule, hand, rng, aim):
+    """The suit a trump-choice rule picks among the suits held in ``hand`` (all candidates).
+
+    Keys (largest wins; remaining ties go to the lowest suit, B < S < R < A):
+    longest: length, then trump points; under_nine: 2 x holds Under + holds 9, then length,
+    then trump points; most_points: trump points, then length; shortest: fewest cards, then
+    fewest trump points; fewest_points: fewest trump points, then fewest cards; random: uniform
+    over the held suits in suit order (one draw from ``rng``); by_aim: under_nine when aiming
+    high, fewest_points when aiming low, longest otherwise.
+    """
+    if rule == TR_BY_AIM:
+        if aim == AIM_HIGH:
+            rule = TR_UNDER_NINE
+        elif aim == AIM_LOW:
+            rule = TR_FEWEST_POINTS
+        else:
+            rule = TR_LONGEST
+    if rule == TR_RANDOM:
+        held = 0
+        for s in range(4):
+            if (hand & SUIT_MASK[s]) != U0:
+                held += 1
+        k = randbelow(rng, held)
+        for s in range(4):
+            if (hand & SUIT_MASK[s]) != U0:
+                if k == 0:
+                    return s
+                k -= 1
+        return -1
+    best = -1
+    best_key = -BIG
+    for s in range(4):
+        n = suit_count(hand, s)
+        if n == 0:
+            continue
+        pts = suit_trump_points(hand, s)
+        if rule == TR_LONGEST:
+            key = n * 1000 + pts
+        elif rule == TR_UNDER_NINE:
+            un = 0
+            if (hand & UNDER_BIT[s]) != U0:
+                un += 2
+            if (hand & NINE_BIT[s]) != U0:
+                un += 1
+            key = un * 100000 + n * 1000 + pts
+        elif rule == TR_MOST_POINTS:
+            key = pts * 100 + n
+        elif rule == TR_SHORTEST:
+            key = -(n * 1000 + pts)
+        else:  # TR_FEWEST_POINTS
+            key = -(pts * 100 + n)
+        if key > best_key:
+            best_key = key
+            best = s
+    return best
+
+
+# --- heuristic helpers ---------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def own_strength(card, trump):
+    """Rank in the card's own order, trumps above every plain card."""
+    if SUIT_OF[card] == trump:
+        return 9 + TRUMP_STRENGTH_R[RANK_OF[card]]
+    return RANK_OF[card]
+
+
+@njit(cache=True, _nrt=False)
+def pick_extreme(m, trump, by_value_first, low_value, low_strength):
+    """The card of ``m`` minimising/maximising (value, strength) lexicographically.
+
+    ``by_value_first``: compare points first, else strength first; ``low_*``: prefer low.
+    Remaining ties go to the lowest card index (suit order, then rank).
+    """
+    best = -1
+    best_key = -BIG
+    while m != U0:
+        c = lowest_card(m)
+        m = m & (m - U1)
+        v = card_value(c, trump)
+        g = own_strength(c, trump)
+        if low_value:
+            v = -v
+        if low_strength:
+            g = -g
+        key = v * 100 + g if by_value_first else g * 100 + v
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def unseen_cards(hand, played, n):
+    """Cards neither in ``hand`` nor played yet in this deal (in other hands)."""
+    seen = hand
+    for i in range(n):
+        seen |= played[i]
+    return FULL_DECK & ~seen
+
+
+@njit(cache=True, inline="always", _nrt=False)
+def is_void(st, seat, s):
+    """True once the public record shows ``seat`` holds no card of suit ``s``."""
+    return ((st[S_VOID + seat] >> s) & 1) == 1
+
+
+@njit(cache=True, _nrt=False)
+def sure_winner(card, seat, st, unseen):
+    """True when the public record proves that ``card``, played now, wins the trick.
+
+    Only used once trump is fixed (before that any later player lacking the suit could fix
+    trump and win). A later player is a threat unless the record shows it void in every suit
+    that could beat the card: higher trumps for a trump; for a plain card, higher cards of its
+    suit and any trump.
+    """
+    if not beats_best(card, st):
+        return False
+    n = st[S_N]
+    pos = st[S_POS]
+    if pos == n - 1:
+        return True
+    trump = st[S_TRUMP]
+    if trump < 0:
+        return False
+    s = SUIT_OF[card]
+    if s == trump:
+        higher = unseen & HIGHER_TRUMP[trump, TRUMP_STRENGTH_R[RANK_OF[card]] + 1]
+        trumps_out = U0
+        led_higher = U0
+    else:
+        higher = U0
+        led_higher = unseen & SUIT_MASK[s] & ~((BIT[card] << U1) - U1)
+        trumps_out = unseen & SUIT_MASK[trump]
+    if higher == U0 and led_higher == U0 and trumps_out == U0:
+        return True
+    leader = st[S_LEADER]
+    for k in range(pos + 1, n):
+        p = (leader + k) % n
+        if higher != U0 and not is_void(st, p, trump):
+            return False
+        if led_higher != U0 and not is_void(st, p, s):
+            return False
+        if trumps_out != U0 and not is_void(st, p, trump):
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def beatable(card, trump, unseen):
+    """True when some unseen card ranks above ``card`` in its suit (or could trump it)."""
+    s = SUIT_OF[card]
+    if s == trump:
+        return (unseen & HIGHER_TRUMP[trump, TRUMP_STRENGTH_R[RANK_OF[card]] + 1]) != U0
+    if (unseen & SUIT_MASK[s] & ~((BIT[card] << U1) - U1)) != U0:
+        return True
+    return trump >= 0 and (unseen & SUIT_MASK[trump]) != U0
+
+
+@njit(cache=True, _nrt=False)
+def fix_card(hand, suit):
+    """The card a heuristic player fixes trump with: its lowest trump of that suit (any trump
+    takes the lead in this trick, so it keeps the strong ones for later)."""
+    return pick_extreme(hand & SUIT_MASK[suit], suit, False, True, True)
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_aim(prm, seat, hand, st):
+    """Aim for the deal: high (many points) or low (few), fixed for the deal."""
+    mode = int(prm[P_AIM])
+    if mode == AIM_HIGH_MODE:
+        return AIM_HIGH
+    if mode == AIM_LOW_MODE:
+        return AIM_LOW
+    if mode == AIM_HAND_MODE:
+        pts = 0
+        for s in range(4):
+            pts += PTS9_PLAIN[(hand >> SUIT_SHIFT[s]) & M9]
+        share = FAIR_PLAIN_POINTS * popcount(hand) / 36.0
+        return AIM_HIGH if pts >= prm[P_STRENGTH] * share else AIM_LOW
+    # standings: the player trailing the leader by `gap` sticks or more gambles on high
+    n = st[S_N]
+    mine = st[S_STICKS + seat]
+    lead = 0
+    for i in range(n):
+        if i != seat and st[S_STICKS + i] > lead:
+            lead = st[S_STICKS + i]
+    return AIM_HIGH if lead - mine >= prm[P_GAP] else AIM_LOW
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_card(prm, seat, hand, legal, st, played, rng, aim):
+    """The heuristic family's move (see the module docstring and catalog for the knobs)."""
+    trump = st[S_TRUMP]
+    pos = st[S_POS]
+    if trump < 0 and pos > 0 and (hand & SUIT_MASK[st[S_LED]]) == U0:
+        return fix_card(hand, pick_trump_suit(int(prm[P_TRUMP]), hand, rng, aim))
+    track = prm[P_TRACK] > 0.5
+    n = st[S_N]
+    unseen = U0
+    if track:
+        unseen = unseen_cards(hand, played, n)
+    high = aim != AIM_LOW
+    if pos == 0:
+        if high:
+            if track and trump >= 0:
+                sure = U0
+                m = legal
+                while m != U0:
+                    c = lowest_card(m)
+                    m = m & (m - U1)
+                    if sure_winner(c, seat, st, unseen):
+                        sure |= BIT[c]
+                if sure != U0:
+                    return pick_extreme(sure, trump, True, False, False)
+            plain = legal
+            if trump >= 0:
+                plain = legal & ~SUIT_MASK[trump]
+            if plain == U0:
+                return pick_extreme(legal, trump, False, False, False)
+            return pick_extreme(plain, trump, False, False, False)
+        cand = legal
+        if track:
+            safe = U0
+            m = legal
+            while m != U0:
+                c = lowest_card(m)
+                m = m & (m - U1)
+                if beatable(c, trump, unseen):
+                    safe |= BIT[c]
+            if safe != U0:
+                cand = safe
+        return pick_extreme(cand, trump, False, True, True)
+    # following
+    win = U0
+    m = legal
+    while m != U0:
+        c = lowest_card(m)
+        m = m & (m - U1)
+        if beats_best(c, st):
+            win |= BIT[c]
+    duck = legal & ~win
+    last = pos == n - 1
+    if high:
+        want = trick_points(st) >= (1.0 - prm[P_FIGHT]) * WORTH_FIGHTING
+        if want and win != U0:
+            if last:
+                return pick_extreme(win, trump, True, True, True)
+            if track:
+                sure = U0
+                m = win
+                while m != U0:
+                    c = lowest_card(m)
+                    m = m & (m - U1)
+                    if sure_winner(c, seat, st, unseen):
+                        sure |= BIT[c]
+                if sure != U0:
+                    return pick_extreme(sure, trump, True, True, True)
+            return pick_extreme(win, trump, False, False, False)
+        if duck != U0:
+            return pick_extreme(duck, trump, True, True, True)
+        return pick_extreme(win, trump, True, True, True)
+    if duck != U0:  # aiming low: unload the strongest card that does not take the lead
+        return pick_extreme(duck, trump, False, False, False)
+    if last:  # the trick is ours anyway: keep points out, unload strength
+        return pick_extreme(win, trump, True, True, False)
+    return pick_extreme(win, trump, False, True, True)  # hope to be overtaken
+
+
+# --- dispatch ------------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def begin_deal(fam, prm, seat, hand, st):
+    """Called once per seat after the deal: returns the seat's aim for the deal (or AIM_NA)."""
+    if fam == FAM_HEURISTIC:
+        return heuristic_aim(prm, seat, hand, st)
+    return AIM_NA
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def choose_card(fam, prm, seat, hand, legal, st, played, taken, rng, aim):
+    """The card the seat's strategy plays (one of ``legal``)."""
+    if fam == FAM_BASIC:
+        return basic_card(legal, st)
+    if fam == FAM_RANDOM:
+        return random_card(legal, rng)
+    return heuristic_card(prm, seat, hand, legal, st, played, rng, aim)
+
+
+@njit(cache=True, _nrt=False)
+def forced_trump_card(fam, prm, seat, hand, suit, st, played, taken, rng, aim):
+    """The card the strategy plays when it must fix trump to ``suit`` (the counterfactual).
+
+    It consumes as many draws from ``rng`` as the free decision would have, so the rest of the
+    deal sees the same stream position under every candidate suit.
+    """
+    cards = hand & SUIT_MASK[suit]
+    if fam == FAM_BASIC:
+        return basic_card(cards, st)
+    if fam == FAM_RANDOM:
+        return random_card(cards, rng)  # one draw, like the free move over the whole hand
+    rule = int(prm[P_TRUMP])
+    if rule == TR_RANDOM:
+        pick_trump_suit(rule, hand, rng, aim)  # the free move's draw, result unused
+    return fix_card(hand, suit)

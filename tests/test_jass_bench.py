@@ -1,0 +1,20 @@
+"""Smoke test of scripts/bench_jass.py: it runs and reports every figure it promises."""
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_jass.py"
+
+
+def test_bench_jass_reports_numba_and_reference_rates():
+    spec = importlib.util.spec_from_file_location("bench_jass", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    result = module.bench_jass(players=(3, 4), deals=500, matches=20, ref_deals=4,
+                               ref_matches=1, repeats=1)
+    rows = result["rows"]
+    keys = {(r["players"], r["engine"], r["unit"]) for r in rows}
+    assert keys == {(n, e, u) for n in (3, 4) for e in ("numba", "reference")
+                    for u in ("deal", "match")}
+    assert all(r["per_s_cpu"] > 0 and r["per_s_wall"] > 0 for r in rows)
+    assert result["peak_rss_mb"] > 0

@@ -1,6 +1,11 @@
 """The ``cardlab`` command line. Each module below adds its commands to the shared app."""
 
-from analyzer.cli import ass_commands, common_commands, jass_commands  # noqa: F401
+from analyzer.cli import (
+    ass_commands,  # noqa: F401
+    common_commands,  # noqa: F401
+    jass_commands,  # noqa: F401
+    run_commands,  # noqa: F401
+)
 from analyzer.cli.app import app, run_app
 
 __all__ = ["app", "main"]

@@ -36,7 +36,10 @@ def fail(message: str) -> NoReturn:
 def run_app() -> None:
     """Run the app, turning CardlabError into a one-line error and exit status 2."""
     try:
-        app(standalone_mode=False)
+        # Without standalone mode click *returns* typer.Exit's code instead of exiting.
+        code = app(standalone_mode=False)
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except CardlabError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)

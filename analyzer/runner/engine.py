@@ -1,0 +1,313 @@
+"""Running a spec over a range of game indices: chunk, dispatch, reduce, write, resume.
+
+:func:`execute` is the one path every run takes - the command line, and
+:func:`~analyzer.runner.api.collect` / :func:`~analyzer.runner.api.collect_moments` for the
+studies - whatever the backend. Results depend on (spec, index) alone (the kernel contract),
+so rows are identical whatever the worker count, chunk size, backend or resume point; per-seat
+statistics are folded from integer-valued chunk statistics, which add up exactly in any order,
+so tables are identical too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import CardlabError
+from analyzer.games.kernel import KERNEL_MODULES, RunSpec, kernel_module
+from analyzer.rng import MAX_SEED
+from analyzer.runner import manifest as mf
+from analyzer.runner.aggregate import (
+    merge_histograms,
+    moments_from_histogram,
+    moments_to_json,
+    value_columns,
+)
+from analyzer.runner.backends import BACKENDS, Backend, SerialBackend, cpu_count, make_backend
+from analyzer.runner.chunks import (
+    DEFAULT_CHUNK_SIZE,
+    PREFERRED_CHUNK_SIZE,
+    Chunk,
+    default_chunk_size,
+    missing,
+)
+from analyzer.runner.folder import RunFolder, prepare, write_part
+from analyzer.runner.interrupts import StopRequest, graceful_interrupts
+from analyzer.runner.progress import RunProgress
+from analyzer.runner.results import part_moments, read_part
+from analyzer.runner.tasks import AGGREGATE, COLLECT, MOMENTS, ROWS, ChunkResult, ChunkTask
+from analyzer.summary import merge_moments
+
+# Fold accumulated chunk statistics this often. A chunk's moments are a few rows, its
+# histograms some thousands (a 100-million-game --aggregate run peaked at 420 MiB in the
+# parent folding every 256 chunks).
+MOMENTS_EVERY = 256
+HISTOGRAMS_EVERY = 16
+
+
+@dataclass
+class RunOptions:
+    """How to run (never what: nothing here changes a result)."""
+
+    workers: int | None = None  # default: every core
+    chunk_size: int | None = None  # default: see chunks.default_chunk_size
+    backend: str = "local"  # local (processes), threads, serial, dask
+    scheduler: str | None = None  # dask only: tcp://host:port of an existing cluster
+    progress: bool = False
+
+
+@dataclass
+class RunResult:
+    """What a run gives back: the whole run's per-seat statistics and this call's timing."""
+
+    spec: RunSpec
+    start: int
+    count: int
+    unit: str
+    moments: pd.DataFrame
+    hist: pd.DataFrame | None = None
+    played: int = 0  # units played by this call (a resumed run counts only the rest)
+    seconds: float = 0.0  # playing time (local worker processes start within it)
+    startup: float = 0.0  # starting the backend before playing (a Dask cluster)
+    backend: str = ""
+    folder: RunFolder | None = None
+    plan: dict | None = None
+    rows: pd.DataFrame | None = field(default=None, repr=False)
+
+    @property
+    def rate(self) -> float:
+        """Units per second in this call."""
+        return self.played / self.seconds if self.seconds > 0 else float("nan")
+
+
+class _Accumulator:
+    """Per-chunk moments or histograms, folded every ``every`` chunks (memory stays flat)."""
+
+    def __init__(
+        self, merge: Callable[[list[pd.DataFrame]], pd.DataFrame], every: int
+    ) -> None:
+        self.merge = merge
+        self.every = every
+        self.frames: list[pd.DataFrame] = []
+
+    def add(self, frame: pd.DataFrame) -> None:
+        self.frames.append(frame)
+        if len(self.frames) >= self.every:
+            self.frames = [self.merge(self.frames)]
+
+    def result(self) -> pd.DataFrame | None:
+        return self.merge(self.frames) if self.frames else None
+
+
+def check_request(spec: RunSpec, count: int, start: int, options: RunOptions, unit: str) -> None:
+    """One-line CardlabErrors for a request the runner cannot run."""
+    if not isinstance(count, (int, np.integer)) or count < 1:
+        raise CardlabError(
+            f"the number of {mf.plural(unit)} must be a positive integer; got {count}"
+        )
+    if not isinstance(start, (int, np.integer)) or start < 0:
+        raise CardlabError(f"the first index (--start) must be 0 or more; got {start}")
+    if start + count - 1 > MAX_SEED:
+        raise CardlabError("game indices must stay below 2**63; start + count is too large")
+    if not 0 <= spec.seed <= MAX_SEED:
+        raise CardlabError(f"the seed must be between 0 and 2**63-1; got {spec.seed}")
+    if options.workers is not None and options.workers < 1:
+        raise CardlabError(f"--workers must be at least 1; got {options.workers}")
+    if options.chunk_size is not None and options.chunk_size < 1:
+        raise CardlabError(f"--chunk-size must be at least 1; got {options.chunk_size}")
+    if options.backend not in BACKENDS:
+        raise CardlabError(
+            f"unknown backend {options.backend!r}; backends: {', '.join(BACKENDS)}"
+        )
+    if options.scheduler and options.backend != "dask":
+        raise CardlabError("--scheduler needs --backend dask")
+
+
+def prepare_spec(spec: RunSpec) -> tuple[RunSpec, str]:
+    """The kernel-validated spec and the kernel module's import name."""
+    kernel = kernel_module(spec.game)
+    return kernel.validate(spec), KERNEL_MODULES[spec.game]
+
+
+def execute(
+    spec: RunSpec,
+    count: int,
+    start: int = 0,
+    options: RunOptions | None = None,
+    out: str | Path | None = None,
+    aggregate: bool = False,
+    resume: bool = False,
+    on_chunk: Callable[[ChunkResult], None] | None = None,
+    collect_rows: bool = False,
+    backend: Backend | None = None,
+) -> RunResult:
+    """Play units ``start .. start+count-1`` of ``spec``.
+
+    Without ``out`` the rows are reduced to per-seat moments (or, with ``collect_rows``, kept
+    and returned in ``RunResult.rows``). With ``out`` they stream into a run folder, part file
+    by part file, as rows or (``aggregate``) as exact histograms; ``resume`` continues an
+    unfinished run of the same plan. ``on_chunk`` is called after each chunk (progress hooks,
+    tests). ``backend`` overrides ``options.backend`` with a backend the caller keeps.
+    """
+    options = options or RunOptions()
+    kernel = kernel_module(spec.game)
+    if spec.mode and spec.mode not in kernel.UNIT:
+        raise CardlabError(
+            f"unknown mode {spec.mode!r} for {spec.game}; modes: {', '.join(kernel.MODES)}"
+        )
+    unit = kernel.UNIT[spec.mode or kernel.MODES[0]]
+    check_request(spec, count, start, options, unit)
+    spec, module = prepare_spec(spec)
+    unit = kernel.UNIT[spec.mode]
+
+    if collect_rows and out is not None:
+        raise ValueError("collect_rows keeps rows in memory; it cannot write an output folder")
+    if collect_rows:
+        kind = COLLECT
+    elif out is None:
+        kind = AGGREGATE if aggregate else MOMENTS
+    else:
+        kind = AGGREGATE if aggregate else ROWS
+    plan = folder = None
+    if out is not None:
+        plan = mf.build_plan(spec, kernel, start, count, "aggregate" if aggregate else "rows")
+        folder = prepare(out, plan, resume)
+
+    with contextlib.ExitStack() as stack:
+        if folder is not None:
+            stack.enter_context(folder.locked())
+            folder.remove_temporaries()
+        done = folder.parts(plan) if folder is not None else []
+        done_chunks = [c for c, _ in done]
+        workers = options.workers or cpu_count()
+        chunk_size = options.chunk_size or default_chunk_size(
+            count, workers, PREFERRED_CHUNK_SIZE.get((spec.game, spec.mode), DEFAULT_CHUNK_SIZE)
+        )
+        todo = missing(start, count, done_chunks, chunk_size)
+
+        moments = _Accumulator(merge_moments, MOMENTS_EVERY)
+        hists = _Accumulator(merge_histograms, HISTOGRAMS_EVERY)
+        rows: dict[int, dict[str, np.ndarray]] = {}
+        columns: list[str] = []
+        # Chunks finished by an earlier, interrupted call: their statistics come from disk.
+        for _, path in done:
+            _add_part(path, kind, moments, hists)
+
+        t_start = time.perf_counter()
+        if backend is None:
+            backend = stack.enter_context(_choose_backend(options, len(todo), workers, module))
+        metadata = mf.to_bytes(plan) if plan is not None else None
+        out_dir = str(folder.path) if folder is not None and backend.shares_files else None
+        tasks = [
+            ChunkTask(module, spec, c.start, c.count, kind, out_dir, metadata,
+                      backend.single_thread)
+            for c in todo
+        ]
+        done_units = sum(c.count for c in done_chunks)
+        progress = stack.enter_context(
+            RunProgress(count, done_units, unit, options.progress)
+        )
+        stop = StopRequest()
+        stack.enter_context(graceful_interrupts(stop))
+
+        def on_result(result: ChunkResult) -> None:
+            nonlocal done_units
+            chunk = Chunk(result.start, result.count)
+            if folder is not None and not result.written:
+                if kind == ROWS:
+                    write_part(folder.path, chunk, result.rows, metadata,
+                               moments_to_json(result.moments))
+                else:
+                    write_part(folder.path, chunk, result.hist, metadata)
+            if result.moments is not None:
+                moments.add(result.moments)
+            if result.hist is not None:
+                hists.add(pd.DataFrame(result.hist))
+            if result.rows is not None and kind == COLLECT:
+                rows[result.start] = result.rows
+                if not columns:
+                    columns.extend(result.rows)
+            done_units += result.count
+            progress.advance(result.count, done_units)
+            if on_chunk is not None:
+                on_chunk(result)
+            if stop.signum is not None:
+                raise KeyboardInterrupt  # asked to stop: every finished chunk is on disk
+
+        t0 = time.perf_counter()
+        startup = t0 - t_start
+        try:
+            backend.run(tasks, on_result)
+        except OSError as exc:
+            where = f" in {folder.path}" if folder is not None else ""
+            raise CardlabError(
+                f"could not write results{where}: {exc.strerror or exc}; finished chunks are "
+                "kept: rerun with --resume to continue"
+            ) from None
+        seconds = time.perf_counter() - t0
+        played = sum(t.count for t in tasks)
+
+        result = RunResult(spec, start, count, unit, pd.DataFrame(), played=played,
+                           seconds=seconds, startup=startup, backend=backend.describe(),
+                           folder=folder, plan=plan)
+        kernel_columns = value_columns(list(mf.mode_columns(kernel, spec.mode)))
+        if kind == COLLECT:
+            result.rows = _concat_rows(rows, columns)
+        elif kind == AGGREGATE:
+            result.hist = hists.result()
+            result.moments = moments_from_histogram(result.hist, kernel_columns)
+        else:
+            result.moments = moments.result()
+        if folder is not None and plan is not None and not folder.is_complete():
+            _finish(folder, plan, spec, kind == ROWS)
+    return result
+
+
+def _choose_backend(options: RunOptions, chunks: int, workers: int, module: str) -> Backend:
+    """The backend ``options`` ask for; in process when there is at most one chunk to play
+    with a local backend (starting a pool would only cost time)."""
+    if chunks == 0 or (chunks == 1 and options.backend in ("local", "threads")):
+        return SerialBackend()
+    return make_backend(options.backend, workers, (module,), options.scheduler)
+
+
+def _finish(folder: RunFolder, plan: dict, spec: RunSpec, rows: bool) -> None:
+    """Check that the parts cover the whole run, then write the manifest: the run is complete."""
+    count = plan["count"]
+    parts = folder.parts(plan)
+    covered = sum(c.count for c, _ in parts)
+    if covered != count:
+        raise CardlabError(
+            f"run folder {folder.path} covers {covered} of {count} "
+            f"{mf.plural(plan['unit'])} after the run; it stays unfinished"
+        )
+    manifest = {**plan, "complete": True, "parts": len(parts),
+                "rows": count * spec.players if rows else None}
+    try:
+        folder.write_manifest(manifest)
+    except OSError as exc:
+        raise CardlabError(
+            f"could not write the manifest of {folder.path}: {exc.strerror or exc}; "
+            "every chunk is done: rerun with --resume to finish"
+        ) from None
+
+
+def _add_part(path: Path, kind: str, moments: _Accumulator, hists: _Accumulator) -> None:
+    """Fold the statistics of a part file written earlier into the accumulators."""
+    if kind == AGGREGATE:
+        hists.add(read_part(path))
+    else:
+        moments.add(part_moments(path))
+
+
+def _concat_rows(rows: dict[int, dict[str, np.ndarray]], columns: list[str]) -> pd.DataFrame:
+    """All collected chunks as one table, ordered by index then seat."""
+    ordered = [rows[s] for s in sorted(rows)]
+    data = {c: np.concatenate([r[c] for r in ordered]) for c in columns}
+    return pd.DataFrame(data)

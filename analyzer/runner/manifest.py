@@ -1,0 +1,144 @@
+"""What a run folder's manifest says: everything that fixes the results, nothing that does not.
+
+The *plan* is written when a run starts (``_run.json``) and into every part file's Parquet
+key-value metadata (key ``cardlab.manifest``); the *manifest* (``_manifest.json``) is the plan
+plus completion facts and is written last, atomically, so a folder without it never looks
+complete. Two runs with equal plans give identical rows (the reproducibility contract), which
+is why resuming compares plans and nothing else. Worker count, chunk size and backend are not
+in the plan: they cannot change a result.
+
+The files start with ``_`` because pyarrow (and so ``pandas.read_parquet(folder)``) skips such
+names when it reads a folder as one dataset; a plain ``manifest.json`` would make it fail.
+"""
+
+from __future__ import annotations
+
+import json
+from types import ModuleType
+from typing import Any
+
+import analyzer
+from analyzer.games.kernel import RunSpec
+from strategies.registry import parse_strategy
+
+FORMAT = "cardlab-run"
+FORMAT_VERSION = 1
+RUN_FILE = "_run.json"
+MANIFEST_FILE = "_manifest.json"
+METADATA_KEY = b"cardlab.manifest"
+MOMENTS_KEY = b"cardlab.moments"  # a rows part's per-seat moments (exact JSON)
+KINDS = ("rows", "aggregate")
+
+
+def plural(unit: str) -> str:
+    """'game' -> 'games', 'match' -> 'matches', 'deal' -> 'deals'."""
+    return unit + ("es" if unit.endswith(("ch", "sh", "s", "x")) else "s")
+
+
+def mode_columns(kernel: ModuleType, mode: str) -> dict[str, str]:
+    """The result columns of ``mode``: ``MODE_COLUMNS[mode]`` where a kernel whose modes have
+    different columns provides it (jass), else ``COLUMNS``."""
+    by_mode = getattr(kernel, "MODE_COLUMNS", None)
+    if isinstance(by_mode, dict) and mode in by_mode:
+        return dict(by_mode[mode])
+    return dict(kernel.COLUMNS)
+
+
+def mode_unit_columns(kernel: ModuleType, mode: str) -> list[str]:
+    """``MODE_UNIT_COLUMNS[mode]`` where provided, else the UNIT_COLUMNS among the mode's."""
+    by_mode = getattr(kernel, "MODE_UNIT_COLUMNS", None)
+    if isinstance(by_mode, dict) and mode in by_mode:
+        return list(by_mode[mode])
+    columns = mode_columns(kernel, mode)
+    return [c for c in kernel.UNIT_COLUMNS if c in columns]
+
+
+def mode_metrics(kernel: ModuleType, mode: str) -> list:
+    """The per-seat metrics of ``mode``: ``seat_metrics(mode)`` where a kernel provides it,
+    else SEAT_METRICS (a list, or a dict by mode), limited to the mode's columns."""
+    if callable(getattr(kernel, "seat_metrics", None)):
+        metrics = kernel.seat_metrics(mode)
+    else:
+        metrics = kernel.SEAT_METRICS
+        if isinstance(metrics, dict):
+            metrics = metrics.get(mode, [])
+    columns = mode_columns(kernel, mode)
+    return [m for m in metrics if m.column in columns]
+
+
+def describe_strategies(spec: RunSpec) -> list[dict[str, Any]]:
+    """One entry per seat: the text given, the family name, a label and every parameter."""
+    out = []
+    for seat, text in enumerate(spec.strategies):
+        s = parse_strategy(spec.game, text)
+        out.append(
+            {"seat": seat, "strategy": text, "name": s.name, "label": s.label(),
+             "params": s.describe_params()}
+        )
+    return out
+
+
+def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: str) -> dict:
+    """The plan of a run of ``count`` units from index ``start`` of a validated ``spec``."""
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}")
+    plan: dict[str, Any] = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "kind": kind,
+        "game": spec.game,
+        "mode": spec.mode,
+        "unit": kernel.UNIT[spec.mode],
+        "seed": spec.seed,
+        "start": start,
+        "count": count,
+        spec.mode: count,
+        "players": spec.players,
+        "rules": spec.rules,
+        "strategies": describe_strategies(spec),
+        "spec": spec.to_dict(),
+        "columns": mode_columns(kernel, spec.mode),
+        "unit_columns": mode_unit_columns(kernel, spec.mode),
+        "version": analyzer.__version__,
+    }
+    if kind == "aggregate":
+        plan["stored"] = (
+            "per chunk, counts per (seat, given, given_value, column, value): every result "
+            "column's histogram per seat, overall (given '') and split by each boolean "
+            "outcome column (given, given_value 0/1)"
+        )
+    else:
+        plan["stored"] = "per chunk, one row per (index, seat) with the result columns"
+    return normalized(plan)
+
+
+def normalized(doc: dict) -> dict:
+    """The document as it reads back from JSON (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(doc))
+
+
+def to_bytes(doc: dict) -> bytes:
+    """JSON text of a plan or manifest (key order kept: columns stay in table order)."""
+    return (json.dumps(doc, indent=1) + "\n").encode()
+
+
+def differences(old: dict, new: dict) -> list[str]:
+    """Human-readable 'key: old -> new' for every top-level key on which two plans differ."""
+    diffs = []
+    for key in sorted(set(old) | set(new)):
+        if key in ("spec",):  # repeated in the keys above; say it once
+            continue
+        a, b = old.get(key), new.get(key)
+        if a != b:
+            diffs.append(f"{key}: {_short(a)} -> {_short(b)}")
+    return diffs
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def spec_of(plan: dict) -> RunSpec:
+    """The validated RunSpec a plan was made from."""
+    return RunSpec.from_dict(plan["spec"])

@@ -20,8 +20,11 @@ test: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 
+# Every study on a small budget, then the HTML report in report/index.html (a few minutes on
+# 2 cores). Bigger budgets: make demo SCALE=10
+SCALE ?= 1
 demo: setup
-	$(VENV)/bin/cardlab simulate ass --players 5 --games 200000 --seed 7
+	$(VENV)/bin/cardlab study all --out runs/studies --scale $(SCALE) --report report
 
 bench: setup
 	$(PY) scripts/bench.py

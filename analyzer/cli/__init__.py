@@ -5,6 +5,7 @@ from analyzer.cli import (
     common_commands,  # noqa: F401
     jass_commands,  # noqa: F401
     run_commands,  # noqa: F401
+    study_commands,  # noqa: F401
 )
 from analyzer.cli.app import app, run_app
 

@@ -1,0 +1,206 @@
+"""``cardlab study ...`` (seats, jokers, trump, compare, all) and ``cardlab report``.
+
+Each study command plays its games, saves a tidy result folder (``--out``, default
+runs/studies/<study>/: Parquet + CSV tables and manifest.json) and prints its answers.
+``cardlab report`` turns such a folder into a self-contained HTML report with PNG figures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from analyzer.cli.app import _SETTINGS, app
+from analyzer.errors import CardlabError
+
+study_app = typer.Typer(
+    help="Answer the questions users come with, with 95% intervals; results go to --out "
+    "for `cardlab report`.",
+    **_SETTINGS,
+)
+app.add_typer(study_app, name="study")
+
+DEFAULT_OUT = Path("runs/studies")
+OUT_HELP = "Study results folder (each study writes its own subfolder)."
+WORKERS_HELP = "Worker processes (default: every core)."
+
+
+def parse_ints(text: str, what: str) -> list[int]:
+    """'3-12' or '3,4,8' or '5' into a list of ints (one-line error otherwise)."""
+    values: list[int] = []
+    try:
+        for part in text.split(","):
+            part = part.strip()
+            if "-" in part[1:]:
+                lo, hi = part.split("-", 1)
+                values.extend(range(int(lo), int(hi) + 1))
+            elif part:
+                values.append(int(part))
+    except ValueError:
+        raise CardlabError(f"{what} must be numbers like '3-12' or '3,4,8'; got {text!r}") from None
+    if not values:
+        raise CardlabError(f"{what} is empty")
+    return list(dict.fromkeys(values))
+
+
+def parse_rules(items: list[str]) -> dict[str, str]:
+    """``key=value`` options into a dict."""
+    rules = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise CardlabError(f"a rules option is written key=value; got {item!r}")
+        rules[key.strip()] = value.strip()
+    return rules
+
+
+def _backend(workers: int | None, progress: bool):
+    from analyzer.studies.play import KernelBackend
+
+    return KernelBackend(workers=workers, progress=progress)
+
+
+def _finish(result, out: Path) -> None:
+    from analyzer.studies.results import save_study
+
+    folder = save_study(result, out)
+    for line in result.headlines:
+        typer.echo(f"- {line}")
+    typer.echo(f"saved {result.study} study to {folder} (report: cardlab report --from {out})")
+
+
+@study_app.command("seats")
+def study_seats(
+    players: str = typer.Option("3-12", help="Player counts, e.g. 3-12 or 4,5,8."),
+    strategy: list[str] = typer.Option(["basic"], "--strategy", "-s",
+                                       help="Field: one for all seats, or several repeated "
+                                            "around the table."),
+    games: int = typer.Option(20_000, help="Games per player count."),
+    seed: int = typer.Option(1, help="Master seed."),
+    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
+    workers: int = typer.Option(None, help=WORKERS_HELP),
+    progress: bool = typer.Option(False, help="Show progress bars."),
+) -> None:
+    """Who's the Ass?: expected minus points and ass penalty by seat, dealt-ass check."""
+    from analyzer.studies.seats import run_seats
+
+    result = run_seats(_backend(workers, progress), parse_ints(players, "--players"), strategy,
+                       games, seed)
+    _finish(result, out)
+
+
+@study_app.command("jokers")
+def study_jokers(
+    players: str = typer.Option("3,4,5,6,8", help="Player counts, e.g. 3-8."),
+    field: list[str] = typer.Option(["basic"], "--field", "-f",
+                                    help="The opponents: one for all seats or one per seat."),
+    keep: str = typer.Option("0,1,2,3,4,6,8,13",
+                             help="Sweep of k for 'keep jokers until k cards are left'."),
+    games: int = typer.Option(4_000, help="Deals per player count (each policy plays each "
+                                          "deal once in every seat)."),
+    seed: int = typer.Option(2, help="Master seed."),
+    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
+    workers: int = typer.Option(None, help=WORKERS_HELP),
+    progress: bool = typer.Option(False, help="Show progress bars."),
+) -> None:
+    """Who's the Ass?: is it worth holding jokers? Joker policies in duplicate format."""
+    from analyzer.studies.jokers import run_jokers
+
+    result = run_jokers(_backend(workers, progress), parse_ints(players, "--players"), field,
+                        parse_ints(keep, "--keep"), games, seed)
+    _finish(result, out)
+
+
+@study_app.command("trump")
+def study_trump(
+    players: str = typer.Option("3,4", help="Player counts (3 and/or 4)."),
+    ruleset: str = typer.Option("seed,swiss", help="Rule sets, comma-separated (J-6)."),
+    strategy: list[str] = typer.Option(["adaptive"], "--strategy", "-s",
+                                       help="The players: one for all seats or several "
+                                            "repeated around the table."),
+    deals: int = typer.Option(20_000, help="Deals per (player count, rule set)."),
+    seed: int = typer.Option(3, help="Master seed."),
+    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
+    workers: int = typer.Option(None, help=WORKERS_HELP),
+    progress: bool = typer.Option(False, help="Show progress bars."),
+) -> None:
+    """Plus-Minus Jass: each trump-choice rule against the best suit in hindsight."""
+    from analyzer.studies.trump import run_trump
+
+    rulesets = [r.strip() for r in ruleset.split(",") if r.strip()]
+    result = run_trump(_backend(workers, progress), parse_ints(players, "--players"), rulesets,
+                       strategy, deals, seed)
+    _finish(result, out)
+
+
+@study_app.command("compare")
+def study_compare(
+    game: str = typer.Option(..., help="ass or jass."),
+    strategy: list[str] = typer.Option(..., "--strategy", "-s",
+                                       help="Two or more strategies (repeat the option)."),
+    players: str = typer.Option("4", help="Player counts, e.g. 4 or 3,4."),
+    games: int = typer.Option(2_000, help="Deals (Jass: matches) per player count; the budget "
+                                          "with --until-sure."),
+    seed: int = typer.Option(4, help="Master seed."),
+    mode: str = typer.Option("", help="Game mode (jass: matches or deals)."),
+    rule: list[str] = typer.Option([], "--rule", help="Rules option key=value, e.g. "
+                                                      "ruleset=swiss."),
+    metric: str = typer.Option(None, help="Result column to compare (default: minus_points "
+                                          "for ass, won for jass matches, sticks for deals)."),
+    better: str = typer.Option(None, help="lower or higher (needed for other columns)."),
+    until_sure: bool = typer.Option(False, "--until-sure",
+                                    help="Stop as soon as every pair is decided (confidence "
+                                         "sequence) or the budget is spent."),
+    alpha: float = typer.Option(0.05, help="Error rate of --until-sure, over all pairs."),
+    margin: float = typer.Option(None, help="With --until-sure: also stop when a difference "
+                                            "is surely smaller than this."),
+    batch: int = typer.Option(None, help="Deals per look with --until-sure."),
+    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
+    workers: int = typer.Option(None, help=WORKERS_HELP),
+    progress: bool = typer.Option(False, help="Show progress bars."),
+) -> None:
+    """Any strategies of either game head to head, duplicate format: ranking and pairs."""
+    from analyzer.studies.compare import run_compare
+
+    result = run_compare(
+        _backend(workers, progress), game, strategy, parse_ints(players, "--players"), games,
+        seed, mode, parse_rules(rule), metric, better, until_sure=until_sure, alpha=alpha,
+        margin=margin, batch=batch,
+    )
+    _finish(result, out)
+
+
+@study_app.command("all")
+def study_all(
+    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
+    report_dir: Path = typer.Option(None, "--report", help="Also write the HTML report here."),
+    scale: float = typer.Option(1.0, help="Multiply every study's default budget (e.g. 10)."),
+    workers: int = typer.Option(None, help=WORKERS_HELP),
+    progress: bool = typer.Option(False, help="Show progress bars."),
+) -> None:
+    """Every study on its default budget (times --scale), then optionally the report."""
+    from analyzer.studies.suite import run_all
+
+    if scale <= 0:
+        raise CardlabError(f"--scale must be positive, got {scale}")
+    for result in run_all(_backend(workers, progress), scale):
+        _finish(result, out)
+    if report_dir is not None:
+        from reports.build import build_report
+
+        typer.echo(f"report written to {build_report(out, report_dir)}")
+
+
+@app.command("report")
+def report(
+    out: Path = typer.Option(Path("report"), help="Report folder (index.html, figures/, "
+                                                  "data/)."),
+    source: Path = typer.Option(DEFAULT_OUT, "--from", help="Study results folder."),
+) -> None:
+    """Turn study results into a self-contained HTML report with PNG figures."""
+    from reports.build import build_report
+
+    index = build_report(source, out)
+    typer.echo(f"report written to {index} (open it in any browser; PNGs in {index.parent}/"
+               "figures)")

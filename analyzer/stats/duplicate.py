@@ -1,0 +1,143 @@
+"""The duplicate format: the strategies compared rotate through the seats of the same deals.
+
+A deal (one ``(seed, index)``) is played once per *arrangement* of strategies to seats. With
+:func:`rotations` every strategy takes every seat exactly once per deal, so seat luck and deal
+luck are the same for all of them and cancel in their differences; with :func:`seat_swaps` a
+candidate takes each seat in turn against a fixed field (one seat against the field).
+
+The estimator works on a long table of games, one row per (deal index, arrangement, seat)
+with the strategy that sat there and its result. A strategy's value on a deal is the mean of
+its games on that deal; deals are the independent units, so intervals are taken over deals
+(the games of one deal are correlated and are never counted as independent).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import CardlabError
+from analyzer.stats.intervals import mean_interval
+from analyzer.stats.paired import paired_difference
+
+
+def rotations(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """Arrangements in which each of k strategies takes every seat once: seat s of arrangement
+    r plays ``strategies[(s + r) % k]``, for r = 0..k-1.
+
+    Over the k arrangements each strategy plays ``players`` games per deal, one in each seat.
+    """
+    k = len(strategies)
+    if k < 1:
+        raise CardlabError("a duplicate comparison needs at least one strategy")
+    if players < 1:
+        raise CardlabError(f"players must be positive, got {players}")
+    return [tuple(strategies[(s + r) % k] for s in range(players)) for r in range(k)]
+
+
+def seat_swaps(candidate: str, field: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """Arrangements putting ``candidate`` into seat s (s = 0..players-1) against ``field``.
+
+    ``field`` is one strategy for all other seats or one per seat (the candidate replaces the
+    field's strategy in its seat).
+    """
+    field = list(field)
+    if len(field) == 1:
+        field = field * players
+    if len(field) != players:
+        raise CardlabError(
+            f"the field needs one strategy or exactly {players} (one per seat); got {len(field)}"
+        )
+    return [tuple(candidate if s == seat else field[s] for s in range(players))
+            for seat in range(players)]
+
+
+def label_games(
+    rows: pd.DataFrame, arrangement: int, seats: Sequence[str]
+) -> pd.DataFrame:
+    """Add the columns ``arrangement`` and ``strategy`` (the label seated at each row's seat)."""
+    out = rows.copy()
+    out.insert(2, "arrangement", arrangement)
+    out.insert(3, "strategy", np.asarray(seats, dtype=object)[out["seat"].to_numpy()])
+    return out
+
+
+def unit_means(games: pd.DataFrame, value: str) -> pd.DataFrame:
+    """Deals x strategies: each strategy's mean ``value`` over its games on that deal.
+
+    Raises when a strategy misses a deal or strategies have unequal games per deal: such a
+    table is not a duplicate design, and its differences would not be paired.
+    """
+    counts = games.groupby(["index", "strategy"]).size().unstack("strategy")
+    if counts.isna().to_numpy().any() or np.unique(counts.to_numpy()).size != 1:
+        raise CardlabError(
+            "not a balanced duplicate design: every strategy needs the same number of games "
+            "on every deal"
+        )
+    return games.groupby(["index", "strategy"])[value].mean().unstack("strategy")
+
+
+def _games_by_strategy(games: pd.DataFrame, value: str, strategy: str) -> np.ndarray:
+    # ordered by deal so that games line up with unit_means row by row
+    part = games[games["strategy"] == strategy].sort_values(["index", "arrangement", "seat"])
+    return part[value].to_numpy(dtype=np.float64)
+
+
+def duplicate_ranking(
+    games: pd.DataFrame,
+    value: str,
+    lower_is_better: bool,
+    level: float = 0.95,
+    order: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """One row per strategy: mean ``value`` per game with its interval over deals, and rank.
+
+    Rank 1 is the best mean (lowest when ``lower_is_better``); ties share a rank.
+    """
+    means = unit_means(games, value)
+    names = list(order) if order is not None else list(means.columns)
+    rows = []
+    for name in names:
+        est = mean_interval(means[name].to_numpy(), level)
+        rows.append({
+            "strategy": name, "mean": est.value, "low": est.low, "high": est.high,
+            "half": est.half, "deals": est.n,
+            "games": int((games["strategy"] == name).sum()),
+        })
+    table = pd.DataFrame(rows)
+    key = table["mean"] if lower_is_better else -table["mean"]
+    table.insert(1, "rank", key.rank(method="min").astype(int))
+    return table.sort_values(["rank", "strategy"]).reset_index(drop=True)
+
+
+def duplicate_pairs(
+    games: pd.DataFrame,
+    value: str,
+    level: float = 0.95,
+    order: Sequence[str] | None = None,
+    against: str | None = None,
+) -> pd.DataFrame:
+    """Paired differences ``a - b`` of mean ``value`` per game over common deals.
+
+    Every pair (a before b in ``order``), or each strategy against ``against`` only. Columns:
+    a, b, difference, low, high, half, n_units, mean_a, mean_b, correlation, unpaired_half,
+    variance_reduction (against unpaired runs with the same games).
+    """
+    means = unit_means(games, value)
+    names = list(order) if order is not None else list(means.columns)
+    if against is not None:
+        pairs = [(a, against) for a in names if a != against]
+    else:
+        pairs = list(itertools.combinations(names, 2))
+    rows = []
+    for a, b in pairs:
+        cmp = paired_difference(
+            means[a].to_numpy(), means[b].to_numpy(), level,
+            games_a=_games_by_strategy(games, value, a),
+            games_b=_games_by_strategy(games, value, b),
+        )
+        rows.append({"a": a, "b": b, **cmp.to_dict()})
+    return pd.DataFrame(rows)

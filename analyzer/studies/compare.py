@@ -1,0 +1,192 @@
+"""Study 4: any set of strategies of either game, head to head in the duplicate format.
+
+Each deal (or Jass match) is played once per rotation of the strategies through the seats
+(:func:`analyzer.stats.duplicate.rotations`), so every strategy sits in every seat of the same
+deals. The result is a ranking with intervals and every pairwise difference, paired over the
+deals, with the variance reduction against unpaired runs of the same size.
+
+With ``until_sure`` the deals are played in batches and every pairwise difference is watched
+by a confidence sequence (:mod:`analyzer.stats.sequential`); play stops as soon as every pair
+is decided at the chosen error rate, or when the budget of deals is spent, and the table says
+which happened for each pair.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import CardlabError
+from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, rotations, unit_means
+from analyzer.stats.sequential import run_sequential_many
+from analyzer.studies.play import Backend, make_spec, play_arrangements
+from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
+from analyzer.studies.text import decimals_for, metric_words, pm
+
+# Known result columns and whether less is better; other numeric columns need ``better``.
+DIRECTION = {
+    "minus_points": "lower", "cards_left": "lower", "jokers_left": "lower",
+    "ended_with_ass": "lower", "ass_taken": "lower", "went_out": "higher",
+    "won": "higher", "sticks": "higher", "bonus_sticks": "higher", "tricks": "higher",
+}
+DEFAULT_METRIC = {"ass": "minus_points", "jass": "won"}
+DEFAULT_METRIC_BY_MODE = {("jass", "deals"): "sticks"}
+UNITS = {"ass": "game", "jass": "match"}
+UNIT_PLURALS = {"match": "matches"}
+
+
+def metric_for(game: str, mode: str, metric: str | None, better: str | None) -> tuple[str, bool]:
+    """The metric column and whether lower is better (default: the game's usual goal)."""
+    if metric is None:
+        metric = DEFAULT_METRIC_BY_MODE.get((game, mode), DEFAULT_METRIC.get(game))
+    if metric is None:
+        raise CardlabError(f"no default metric for game {game!r}; give --metric")
+    direction = better or DIRECTION.get(metric)
+    if direction not in ("lower", "higher"):
+        raise CardlabError(
+            f"say whether a lower or higher {metric!r} is better (--better lower|higher)"
+        )
+    return metric, direction == "lower"
+
+
+def _pair_differences(games: pd.DataFrame, metric: str, pairs: list[tuple[str, str]]):
+    means = unit_means(games, metric)
+    return np.column_stack([means[a].to_numpy() - means[b].to_numpy() for a, b in pairs])
+
+
+def seq_answer(decision: str, a: str, b: str, lower: bool) -> str:
+    """A sequential decision ("a-lower", ...) in terms of which strategy is better."""
+    if decision in ("a-lower", "a-higher"):
+        a_better = (decision == "a-lower") == lower
+        return f"{a if a_better else b} is better"
+    if decision == "equivalent":
+        return "equivalent within the margin"
+    return "undecided"
+
+
+def _sentences(ranking, pairs, players, game, metric, lower, unit, seq_rows) -> list[str]:
+    words = metric_words(metric)
+    lines = []
+    best = ranking.iloc[0]
+    units = UNIT_PLURALS.get(unit, unit + "s")
+    lines.append(
+        f"At {players} players ({game}), {best['strategy']} ranks first: {words} "
+        f"{pm(best['mean'], best['half'])} per {unit} ({'lower' if lower else 'higher'} is "
+        f"better; {int(best['deals'])} {units}, every strategy in every seat)."
+    )
+    for _, row in pairs.iterrows():
+        d, h = row["difference"], row["half"]
+        if abs(d) <= h:
+            verdict = "no clear difference"
+        else:
+            a_better = (d < 0) == lower
+            verdict = f"{row['a'] if a_better else row['b']} is better"
+        lines.append(
+            f"{row['a']} minus {row['b']}: {pm(d, h)} {words} per {unit} ({verdict}; "
+            f"paired over {int(row['n_units'])} {units}; the unpaired interval would be "
+            f"+/- {row['unpaired_half']:.{decimals_for(h)}f})."
+        )
+    for row in seq_rows:
+        how = ("the answer was clear" if row["seq_stopped_by"] == "answer"
+               else "the budget was spent")
+        lines.append(
+            f"Until sure, {row['a']} vs {row['b']}: {row['seq_answer']} after "
+            f"{row['seq_units']} {units}; stopped because {how} ({row['seq_reason']}, "
+            f"error rate {row['seq_alpha']:.3g})."
+        )
+    return lines
+
+
+def run_compare(
+    backend: Backend,
+    game: str,
+    strategies: Sequence[str],
+    players: Sequence[int] = (4,),
+    games: int = 1000,
+    seed: int = 4,
+    mode: str = "",
+    rules: dict[str, Any] | None = None,
+    metric: str | None = None,
+    better: str | None = None,
+    level: float = 0.95,
+    until_sure: bool = False,
+    alpha: float = 0.05,
+    margin: float | None = None,
+    batch: int | None = None,
+) -> StudyResult:
+    """Rank ``strategies`` of ``game`` in the duplicate format at each player count.
+
+    ``games`` is the number of deals (matches) per player count, or the budget with
+    ``until_sure``. Every strategy plays each deal once in every seat.
+    """
+    labels = [backend.canonical(game, s) for s in strategies]
+    if len(set(labels)) < 2:
+        raise CardlabError("compare needs at least two different strategies")
+    if len(set(labels)) != len(labels):
+        raise CardlabError(f"a strategy is listed twice: {', '.join(labels)}")
+    if games < 2:
+        raise CardlabError(f"compare needs at least 2 deals, got {games}")
+    t0 = time.perf_counter()
+    rankings, pair_tables, specs, lines, seq_all = [], [], [], [], []
+    mode_used = mode
+    for n in players:
+        base = make_spec(backend, game, n, [labels[0]] * n, seed, mode=mode, rules=rules)
+        mode_used = base.mode
+        col, lower = metric_for(game, base.mode, metric, better)
+        arrangement = rotations(labels, n)
+        pairs_list = list(itertools.combinations(labels, 2))
+        seq_rows: list[dict] = []
+        if until_sure:
+            frames: list[pd.DataFrame] = []
+
+            def next_batch(start: int, count: int, n=n, base=base, arrangement=arrangement,
+                           frames=frames, col=col, pairs_list=pairs_list) -> np.ndarray:
+                g, s = play_arrangements(backend, base, arrangement, count, start)
+                frames.append(g)
+                if start == 0:
+                    specs.extend(x.to_dict() for x in s)
+                return _pair_differences(g, col, pairs_list)
+
+            step = batch or max(50, games // 10)
+            results = run_sequential_many(next_batch, len(pairs_list), games, step, alpha,
+                                          margin, min_n=min(100, games))
+            games_table = pd.concat(frames, ignore_index=True)
+            for (a, b), res in zip(pairs_list, results, strict=True):
+                seq_rows.append({"players": n, "a": a, "b": b, "seq_decision": res.decision,
+                                 "seq_answer": seq_answer(res.decision, a, b, lower),
+                                 "seq_stopped_by": res.stopped_by, "seq_units": res.n,
+                                 "seq_low": res.low, "seq_high": res.high,
+                                 "seq_alpha": res.alpha, "seq_reason": res.reason})
+        else:
+            games_table, s = play_arrangements(backend, base, arrangement, games)
+            specs.extend(x.to_dict() for x in s)
+        rank = duplicate_ranking(games_table, col, lower, level, order=labels)
+        rank.insert(0, "players", n)
+        pairs = duplicate_pairs(games_table, col, level, order=labels)
+        pairs.insert(0, "players", n)
+        if seq_rows:
+            pairs = pairs.merge(pd.DataFrame(seq_rows), on=["players", "a", "b"])
+        rankings.append(rank)
+        pair_tables.append(pairs)
+        seq_all.extend(seq_rows)
+        unit = "deal" if base.mode == "deals" else UNITS.get(game, "deal")
+        lines.extend(_sentences(rank, pairs, n, game, col, lower, unit, seq_rows))
+    col, lower = metric_for(game, mode_used, metric, better)
+    manifest = base_manifest(
+        "compare", game=game, mode=mode_used, seed=seed, games=games, players=list(players),
+        strategies=labels, rules=rules_by_players(specs), metric=col,
+        better="lower" if lower else "higher", level=level, runs=specs,
+        design="duplicate: every strategy in every seat of the same deals (rotations); "
+               "intervals over deals",
+        sequential={"until_sure": until_sure, "alpha": alpha, "margin": margin,
+                    "batch": batch, "budget": games} if until_sure else None,
+        elapsed_s=round(time.perf_counter() - t0, 2),
+    )
+    tables = {"ranking": pd.concat(rankings, ignore_index=True),
+              "pairs": pd.concat(pair_tables, ignore_index=True)}
+    return StudyResult("compare", tables, manifest, lines)

@@ -1,0 +1,136 @@
+"""How studies get games played: a small backend interface over the kernels and the runner.
+
+Studies never call the engines directly. They ask a :class:`Backend` to validate a
+:class:`~analyzer.games.kernel.RunSpec` and to collect per-seat result rows, so that the
+statistics and reports can be tested on synthetic games whose answer is known, and the real
+backend (:class:`KernelBackend`: the game kernels through ``analyzer.runner``) is only loaded
+when a study really plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+import pandas as pd
+
+from analyzer.games.kernel import RunSpec
+from analyzer.stats.duplicate import label_games
+from analyzer.summary import merge_moments, seat_moments
+
+# Games per call when a study only needs per-seat moments: bounds memory on big budgets.
+MOMENT_CHUNK = 200_000
+
+
+class Backend(Protocol):
+    """What a study needs from the engines."""
+
+    def validate(self, spec: RunSpec) -> RunSpec:
+        """The spec with every rules option filled in, or raise CardlabError."""
+
+    def canonical(self, game: str, text: str) -> str:
+        """The strategy's canonical label (``name`` or ``name:key=value``), or raise."""
+
+    def collect(self, spec: RunSpec, count: int, start: int = 0) -> pd.DataFrame:
+        """Per-seat result rows of units start..start+count-1, ordered by index, seat."""
+
+    def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
+        """Jass trump counterfactual rows (one per decision and candidate suit)."""
+
+
+class KernelBackend:
+    """The real engines: ``analyzer.games.<game>.kernel`` through ``analyzer.runner``."""
+
+    def __init__(self, workers: int | None = None, progress: bool = False):
+        self.workers = workers
+        self.progress = progress
+
+    def validate(self, spec: RunSpec) -> RunSpec:
+        """Validate with the game's kernel module (imported lazily)."""
+        from analyzer.games.kernel import kernel_module
+
+        return kernel_module(spec.game).validate(spec)
+
+    def canonical(self, game: str, text: str) -> str:
+        """Parse through the strategy registry, so that aliases compare equal."""
+        from strategies.registry import parse_strategy
+
+        return parse_strategy(game, text).label()
+
+    def collect(self, spec: RunSpec, count: int, start: int = 0) -> pd.DataFrame:
+        """Play with the runner (worker processes as configured)."""
+        from analyzer.runner import collect
+
+        return collect(spec, count, start=start, workers=self.workers, progress=self.progress)
+
+    def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
+        """The trump counterfactual table of Plus-Minus Jass deals start..start+count-1."""
+        from analyzer.games.jass.trump_value import counterfactual_table
+
+        return pd.DataFrame(counterfactual_table(spec, start, count))
+
+
+def make_spec(
+    backend: Backend,
+    game: str,
+    players: int,
+    strategies: Sequence[str],
+    seed: int,
+    mode: str = "",
+    rules: dict[str, Any] | None = None,
+) -> RunSpec:
+    """A validated RunSpec with one strategy label per seat."""
+    spec = RunSpec(game=game, players=players, strategies=tuple(strategies), seed=seed,
+                   mode=mode, rules=dict(rules or {}))
+    return backend.validate(spec)
+
+
+def seat_field(labels: Sequence[str], players: int) -> list[str]:
+    """One label per seat: a field of several strategies is repeated around the table."""
+    labels = list(labels) or ["basic"]
+    return [labels[s % len(labels)] for s in range(players)]
+
+
+def play_arrangements(
+    backend: Backend,
+    spec: RunSpec,
+    arrangements: Sequence[Sequence[str]],
+    count: int,
+    start: int = 0,
+) -> tuple[pd.DataFrame, list[RunSpec]]:
+    """Play deals start..start+count-1 once per arrangement of strategies to seats.
+
+    Returns the long games table (columns of the game plus ``arrangement`` and ``strategy``)
+    and the specs that were run (for the manifest). Every arrangement uses ``spec``'s seed,
+    so all of them see the same deals.
+    """
+    frames, specs = [], []
+    for r, seats in enumerate(arrangements):
+        run = backend.validate(RunSpec(spec.game, spec.players, tuple(seats), spec.seed,
+                                       spec.mode, dict(spec.rules)))
+        specs.append(run)
+        frames.append(label_games(backend.collect(run, count, start), r, seats))
+    return pd.concat(frames, ignore_index=True), specs
+
+
+def collect_seat_moments(
+    backend: Backend,
+    spec: RunSpec,
+    count: int,
+    columns: list[str],
+    start: int = 0,
+    derive: Callable[[pd.DataFrame], pd.DataFrame] | None = None,
+) -> pd.DataFrame:
+    """Per-seat n / sum / sum of squares of ``columns``, collected in bounded chunks.
+
+    ``derive`` may add columns computed from a chunk's rows (e.g. a seat's result minus its
+    game's mean) before the moments are taken.
+    """
+    parts = []
+    for lo in range(start, start + count, MOMENT_CHUNK):
+        n = min(MOMENT_CHUNK, start + count - lo)
+        rows = backend.collect(spec, n, lo)
+        if derive is not None:
+            rows = derive(rows)
+        parts.append(seat_moments(rows, columns))
+    return merge_moments(parts)

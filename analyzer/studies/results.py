@@ -1,0 +1,148 @@
+"""A study's result: tidy tables, the manifest behind them, and the answers in plain words.
+
+On disk a study is one folder, ``<out>/<study>/``, holding ``manifest.json`` and each table
+twice: as Parquet (exact types, what :func:`load_study` reads) and as CSV (for anyone with a
+spreadsheet). The manifest records the format, the study, every run behind the numbers
+(seed, games, strategies, rules, package version) and a SHA-256 of each Parquet file, so a
+folder that is not a cardlab study, or one whose files were changed or cut short, is refused
+with a one-line error instead of producing a wrong report.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from analyzer import __version__
+from analyzer.errors import CardlabError
+
+FORMAT = "cardlab-study/1"
+MANIFEST = "manifest.json"
+STUDY_NAMES = ("seats", "jokers", "trump", "compare")
+
+
+@dataclass
+class StudyResult:
+    """What a study found: ``tables`` by name, ``manifest`` (JSON-able), ``headlines``."""
+
+    study: str
+    tables: dict[str, pd.DataFrame]
+    manifest: dict[str, Any]
+    headlines: list[str] = field(default_factory=list)
+
+    def table(self, name: str) -> pd.DataFrame:
+        """One table by name, with a clear error when the study has no such table."""
+        if name not in self.tables:
+            raise CardlabError(
+                f"study {self.study!r} has no table {name!r}; tables: {', '.join(self.tables)}"
+            )
+        return self.tables[name]
+
+
+def base_manifest(study: str, **fields: Any) -> dict[str, Any]:
+    """The fields every manifest has (format, study, version, time) plus ``fields``."""
+    return {
+        "format": FORMAT,
+        "study": study,
+        "version": __version__,
+        "created_utc": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        **fields,
+    }
+
+
+def rules_by_players(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The rules in force per player count, from validated run specs (for the manifest)."""
+    out: dict[str, Any] = {}
+    for run in runs:
+        out.setdefault(str(run["players"]), run.get("rules", {}))
+    return out
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def save_study(result: StudyResult, out: str | Path) -> Path:
+    """Write ``result`` to ``<out>/<study>/`` (replacing an earlier result of that study)."""
+    folder = Path(out) / result.study
+    tmp = Path(out) / f".{result.study}.tmp"
+    if tmp.exists():
+        shutil.rmtree(tmp)
+    tmp.mkdir(parents=True)
+    files = {}
+    for name, df in result.tables.items():
+        df = df.reset_index(drop=True)
+        df.to_parquet(tmp / f"{name}.parquet", index=False)
+        df.to_csv(tmp / f"{name}.csv", index=False)
+        files[name] = {"parquet": f"{name}.parquet", "csv": f"{name}.csv", "rows": len(df),
+                       "sha256": _sha256(tmp / f"{name}.parquet")}
+    manifest = {**result.manifest, "study": result.study, "format": FORMAT,
+                "headlines": list(result.headlines), "tables": files}
+    (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+    # swap in the finished folder only now: an interrupted run never leaves half a study
+    if folder.exists():
+        shutil.rmtree(folder)
+    tmp.rename(folder)
+    return folder
+
+
+def load_study(folder: str | Path) -> StudyResult:
+    """Read a study folder back; raise CardlabError (one line) if it is not a valid one."""
+    folder = Path(folder)
+    path = folder / MANIFEST
+    if not path.is_file():
+        raise CardlabError(f"{folder} is not a cardlab study folder (no {MANIFEST})")
+    try:
+        manifest = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CardlabError(f"{path} is not readable JSON: {exc}") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        raise CardlabError(f"{path} is not a {FORMAT} manifest")
+    study = manifest.get("study")
+    if study not in STUDY_NAMES:
+        raise CardlabError(f"{path} names an unknown study {study!r}")
+    tables = {}
+    for name, info in (manifest.get("tables") or {}).items():
+        file = folder / str(info.get("parquet", ""))
+        if not file.is_file() or file.parent != folder:
+            raise CardlabError(f"study {study!r} in {folder}: table file {file.name} is missing")
+        if _sha256(file) != info.get("sha256"):
+            raise CardlabError(
+                f"study {study!r} in {folder}: {file.name} was changed or is corrupt "
+                "(checksum differs); run the study again"
+            )
+        try:
+            tables[name] = pd.read_parquet(file)
+        except Exception as exc:  # pyarrow raises several types for a damaged file
+            raise CardlabError(f"{file} cannot be read: {exc}") from None
+    if not tables:
+        raise CardlabError(f"study {study!r} in {folder} has no tables")
+    return StudyResult(study, tables, manifest, list(manifest.get("headlines", [])))
+
+
+def find_studies(folder: str | Path) -> list[StudyResult]:
+    """Every study saved under ``folder`` (in the order of STUDY_NAMES).
+
+    ``folder`` may also be a single study's folder. Raises CardlabError when there is none
+    or when one of them is damaged.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise CardlabError(f"no study results folder {folder}; run `cardlab study ...` first")
+    if (folder / MANIFEST).is_file():
+        return [load_study(folder)]
+    found = [load_study(folder / name) for name in STUDY_NAMES
+             if (folder / name / MANIFEST).is_file()]
+    if not found:
+        raise CardlabError(
+            f"{folder} holds no cardlab study results (expected subfolders such as "
+            f"{', '.join(STUDY_NAMES)} with a {MANIFEST})"
+        )
+    return found

@@ -1,0 +1,163 @@
+"""Study 1 (Who's the Ass?): what each seat can expect, for every player count.
+
+For each player count, every seat's expected minus points, its expected ass penalty (20 x the
+chance to end the game holding the ass, ruling A-10) and its chance to be dealt the ass,
+simulated beside the exact value that follows from rulings A-2 and A-3 alone: the ass lies at
+a uniform position p among the first 39 cards and card p goes to seat p mod n, so
+P(seat s is dealt the ass) = |{p in 0..38 : p mod n = s}| / 39.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import CardlabError
+from analyzer.stats.intervals import mean_interval_from_moments, wilson_interval
+from analyzer.studies.play import Backend, collect_seat_moments, make_spec, seat_field
+from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
+from analyzer.studies.text import pm
+
+ASS_PENALTY = 20  # minus points of the ass in hand (A-10)
+ASS_WINDOW = 39  # the ass is inserted among the first 39 cards (A-2)
+COLUMNS = ["minus_points", "seat_effect", "ended_with_ass", "dealt_ass"]
+
+
+def add_seat_effect(rows: pd.DataFrame) -> pd.DataFrame:
+    """Add ``seat_effect``: the seat's minus points minus the mean of all seats in its game.
+
+    Its mean over games is the seat's effect (how much more than the average seat it pays),
+    measured paired on the very same games, so deal luck cancels and its interval is the
+    right one for "does this seat differ?".
+    """
+    rows = rows.copy()
+    mp = rows["minus_points"].astype(np.float64)
+    rows["seat_effect"] = mp - mp.groupby(rows["index"]).transform("mean")
+    return rows
+
+
+def exact_dealt_ass(players: int, seat: int) -> float:
+    """P(seat is dealt the ass) = |{p in 0..38 : p mod players = seat}| / 39 (A-2, A-3)."""
+    if not 0 <= seat < players:
+        raise CardlabError(f"seat must be in 0..{players - 1}, got {seat}")
+    return sum(1 for p in range(ASS_WINDOW) if p % players == seat) / ASS_WINDOW
+
+
+def seat_rows(players: int, labels: list[str], moments: pd.DataFrame,
+              level: float) -> list[dict]:
+    """Tidy rows (one per seat) from per-seat moments."""
+    rows = []
+    for seat in range(players):
+        m = moments.loc[seat]
+        mp = mean_interval_from_moments(m[("minus_points", "n")], m[("minus_points", "sum")],
+                                        m[("minus_points", "sumsq")], level)
+        eff = mean_interval_from_moments(m[("seat_effect", "n")], m[("seat_effect", "sum")],
+                                         m[("seat_effect", "sumsq")], level)
+        games = int(m[("ended_with_ass", "n")])
+        end = wilson_interval(float(m[("ended_with_ass", "sum")]), games, level)
+        pen = end.scaled(ASS_PENALTY)
+        dealt = wilson_interval(float(m[("dealt_ass", "sum")]), games, level)
+        exact = exact_dealt_ass(players, seat)
+        rows.append({
+            "players": players, "seat": seat, "strategy": labels[seat], "games": games,
+            "minus_points": mp.value, "minus_points_low": mp.low,
+            "minus_points_high": mp.high,
+            "seat_effect": eff.value, "seat_effect_low": eff.low, "seat_effect_high": eff.high,
+            "ass_penalty": pen.value, "ass_penalty_low": pen.low, "ass_penalty_high": pen.high,
+            "p_end_ass": end.value, "p_end_ass_low": end.low, "p_end_ass_high": end.high,
+            "p_dealt_ass": dealt.value, "p_dealt_ass_low": dealt.low,
+            "p_dealt_ass_high": dealt.high, "p_dealt_ass_exact": exact,
+            "exact_inside": bool(dealt.low <= exact <= dealt.high),
+        })
+    return rows
+
+
+def headlines(table: pd.DataFrame, field_text: str) -> list[str]:
+    """Plain-language answers, every number taken from ``table``."""
+    lines = []
+    above = table[table["seat_effect_low"] > 0]
+    below = table[table["seat_effect_high"] < 0]
+    tested = len(table)
+    chance = f"with {tested} seats tested, about {0.05 * tested:.0f} would look clear by chance"
+    if len(above) or len(below):
+        top = table.loc[table["seat_effect"].idxmax()]
+        bottom = table.loc[table["seat_effect"].idxmin()]
+        lines.append(
+            f"Seat effects are small ({field_text}): the largest is seat {int(top.seat)} at "
+            f"{int(top.players)} players, paying {_pm(top, 'seat_effect')} minus points per "
+            f"game more than the average seat; the smallest seat {int(bottom.seat)} at "
+            f"{int(bottom.players)} players ({_pm(bottom, 'seat_effect')}). "
+            f"{len(above) + len(below)} seats differ clearly from their table's average "
+            f"({chance})."
+        )
+    else:
+        lines.append(
+            f"No seat pays clearly more or less than the average seat at its table "
+            f"({field_text}): every seat's effect interval contains 0 ({chance})."
+        )
+    pen = table.loc[table["ass_penalty"].idxmax()]
+    lines.append(
+        f"The ass costs most at {int(pen.players)} players in seat {int(pen.seat)}: an expected "
+        f"{_pm(pen, 'ass_penalty')} minus points per game (20 x a "
+        f"{100 * pen.p_end_ass:.1f}% chance to end with it)."
+    )
+    inside = int(table["exact_inside"].sum())
+    lines.append(
+        f"The simulated chance to be dealt the ass agrees with its exact value "
+        f"|{{p in 0..38 : p mod n = s}}| / 39: the 95% interval contains it for {inside} of "
+        f"{len(table)} (players, seat) pairs (about 95% are expected to)."
+    )
+    for players, part in table.groupby("players"):
+        worst = part.loc[part["seat_effect"].idxmax()]
+        best = part.loc[part["seat_effect"].idxmin()]
+        clear = worst["seat_effect_low"] > 0 or best["seat_effect_high"] < 0
+        lines.append(
+            f"{players} players: {_pm(part.iloc[0], 'minus_points')} minus points per game in "
+            f"seat 0; the worst seat is {int(worst.seat)} ({_pm(worst, 'seat_effect')} vs the "
+            f"average seat), the best seat {int(best.seat)} ({_pm(best, 'seat_effect')})"
+            + ("." if clear else "; neither differs clearly from the average.")
+        )
+    return lines
+
+
+def _pm(row: pd.Series, col: str) -> str:
+    return pm(row[col], (row[col + "_high"] - row[col + "_low"]) / 2)
+
+
+def run_seats(
+    backend: Backend,
+    players: Sequence[int] = tuple(range(3, 13)),
+    strategies: Sequence[str] = ("basic",),
+    games: int = 2000,
+    seed: int = 1,
+    level: float = 0.95,
+) -> StudyResult:
+    """Play ``games`` games at each player count and tabulate every seat (study ``seats``).
+
+    ``strategies`` is the field: one label for every seat, or several repeated around the
+    table (seat s plays ``strategies[s % len]``).
+    """
+    if games < 2:
+        raise CardlabError(f"the seats study needs at least 2 games, got {games}")
+    labels = [backend.canonical("ass", s) for s in strategies] or ["basic"]
+    t0 = time.perf_counter()
+    rows, specs = [], []
+    for n in players:
+        field = seat_field(labels, n)
+        spec = make_spec(backend, "ass", n, field, seed, mode="games")
+        specs.append(spec.to_dict())
+        moments = collect_seat_moments(backend, spec, games, COLUMNS, derive=add_seat_effect)
+        rows.extend(seat_rows(n, field, moments, level))
+    table = pd.DataFrame(rows)
+    field_text = ("every seat " + labels[0]) if len(set(labels)) == 1 else (
+        "field " + ", ".join(labels))
+    manifest = base_manifest(
+        "seats", game="ass", seed=seed, games=games, players=list(players),
+        strategies=labels, level=level, runs=specs, rules=rules_by_players(specs),
+        elapsed_s=round(time.perf_counter() - t0, 2),
+        unit="game", metric="minus_points (lower is better)",
+    )
+    return StudyResult("seats", {"seats": table}, manifest, headlines(table, field_text))

@@ -1,0 +1,162 @@
+"""A synthetic backend whose answers are known, for testing studies and reports quickly.
+
+It fakes Who's the Ass? result rows with the kernel's column names but none of its rules:
+a game's minus points are ``base + seat effect + strategy effect + deal luck + noise``, where
+the deal luck depends on (seed, index, seat) alone, so that arrangements of strategies on the
+same deal share it exactly as real common random numbers do. The ass is placed at a uniform
+position among the first 39 cards and dealt one card per seat in turn, so the chance to be
+dealt it is the exact value of rulings A-2/A-3. Tests compare study output with these
+parameters.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+import pandas as pd
+
+from analyzer.errors import CardlabError
+from analyzer.games.kernel import RunSpec
+
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser, vectorised (uint64 in, uint64 out)."""
+    z = z.astype(np.uint64)
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def _uniform(*keys: np.ndarray) -> np.ndarray:
+    z = np.zeros(np.broadcast(*keys).shape, dtype=np.uint64)
+    with np.errstate(over="ignore"):  # uint64 arithmetic wraps modulo 2**64 by design
+        for k in keys:
+            z = _mix(z + _GOLDEN + np.asarray(k).astype(np.uint64))
+    return (z >> np.uint64(11)).astype(np.float64) / float(1 << 53)
+
+
+def _normal(*keys: np.ndarray) -> np.ndarray:
+    # Box-Muller from two hashed uniforms
+    u1 = np.maximum(_uniform(*keys, 1), 1e-300)
+    u2 = _uniform(*keys, 2)
+    return np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
+
+
+def strategy_key(label: str) -> int:
+    """A stable integer per strategy label (noise differs between strategies)."""
+    return zlib.crc32(label.encode())
+
+
+class SyntheticAssBackend:
+    """Ass-like rows: minus points with known seat and strategy effects."""
+
+    def __init__(
+        self,
+        effects: dict[str, float] | None = None,
+        seat_slope: float = 1.0,
+        luck_sd: float = 6.0,
+        noise_sd: float = 3.0,
+        end_ass: float = 0.2,
+    ):
+        self.effects = dict(effects or {})
+        self.seat_slope = seat_slope
+        self.luck_sd = luck_sd
+        self.noise_sd = noise_sd
+        self.end_ass = end_ass
+        self.calls = 0
+
+    def effect(self, label: str) -> float:
+        """The strategy's known effect on minus points (0 when not listed)."""
+        return self.effects.get(label, 0.0)
+
+    def validate(self, spec: RunSpec) -> RunSpec:
+        """Check players and strategies the way a kernel would."""
+        if spec.game != "ass" or not 3 <= spec.players <= 12:
+            raise CardlabError(f"synthetic ass needs game 'ass' and 3..12 players, got {spec}")
+        if len(spec.strategies) != spec.players:
+            raise CardlabError("one strategy per seat")
+        return spec
+
+    def canonical(self, game: str, text: str) -> str:
+        """Labels are taken as given."""
+        return text
+
+    def collect(self, spec: RunSpec, count: int, start: int = 0) -> pd.DataFrame:
+        """Rows for games start..start+count-1 (depend on (seed, index) alone)."""
+        self.calls += 1
+        n = spec.players
+        index = np.repeat(np.arange(start, start + count, dtype=np.int64), n)
+        seat = np.tile(np.arange(n, dtype=np.int16), count)
+        seed = np.uint64(spec.seed)
+        eff = np.array([self.effect(s) for s in spec.strategies])[seat]
+        skey = np.array([strategy_key(s) for s in spec.strategies], dtype=np.uint64)[seat]
+        luck = _normal(seed, index, seat) * self.luck_sd
+        noise = _normal(seed, index, seat, skey) * self.noise_sd
+        minus = 40.0 + self.seat_slope * seat + eff + luck + noise
+        pos = np.floor(_uniform(seed, index, 99) * 39).astype(np.int64)
+        dealt = (pos % n) == seat
+        ended = _uniform(seed, index, seat, skey, 7) < self.end_ass
+        return pd.DataFrame({
+            "index": index, "seat": seat, "minus_points": minus,
+            "ended_with_ass": ended, "dealt_ass": dealt,
+        })
+
+
+class SyntheticTrumpBackend:
+    """Trump counterfactual rows where the answer is known by construction.
+
+    Each decision has 2..4 candidate suits of random length. A suit's points are
+    ``40 + 6 x length + noise``; a chooser aiming high gets a stick exactly when its suit gives
+    the most points, aiming low when it gives the fewest. So the rule "longest" should be best
+    for high aims and "shortest" for low aims.
+    """
+
+    def validate(self, spec: RunSpec) -> RunSpec:
+        """Accept jass deals runs."""
+        if spec.game != "jass":
+            raise CardlabError("synthetic trump needs game 'jass'")
+        return spec
+
+    def canonical(self, game: str, text: str) -> str:
+        """Labels are taken as given."""
+        return text
+
+    def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
+        """Rows per (decision, candidate suit); depend on (seed, index) alone."""
+        rows = []
+        seed = np.uint64(spec.seed)
+        for index in range(start, start + count):
+            k = 2 + int(_uniform(seed, index, 1) * 3)
+            aim = "high" if _uniform(seed, index, 2) < 0.5 else "low"
+            suits = np.arange(k)
+            length = 1 + np.floor(_uniform(seed, index, suits, 3) * 5).astype(int)
+            noise = _normal(seed, index, suits, 4) * 3
+            points = 40 + 6 * length + noise
+            under = _uniform(seed, index, suits, 5) < 0.3
+            nine = _uniform(seed, index, suits, 6) < 0.3
+            spts = np.floor(_uniform(seed, index, suits, 7) * 40).astype(int)
+            target = points.argmax() if aim == "high" else points.argmin()
+            sticks = (suits == target).astype(int)
+            un = np.flatnonzero(under & nine)
+            picks = {
+                "longest": int(length.argmax()), "shortest": int(length.argmin()),
+                "most_points": int(spts.argmax()), "fewest_points": int(spts.argmin()),
+                "under_nine": int(un[0]) if un.size else int(length.argmax()),
+                "random": int(_uniform(seed, index, 8) * k),
+            }
+            chosen = picks["longest"] if aim == "high" else picks["shortest"]
+            for s in suits:
+                rows.append({
+                    "index": index, "deal": 0, "chooser": 0, "suit": int(s),
+                    "chosen": bool(s == chosen), "points": float(points[s]),
+                    "sticks": int(sticks[s]), "aim": aim, "length": int(length[s]),
+                    "suit_points": int(spts[s]), "has_under": bool(under[s]),
+                    "has_nine": bool(nine[s]),
+                    **{f"pick_{r}": bool(s == v) for r, v in picks.items()},
+                })
+        return pd.DataFrame(rows)

@@ -1,0 +1,63 @@
+"""``cardlab report``: study results folder in, self-contained HTML report folder out.
+
+Layout of the report folder::
+
+    index.html                 the page (embedded CSS, relative links only)
+    figures/<study>_*.png      every figure, also usable on its own
+    data/<study>/*.csv         the full tidy tables, and manifest.json
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import shutil
+from pathlib import Path
+
+from analyzer import __version__
+from analyzer.errors import CardlabError
+from analyzer.studies.results import StudyResult, find_studies
+from reports.figures import study_figures
+from reports.html import SectionContent, page_html
+from reports.tables import study_views
+
+FIGURES = "figures"
+DATA = "data"
+
+
+def build_report(results: str | Path, out: str | Path) -> Path:
+    """Read every study under ``results`` and write the report into ``out``; return index.html.
+
+    Earlier figures and data in ``out`` are replaced, so the folder never mixes runs.
+    """
+    studies = find_studies(results)
+    return write_report(studies, out)
+
+
+def write_report(studies: list[StudyResult], out: str | Path) -> Path:
+    """Write the report for already loaded studies."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise CardlabError(f"--out {out} exists and is not a folder")
+    for sub in (FIGURES, DATA):
+        if (out / sub).exists():
+            shutil.rmtree(out / sub)
+    (out / FIGURES).mkdir(parents=True, exist_ok=True)
+    sections = []
+    for result in studies:
+        data_dir = out / DATA / result.study
+        data_dir.mkdir(parents=True, exist_ok=True)
+        for name, df in result.tables.items():
+            df.to_csv(data_dir / f"{name}.csv", index=False)
+        (data_dir / "manifest.json").write_text(
+            json.dumps(result.manifest, indent=2, default=str) + "\n")
+        figures = study_figures(result, out / FIGURES)
+        sections.append(SectionContent(
+            study=result.study, headlines=result.headlines, figures=figures,
+            figure_dir=FIGURES, tables=study_views(result), data_dir=f"{DATA}/{result.study}",
+            manifest=result.manifest,
+        ))
+    created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    index = out / "index.html"
+    index.write_text(page_html(sections, __version__, created), encoding="utf-8")
+    return index

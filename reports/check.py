@@ -1,0 +1,176 @@
+"""Check a report as a person would see it: every link stays inside its folder, every image loads.
+
+Two checks:
+
+* :func:`link_problems` parses index.html and lists every reference (``src``, ``href``,
+  CSS ``url(...)``) that points outside the report folder (a scheme such as http:, an
+  absolute path, ``..``) or at a file that does not exist, and every ``#anchor`` without a
+  matching id.
+* :func:`browser_check` opens a copy of the page in headless Chromium with a small script
+  appended that, once the page has loaded, records how many images loaded (``naturalWidth``
+  > 0) and the resources the browser fetched over the network (Resource Timing lists those;
+  reads of local files are not listed, so for a self-contained report the list is empty),
+  and reads that back from ``--dump-dom``. The report itself carries no script; only the
+  checked copy does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
+CHROMIUM_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+)
+_CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
+_PROBE = """
+<script>
+window.addEventListener('load', function () {
+  var imgs = Array.prototype.slice.call(document.images);
+  var broken = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); })
+                   .map(function (i) { return i.getAttribute('src'); });
+  var fetched = performance.getEntriesByType('resource').map(function (e) { return e.name; });
+  var out = document.createElement('pre');
+  out.id = 'cardlab-probe';
+  out.textContent = JSON.stringify({images: imgs.length, broken: broken, fetched: fetched,
+                                    page: location.href});
+  document.body.appendChild(out);
+});
+</script>
+"""
+
+
+class _Refs(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str] = []
+        self.ids: set[str] = set()
+        self._in_style = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for key, value in attrs:
+            if value is None:
+                continue
+            if key in ("src", "href", "srcset", "poster", "data", "action"):
+                self.refs.append(value)
+            elif key == "style":
+                self.refs.extend(_CSS_URL.findall(value))
+            elif key == "id":
+                self.ids.add(value)
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "style":
+            self._in_style = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_style:
+            self.refs.extend(_CSS_URL.findall(data))
+
+
+def page_references(index: Path) -> tuple[list[str], set[str]]:
+    """Every reference in the page and every element id."""
+    parser = _Refs()
+    parser.feed(index.read_text(encoding="utf-8"))
+    return parser.refs, parser.ids
+
+
+def link_problems(folder: str | Path) -> list[str]:
+    """What in ``folder``/index.html refers outside the folder or to a missing file."""
+    folder = Path(folder).resolve()
+    index = folder / "index.html"
+    if not index.is_file():
+        return [f"no index.html in {folder}"]
+    refs, ids = page_references(index)
+    problems = []
+    for ref in refs:
+        parts = urlsplit(ref)
+        if parts.scheme or parts.netloc:
+            problems.append(f"{ref}: refers outside the folder (scheme or host)")
+            continue
+        if not parts.path:
+            if parts.fragment and parts.fragment not in ids:
+                problems.append(f"{ref}: no element with id {parts.fragment!r}")
+            continue
+        if parts.path.startswith("/"):
+            problems.append(f"{ref}: absolute path")
+            continue
+        target = (folder / unquote(parts.path)).resolve()
+        if folder not in target.parents:
+            problems.append(f"{ref}: leaves the report folder")
+        elif not target.is_file():
+            problems.append(f"{ref}: file does not exist")
+    return problems
+
+
+def find_chromium() -> str | None:
+    """The first Chromium-family browser on PATH, or None."""
+    for name in CHROMIUM_NAMES:
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+@dataclass(frozen=True)
+class BrowserResult:
+    """What the browser saw: images on the page, those that failed, every URL fetched."""
+
+    images: int
+    broken: list[str]
+    fetched: list[str]
+    page: str
+
+    def outside(self, folder: str | Path) -> list[str]:
+        """Fetched URLs that are not files inside ``folder``."""
+        root = Path(folder).resolve()
+        bad = []
+        for url in self.fetched:
+            parts = urlsplit(url)
+            path = Path(unquote(parts.path)).resolve() if parts.scheme == "file" else None
+            if path is None or root not in path.parents:
+                bad.append(url)
+        return bad
+
+
+def browser_check(folder: str | Path, chromium: str | None = None,
+                  timeout: float = 90.0) -> BrowserResult:
+    """Open ``folder``/index.html in headless Chromium and report what loaded.
+
+    Raises RuntimeError when no browser is found or the page gives no answer.
+    """
+    folder = Path(folder).resolve()
+    chromium = chromium or find_chromium()
+    if chromium is None:
+        raise RuntimeError("no Chromium found (Debian: apt-get install -y chromium)")
+    page = (folder / "index.html").read_text(encoding="utf-8")
+    probe = folder / "_cardlab_check.html"  # same folder, so relative links resolve the same
+    probe.write_text(page.replace("</body>", _PROBE + "</body>", 1), encoding="utf-8")
+    try:
+        with tempfile.TemporaryDirectory(prefix="cardlab-chromium-") as profile:
+            proc = subprocess.run(
+                [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+                 "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
+                capture_output=True, text=True, timeout=timeout, check=False,
+            )
+    finally:
+        probe.unlink(missing_ok=True)
+    found = re.search(r'<pre id="cardlab-probe">(.*?)</pre>', proc.stdout, re.S)
+    if not found:
+        tail = proc.stderr.strip().splitlines()[-3:]
+        raise RuntimeError(f"the browser returned no probe result (exit {proc.returncode}): "
+                           + " | ".join(tail))
+    import html
+
+    data = json.loads(html.unescape(found.group(1)))
+    return BrowserResult(int(data["images"]), list(data["broken"]), list(data["fetched"]),
+                         str(data["page"]))

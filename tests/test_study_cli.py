@@ -1,0 +1,47 @@
+"""The `cardlab study` and `cardlab report` commands, end to end in a subprocess."""
+
+import subprocess
+import sys
+
+import pytest
+
+from analyzer.cli.study_commands import parse_ints, parse_rules
+from analyzer.errors import CardlabError
+
+
+def cardlab(*args, cwd=None):
+    return subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()",
+                           *map(str, args)], capture_output=True, text=True, cwd=cwd,
+                          timeout=300)
+
+
+def test_parse_helpers():
+    assert parse_ints("3-5,8", "--players") == [3, 4, 5, 8]
+    assert parse_ints("4", "--players") == [4]
+    with pytest.raises(CardlabError):
+        parse_ints("three", "--players")
+    assert parse_rules(["ruleset=swiss"]) == {"ruleset": "swiss"}
+    with pytest.raises(CardlabError):
+        parse_rules(["swiss"])
+
+
+def test_seats_study_then_report(tmp_path):
+    run = cardlab("study", "seats", "--players", "3,4", "--games", "150", "--workers", "1",
+                  "--out", tmp_path / "res")
+    assert run.returncode == 0, run.stderr
+    assert "saved seats study to" in run.stdout
+    assert (tmp_path / "res" / "seats" / "manifest.json").is_file()
+    rep = cardlab("report", "--from", tmp_path / "res", "--out", tmp_path / "rep")
+    assert rep.returncode == 0, rep.stderr
+    assert (tmp_path / "rep" / "index.html").is_file()
+    assert (tmp_path / "rep" / "figures" / "seats_heatmap.png").is_file()
+
+
+def test_errors_are_one_line_with_exit_code_2(tmp_path):
+    for args in (("report", "--from", tmp_path / "nothing", "--out", tmp_path / "r"),
+                 ("study", "seats", "--players", "2", "--games", "10", "--out", tmp_path),
+                 ("study", "compare", "--game", "ass", "-s", "basic", "--out", tmp_path)):
+        run = cardlab(*args)
+        assert run.returncode == 2, (args, run.stderr)
+        lines = run.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), run.stderr

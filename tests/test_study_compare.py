@@ -1,0 +1,80 @@
+"""Study `compare`: ranking and paired differences in duplicate format, and --until-sure."""
+
+import pytest
+
+from analyzer.errors import CardlabError
+from analyzer.studies.compare import metric_for, run_compare, seq_answer
+from analyzer.studies.play import KernelBackend
+from analyzer.studies.synthetic import SyntheticAssBackend
+
+EFFECTS = {"good": -2.0, "mid": 0.0, "bad": 1.5}
+
+
+def test_ranking_and_pairs_match_the_known_effects():
+    result = run_compare(SyntheticAssBackend(effects=EFFECTS), "ass", ["mid", "bad", "good"],
+                         players=[3, 5], games=1500)
+    rank = result.table("ranking")
+    for n in (3, 5):
+        assert list(rank[rank["players"] == n]["strategy"]) == ["good", "mid", "bad"]
+    pairs = result.table("pairs")
+    assert len(pairs) == 6
+    for _, row in pairs.iterrows():
+        true = EFFECTS[row["a"]] - EFFECTS[row["b"]]
+        assert abs(row["difference"] - true) < 1.6 * row["half"]
+        assert row["variance_reduction"] > 3
+    assert "good ranks first" in result.headlines[0]
+    assert result.manifest["better"] == "lower" and result.manifest["metric"] == "minus_points"
+
+
+def test_until_sure_stops_early_on_a_clear_difference_and_says_why():
+    backend = SyntheticAssBackend(effects={"a": 0.0, "b": 3.0})
+    result = run_compare(backend, "ass", ["a", "b"], players=[4], games=50_000,
+                         until_sure=True, batch=200)
+    row = result.table("pairs").iloc[0]
+    assert row["seq_stopped_by"] == "answer"
+    assert row["seq_answer"] == "a is better"
+    assert row["seq_units"] < 2_000
+    assert row["n_units"] == row["seq_units"]  # play stopped as soon as the only pair was decided
+    assert any("stopped because the answer was clear" in h for h in result.headlines)
+
+
+def test_until_sure_reports_the_budget_when_there_is_no_difference():
+    backend = SyntheticAssBackend(effects={"a": 0.0, "b": 0.0})
+    result = run_compare(backend, "ass", ["a", "b"], players=[4], games=600,
+                         until_sure=True, batch=200)
+    row = result.table("pairs").iloc[0]
+    assert (row["seq_stopped_by"], row["seq_answer"]) == ("budget", "undecided")
+    assert row["seq_units"] == 600
+    assert any("the budget was spent" in h for h in result.headlines)
+
+
+def test_direction_of_metrics():
+    assert metric_for("ass", "games", None, None) == ("minus_points", True)
+    assert metric_for("jass", "matches", None, None) == ("won", False)
+    assert metric_for("jass", "deals", None, None) == ("sticks", False)
+    assert metric_for("jass", "deals", "points", "lower") == ("points", True)
+    with pytest.raises(CardlabError):
+        metric_for("jass", "deals", "points", None)
+    assert seq_answer("a-lower", "x", "y", lower=True) == "x is better"
+    assert seq_answer("a-lower", "x", "y", lower=False) == "y is better"
+
+
+def test_bad_requests_are_refused():
+    backend = SyntheticAssBackend()
+    with pytest.raises(CardlabError):
+        run_compare(backend, "ass", ["a"], games=10)
+    with pytest.raises(CardlabError):
+        run_compare(backend, "ass", ["a", "b", "a"], games=10)
+
+
+def test_compare_real_ass_and_jass():
+    backend = KernelBackend(workers=1)
+    ass = run_compare(backend, "ass", ["basic", "random"], players=[4], games=80)
+    rank = ass.table("ranking")
+    assert list(rank["strategy"]) == ["basic", "random"]  # random throws away its good cards
+    assert len(ass.manifest["runs"]) == 2
+    jass = run_compare(backend, "jass", ["basic", "aim-high"], players=[3], games=40,
+                       mode="matches")
+    assert jass.manifest["metric"] == "won" and jass.manifest["mode"] == "matches"
+    assert set(jass.table("ranking")["strategy"]) == {"basic", "aim-high"}
+    assert jass.table("ranking")["mean"].between(0, 1).all()

@@ -1,0 +1,72 @@
+"""Study `jokers`: the duplicate one-seat-against-the-field design on known effects."""
+
+import numpy as np
+import pytest
+
+from analyzer.errors import CardlabError
+from analyzer.studies.jokers import policies, run_jokers
+from analyzer.studies.play import KernelBackend
+from analyzer.studies.synthetic import SyntheticAssBackend
+from analyzer.studies.text import pm
+
+EFFECTS = {
+    "joker-hoarder": 3.0, "joker-dumper": 0.0, "finisher": 1.0, "heuristic": 0.5,
+    **{f"hold-jokers:keep={k}": abs(k - 4) * 0.5 for k in range(14)},
+}
+
+
+@pytest.fixture(scope="module")
+def synthetic():
+    backend = SyntheticAssBackend(effects=EFFECTS)
+    return backend, run_jokers(backend, players=[4, 6], keep=[0, 4, 8], games=600)
+
+
+def test_known_policy_differences_are_recovered(synthetic):
+    _, result = synthetic
+    pairs = result.table("differences")
+    for _, row in pairs.iterrows():
+        label = {p.name: p.label for p in policies([0, 4, 8])}
+        true = EFFECTS[label[row["a"]]] - EFFECTS[label[row["b"]]]
+        assert abs(row["difference"] - true) < 1.6 * row["half"], row.to_dict()
+        # deal and seat luck (sd 6 and the seat slope) cancel; only the noise (sd 3) is left
+        assert row["variance_reduction"] > 3
+
+
+def test_every_policy_plays_every_seat_of_every_deal(synthetic):
+    backend, result = synthetic
+    pol = result.table("policies")
+    assert set(pol["strategy"]) == {"hoard", "as-needed", "finish", "dump", "keep-until-0",
+                                    "keep-until-4", "keep-until-8"}
+    n4 = pol[pol["players"] == 4]
+    assert (n4["games"] == 600 * 4).all() and (n4["deals"] == 600).all()
+    # 7 policies x (4 + 6) seats, one run each
+    assert backend.calls == 7 * 10 == len(result.manifest["runs"])
+    best = pol[pol["players"] == 6].sort_values("mean").iloc[0]
+    assert best["strategy"] in ("dump", "keep-until-4")  # the two with effect 0
+
+
+def test_headline_quotes_the_hoard_against_dump_difference(synthetic):
+    _, result = synthetic
+    pairs = result.table("differences")
+    row = pairs[(pairs["players"] == 4) & (pairs["a"] == "hoard") & (pairs["b"] == "dump")]
+    d, h = row["difference"].iloc[0], row["half"].iloc[0]
+    sentence = result.headlines[0]
+    assert sentence.startswith("At 4 players against basic opponents, hoarding jokers costs")
+    assert pm(abs(d), h) in sentence
+    assert "against dumping jokers early" in sentence
+
+
+def test_bad_sweep_is_refused():
+    with pytest.raises(CardlabError):
+        policies([14])
+
+
+def test_jokers_study_with_real_games():
+    result = run_jokers(KernelBackend(workers=1), players=[4], keep=[1], games=60, seed=9)
+    pol = result.table("policies")
+    assert len(pol) == 5
+    assert np.isfinite(pol["mean"]).all()
+    assert result.manifest["policies"]["hoard"] == "joker-hoarder"
+    specs = result.manifest["runs"]
+    assert specs[0]["strategies"] == ["joker-hoarder", "basic", "basic", "basic"]
+    assert specs[1]["strategies"] == ["basic", "joker-hoarder", "basic", "basic"]

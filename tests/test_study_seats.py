@@ -1,0 +1,74 @@
+"""Study `seats`: exact dealt-ass values (rulings A-2, A-3) and the study's tables."""
+
+import numpy as np
+import pytest
+
+from analyzer.errors import CardlabError
+from analyzer.games.kernel import RunSpec
+from analyzer.studies.play import KernelBackend
+from analyzer.studies.seats import exact_dealt_ass, run_seats
+from analyzer.studies.synthetic import SyntheticAssBackend
+from analyzer.studies.text import pm
+
+
+def test_A2_A3_exact_dealt_ass_values():
+    assert [exact_dealt_ass(4, s) * 39 for s in range(4)] == [10, 10, 10, 9]
+    assert [exact_dealt_ass(5, s) * 39 for s in range(5)] == [8, 8, 8, 8, 7]
+    assert [round(exact_dealt_ass(12, s) * 39) for s in range(12)] == [4, 4, 4] + [3] * 9
+    for n in range(3, 13):
+        assert sum(exact_dealt_ass(n, s) for s in range(n)) == pytest.approx(1.0)
+    with pytest.raises(CardlabError):
+        exact_dealt_ass(4, 4)
+
+
+@pytest.mark.parametrize("players", [5, 12])
+def test_A2_A3_real_kernel_deals_the_ass_as_the_exact_value_says(players):
+    # 20 000 real games: each seat's simulated chance within 4 standard errors of the exact
+    # value, and a chi-square goodness of fit far from its rejection region
+    backend = KernelBackend(workers=1)
+    spec = backend.validate(RunSpec("ass", players, ("basic",), seed=11))
+    rows = backend.collect(spec, 20_000)
+    dealt = rows[rows["dealt_ass"]].groupby("seat").size().reindex(range(players), fill_value=0)
+    assert dealt.sum() == 20_000  # exactly one seat per game is dealt the ass
+    exact = np.array([exact_dealt_ass(players, s) for s in range(players)])
+    expected = 20_000 * exact
+    sd = np.sqrt(20_000 * exact * (1 - exact))
+    assert np.all(np.abs(dealt.to_numpy() - expected) < 4 * sd)
+    chi2 = float(((dealt.to_numpy() - expected) ** 2 / expected).sum())
+    assert chi2 < 3 * players  # df = players - 1; a mean of players - 1 under the null
+
+
+def test_seats_study_recovers_known_seat_effects():
+    backend = SyntheticAssBackend(seat_slope=1.5, end_ass=0.2)
+    result = run_seats(backend, players=[4, 7], games=4000)
+    t = result.table("seats")
+    assert list(t["players"]) == [4] * 4 + [7] * 7
+    # synthetic truth: minus points 40 + 1.5 x seat, ass penalty 20 x 0.2 = 4
+    truth = 40 + 1.5 * t["seat"]
+    half = (t["minus_points_high"] - t["minus_points_low"]) / 2
+    assert (np.abs(t["minus_points"] - truth) < 1.6 * half).all()
+    assert (np.abs(t["ass_penalty"] - 4.0) < 1.6 * (t["ass_penalty_high"] - t["ass_penalty"])).all()
+    assert t["exact_inside"].mean() > 0.7
+    # the seat effect (paired on the same games) is 1.5 x (seat - mean seat)
+    effect = 1.5 * (t["seat"] - (t["players"] - 1) / 2)
+    eff_half = (t["seat_effect_high"] - t["seat_effect_low"]) / 2
+    assert (np.abs(t["seat_effect"] - effect) < 1.6 * eff_half).all()
+    assert (eff_half < half).all()  # the game mean takes out part of the spread
+    # the answer sentence quotes the table's own numbers
+    top = t.loc[t["seat_effect"].idxmax()]
+    assert (top["players"], top["seat"]) == (7, 6)
+    text = pm(top["seat_effect"], (top["seat_effect_high"] - top["seat_effect_low"]) / 2)
+    assert f"the largest is seat 6 at 7 players, paying {text}" in result.headlines[0]
+    assert result.manifest["games"] == 4000 and result.manifest["players"] == [4, 7]
+
+
+def test_seats_study_with_real_games_is_complete():
+    result = run_seats(KernelBackend(workers=1), players=[3, 4], strategies=["basic", "random"],
+                       games=300, seed=5)
+    t = result.table("seats")
+    assert len(t) == 7
+    assert list(t[t["players"] == 4]["strategy"]) == ["basic", "random", "basic", "random"]
+    assert (t["games"] == 300).all()
+    assert t["minus_points"].between(0, 300).all()
+    assert result.manifest["runs"][1]["strategies"] == ["basic", "random", "basic", "random"]
+    assert len(result.headlines) >= 3

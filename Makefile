@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: setup test lint demo bench clean
+.PHONY: setup test lint demo bench bench-scaling clean-cache clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +26,18 @@ SCALE ?= 1
 demo: setup
 	$(VENV)/bin/cardlab study all --out runs/studies --scale $(SCALE) --report report
 
+# One core, both games, engine against the pure-Python reference (about two minutes).
 bench: setup
 	$(PY) scripts/bench.py
 
+# Scaling 1 -> 2 workers, Dask overhead, memory of big runs (see the script's --help).
+bench-scaling: setup
+	$(PY) scripts/bench_scaling.py scaling
+
+# numba checks a cached kernel against its own source file only: after editing a module that
+# a kernel calls into (policies.py, moves.py, primitives.py), drop the cache.
+clean-cache:
+	find analyzer strategies -name '*.nbi' -delete -o -name '*.nbc' -delete
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .numba_cache *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .numba_cache *.egg-info runs report

@@ -1,9 +1,11 @@
 """Benchmarks of cardlab's engines on one core.
 
-Who's the Ass? part (``bench_ass``): games per second of the numba engine and of the
+Both games, engine against pure-Python reference in one run (``--game ass|jass|all``).
+Who's the Ass? (``bench_ass``): games per second of the numba engine and of the
 pure-Python reference engine, in the same run, for 4 and 8 players with ``basic`` everywhere;
 first-call compile time with an empty numba cache (a fresh ``NUMBA_CACHE_DIR``) and with a
-warm one; peak memory. Default runtime is under a minute.
+warm one; peak memory. Plus-Minus Jass: see scripts/bench_jass.py
+(``bench_jass``). Default runtime: about two minutes for both games.
 
 Run: ``.venv/bin/python scripts/bench.py`` (or ``make bench``); ``--quick`` for a smoke run.
 Timings on a shared machine are noisy: the figures are best-of-N CPU time per process, and
@@ -14,16 +16,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_common import peak_rss_mb, probe_compile, rate  # noqa: E402
+from bench_jass import bench_jass, print_jass  # noqa: E402
 
 _COMPILE_PROBE = """
 import json, resource, time
@@ -39,26 +41,6 @@ print(json.dumps({"first_game_s": t1 - t0, "all_kernels_s": t2 - t0,
 """
 
 
-def _probe_compile(cache_dir: str) -> dict[str, float]:
-    """Run the compile probe in a fresh interpreter with ``cache_dir`` as numba's cache."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, NUMBA_NUM_THREADS="1")
-    out = subprocess.run([sys.executable, "-c", _COMPILE_PROBE], env=env, cwd=ROOT,
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def _rate(fn, units: int, repeats: int) -> tuple[float, float]:
-    """Best units/second over ``repeats`` calls, by process CPU time and by wall time."""
-    best_cpu = best_wall = 0.0
-    for _ in range(repeats):
-        c0, w0 = time.process_time(), time.perf_counter()
-        fn()
-        c1, w1 = time.process_time(), time.perf_counter()
-        best_cpu = max(best_cpu, units / max(c1 - c0, 1e-9))
-        best_wall = max(best_wall, units / max(w1 - w0, 1e-9))
-    return best_cpu, best_wall
-
-
 def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ...] = (4, 8),
               repeats: int = 3, compile_probe: bool = True) -> dict:
     """Measure the Who's the Ass? engines; return the figures as a dict."""
@@ -70,18 +52,18 @@ def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ..
     results: dict = {"games": games, "ref_games": ref_games, "engines": {}}
     if compile_probe:
         with tempfile.TemporaryDirectory(prefix="cardlab-bench-cache-") as cache:
-            results["compile_cold"] = _probe_compile(cache)
-            results["compile_warm"] = _probe_compile(cache)
+            results["compile_cold"] = probe_compile(_COMPILE_PROBE, cache)
+            results["compile_warm"] = probe_compile(_COMPILE_PROBE, cache)
     kernel.warmup()
     for n in players:
         spec = RunSpec("ass", n, ("basic",), 1)
-        fast = _rate(lambda spec=spec: kernel.play_chunk(spec, 0, games), games, repeats)
+        fast = rate(lambda spec=spec: kernel.play_chunk(spec, 0, games), games, repeats)
         field = seat_strategies("ass", ["basic"], n)
-        slow = _rate(lambda field=field: [play_record(1, i, field) for i in range(ref_games)],
+        slow = rate(lambda field=field: [play_record(1, i, field) for i in range(ref_games)],
                      ref_games, 1)
         results["engines"][n] = {"numba_cpu": fast[0], "numba_wall": fast[1],
                                  "reference_cpu": slow[0], "reference_wall": slow[1]}
-    results["peak_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    results["peak_rss_mb"] = peak_rss_mb()
     return results
 
 
@@ -104,21 +86,26 @@ def print_ass(results: dict) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Command line: which game, and --quick for a smoke run."""
+    """Command line: which game (both by default), --quick for a smoke run, --json."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=("ass", "all"), default="all")
+    parser.add_argument("--game", choices=("ass", "jass", "all"), default="all")
     parser.add_argument("--quick", action="store_true", help="a few seconds, rough figures")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
+    figures: dict[str, dict] = {}
     if args.game in ("ass", "all"):
-        if args.quick:
-            res = bench_ass(games=20_000, ref_games=50, repeats=1, compile_probe=False)
-        else:
-            res = bench_ass()
-        if args.json:
-            print(json.dumps(res, indent=1))
-        else:
-            print_ass(res)
+        sizes = dict(games=20_000, ref_games=50, repeats=1, compile_probe=False)
+        figures["ass"] = bench_ass(**(sizes if args.quick else {}))
+    if args.game in ("jass", "all"):
+        sizes = dict(deals=20_000, matches=2_000, ref_deals=100, ref_matches=10, repeats=1)
+        figures["jass"] = bench_jass(**(sizes if args.quick else {"compile_probe": True}))
+    if args.json:
+        print(json.dumps(figures, indent=1))
+        return
+    if "ass" in figures:
+        print_ass(figures["ass"])
+    if "jass" in figures:
+        print_jass(figures["jass"])
 
 
 if __name__ == "__main__":

@@ -15,17 +15,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one core: the kernels are serial anyway
+
+from bench_common import peak_rss_mb, probe_compile, rate  # noqa: E402
 
 _COMPILE_PROBE = """
 import json, time
@@ -41,31 +40,6 @@ print(json.dumps({"first_deal_s": t1 - t0, "all_kernels_s": t2 - t0}))
 
 
 PLURAL = {"deal": "deals", "match": "matches"}
-
-
-def _probe_compile(cache_dir: str) -> dict[str, float]:
-    """Time the first deal and every kernel in a fresh interpreter using ``cache_dir``."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    out = subprocess.run([sys.executable, "-c", _COMPILE_PROBE], env=env, cwd=ROOT,
-                         capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
-def _rate(fn: Callable[[], object], units: int, repeats: int) -> tuple[float, float]:
-    """Best units/second over ``repeats`` calls, by process CPU time and by wall time."""
-    best_cpu = best_wall = 0.0
-    for _ in range(repeats):
-        c0, w0 = time.process_time(), time.perf_counter()
-        fn()
-        c1, w1 = time.process_time(), time.perf_counter()
-        best_cpu = max(best_cpu, units / max(c1 - c0, 1e-9))
-        best_wall = max(best_wall, units / max(w1 - w0, 1e-9))
-    return best_cpu, best_wall
-
-
-def peak_rss_mb() -> float:
-    """Peak resident memory of this process so far, in MiB (Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def bench_jass(
@@ -97,17 +71,17 @@ def bench_jass(
         for mode, count in (("deals", deals), ("matches", matches)):
             spec = RunSpec("jass", n, (strategy,), seed=1, mode=mode, rules=rules)
             kernel.play_chunk(spec, 0, 10)  # compile or load from the cache
-            cpu, wall = _rate(lambda s=spec, c=count: kernel.play_chunk(s, 0, c), count,
+            cpu, wall = rate(lambda s=spec, c=count: kernel.play_chunk(s, 0, c), count,
                               repeats)
             rows.append({"players": n, "engine": "numba", "unit": kernel.UNIT[mode],
                          "count": count, "per_s_cpu": cpu, "per_s_wall": wall})
         ref = ReferenceJass(make_rules(n, rules), seat_strategies("jass", [strategy], n))
         ref.play_single_deal(1, 0)  # jitted policies called from Python compile on first use
-        cpu, wall = _rate(lambda r=ref: [r.play_single_deal(1, i) for i in range(ref_deals)],
+        cpu, wall = rate(lambda r=ref: [r.play_single_deal(1, i) for i in range(ref_deals)],
                           ref_deals, 1)
         rows.append({"players": n, "engine": "reference", "unit": "deal", "count": ref_deals,
                      "per_s_cpu": cpu, "per_s_wall": wall})
-        cpu, wall = _rate(lambda r=ref: [r.play_match(1, i) for i in range(ref_matches)],
+        cpu, wall = rate(lambda r=ref: [r.play_match(1, i) for i in range(ref_matches)],
                           ref_matches, 1)
         rows.append({"players": n, "engine": "reference", "unit": "match",
                      "count": ref_matches, "per_s_cpu": cpu, "per_s_wall": wall})
@@ -115,12 +89,12 @@ def bench_jass(
                                  "peak_rss_mb": peak_rss_mb()}
     if compile_probe:
         with tempfile.TemporaryDirectory() as cold:
-            result["compile_cold"] = _probe_compile(cold)
-            result["compile_warm"] = _probe_compile(cold)
+            result["compile_cold"] = probe_compile(_COMPILE_PROBE, cold)
+            result["compile_warm"] = probe_compile(_COMPILE_PROBE, cold)
     return result
 
 
-def _print(result: dict[str, object]) -> None:
+def print_jass(result: dict[str, object]) -> None:
     print(f"Plus-Minus Jass, strategy {result['strategy']}, rule set {result['ruleset']}, "
           "one core (best of N by CPU time; wall time in brackets)")
     for r in result["rows"]:  # type: ignore[union-attr]
@@ -152,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
              if args.quick else {})
     result = bench_jass(strategy=args.strategy, ruleset=args.ruleset,
                         compile_probe=args.compile, **sizes)
-    _print(result)
+    print_jass(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))
 

@@ -1,0 +1,44 @@
+"""Measuring helpers shared by the benchmark scripts (rates, compile probes, peak memory)."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def rate(fn: Callable[[], object], units: int, repeats: int) -> tuple[float, float]:
+    """Best units/second over ``repeats`` calls, by process CPU time and by wall time.
+
+    CPU time is the steadier figure on a machine shared with other work: other load slows
+    the wall clock but barely the process's own CPU seconds.
+    """
+    best_cpu = best_wall = 0.0
+    for _ in range(repeats):
+        c0, w0 = time.process_time(), time.perf_counter()
+        fn()
+        c1, w1 = time.process_time(), time.perf_counter()
+        best_cpu = max(best_cpu, units / max(c1 - c0, 1e-9))
+        best_wall = max(best_wall, units / max(w1 - w0, 1e-9))
+    return best_cpu, best_wall
+
+
+def probe_compile(probe: str, cache_dir: str) -> dict[str, float]:
+    """Run ``probe`` (Python code printing one JSON line) in a fresh interpreter whose numba
+    cache is ``cache_dir``: an empty folder times a cold compile, a used one a warm load."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir, NUMBA_NUM_THREADS="1")
+    out = subprocess.run([sys.executable, "-c", probe], env=env, cwd=ROOT,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process so far, in MiB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

@@ -34,27 +34,13 @@ def fail(message: str) -> NoReturn:
 
 
 def run_app() -> None:
-    """Run the app, turning CardlabError into a one-line error and exit status 2."""
+    """Run the app; a CardlabError becomes a one-line error and exit status 2.
+
+    typer's standalone mode already turns usage errors (an unknown option, a bad value) into
+    click's short message and status 2, and Ctrl-C into "Aborted!" and status 1.
+    """
     try:
-        # Without standalone mode click *returns* typer.Exit's code instead of exiting.
-        code = app(standalone_mode=False)
-        if isinstance(code, int) and code:
-            sys.exit(code)
+        app()
     except CardlabError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(2)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors carry their own formatting
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.exceptions.Abort):
-            typer.echo("aborted", err=True)
-            sys.exit(130)
-        raise

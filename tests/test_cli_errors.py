@@ -1,0 +1,39 @@
+"""Bad input on the command line: a one-line error, exit status 2, never a traceback."""
+
+import subprocess
+import sys
+
+import pytest
+
+MAIN = "from analyzer.cli import main; main()"
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", MAIN, *args], capture_output=True, text=True,
+                          timeout=120)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["simulate", "ass", "--players", "13"], "needs 3 to 12 players; got 13"),
+        (["simulate", "ass", "--games", "0"], "must be a positive integer"),
+        (["simulate", "ass", "--strategy", "nosuch"], "unknown ass strategy 'nosuch'; known:"),
+        (["simulate", "ass", "--players", "4", "-s", "basic", "-s", "random"], "exactly 4"),
+        (["simulate", "ass", "--strategy", "hold-jokers:keep=x"], "needs a number"),
+        (["simulate", "jass", "--players", "5"], "needs 3 or 4 players"),
+        (["strategies", "poker"], "unknown game 'poker'"),
+    ],
+)
+def test_bad_input_gets_one_line_and_status_2(args, message):
+    proc = _run(*args)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_unknown_option_is_a_usage_error_not_a_traceback():
+    proc = _run("simulate", "ass", "--bogus")
+    assert proc.returncode == 2
+    assert "No such option: --bogus" in proc.stderr and "Traceback" not in proc.stderr

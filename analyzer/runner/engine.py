@@ -186,9 +186,8 @@ def execute(
         done = folder.parts(plan) if folder is not None else []
         done_chunks = [c for c, _ in done]
         workers = options.workers or cpu_count()
-        chunk_size = options.chunk_size or default_chunk_size(
-            count, workers, PREFERRED_CHUNK_SIZE.get((spec.game, spec.mode), DEFAULT_CHUNK_SIZE)
-        )
+        preferred = PREFERRED_CHUNK_SIZE.get((spec.game, spec.mode), DEFAULT_CHUNK_SIZE)
+        chunk_size = options.chunk_size or default_chunk_size(count, workers, preferred)
         todo = missing(start, count, done_chunks, chunk_size)
 
         moments = _Accumulator(merge_moments, MOMENTS_EVERY)
@@ -201,7 +200,13 @@ def execute(
 
         t_start = time.perf_counter()
         if backend is None:
-            backend = stack.enter_context(_choose_backend(options, len(todo), workers, module))
+            # A run smaller than one preferred chunk takes a few tenths of a second on one
+            # core, less than starting worker processes: play it in process unless the user
+            # asked for workers.
+            small = options.workers is None and count <= preferred
+            backend = stack.enter_context(
+                _choose_backend(options, len(todo), workers, module, small)
+            )
         metadata = mf.to_bytes(plan) if plan is not None else None
         out_dir = str(folder.path) if folder is not None and backend.shares_files else None
         tasks = [
@@ -269,10 +274,13 @@ def execute(
     return result
 
 
-def _choose_backend(options: RunOptions, chunks: int, workers: int, module: str) -> Backend:
-    """The backend ``options`` ask for; in process when there is at most one chunk to play
-    with a local backend (starting a pool would only cost time)."""
-    if chunks == 0 or (chunks == 1 and options.backend in ("local", "threads")):
+def _choose_backend(
+    options: RunOptions, chunks: int, workers: int, module: str, small: bool = False
+) -> Backend:
+    """The backend ``options`` ask for; in process when a local backend has at most one chunk
+    or only a ``small`` run to play (starting a pool would only cost time)."""
+    local = options.backend in ("local", "threads")
+    if chunks == 0 or (local and (chunks == 1 or small)):
         return SerialBackend()
     return make_backend(options.backend, workers, (module,), options.scheduler)
 

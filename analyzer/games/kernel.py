@@ -31,6 +31,7 @@ from types import ModuleType
 from typing import Any
 
 from analyzer.errors import CardlabError
+from analyzer.rng import MAX_SEED
 
 KERNEL_MODULES = {"ass": "analyzer.games.ass.kernel", "jass": "analyzer.games.jass.kernel"}
 
@@ -68,3 +69,27 @@ def kernel_module(game: str) -> ModuleType:
     if game not in KERNEL_MODULES:
         raise CardlabError(f"unknown game {game!r}; games: {', '.join(KERNEL_MODULES)}")
     return importlib.import_module(KERNEL_MODULES[game])
+
+
+def check_seed_and_strategies(spec: RunSpec) -> tuple[str, ...]:
+    """Check the seed and the strategies of ``spec``; return one strategy text per seat.
+
+    No strategy means ``basic`` everywhere; one strategy applies to every seat; otherwise
+    there must be exactly one per seat, and every one must parse (the registry raises a
+    one-line error naming what is allowed).
+    """
+    from strategies.registry import parse_strategy
+
+    if not 0 <= spec.seed <= MAX_SEED:
+        raise CardlabError(f"seed must be between 0 and {MAX_SEED}; got {spec.seed}")
+    strategies = tuple(spec.strategies) or ("basic",)
+    if len(strategies) == 1:
+        strategies = strategies * spec.players
+    if len(strategies) != spec.players:
+        raise CardlabError(
+            f"give one strategy for all seats or exactly {spec.players} (one per seat); "
+            f"got {len(strategies)}"
+        )
+    for text in strategies:
+        parse_strategy(spec.game, text)
+    return strategies

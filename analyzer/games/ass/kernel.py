@@ -12,8 +12,7 @@ import numpy as np
 
 from analyzer.errors import CardlabError
 from analyzer.games.ass.rules import check_players, rules_from_options
-from analyzer.games.kernel import RunSpec
-from analyzer.rng import MAX_SEED
+from analyzer.games.kernel import RunSpec, check_seed_and_strategies
 from analyzer.summary import Metric
 from strategies.registry import engine_arrays, parse_strategy
 
@@ -68,19 +67,8 @@ def validate(spec: RunSpec) -> RunSpec:
     if mode not in MODES:
         raise CardlabError(f"unknown mode {mode!r} for ass; modes: {', '.join(MODES)}")
     check_players(spec.players)
-    if not 0 <= spec.seed <= MAX_SEED:
-        raise CardlabError(f"seed must be between 0 and {MAX_SEED}; got {spec.seed}")
     rules = rules_from_options(spec.players, spec.rules)
-    strategies = tuple(spec.strategies) or ("basic",)
-    if len(strategies) == 1:
-        strategies = strategies * spec.players
-    if len(strategies) != spec.players:
-        raise CardlabError(
-            f"give one strategy for all seats or exactly {spec.players} (one per seat); "
-            f"got {len(strategies)}"
-        )
-    for text in strategies:
-        parse_strategy("ass", text)
+    strategies = check_seed_and_strategies(spec)
     return replace(spec, mode=mode, rules=rules.options(), strategies=strategies)
 
 

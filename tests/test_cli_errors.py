@@ -37,3 +37,24 @@ def test_unknown_option_is_a_usage_error_not_a_traceback():
     proc = _run("simulate", "ass", "--bogus")
     assert proc.returncode == 2
     assert "No such option: --bogus" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_export_into_a_missing_folder_is_refused(tmp_path):
+    proc = _run("export", "ass", "--seed", "1", "--games", "2", "--out",
+                str(tmp_path / "no" / "f.jsonl"))
+    assert proc.returncode == 2 and "of --out does not exist" in proc.stderr
+
+
+def test_a_failed_export_leaves_no_file(tmp_path):
+    from analyzer.cli.atomic import write_lines_atomically
+
+    def lines():
+        yield "{}"
+        raise KeyboardInterrupt
+
+    out = tmp_path / "f.jsonl"
+    with pytest.raises(KeyboardInterrupt):
+        write_lines_atomically(out, lines())
+    assert list(tmp_path.iterdir()) == []
+    assert write_lines_atomically(out, iter(["{}", "{}"])) == 2
+    assert out.read_text() == "{}\n{}\n"

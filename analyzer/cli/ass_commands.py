@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import typer
 
 from analyzer.cli.app import export_app, replay_app
+from analyzer.cli.atomic import write_lines_atomically
 from analyzer.errors import CardlabError
 
 STRATEGY_HELP = (
@@ -70,26 +69,17 @@ def export_ass(
     if start < 0:
         raise CardlabError(f"--start must be >= 0; got {start}")
     tracer = Tracer(_spec(seed, players, strategy))
-    folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise CardlabError(f"folder {str(folder)!r} of --out does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for index in range(start, start + games):
-                record, status = tracer.record(index)
-                if status >= 0:
-                    raise CardlabError(
-                        f"game {index}: strategy at seat {status} made an illegal move (engine bug)"
-                    )
-                fh.write(json.dumps(record) + "\n")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a normal file is wanted
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+
+    def lines():
+        for index in range(start, start + games):
+            record, status = tracer.record(index)
+            if status >= 0:
+                raise CardlabError(
+                    f"game {index}: strategy at seat {status} made an illegal move (engine bug)"
+                )
+            yield json.dumps(record)
+
+    write_lines_atomically(out, lines())
     typer.echo(f"wrote {games} games to {out}")
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import typer
 
 from analyzer.cli.app import export_app, replay_app
+from analyzer.cli.atomic import write_lines_atomically
 from analyzer.errors import CardlabError
 
 STRATEGY_HELP = (
@@ -78,21 +77,9 @@ def export_jass(
     if start < 0:
         raise CardlabError(f"--start must be >= 0; got {start}")
     spec = _spec(seed, players, strategy, ruleset, mode, deal_cap)
-    folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise CardlabError(f"folder {str(folder)!r} of --out does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for index in range(start, start + matches):
-                fh.write(to_json(trace_record(spec, index)) + "\n")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a normal file is wanted
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_lines_atomically(
+        out, (to_json(trace_record(spec, index)) for index in range(start, start + matches))
+    )
     unit = "matches" if mode == "matches" else "deals"
     typer.echo(f"wrote {matches} {unit} to {out}")
 

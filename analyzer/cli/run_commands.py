@@ -136,7 +136,7 @@ def simulate(
 
 @simulate_app.command("ass")
 def simulate_ass(
-    players: int = typer.Option(5, "--players", "-p", help="Players, 3 to 12."),
+    players: int = typer.Option(4, "--players", "-p", help="Players, 3 to 12."),
     games: int = typer.Option(100_000, "--games", "-n", help="Games to play."),
     seed: int = SEED,
     strategy: list[str] = STRATEGY,

@@ -80,7 +80,7 @@ def study_seats(
     seed: int = typer.Option(1, help="Master seed."),
     out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
     workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(False, help="Show progress bars."),
+    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
 ) -> None:
     """Who's the Ass?: expected minus points and ass penalty by seat, dealt-ass check."""
     from analyzer.studies.seats import run_seats
@@ -102,7 +102,7 @@ def study_jokers(
     seed: int = typer.Option(2, help="Master seed."),
     out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
     workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(False, help="Show progress bars."),
+    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
 ) -> None:
     """Who's the Ass?: is it worth holding jokers? Joker policies in duplicate format."""
     from analyzer.studies.jokers import run_jokers
@@ -123,7 +123,7 @@ def study_trump(
     seed: int = typer.Option(3, help="Master seed."),
     out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
     workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(False, help="Show progress bars."),
+    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
 ) -> None:
     """Plus-Minus Jass: each trump-choice rule against the best suit in hindsight."""
     from analyzer.studies.trump import run_trump
@@ -158,7 +158,7 @@ def study_compare(
     batch: int = typer.Option(None, help="Deals per look with --until-sure."),
     out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
     workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(False, help="Show progress bars."),
+    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
 ) -> None:
     """Any strategies of either game head to head, duplicate format: ranking and pairs."""
     from analyzer.studies.compare import run_compare
@@ -177,7 +177,7 @@ def study_all(
     report_dir: Path = typer.Option(None, "--report", help="Also write the HTML report here."),
     scale: float = typer.Option(1.0, help="Multiply every study's default budget (e.g. 10)."),
     workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(False, help="Show progress bars."),
+    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
 ) -> None:
     """Every study on its default budget (times --scale), then optionally the report."""
     from analyzer.studies.suite import run_all

@@ -81,7 +81,10 @@ def headlines(table: pd.DataFrame, field_text: str) -> list[str]:
     above = table[table["seat_effect_low"] > 0]
     below = table[table["seat_effect_high"] < 0]
     tested = len(table)
-    chance = f"with {tested} seats tested, about {0.05 * tested:.0f} would look clear by chance"
+    chance = (
+        f"with {tested} seats tested, about {0.05 * tested:.1f} would look clear by chance "
+        "at the 5% level"
+    )
     if len(above) or len(below):
         top = table.loc[table["seat_effect"].idxmax()]
         bottom = table.loc[table["seat_effect"].idxmin()]

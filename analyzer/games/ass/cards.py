@@ -3,6 +3,7 @@
 Cards are *kinds* 0..14, the slot of a hand's count array: 0 the ass, 1..13 the number values,
 14 the joker (slot 15 is padding so that a hand row is 16 int64 wide). A hand is a count per
 kind, never a list of cards: that is all the rules need and keeps the engine allocation-free.
+Inside the engine the same 16 counts are packed into one uint64, 4 bits each (moves.py).
 
 A *move* is one int64 code. ``PASS`` (-1) passes; otherwise ``code = v*256 + c*16 + j`` plays
 ``c`` cards of kind ``v`` and ``j`` jokers as a set of value ``v``:

@@ -2,13 +2,19 @@
 
 State lives in a few preallocated arrays, reused for every game of a chunk:
 
-* ``hands``   int64[n, 16]: counts by kind per seat (see cards.py), seen by the engine only;
-* ``view``    int64[VIEW_LEN]: the public state (hand sizes included); before each decision
-              the engine copies the decider's own hand into its first 16 slots and hands the
-              view to the policy, which so sees exactly what ruling A-11 allows;
+* ``packed``  uint64[n]: every seat's hand as 4-bit counts by kind (moves.py, "packed
+              hands"), seen by the engine only;
+* ``view``    int64[VIEW_LEN]: the public state (hand sizes included); before a decision of a
+              strategy other than ``basic`` the engine writes the decider's own hand into its
+              first 16 slots and the rest of the public state after them, and hands the view
+              to the policy, which so sees exactly what ruling A-11 allows;
 * ``rng``     uint64[1]: the game's stream ``stream_start(seed, index, 0)``, used for the deal
               and then, in decision order, by strategies that draw;
-* ``deck``    int64[109]: work space of the shuffle.
+* ``deck``    uint8[109] work space of the shuffle, filled from ``template`` (the canonical
+              deck) for every game.
+
+The entry points that callers outside the engine use (``deal``, ``play_game``) take and give
+hands as int64[n, 16] count arrays, as before; they pack and unpack around the packed core.
 
 Game length is bounded, so the engine needs no round cap: every normal round removes at least
 the lead from the game, and two ass rounds are never consecutive (the taker starts the next
@@ -19,12 +25,36 @@ Trace mode records every move into ``trace`` (int64[MAX_ROUNDS, 14]): per round 
 the winner, then one move code per seat in playing order from the starter (PASS for a pass,
 forced or chosen). :mod:`analyzer.games.ass.records` turns that into a game record.
 
-Speed notes (measured, see scripts/bench.py): every array passed to a jitted call costs
-reference counting (atomic increments), so the hot path passes the policy one array (the view)
-plus the stream and its parameters as a tuple of floats, checks moves with the scalar
-``check_move``, and dispatches on the family id in place (the same if/elif as
-``strategies.ass.policies.decide``, which the reference engine and the tests use; a family
-missing here makes every one of its moves illegal, so it cannot go unnoticed).
+Speed notes (measured on one core, ``basic`` everywhere, per game, 4 players; the deal alone
+timed in a deal-only loop). Before the packed engine: deal about 260 ns, play about 1030 ns,
+713k games/s in scripts/bench.py; now: deal about 170 ns, play about 470 ns, about 1.3M
+games/s (8 players: 383k -> about 0.75M). What paid off, largest first:
+
+* Packed hands (moves.py): a move is one subtraction, an ass round's cards one addition, and
+  ``basic`` runs on the packed hand and a few scalars (``policies.basic_packed``): no hand
+  copy and no public state written for a ``basic`` decision. The view's public state (own
+  hand, table, cards gone, round facts) is written only before the decision of another
+  family; the cards on the table and the cards gone are kept packed meanwhile. This halved
+  the play time.
+* The deal computes the 108 Fisher-Yates positions ``j`` ahead in one loop (splitmix64 states
+  are an arithmetic sequence, so the draws are independent and the loop vectorises), then
+  shuffles a uint8 deck (an int64 deck made the whole deal 30% slower); each seat's cards are
+  summed in a register, not added to ``packed`` card by card.
+* ``play_packed`` is compiled with ``_nrt=False``: it never allocates, and without the
+  runtime numba drops the atomic reference counting of its seven array arguments on every
+  call (once per game: about 20 ns).
+* The game-end test scans the hand sizes only after a round in which some hand was emptied.
+* Every array passed to a jitted call that is not inlined costs reference counting, so a
+  policy other than ``basic`` gets one array (the view) plus the stream and its parameters as
+  a tuple of floats, and the engine dispatches on the family id in place (``_decide``, the
+  same if/elif as ``strategies.ass.policies.decide``, which the reference engine and the
+  tests use; a family missing here makes every one of its moves illegal, so it cannot go
+  unnoticed).
+
+Tried and dropped (slower or no gain): branch-free versions of ``basic_packed``'s follow rule
+(+10% play time) and of the legality check (+20%), writing only the dealt positions in the
+shuffle, dealing inside the shuffle, inlining ``play_packed``. The legality check of every
+decision costs about 9% of the run; it stays, so that no strategy can move illegally unseen.
 """
 
 from __future__ import annotations
@@ -38,9 +68,9 @@ from analyzer.games.ass.cards import (
     ASS_WINDOW,
     COPIES,
     DECK_SIZE,
-    HAND_SLOTS,
     JOKER,
     JOKER_PENALTY,
+    N_JOKERS,
     N_VALUES,
     PASS,
     PUB_ASS_ROUND,
@@ -59,10 +89,20 @@ from analyzer.games.ass.cards import (
     SCRATCH,
     VIEW_LEN,
 )
-from analyzer.games.ass.moves import check_move
+from analyzer.games.ass.moves import (
+    U0,
+    U1,
+    U4,
+    U15,
+    check_move,
+    count_of,
+    move_delta,
+    pack_counts,
+    unpack_to,
+)
 from analyzer.rng import GOLDEN, S32, mix64, seed_state
 from strategies.ass.catalog import BASIC, HEURISTIC, RANDOM
-from strategies.ass.policies import basic, heuristic, random_policy
+from strategies.ass.policies import basic_packed, heuristic, random_policy
 
 MAX_PLAYERS = 12
 MAX_CARDS = 110
@@ -89,9 +129,9 @@ def new_view() -> np.ndarray:
     return np.zeros(VIEW_LEN, dtype=np.int64)
 
 
-@njit(cache=True)
-def deal(rng, n, per_player, template, deck, hands, view):
-    """Shuffle and deal one game (A-2, A-3); return the seat that holds the ass.
+@njit(cache=True, inline="always")
+def deal_packed(rng, n, per_player, template, deck, packed, view):
+    """Shuffle and deal one game (A-2, A-3) into packed hands; return the seat of the ass.
 
     Fisher-Yates on the canonical deck (for i = 108 .. 1: j = randbelow(i + 1), swap), then
     the ass goes to stack position p = randbelow(39), shifting the cards from p on by one;
@@ -99,37 +139,42 @@ def deal(rng, n, per_player, template, deck, hands, view):
 
     The 109 draws are exactly analyzer.rng's ``randbelow`` on the game's stream, computed
     ahead in one loop: splitmix64's states form an arithmetic sequence, so the draws do not
-    depend on each other and the loop vectorises (measured: the deal takes 30% less time).
-    They are kept in the view's scratch space, and ``rng`` ends where 109 draws leave it.
+    depend on each other and the loop vectorises. The positions j are kept in the view's
+    scratch space, and ``rng`` ends where 109 draws leave it. ``deck`` may be any integer
+    array of 109; the engine's own is uint8 (smaller, and measured faster to shuffle).
     """
     start = rng[0]
-    for k in range(DECK_SIZE):  # draw k: ((mix64(start + (k + 1) * GOLDEN) >> 32) * m) >> 32
-        view[SCRATCH + k] = np.int64(mix64(start + GOLDEN * np.uint64(k + 1)) >> S32)
+    for k in range(DECK_SIZE - 1):  # draw k + 1 is the j of Fisher-Yates step i = 108 - k
+        r = np.int64(mix64(start + GOLDEN * np.uint64(k + 1)) >> S32)
+        view[SCRATCH + k] = (r * (DECK_SIZE - k)) >> 32
+    p = (np.int64(mix64(start + GOLDEN * np.uint64(DECK_SIZE)) >> S32) * ASS_WINDOW) >> 32
     rng[0] = start + GOLDEN * np.uint64(DECK_SIZE)
     for i in range(DECK_SIZE):
         deck[i] = template[i]
     for i in range(DECK_SIZE - 1, 0, -1):
-        j = (view[SCRATCH + DECK_SIZE - 1 - i] * (i + 1)) >> 32
+        j = view[SCRATCH + DECK_SIZE - 1 - i]
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-    p = (view[SCRATCH + DECK_SIZE - 1] * ASS_WINDOW) >> 32
-    for s in range(n):
-        for k in range(HAND_SLOTS):
-            hands[s, k] = 0
+    m = n * per_player
+    for s in range(n):  # seat s gets stack positions s, s + n, ...: summed in a register
+        hand = U0
+        for q in range(s, m, n):
+            card = U1 << (U4 * np.uint64(deck[q - 1 if q > p else q]))
+            hand += card if q != p else U1  # U1: the ass (kind 0) at stack position p
+        packed[s] = hand
         view[PUB_SIZES + s] = per_player
-    seat = 0
-    for q in range(n * per_player):
-        if q < p:
-            hands[seat, deck[q]] += 1
-        elif q == p:
-            hands[seat, ASS] += 1
-        else:
-            hands[seat, deck[q - 1]] += 1
-        seat += 1
-        if seat == n:
-            seat = 0
     return p % n
+
+
+@njit(cache=True)
+def deal(rng, n, per_player, template, deck, hands, view):
+    """:func:`deal_packed` with the hands as counts: ``hands`` int64[n, 16] receives them."""
+    packed = np.empty(n, dtype=np.uint64)
+    ass_seat = deal_packed(rng, n, per_player, template, deck, packed, view)
+    for s in range(n):
+        unpack_to(packed[s], hands[s], 0)
+    return ass_seat
 
 
 @njit(cache=True, inline="always")
@@ -139,71 +184,92 @@ def _seat_params(params, s):
             params[s, 4], params[s, 5], params[s, 6], params[s, 7])
 
 
-@njit(cache=True)
-def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tracing, taken):
-    """Play from a position to the end of the game; return (rounds, ass_rounds, status).
+@njit(cache=True, inline="always")
+def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high):
+    """The move of the seat's strategy. ``basic`` decides on the packed hand and scalars;
+    every other family gets the view, which the caller has filled for this decision.
 
-    ``hands`` and the hand sizes in ``view`` describe the position, ``view``'s PUB_GONE counts
-    the cards already out of the game, ``starter`` starts the next round and ``blocked`` is
-    the seat that may not lead the ass in it (-1 for none; A-8). ``taken[s]`` counts the ass
-    rounds in which seat s took the cards. status is OK, the seat that made an illegal move,
-    or ROUND_BOUND.
+    This is the dispatch of policies.decide, written out: calling decide (inlined or not)
+    costs about 10 ns more per decision in reference counting of the view (measured).
     """
+    if fam == BASIC:
+        return basic_packed(hand, pos, ass_round, may_lead_ass, k, high)
+    pp = _seat_params(params, seat)
+    if fam == RANDOM:
+        return random_policy(pp, view, rng)
+    elif fam == HEURISTIC:
+        return heuristic(pp, view, rng)
+    return PASS - 1  # a family missing here: an illegal code, reported as such
+
+
+@njit(cache=True, inline="always")
+def _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
+               high_seat, rounds):
+    """Write the decider's hand and the public state into the view (for a policy's call)."""
+    unpack_to(hand, view, 0)
+    unpack_to(table, view, PUB_TABLE)
+    unpack_to(gone, view, PUB_GONE)
+    view[PUB_POS] = pos
+    view[PUB_SEAT] = seat
+    view[PUB_K] = k
+    view[PUB_HIGH] = high
+    view[PUB_ASS_ROUND] = ass_round
+    view[PUB_MAY_LEAD_ASS] = may_lead_ass
+    view[PUB_STARTER] = starter
+    view[PUB_HIGH_SEAT] = high_seat
+    view[PUB_ROUND] = rounds
+
+
+@njit(cache=True, inline="always")
+def _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
+    """check_move for a packed hand (the count of the move's kind looked up here)."""
+    kind = (move >> 8) & 15 if move >= 0 else 0  # a kind out of range is rejected anyway
+    return check_move(move, count_of(hand, kind), count_of(hand, JOKER), count_of(hand, ASS),
+                      pos, ass_round, may_lead_ass, k, high)
+
+
+# _nrt=False: no allocation here, and no reference counting of the arrays on each call
+@njit(cache=True, _nrt=False)
+def play_packed(packed, starter, blocked, n, families, params, view, rng, trace, tracing,
+                taken):
+    """:func:`play_game` on packed hands (``packed`` uint64[n], updated in place)."""
     view[PUB_PLAYERS] = n
-    for kind in range(HAND_SLOTS):  # kept clear from here on by the end of every round
-        view[PUB_TABLE + kind] = 0
+    gone = pack_counts(view, PUB_GONE)  # kept packed; written back to the view for policies
     rounds = 0
     ass_rounds = 0
+    status = OK
+    empty_at_start = False  # a hand-built position may hold an empty hand already
+    for s in range(n):
+        if view[PUB_SIZES + s] == 0:
+            empty_at_start = True
     while True:
         if rounds >= MAX_ROUNDS:
-            return rounds, ass_rounds, ROUND_BOUND
-        for kind in range(HAND_SLOTS):  # (the table was cleared at the end of the last round)
-            view[kind] = hands[starter, kind]
-        view[PUB_ROUND] = rounds
-        view[PUB_STARTER] = starter
-        view[PUB_K] = 0
-        view[PUB_HIGH] = 0
-        view[PUB_ASS_ROUND] = 0
-        view[PUB_POS] = 0
-        view[PUB_SEAT] = starter
-        view[PUB_HIGH_SEAT] = starter
-        view[PUB_MAY_LEAD_ASS] = 1 if (hands[starter, ASS] > 0 and starter != blocked) else 0
+            status = ROUND_BOUND
+            break
+        hand = packed[starter]
+        may_lead_ass = 1 if ((hand & U15) != U0 and starter != blocked) else 0
         fam = families[starter]
-        pp = _seat_params(params, starter)
-        # the dispatch of policies.decide, written out here: calling decide (inlined or not)
-        # costs about 10 ns more per decision in reference counting of the view (measured)
-        if fam == BASIC:
-            move = basic(pp, view, rng)
-        elif fam == RANDOM:
-            move = random_policy(pp, view, rng)
-        elif fam == HEURISTIC:
-            move = heuristic(pp, view, rng)
-        else:  # a family missing here: an illegal code, reported as such
-            move = PASS - 1
-        vv = move >> 8 if move >= 0 else 0
-        held = hands[starter, vv] if vv < HAND_SLOTS else 0
-        if not check_move(move, held, hands[starter, JOKER], hands[starter, ASS], 0, 0,
-                          view[PUB_MAY_LEAD_ASS], 0, 0):
-            return rounds, ass_rounds, starter
+        if fam != BASIC:
+            _fill_view(view, hand, U0, gone, 0, starter, 0, 0, 0, may_lead_ass, starter,
+                       starter, rounds)
+        move = _decide(fam, params, starter, view, rng, hand, 0, 0, may_lead_ass, 0, 0)
+        if not _legal(move, hand, 0, 0, may_lead_ass, 0, 0):
+            status = starter
+            break
         if tracing:
             trace[rounds, 0] = starter
             trace[rounds, 2] = move
         high = move >> 8
         c = (move >> 4) & 15
         j = move & 15
-        if high <= N_VALUES:  # the ass (0) or number cards
-            hands[starter, high] -= c
-            view[PUB_TABLE + high] += c
-        hands[starter, JOKER] -= j
-        view[PUB_TABLE + JOKER] += j
+        table = move_delta(move)  # the cards on the table this round, packed
+        packed[starter] = hand - table
         view[PUB_SIZES + starter] -= c + j
-        view[PUB_MAY_LEAD_ASS] = 0
+        # only a seat that plays can empty its hand: note it, and scan the sizes only then
+        emptied = empty_at_start or view[PUB_SIZES + starter] == 0
         high_seat = starter
-        ass_round = high == ASS
+        ass_round = 1 if high == ASS else 0
         k = 1 if ass_round else c + j
-        view[PUB_ASS_ROUND] = 1 if ass_round else 0
-        view[PUB_K] = k
-        view[PUB_HIGH] = high
         seat = starter
         for pos in range(1, n):
             seat += 1
@@ -212,85 +278,118 @@ def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tr
             if view[PUB_SIZES + seat] < k:  # A-6: fewer than k cards (or none): pass
                 move = PASS
             else:
-                for kind in range(HAND_SLOTS):
-                    view[kind] = hands[seat, kind]
-                view[PUB_POS] = pos
-                view[PUB_SEAT] = seat
+                hand = packed[seat]
                 fam = families[seat]
-                pp = _seat_params(params, seat)
-                # the dispatch of policies.decide, written out here: calling decide (inlined or not)
-                # costs about 10 ns more per decision in reference counting of the view (measured)
-                if fam == BASIC:
-                    move = basic(pp, view, rng)
-                elif fam == RANDOM:
-                    move = random_policy(pp, view, rng)
-                elif fam == HEURISTIC:
-                    move = heuristic(pp, view, rng)
-                else:  # a family missing here: an illegal code, reported as such
-                    move = PASS - 1
-                vv = move >> 8 if move >= 0 else 0
-                held = hands[seat, vv] if vv < HAND_SLOTS else 0
-                if not check_move(move, held, hands[seat, JOKER], hands[seat, ASS], pos,
-                                  view[PUB_ASS_ROUND], 0, k, high):
-                    return rounds, ass_rounds, seat
+                if fam != BASIC:
+                    _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, 0,
+                               starter, high_seat, rounds)
+                move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, 0, k, high)
+                if not _legal(move, hand, pos, ass_round, 0, k, high):
+                    status = seat
+                    break
+                if move != PASS:
+                    v = move >> 8
+                    delta = move_delta(move)
+                    packed[seat] = hand - delta
+                    table += delta
+                    view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
+                    emptied = emptied or view[PUB_SIZES + seat] == 0
+                    # A-7: in an ass round the last of several equal highest takes the cards
+                    if v > high or (ass_round and v == high):
+                        high = v
+                        high_seat = seat
             if tracing:
                 trace[rounds, 2 + pos] = move
-            if move != PASS:
-                v = move >> 8
-                c = (move >> 4) & 15
-                j = move & 15
-                if v <= N_VALUES:
-                    hands[seat, v] -= c
-                    view[PUB_TABLE + v] += c
-                hands[seat, JOKER] -= j
-                view[PUB_TABLE + JOKER] += j
-                view[PUB_SIZES + seat] -= c + j
-                # A-7: in an ass round the last of several equal highest takes the cards
-                if v > high or (ass_round and v == high):
-                    high = v
-                    high_seat = seat
-                    view[PUB_HIGH] = high
-                    view[PUB_HIGH_SEAT] = seat
+        if status != OK:
+            break
         if ass_round:  # A-7: the taker takes every card of the round, the ass included
-            for kind in range(JOKER + 1):
-                hands[high_seat, kind] += view[PUB_TABLE + kind]
-                view[PUB_TABLE + kind] = 0
+            packed[high_seat] += table
             view[PUB_SIZES + high_seat] += n
             taken[high_seat] += 1
             ass_rounds += 1
             blocked = high_seat
         else:  # A-6: played cards leave the game
-            for kind in range(JOKER + 1):
-                view[PUB_GONE + kind] += view[PUB_TABLE + kind]
-                view[PUB_TABLE + kind] = 0
+            gone += table
             blocked = -1
         if tracing:
             trace[rounds, 1] = high_seat
         starter = high_seat
         rounds += 1
-        for s in range(n):  # A-9: the game ends at the end of a round with a hand empty
-            if view[PUB_SIZES + s] == 0:
-                return rounds, ass_rounds, OK
+        # A-9: the game ends at the end of a round with a hand empty. Only a hand that was
+        # emptied in this round can be (unless it took the cards of an ass round since).
+        if emptied:
+            ended = False
+            for s in range(n):
+                if view[PUB_SIZES + s] == 0:
+                    ended = True
+                    break
+            if ended:
+                break
+    unpack_to(gone, view, PUB_GONE)  # the view's public state as play_game leaves it
+    unpack_to(U0, view, PUB_TABLE)
+    return rounds, ass_rounds, status
 
 
 @njit(cache=True)
-def score(hands, s):
-    """Minus points of seat s's hand (A-10): ass 20, joker 14, number cards their value."""
-    total = hands[s, ASS] * ASS_PENALTY + hands[s, JOKER] * JOKER_PENALTY
+def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tracing, taken):
+    """Play from a position to the end of the game; return (rounds, ass_rounds, status).
+
+    ``hands`` (int64[n, 16], counts by kind, updated in place) and the hand sizes in ``view``
+    describe the position, ``view``'s PUB_GONE counts the cards already out of the game,
+    ``starter`` starts the next round and ``blocked`` is the seat that may not lead the ass in
+    it (-1 for none; A-8). ``taken[s]`` counts the ass rounds in which seat s took the cards.
+    status is OK, the seat that made an illegal move, or ROUND_BOUND.
+
+    Raises ValueError for a position with more cards of a kind (in the hands and gone
+    together) than the deck holds: the packed hands rely on no count exceeding 8.
+    """
+    for kind in range(JOKER + 1):
+        held = view[PUB_GONE + kind]
+        fewest = held
+        for s in range(n):
+            held += hands[s, kind]
+            fewest = min(fewest, hands[s, kind])
+        most = 1 if kind == ASS else (N_JOKERS if kind == JOKER else COPIES)
+        if fewest < 0 or held > most:
+            raise ValueError("a position may hold only the deck's cards: 8 of each value, "
+                             "5 jokers, 1 ass")
+    packed = np.empty(n, dtype=np.uint64)
+    for s in range(n):
+        packed[s] = pack_counts(hands[s], 0)
+    result = play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
+                         tracing, taken)
+    for s in range(n):
+        unpack_to(packed[s], hands[s], 0)
+    return result
+
+
+@njit(cache=True, inline="always")
+def score(hand):
+    """Minus points of a packed hand (A-10): ass 20, joker 14, number cards their value."""
+    total = count_of(hand, ASS) * ASS_PENALTY + count_of(hand, JOKER) * JOKER_PENALTY
     for w in range(1, N_VALUES + 1):
-        total += w * hands[s, w]
+        total += w * count_of(hand, w)
     return total
 
 
-@njit(cache=True)
-def start_game(seed, index, n, per_player, template, deck, hands, view, rng, taken):
-    """Seed game (seed, index)'s stream, reset the record, deal; return the ass seat."""
+@njit(cache=True, inline="always")
+def start_game(seed, index, n, per_player, template, deck, packed, view, rng, taken):
+    """Seed game (seed, index)'s stream, reset the public state, deal; return the ass seat."""
     seed_state(rng, seed, index, 0)
     for k in range(SCRATCH):  # the scratch tail needs no reset
         view[k] = 0
     for s in range(n):
         taken[s] = 0
-    return deal(rng, n, per_player, template, deck, hands, view)
+    return deal_packed(rng, n, per_player, template, deck, packed, view)
+
+
+@njit(cache=True, inline="always")
+def _small_deck(template):
+    """The canonical deck as uint8 (the engine shuffles a uint8 copy of it)."""
+    small = np.empty(DECK_SIZE, dtype=np.uint8)
+    for i in range(DECK_SIZE):
+        small[i] = template[i]
+    return small
 
 
 @njit(cache=True)
@@ -302,17 +401,18 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
     Returns -1 when every game was played, else the position in the chunk of the first game
     in which a strategy made an illegal move (the kernel replays it to say which).
     """
-    hands = np.zeros((n, HAND_SLOTS), dtype=np.int64)
+    packed = np.zeros(n, dtype=np.uint64)
     view = np.zeros(VIEW_LEN, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
-    deck = np.empty(DECK_SIZE, dtype=np.int64)
+    small = _small_deck(template)
+    deck = np.empty(DECK_SIZE, dtype=np.uint8)
     trace = np.empty((1, TRACE_WIDTH), dtype=np.int64)
     taken = np.zeros(n, dtype=np.int64)
     for g in range(count):
-        ass_seat = start_game(seed, start + g, n, per_player, template, deck, hands, view, rng,
+        ass_seat = start_game(seed, start + g, n, per_player, small, deck, packed, view, rng,
                               taken)
-        rounds, ass_rounds, status = play_game(hands, ass_seat, -1, n, families, params, view,
-                                               rng, trace, False, taken)
+        rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params,
+                                                 view, rng, trace, False, taken)
         if status != OK:
             return g
         first_out = -1
@@ -322,11 +422,12 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
                 break
         for s in range(n):
             row = g * n + s
-            minus_points[row] = score(hands, s)
-            ended_with_ass[row] = hands[s, ASS] > 0
+            hand = packed[s]
+            minus_points[row] = score(hand)
+            ended_with_ass[row] = count_of(hand, ASS) > 0
             dealt_ass[row] = s == ass_seat
             cards_left[row] = view[PUB_SIZES + s]
-            jokers_left[row] = hands[s, JOKER]
+            jokers_left[row] = count_of(hand, JOKER)
             ass_taken[row] = taken[s]
             went_out[row] = view[PUB_SIZES + s] == 0
             rounds_out[row] = rounds
@@ -342,14 +443,17 @@ def trace_game(seed, index, n, per_player, families, params, template, dealt, tr
     ``dealt`` and ``final`` (int64[n, 16]) receive the hands after the deal and at the end;
     ``trace`` (int64[MAX_ROUNDS, TRACE_WIDTH]) the moves.
     """
-    hands = np.zeros((n, HAND_SLOTS), dtype=np.int64)
+    packed = np.zeros(n, dtype=np.uint64)
     view = np.zeros(VIEW_LEN, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
-    deck = np.empty(DECK_SIZE, dtype=np.int64)
+    deck = np.empty(DECK_SIZE, dtype=np.uint8)
     taken = np.zeros(n, dtype=np.int64)
-    ass_seat = start_game(seed, index, n, per_player, template, deck, hands, view, rng, taken)
-    dealt[:, :] = hands
-    rounds, ass_rounds, status = play_game(hands, ass_seat, -1, n, families, params, view, rng,
-                                           trace, True, taken)
-    final[:, :] = hands
+    ass_seat = start_game(seed, index, n, per_player, _small_deck(template), deck, packed, view,
+                          rng, taken)
+    for s in range(n):
+        unpack_to(packed[s], dealt[s], 0)
+    rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params, view,
+                                             rng, trace, True, taken)
+    for s in range(n):
+        unpack_to(packed[s], final[s], 0)
     return rounds, ass_rounds, status, ass_seat

@@ -392,7 +392,7 @@ def _small_deck(template):
     return small
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def run_chunk(seed, start, count, n, per_player, families, params, template,
               minus_points, ended_with_ass, dealt_ass, cards_left, jokers_left, ass_taken,
               went_out, rounds_out, ass_rounds_out, out_seat):

@@ -469,7 +469,7 @@ def _dummies():
     return np.zeros((1, T_WIDTH), dtype=np.int64), np.zeros((1, CF_WIDTH), dtype=np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
     """Play matches start..start+count-1. Returns (status, bad index, per-(match, seat) arrays
     sticks/won/bonus, per-match arrays deals/capped/winner/first_dealer)."""
@@ -501,7 +501,7 @@ def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
     return DONE, -1, sticks, won, bonus, deals, capped, winner, first_dealer
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def deals_chunk(seed, start, count, n, swiss, fams, prms):
     """Play single deals start..start+count-1. Returns (status, bad index, per-(deal, seat)
     arrays points/tricks/sticks/fixed_trump/last_trick, per-deal array trump)."""

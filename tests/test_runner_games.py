@@ -63,6 +63,21 @@ def test_dask_workers_are_single_threaded_and_warm_before_the_first_chunk(dask_b
     assert list(client.run(_warm_kernels).values()) == [warm, warm]
 
 
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")  # the module's cluster has it
+def test_starting_a_local_cluster_leaves_this_process_environment_alone():
+    """Dask's nanny writes pre-spawn-environ into the parent's os.environ; a changed
+    NUMBA_NUM_THREADS there made numba's next compile in this process fail."""
+    from analyzer.runner.dask_backend import DaskBackend
+
+    before = os.environ.get("NUMBA_NUM_THREADS")
+    backend = DaskBackend(1, ())
+    try:
+        assert os.environ.get("NUMBA_NUM_THREADS") == before
+    finally:
+        backend.close()
+    assert os.environ.get("NUMBA_NUM_THREADS") == before
+
+
 def _serial(spec, count, start):
     opts = RunOptions(backend="serial", chunk_size=count)
     return execute(spec, count, start, opts, collect_rows=True).rows

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import uuid
 from collections import deque
 from collections.abc import Iterable
@@ -78,6 +79,11 @@ class DaskBackend(Backend):
                 "distributed.worker.profile.enabled": False,
                 "distributed.admin.tick.interval": "200ms",
             }
+            # Dask's nanny applies pre-spawn-environ to *this* process's os.environ (and
+            # leaves it there): a NUMBA_NUM_THREADS changed under numba makes its next
+            # compile fail ("Cannot set NUMBA_NUM_THREADS to a different value once the
+            # threads have been launched"). Put our environment back after each start.
+            self._saved_environ = {k: os.environ.get(k) for k in (*env, "PYTHONHASHSEED")}
             try:
                 with dask.config.set(settings):
                     self.cluster = LocalCluster(
@@ -90,6 +96,8 @@ class DaskBackend(Backend):
                     )
             except (OSError, TimeoutError) as exc:
                 raise CardlabError(f"could not start a local Dask cluster: {exc}") from None
+            finally:
+                self._restore_environ()
             self.client = Client(self.cluster)
             self.workers = workers
             self.shares_files = True
@@ -143,3 +151,12 @@ class DaskBackend(Backend):
         cluster, self.cluster = self.cluster, None
         if cluster is not None:
             cluster.close()
+            self._restore_environ()  # a worker restarted during the run set it again
+
+    def _restore_environ(self) -> None:
+        """Undo what the nanny wrote into this process's environment."""
+        for key, value in getattr(self, "_saved_environ", {}).items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value

@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from analyzer.bits import popcount
 from analyzer.games.jass.cards import (
     BIT,
     FULL_DECK,
@@ -57,7 +58,6 @@ from analyzer.games.jass.primitives import (
     card_value,
     lowest_card,
     nth_card,
-    popcount,
     suit_count,
     trick_points,
 )

@@ -20,13 +20,10 @@ All these constants stay ``uint64``: numba turns uint64 mixed with int64 into fl
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
+from analyzer.bits import trailing_zeros
 from analyzer.games.ass.cards import (
     ASS,
     HAND_SLOTS,
@@ -154,32 +151,10 @@ def legal_moves(view):
 # --- packed hands (see the module docstring) ---------------------------------------------------
 
 
-@intrinsic
-def _cttz64(typingctx, x):
-    """LLVM's count of trailing zeros (one instruction on current CPUs)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.cttz.i64")
-        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
-
-    return sig, codegen
-
-
-if numba.config.DISABLE_JIT:  # intrinsics exist only in compiled code; same result in Python
-
-    def lowest_kind(mask):
-        """The kind of the lowest non-zero field of a non-zero packed mask."""
-        m = int(mask)
-        return ((m & -m).bit_length() - 1) >> 2
-
-else:
-
-    @njit(cache=True, inline="always")
-    def lowest_kind(mask):
-        """The kind of the lowest non-zero field of a non-zero packed mask."""
-        return _cttz64(mask) >> 2
+@njit(cache=True, inline="always")
+def lowest_kind(mask):
+    """The kind of the lowest non-zero field of a non-zero packed mask."""
+    return trailing_zeros(mask) >> 2
 
 
 @njit(cache=True, inline="always")

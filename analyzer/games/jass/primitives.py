@@ -21,13 +21,10 @@ deal with ``basic`` here. Popcount and lowest-set-bit use LLVM's ``ctpop``/``ctt
 
 from __future__ import annotations
 
-import numba
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.core import cgutils
-from numba.extending import intrinsic
+from numba import njit
 
+from analyzer.bits import trailing_zeros
 from analyzer.games.jass.cards import (
     HIGHER_TRUMP,
     M9,
@@ -73,55 +70,10 @@ S_WON = 32  # 4 slots: tricks won in this deal
 ST_SIZE = 36
 
 
-def _py_popcount(m):
-    return bin(int(m)).count("1")
-
-
-def _py_lowest_card(m):
-    m = int(m)
-    return (m & -m).bit_length() - 1
-
-
-@intrinsic
-def _ctpop64(typingctx, x):
-    """LLVM's population count (one instruction on current CPUs)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
-        return builder.call(fn, [args[0]])
-
-    return sig, codegen
-
-
-@intrinsic
-def _cttz64(typingctx, x):
-    """LLVM's count of trailing zeros (one instruction on current CPUs)."""
-    sig = types.int64(types.uint64)
-
-    def codegen(context, builder, signature, args):
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.cttz.i64")
-        return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
-
-    return sig, codegen
-
-
-if numba.config.DISABLE_JIT:  # intrinsics exist only in compiled code; same results in Python
-    popcount = _py_popcount
-    lowest_card = _py_lowest_card
-else:
-
-    @njit(cache=True, inline="always")
-    def popcount(m):
-        """Number of cards in a mask."""
-        return _ctpop64(m)
-
-    @njit(cache=True, inline="always")
-    def lowest_card(m):
-        """The lowest card (suit-major order) in a non-empty mask."""
-        return _cttz64(m)
+@njit(cache=True, inline="always")
+def lowest_card(m):
+    """The lowest card (suit-major order) in a non-empty mask."""
+    return trailing_zeros(m)
 
 
 @njit(cache=True, _nrt=False)

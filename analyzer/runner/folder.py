@@ -20,8 +20,9 @@ import json
 import os
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -43,18 +44,24 @@ def _temporary(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file, fsync, rename."""
+def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Let ``write`` fill a temporary file beside ``path``, fsync it, then rename it to
+    ``path``: a reader sees the old file or the whole new one, never a partial one."""
     tmp = _temporary(path)
     try:
         with open(tmp, "wb") as f:
-            f.write(data)
+            write(f)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (see :func:`atomic_write`)."""
+    atomic_write(path, lambda f: f.write(data))
 
 
 def write_part(
@@ -76,16 +83,7 @@ def write_part(
     if meta:
         table = table.replace_schema_metadata(meta)
     path = Path(folder) / part_name(chunk)
-    tmp = _temporary(path)
-    try:
-        with open(tmp, "wb") as f:
-            pq.write_table(table, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
+    atomic_write(path, lambda f: pq.write_table(table, f))
     return path
 
 

@@ -291,6 +291,19 @@ def sure_winner(card, seat, st, unseen):
     return True
 
 
+@njit(cache=True, inline="always")
+def sure_winners(mask, seat, st, unseen):
+    """The cards of ``mask`` that :func:`sure_winner` proves win the trick."""
+    sure = U0
+    m = mask
+    while m != U0:
+        c = lowest_card(m)
+        m = m & (m - U1)
+        if sure_winner(c, seat, st, unseen):
+            sure |= BIT[c]
+    return sure
+
+
 @njit(cache=True, _nrt=False)
 def beatable(card, trump, unseen):
     """True when some unseen card ranks above ``card`` in its suit (or could trump it)."""
@@ -349,13 +362,7 @@ def heuristic_card(prm, seat, hand, legal, st, played, rng, aim):
     if pos == 0:
         if high:
             if track and trump >= 0:
-                sure = U0
-                m = legal
-                while m != U0:
-                    c = lowest_card(m)
-                    m = m & (m - U1)
-                    if sure_winner(c, seat, st, unseen):
-                        sure |= BIT[c]
+                sure = sure_winners(legal, seat, st, unseen)
                 if sure != U0:
                     return pick_extreme(sure, trump, True, False, False)
             plain = legal
@@ -392,13 +399,7 @@ def heuristic_card(prm, seat, hand, legal, st, played, rng, aim):
             if last:
                 return pick_extreme(win, trump, True, True, True)
             if track:
-                sure = U0
-                m = win
-                while m != U0:
-                    c = lowest_card(m)
-                    m = m & (m - U1)
-                    if sure_winner(c, seat, st, unseen):
-                        sure |= BIT[c]
+                sure = sure_winners(win, seat, st, unseen)
                 if sure != U0:
                     return pick_extreme(sure, trump, True, True, True)
             return pick_extreme(win, trump, False, False, False)

@@ -71,6 +71,17 @@ def kernel_module(game: str) -> ModuleType:
     return importlib.import_module(KERNEL_MODULES[game])
 
 
+def check_game_and_mode(spec: RunSpec, game: str, modes: tuple[str, ...]) -> str:
+    """Check that ``spec`` is for ``game`` and return its mode (the first of ``modes`` when
+    none is given)."""
+    if spec.game != game:
+        raise CardlabError(f"this kernel plays {game!r}, not {spec.game!r}")
+    mode = spec.mode or modes[0]
+    if mode not in modes:
+        raise CardlabError(f"unknown mode {mode!r} for {game}; modes: {', '.join(modes)}")
+    return mode
+
+
 def check_seed_and_strategies(spec: RunSpec) -> tuple[str, ...]:
     """Check the seed and the strategies of ``spec``; return one strategy text per seat.
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from analyzer.errors import CardlabError
 from analyzer.games.ass.rules import check_players, rules_from_options
-from analyzer.games.kernel import RunSpec, check_seed_and_strategies
+from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
 from strategies.registry import engine_arrays, parse_strategy
 
@@ -61,11 +61,7 @@ def validate(spec: RunSpec) -> RunSpec:
     Raises CardlabError for a wrong game, mode, player count, seed, rules option or strategy.
     A single strategy is applied to every seat.
     """
-    if spec.game != "ass":
-        raise CardlabError(f"this kernel plays 'ass', not {spec.game!r}")
-    mode = spec.mode or MODES[0]
-    if mode not in MODES:
-        raise CardlabError(f"unknown mode {mode!r} for ass; modes: {', '.join(MODES)}")
+    mode = check_game_and_mode(spec, "ass", MODES)
     check_players(spec.players)
     rules = rules_from_options(spec.players, spec.rules)
     strategies = check_seed_and_strategies(spec)

@@ -14,7 +14,7 @@ import numpy as np
 
 from analyzer.errors import CardlabError
 from analyzer.games.jass.rules import make_rules
-from analyzer.games.kernel import RunSpec, check_seed_and_strategies
+from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
 from strategies.registry import engine_arrays, parse_strategy
 
@@ -75,11 +75,7 @@ def validate(spec: RunSpec) -> RunSpec:
     Raises CardlabError for a wrong game, mode, player count, seed, rules option or strategy.
     A single strategy is applied to every seat.
     """
-    if spec.game != "jass":
-        raise CardlabError(f"this kernel plays 'jass', not {spec.game!r}")
-    mode = spec.mode or MODES[0]
-    if mode not in MODES:
-        raise CardlabError(f"unknown mode {mode!r} for jass; modes: {', '.join(MODES)}")
+    mode = check_game_and_mode(spec, "jass", MODES)
     rules = make_rules(spec.players, spec.rules)
     strategies = check_seed_and_strategies(spec)
     return replace(spec, mode=mode, rules=rules.as_dict(), strategies=strategies)

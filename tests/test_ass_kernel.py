@@ -21,21 +21,25 @@ def spec(players=4, strategies=("basic",), seed=1, **kw):
 def test_kernel_module_is_found_and_declares_the_contract():
     mod = kernel_module("ass")
     assert mod is kernel
-    assert kernel.UNIT == {"games": "game"} and kernel.MODES == ("games",)
+    assert kernel.UNIT == {"games": "game", "matches": "match"}
+    assert kernel.MODES == ("games", "matches")
     assert set(kernel.UNIT_COLUMNS) <= set(kernel.COLUMNS)
-    assert {m.column for m in kernel.SEAT_METRICS} <= set(kernel.COLUMNS)
+    for mode in kernel.MODES:
+        columns = kernel.MODE_COLUMNS[mode]
+        assert set(kernel.MODE_UNIT_COLUMNS[mode]) <= set(columns)
+        assert {m.column for m in kernel.seat_metrics(mode)} <= set(columns)
 
 
 def test_play_chunk_columns_dtypes_and_order():
     out = kernel.play_chunk(spec(5), 10, 20)
-    assert list(out) == list(kernel.COLUMNS)
+    assert list(out) == list(kernel.MODE_COLUMNS["games"])
     for name, array in out.items():
         assert array.dtype == kernel.DTYPES[name], name
         assert len(array) == 100
     assert (out["index"] == np.repeat(np.arange(10, 30), 5)).all()
     assert (out["seat"] == np.tile(np.arange(5), 20)).all()
     games = {k: v.reshape(20, 5) for k, v in out.items()}
-    for col in kernel.UNIT_COLUMNS:  # the same value on every seat's row
+    for col in kernel.MODE_UNIT_COLUMNS["games"]:  # the same value on every seat's row
         assert (games[col] == games[col][:, :1]).all()
     assert (games["dealt_ass"].sum(axis=1) == 1).all()
     assert (games["ended_with_ass"].sum(axis=1) == 1).all()
@@ -102,7 +106,10 @@ def test_seat_frequency_of_the_dealt_ass_matches_the_exact_value(players):
         (spec(4, seed=-1), "seed must be"),
         (spec(4, rules={"per_player": 10}), "fixed by the rulebook"),
         (spec(4, rules={"jokers": 3}), r"unknown Who's the Ass\? rules option"),
-        (spec(4, mode="matches"), "unknown mode"),
+        (spec(4, mode="tournaments"), "unknown mode"),
+        (spec(4, rules={"games_per_match": 3}), "applies to matches"),
+        (spec(4, mode="matches", rules={"games_per_match": 0}), "between 1 and 1000"),
+        (spec(4, mode="matches", rules={"games_per_match": "x"}), "whole number"),
         (RunSpec("jass", 4, ("basic",), 1), "plays 'ass'"),
     ],
 )

@@ -16,6 +16,7 @@ from analyzer.games.ass.cards import (
     PUB_POS,
     PUB_SEAT,
     PUB_SIZES,
+    SCRATCH,
     VIEW_LEN,
     card_kind,
     move_cards,
@@ -116,7 +117,7 @@ def test_careful_reads_the_record():
 def test_random_is_uniform_over_the_legal_moves():
     v = view(["3", "3", "7", "J"], pos=1, k=2, high=2)
     n = legal_moves(v)
-    moves = list(v[80 : 80 + n])
+    moves = list(v[SCRATCH : SCRATCH + n])
     assert len(moves) == 4  # pass, 3 3, 3 J, 7 J
     s = parse_strategy("ass", "random")
     rng = new_state()

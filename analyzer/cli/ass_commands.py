@@ -18,83 +18,151 @@ STRATEGY_HELP = (
 )
 
 
-def _spec(seed: int, players: int, strategy: list[str] | None):
+MODE_HELP = ("games: single games (default); matches: whole matches of K games (A-12), "
+             "strategies per player.")
+GPM_HELP = "With matches: K, games per match (default: the number of players)."
+
+
+def _spec(seed: int, players: int, strategy: list[str] | None, mode: str = "games",
+          games_per_match: int | None = None):
     from analyzer.games.ass.kernel import validate
     from analyzer.games.kernel import RunSpec
 
-    return validate(RunSpec("ass", players, tuple(strategy or ("basic",)), seed))
+    if mode not in ("games", "matches"):
+        raise CardlabError(f"--mode must be games or matches; got {mode!r}")
+    if games_per_match is not None and mode != "matches":
+        raise CardlabError("--games-per-match applies to matches")
+    rules = {} if games_per_match is None else {"games_per_match": games_per_match}
+    return validate(RunSpec("ass", players, tuple(strategy or ("basic",)), seed, mode=mode,
+                            rules=rules))
 
 
 @replay_app.command("ass")
 def replay_ass(
     seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
-    index: int = typer.Option(..., "--index", help="Game number within the run (>= 0)."),
+    index: int = typer.Option(..., "--index", help="Game (match) number within the run (>= 0)."),
     players: int = typer.Option(4, "--players", help="Number of players, 3 to 12."),
     strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
     pretty: bool = typer.Option(False, "--pretty", help="A readable round-by-round account."),
+    mode: str = typer.Option("games", "--mode", help=MODE_HELP),
+    games_per_match: int = typer.Option(None, "--games-per-match", help=GPM_HELP),
 ) -> None:
     """Replay game INDEX of a run and print it as one JSON line (game-records format).
 
     The same seed, index, players and strategies always give the same game, so a game seen
-    in a simulation or an export can be looked at again move by move.
+    in a simulation or an export can be looked at again move by move. With --mode matches,
+    match INDEX of a run of matches (one line per match).
     """
-    from analyzer.games.ass.records import Tracer
+    from analyzer.games.ass.records import MatchTracer, Tracer
 
     if index < 0:
         raise CardlabError(f"--index must be >= 0; got {index}")
-    record, status = Tracer(_spec(seed, players, strategy)).record(index)
+    spec = _spec(seed, players, strategy, mode, games_per_match)
+    tracer = MatchTracer(spec) if mode == "matches" else Tracer(spec)
+    record, status = tracer.record(index)
     if status >= 0:
-        raise CardlabError(f"strategy at seat {status} made an illegal move (engine bug)")
-    typer.echo(format_pretty(record) if pretty else json.dumps(record))
+        where = "player" if mode == "matches" else "seat"
+        raise CardlabError(f"strategy at {where} {status} made an illegal move (engine bug)")
+    if pretty:
+        typer.echo(format_pretty_match(record) if mode == "matches" else format_pretty(record))
+    else:
+        typer.echo(json.dumps(record))
 
 
 @export_app.command("ass")
 def export_ass(
     seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
-    games: int = typer.Option(..., "--games", help="How many games to write (>= 1)."),
+    games: int = typer.Option(None, "--games", help="How many games to write (>= 1)."),
     out: Path = typer.Option(..., "--out", help="The JSON Lines file to write."),
     players: int = typer.Option(4, "--players", help="Number of players, 3 to 12."),
     strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
-    start: int = typer.Option(0, "--start", help="Index of the first game (>= 0)."),
+    start: int = typer.Option(0, "--start", help="Index of the first game (match) (>= 0)."),
+    matches: int = typer.Option(
+        None, "--matches",
+        help="Write this many whole matches instead (A-12), one match record per line; "
+        "strategies per player.",
+    ),
+    games_per_match: int = typer.Option(None, "--games-per-match", help=GPM_HELP),
 ) -> None:
-    """Write games START .. START+GAMES-1 as JSON Lines, one game record per line.
+    """Write games START .. START+GAMES-1 as JSON Lines, one game record per line (or, with
+    --matches, matches START .. START+MATCHES-1, one match record per line).
 
     The file appears under its name only when complete (written to a temporary file in the
     same folder, then renamed).
     """
-    from analyzer.games.ass.records import Tracer
+    from analyzer.games.ass.records import MatchTracer, Tracer
 
-    if games < 1:
-        raise CardlabError(f"--games must be >= 1; got {games}")
+    if (games is None) == (matches is None):
+        raise CardlabError("give --games or --matches (one of them)")
+    mode, count, unit = (("matches", matches, "match") if matches is not None
+                         else ("games", games, "game"))
+    if count < 1:
+        raise CardlabError(f"--{mode} must be >= 1; got {count}")
     if start < 0:
         raise CardlabError(f"--start must be >= 0; got {start}")
-    tracer = Tracer(_spec(seed, players, strategy))
+    spec = _spec(seed, players, strategy, mode, games_per_match)
+    tracer = MatchTracer(spec) if mode == "matches" else Tracer(spec)
+    where = "player" if mode == "matches" else "seat"
 
     def lines():
-        for index in range(start, start + games):
+        for index in range(start, start + count):
             record, status = tracer.record(index)
             if status >= 0:
                 raise CardlabError(
-                    f"game {index}: strategy at seat {status} made an illegal move (engine bug)"
+                    f"{unit} {index}: strategy at {where} {status} made an illegal move "
+                    "(engine bug)"
                 )
             yield json.dumps(record)
 
     write_lines_atomically(out, lines())
-    typer.echo(f"wrote {games} games to {out}")
+    typer.echo(f"wrote {count} {mode} to {out}")
 
 
 def _cards(cards: list[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
-def format_pretty(record: dict[str, Any]) -> str:
+def format_pretty_match(record: dict[str, Any]) -> str:
+    """A readable account of a match record: each game as format_pretty, then the totals."""
+    n = record["players"]
+    k = record["rules"]["games_per_match"]
+    lines = [
+        f"Who's the Ass? seed {record['seed']}, match {record['index']}: {n} players, {k} "
+        f"games; player {record['first_dealer']} deals first",
+        "Players: " + ", ".join(f"{p} = {s}" for p, s in enumerate(record["strategies"])),
+    ]
+    totals = [0] * n
+    for g, game in enumerate(record["games"]):
+        seats = game["seat_players"]
+        lines.append("")
+        lines.append(f"Game {g + 1} of {k}: player {game['dealer']} deals; seats "
+                     + ", ".join(f"{s} = player {p}" for s, p in enumerate(seats)))
+        body = format_pretty({**game, "players": n, "seed": record["seed"],
+                              "index": record["index"], "rules": record["rules"],
+                              "strategies": [record["strategies"][p] for p in seats]},
+                             header=False)
+        lines.extend("  " + line for line in body.splitlines())
+        for s, p in enumerate(seats):
+            totals[p] += game["penalties"][s]
+        lines.append("  Totals so far: " + ", ".join(f"player {p} {t}"
+                                                     for p, t in enumerate(totals)))
+    winners = record["winners"]
+    share = ("wins" if len(winners) == 1
+             else f"tie for the fewest and share the win (1/{len(winners)} each)")
+    who = ", ".join(f"player {p}" for p in winners)
+    lines.append(f"Result: {who} {share} with {min(record['totals'])} minus points; totals "
+                 f"{record['totals']}.")
+    return "\n".join(lines)
+
+
+def format_pretty(record: dict[str, Any], header: bool = True) -> str:
     """A readable account of a game record, one line per play."""
     n = record["players"]
     lines = [
         f"Who's the Ass? seed {record['seed']}, game {record['index']}: {n} players, "
         f"{record['rules']['per_player']} cards each",
-        "Dealt:",
-    ]
+    ] if header else []
+    lines.append("Dealt:")
     for seat in range(n):
         lines.append(f"  seat {seat} ({record['strategies'][seat]}): "
                      f"{_cards(record['hands'][seat])}")

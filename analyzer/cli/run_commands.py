@@ -54,14 +54,16 @@ START = typer.Option(0, "--start", help="Index of the first game (match, deal)."
 
 
 def print_seat_table(
-    title: str, moments, metrics: list[Metric], labels: list[str] | None = None
+    title: str, moments, metrics: list[Metric], labels: list[str] | None = None,
+    who: str = "seat",
 ) -> None:
-    """The per-seat table: seat, strategy, n, and each metric as 'mean ± 95% half-width'."""
+    """The per-seat table: seat, strategy, n, and each metric as 'mean ± 95% half-width'.
+    ``who`` heads the first column (a kernel's ROW_NAMES: "player" where rows are players)."""
     console = Console()
     if not console.is_terminal:  # piped or captured: no 80-column wrapping of the headers
         console = Console(width=200)
     table = Table(title=title, title_justify="left")
-    table.add_column("seat", justify="right")
+    table.add_column(who, justify="right")
     if labels:
         table.add_column("strategy")
     table.add_column("n", justify="right")
@@ -73,6 +75,11 @@ def print_seat_table(
         strategy = [labels[int(seat)]] if labels else []
         table.add_row(cells[0], *strategy, f"{int(row['n']):,}", *cells[1:])
     console.print(table)
+
+
+def _row_name(kernel, mode: str) -> str:
+    """What a result row's ``seat`` stands for in ``mode`` ("seat" unless the kernel says)."""
+    return getattr(kernel, "ROW_NAMES", {}).get(mode, "seat")
 
 
 def _title(game: str, spec: RunSpec, count: int, unit: str, start: int) -> str:
@@ -117,7 +124,7 @@ def simulate(
     metrics = mode_metrics(kernel, result.spec.mode)
     print_seat_table(
         _title(game, result.spec, count, result.unit, start),
-        result.moments, metrics, labels,
+        result.moments, metrics, labels, _row_name(kernel, result.spec.mode),
     )
     units = plural(result.unit)
     line = f"{result.played:,} {units} in {result.seconds:.2f} s"
@@ -137,7 +144,16 @@ def simulate(
 @simulate_app.command("ass")
 def simulate_ass(
     players: int = typer.Option(4, "--players", "-p", help="Players, 3 to 12."),
-    games: int = typer.Option(100_000, "--games", "-n", help="Games to play."),
+    games: int = typer.Option(None, "--games", "-n", help="Games to play (default 100000)."),
+    matches: int = typer.Option(
+        None, "--matches",
+        help="Play whole matches instead (A-12): K games each, the deal moving one player "
+        "on each game; the table is then per player: total minus points, P(win match) with "
+        "ties shared, P(tie).",
+    ),
+    games_per_match: int = typer.Option(
+        None, "--games-per-match", help="K, games per match (default: the number of players)."
+    ),
     seed: int = SEED,
     strategy: list[str] = STRATEGY,
     out: Path = OUT,
@@ -153,10 +169,24 @@ def simulate_ass(
     """Play games of Who's the Ass? and print mean minus points, the chance to end with the
     ass and the chance to be dealt it, per seat, with 95% confidence intervals.
 
+    With --matches the strategies are given per player (player 0 first), and each player
+    sits in a different seat every game.
+
     Example: cardlab simulate ass --players 5 --games 1000000 --seed 7 --out run.parquet
+
+    Example: cardlab simulate ass --matches 100000 -s basic -s joker-hoarder -s basic -s basic
     """
-    simulate("ass", "games", games, players, seed, strategy, {}, out, workers, chunk_size,
-             backend, scheduler, aggregate, resume, quiet, start)
+    if matches is not None and games is not None:
+        fail("give --games or --matches, not both")
+    if games_per_match is not None and matches is None:
+        fail("--games-per-match applies to --matches")
+    if matches is not None:
+        rules = {} if games_per_match is None else {"games_per_match": games_per_match}
+        simulate("ass", "matches", matches, players, seed, strategy, rules, out, workers,
+                 chunk_size, backend, scheduler, aggregate, resume, quiet, start)
+        return
+    simulate("ass", "games", 100_000 if games is None else games, players, seed, strategy, {},
+             out, workers, chunk_size, backend, scheduler, aggregate, resume, quiet, start)
 
 
 @simulate_app.command("jass")
@@ -221,5 +251,5 @@ def summarize(
         return
     metrics = mode_metrics(kernel, plan["mode"])
     print_seat_table(_title(plan["game"], spec, plan["count"], unit, plan["start"]),
-                     summary.moments, metrics, labels)
+                     summary.moments, metrics, labels, _row_name(kernel, plan["mode"]))
     typer.echo(f"{run}: {plan['kind']}, {state}; cardlab {plan['version']}")

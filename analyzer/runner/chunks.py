@@ -21,6 +21,7 @@ CHUNKS_PER_WORKER = 4
 # Bigger chunks cost memory (a worker holds one chunk's rows), smaller ones per-chunk overhead.
 PREFERRED_CHUNK_SIZE = {
     ("ass", "games"): 200_000,
+    ("ass", "matches"): 50_000,  # of 4 games at the default K for 4 players
     ("jass", "matches"): 20_000,
     ("jass", "deals"): 150_000,
 }

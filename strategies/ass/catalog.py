@@ -34,6 +34,11 @@ Families
                    whose whole set provably wins the round from the public record (no other
                    player holds k cards, or too few cards of higher values and jokers are still
                    unaccounted for, given the cards gone and the own hand), else as low.
+    chase (6)      matches only (A-12): in the last ``chase`` games of a match (0 = never),
+                   while the player's running total is above the lowest of the others, it
+                   races to go out: it leads its biggest set (most cards, the higher value on
+                   ties) instead of what ``lead`` says; jokers as the joker knob says. Reads
+                   the running totals and the game number that A-12 makes public.
 
 How to add a strategy
 ---------------------
@@ -68,7 +73,7 @@ ASS_THROW = ("lowest", "safe-high")
 PASS_MODES = ("never", "save-sets")
 LEADS = ("low", "safe")
 
-SLOT_JOKERS, SLOT_KEEP, SLOT_LEAD_ASS, SLOT_ASS_THROW, SLOT_PASS, SLOT_LEAD = range(6)
+SLOT_JOKERS, SLOT_KEEP, SLOT_LEAD_ASS, SLOT_ASS_THROW, SLOT_PASS, SLOT_LEAD, SLOT_CHASE = range(7)
 
 HEURISTIC_PARAMS = (
     Param("jokers", SLOT_JOKERS, 0.0, "when to use jokers", choices=JOKERS),
@@ -77,6 +82,9 @@ HEURISTIC_PARAMS = (
     Param("ass_throw", SLOT_ASS_THROW, 0.0, "card thrown in an ass round", choices=ASS_THROW),
     Param("pass", SLOT_PASS, 0.0, "deliberate passing", choices=PASS_MODES),
     Param("lead", SLOT_LEAD, 0.0, "which set to lead", choices=LEADS),
+    Param("chase", SLOT_CHASE, 0.0,
+          "in the last N games of a match, when behind, lead the biggest set (0 = never)",
+          low=0, high=1000),
 )
 
 register(StrategySpec("ass", "basic", BASIC, "the yardstick: lowest lead, cheapest raise"))
@@ -124,6 +132,13 @@ register(
     StrategySpec(
         "ass", "set-saver", HEURISTIC, "passes rather than split a value",
         HEURISTIC_PARAMS, preset={"pass": "save-sets"},
+    )
+)
+register(
+    StrategySpec(
+        "ass", "chaser", HEURISTIC,
+        "in a match's last game, when behind, leads its biggest set to race out",
+        HEURISTIC_PARAMS, preset={"chase": "1"},
     )
 )
 register(

@@ -40,6 +40,8 @@ from analyzer.games.ass.cards import (
     N_VALUES,
     PASS,
     PUB_ASS_ROUND,
+    PUB_GAME,
+    PUB_GAMES,
     PUB_GONE,
     PUB_HIGH,
     PUB_K,
@@ -48,6 +50,7 @@ from analyzer.games.ass.cards import (
     PUB_POS,
     PUB_SEAT,
     PUB_SIZES,
+    PUB_TOTALS,
     SCRATCH,
 )
 from analyzer.games.ass.moves import (
@@ -71,6 +74,7 @@ from strategies.ass.catalog import (
     J_KEEP_UNTIL,
     RANDOM,
     SLOT_ASS_THROW,
+    SLOT_CHASE,
     SLOT_JOKERS,
     SLOT_KEEP,
     SLOT_LEAD,
@@ -212,6 +216,23 @@ def lead_is_safe(w, k, view):
 
 
 @njit(cache=True)
+def trailing_late(view, late):
+    """True in one of the last ``late`` games of a match (A-12) while the decider's running
+    total is above the lowest of the others': it is behind. Never in a single game (the
+    view's PUB_GAMES is 0 there), never in a match's first game (all totals are 0)."""
+    games = view[PUB_GAMES]
+    if late <= 0 or games == 0 or games - view[PUB_GAME] > late:
+        return False
+    seat = view[PUB_SEAT]
+    own = view[PUB_TOTALS + seat]
+    lowest = own
+    for s in range(view[PUB_PLAYERS]):
+        if s != seat:
+            lowest = min(lowest, view[PUB_TOTALS + s])
+    return own > lowest
+
+
+@njit(cache=True)
 def heuristic(params, view, rng):
     """The tunable family (knobs in catalog.py); all knobs at their defaults = basic."""
     mode = int(params[SLOT_JOKERS])
@@ -220,7 +241,9 @@ def heuristic(params, view, rng):
     numbers = _numbers(view)
     size = numbers + jokers + view[ASS]
     if view[PUB_POS] == 0:
-        return _heuristic_lead(params, view, mode, jokers, numbers, size)
+        chase = int(params[SLOT_CHASE])
+        racing = chase > 0 and trailing_late(view, chase)
+        return _heuristic_lead(params, view, mode, jokers, numbers, size, racing)
     if view[PUB_ASS_ROUND] != 0:
         use_joker = jokers > 0 and jokers_allowed(mode, keep, size, size - 1, numbers)
         high = view[PUB_HIGH]
@@ -252,7 +275,7 @@ def heuristic(params, view, rng):
 
 
 @njit(cache=True)
-def _heuristic_lead(params, view, mode, jokers, numbers, size):
+def _heuristic_lead(params, view, mode, jokers, numbers, size, racing):
     if view[PUB_MAY_LEAD_ASS] != 0 and (int(params[SLOT_LEAD_ASS]) == 0 or size == view[ASS]):
         return enc(ASS, 1, 0)
     if numbers == 0:
@@ -262,7 +285,11 @@ def _heuristic_lead(params, view, mode, jokers, numbers, size):
         if view[u] > 0:
             w = u
             break
-    if int(params[SLOT_LEAD]) == 1:  # safe: the lowest value whose whole set cannot be beaten
+    if racing:  # chase: the biggest set (most cards, the higher value on ties), to go out fast
+        for u in range(w + 1, N_VALUES + 1):
+            if view[u] >= view[w]:
+                w = u
+    elif int(params[SLOT_LEAD]) == 1:  # safe: the lowest value whose whole set cannot be beaten
         for u in range(w, N_VALUES + 1):
             if view[u] > 0 and lead_is_safe(u, view[u], view):
                 w = u

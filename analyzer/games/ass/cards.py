@@ -19,7 +19,8 @@ order* that the ``random`` strategy and the legal-move generators share.
 The *view* (int64[VIEW_LEN]) is everything a strategy is given (ruling A-11): its own hand in
 slots 0..15, then the public state: the round's lead size, highest value so far, whether it is
 an ass round, whether the decider may lead the ass, the cards that have left the game, the
-cards on the table this round, and every hand's size. Nothing in it reveals another hand. One
+cards on the table this round, and every hand's size; in a match (A-12) also which game of
+the K it is and the running totals of the players by seat. Nothing in it reveals another hand. One
 array rather than several keeps calls into jitted policies cheap (every array argument costs
 reference counting on each call; measured: 34 ns per decision with five arrays).
 """
@@ -37,6 +38,9 @@ ASS_WINDOW = 39  # the ass goes among the first 39 cards of the stack (A-2)
 ASS_PENALTY = 20
 JOKER_PENALTY = 14
 JOKER_HIGH = 14  # a set of jokers only, or a joker declared high in an ass round
+# A share of a match win (A-12) is counted in units of 1/WIN_SHARE_UNIT: lcm(1..12), so the
+# 1/k of each of k tied winners is a whole number for every player count (exact aggregates).
+WIN_SHARE_UNIT = 27720
 
 PASS = -1
 
@@ -53,10 +57,14 @@ PUB_POS = 22  # the decider's position in the round: 0 = starter (leading), 1..n
 PUB_STARTER = 23  # the round's starting seat
 PUB_HIGH_SEAT = 24  # the seat that played the highest value so far this round
 PUB_ROUND = 25  # number of the round, 0 first
+PUB_GAME = 26  # in a match (A-12): the game's number, 0 first; 0 in a single game
+PUB_GAMES = 27  # in a match: the number of games K; 0 in a single game (not a match)
 PUB_GONE = 32  # 16 counts by kind: cards that have left the game (played in normal rounds)
 PUB_TABLE = 48  # 16 counts by kind: cards played so far in the current round
 PUB_SIZES = 64  # 16 entries: hand size of every seat (seats 0..n-1)
-SCRATCH = 80  # legal-move lists are written from here on
+PUB_TOTALS = 80  # 16 entries: in a match, the running total of minus points of the player in
+# each seat (seats 0..n-1) before this game (A-12, public on the score sheet); 0 in a single game
+SCRATCH = 96  # legal-move lists are written from here on
 MAX_MOVES = 1024  # more than the most legal moves any hand can have (13*8*6 + 6)
 VIEW_LEN = SCRATCH + MAX_MOVES
 

@@ -74,6 +74,8 @@ from analyzer.games.ass.cards import (
     N_VALUES,
     PASS,
     PUB_ASS_ROUND,
+    PUB_GAME,
+    PUB_GAMES,
     PUB_GONE,
     PUB_HIGH,
     PUB_HIGH_SEAT,
@@ -86,8 +88,10 @@ from analyzer.games.ass.cards import (
     PUB_SIZES,
     PUB_STARTER,
     PUB_TABLE,
+    PUB_TOTALS,
     SCRATCH,
     VIEW_LEN,
+    WIN_SHARE_UNIT,
 )
 from analyzer.games.ass.moves import (
     U0,
@@ -100,7 +104,7 @@ from analyzer.games.ass.moves import (
     pack_counts,
     unpack_to,
 )
-from analyzer.rng import GOLDEN, S32, mix64, seed_state
+from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
 from strategies.ass.catalog import BASIC, HEURISTIC, RANDOM
 from strategies.ass.policies import basic_packed, heuristic, random_policy
 
@@ -375,7 +379,13 @@ def score(hand):
 @njit(cache=True, inline="always")
 def start_game(seed, index, n, per_player, template, deck, packed, view, rng, taken):
     """Seed game (seed, index)'s stream, reset the public state, deal; return the ass seat."""
-    seed_state(rng, seed, index, 0)
+    return start_stream(seed, index, 0, n, per_player, template, deck, packed, view, rng, taken)
+
+
+@njit(cache=True, inline="always")
+def start_stream(seed, index, stream, n, per_player, template, deck, packed, view, rng, taken):
+    """:func:`start_game` on stream ``stream`` of (seed, index) (game ``stream`` of a match)."""
+    seed_state(rng, seed, index, stream)
     for k in range(SCRATCH):  # the scratch tail needs no reset
         view[k] = 0
     for s in range(n):
@@ -457,3 +467,143 @@ def trace_game(seed, index, n, per_player, families, params, template, dealt, tr
     for s in range(n):
         unpack_to(packed[s], final[s], 0)
     return rounds, ass_rounds, status, ass_seat
+
+
+# --- matches (A-12) ----------------------------------------------------------------------------
+#
+# Match (seed, index): the first dealer is randbelow(n) on stream DEALER_STREAM of (seed, index);
+# game g (0..K-1) is dealt and played on stream g of (seed, index), exactly as a single game is
+# on stream 0. So game 0 of match i is single game i's deal, and with K = 1 a match is single
+# game i with the players seated by the drawn dealer. The dealer of game g is player
+# (first + g) mod n and seat s holds player (dealer + 1 + s) mod n; totals are kept by player.
+
+DEALER_STREAM = 0xFFFFFFFF  # far from every game stream 0..K-1 (K <= 1000, rules.py)
+
+
+@njit(cache=True)
+def first_dealer(seed, index, n, rng):
+    """The first dealer of match (seed, index), drawn on the match's dealer stream (A-12)."""
+    seed_state(rng, seed, index, DEALER_STREAM)
+    return randbelow(rng, n)
+
+
+@njit(cache=True)
+def play_match(seed, index, n, per_player, games, families, params, template, deck, packed,
+               view, rng, taken, seat_fams, seat_params, totals, tracing, traces, dealt, final,
+               rounds_out):
+    """Play match (seed, index) of ``games`` games; return (status, game, first dealer).
+
+    ``families``/``params`` are by player; ``seat_fams``/``seat_params`` (by seat) are work
+    space. ``totals`` (int64[n]) receives the totals by player. status is OK, or the status of
+    play_packed in game ``game`` (the *seat* that moved illegally there, or ROUND_BOUND).
+    In trace mode ``traces[g]``, ``dealt[g]``, ``final[g]`` and ``rounds_out[g]`` receive game
+    g's moves, hands after the deal and at the end (by seat) and its number of rounds.
+    """
+    first = first_dealer(seed, index, n, rng)
+    for p in range(n):
+        totals[p] = 0
+    slots = params.shape[1]
+    for g in range(games):
+        dealer = (first + g) % n
+        for s in range(n):
+            p = (dealer + 1 + s) % n
+            seat_fams[s] = families[p]
+            for i in range(slots):
+                seat_params[s, i] = params[p, i]
+        ass_seat = start_stream(seed, index, g, n, per_player, template, deck, packed, view, rng,
+                                taken)
+        view[PUB_GAME] = g
+        view[PUB_GAMES] = games
+        for s in range(n):
+            view[PUB_TOTALS + s] = totals[(dealer + 1 + s) % n]
+        if tracing:
+            for s in range(n):
+                unpack_to(packed[s], dealt[g, s], 0)
+        trace = traces[g] if tracing else traces[0]
+        rounds, _, status = play_packed(packed, ass_seat, -1, n, seat_fams, seat_params, view,
+                                        rng, trace, tracing, taken)
+        if tracing:
+            rounds_out[g] = rounds
+            for s in range(n):
+                unpack_to(packed[s], final[g, s], 0)
+        if status != OK:
+            return status, g, first
+        for s in range(n):
+            totals[(dealer + 1 + s) % n] += score(packed[s])
+    return OK, games, first
+
+
+@njit(cache=True)
+def match_shares(totals, n, shares):
+    """A-12: the fewest total wins, and k players tied for it share the win. Fill
+    ``shares[p]`` with player p's share in units of 1/WIN_SHARE_UNIT (WIN_SHARE_UNIT // k for
+    each of the k, 0 for the others) and return k."""
+    low = totals[0]
+    for p in range(1, n):
+        low = min(low, totals[p])
+    k = 0
+    for p in range(n):
+        if totals[p] == low:
+            k += 1
+    for p in range(n):
+        shares[p] = WIN_SHARE_UNIT // k if totals[p] == low else 0
+    return k
+
+
+@njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
+def run_match_chunk(seed, start, count, n, per_player, games, families, params, template,
+                    total_out, won_out, tied_out, share_out, winners_out, first_out):
+    """Play matches start..start+count-1 and fill the per-(match, player) result columns.
+
+    Returns -1 when every match was played, else the position in the chunk of the first match
+    in which a strategy made an illegal move (the kernel replays it to say which).
+    """
+    packed = np.zeros(n, dtype=np.uint64)
+    view = np.zeros(VIEW_LEN, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    small = _small_deck(template)
+    deck = np.empty(DECK_SIZE, dtype=np.uint8)
+    traces = np.empty((1, 1, TRACE_WIDTH), dtype=np.int64)
+    dummy = np.empty((1, n, 16), dtype=np.int64)
+    rounds = np.empty(1, dtype=np.int64)
+    taken = np.zeros(n, dtype=np.int64)
+    seat_fams = np.empty(n, dtype=np.int64)
+    seat_params = np.empty((n, params.shape[1]), dtype=np.float64)
+    totals = np.zeros(n, dtype=np.int64)
+    shares = np.zeros(n, dtype=np.int64)
+    for m in range(count):
+        status, _, first = play_match(seed, start + m, n, per_player, games, families, params,
+                                      small, deck, packed, view, rng, taken, seat_fams,
+                                      seat_params, totals, False, traces, dummy, dummy, rounds)
+        if status != OK:
+            return m
+        k = match_shares(totals, n, shares)
+        for p in range(n):
+            row = m * n + p
+            total_out[row] = totals[p]
+            won_out[row] = shares[p] > 0
+            tied_out[row] = shares[p] > 0 and k > 1
+            share_out[row] = shares[p]
+            winners_out[row] = k
+            first_out[row] = first
+    return -1
+
+
+@njit(cache=True)
+def trace_match(seed, index, n, per_player, games, families, params, template, traces, dealt,
+                final, rounds_out, totals):
+    """Play one match in trace mode; return (status, game, first dealer) as play_match.
+
+    ``traces`` int64[K, MAX_ROUNDS, TRACE_WIDTH], ``dealt``/``final`` int64[K, n, 16],
+    ``rounds_out`` int64[K], ``totals`` int64[n] (by player) receive the match.
+    """
+    packed = np.zeros(n, dtype=np.uint64)
+    view = np.zeros(VIEW_LEN, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    deck = np.empty(DECK_SIZE, dtype=np.uint8)
+    taken = np.zeros(n, dtype=np.int64)
+    seat_fams = np.empty(n, dtype=np.int64)
+    seat_params = np.empty((n, params.shape[1]), dtype=np.float64)
+    return play_match(seed, index, n, per_player, games, families, params, _small_deck(template),
+                      deck, packed, view, rng, taken, seat_fams, seat_params, totals, True,
+                      traces, dealt, final, rounds_out)

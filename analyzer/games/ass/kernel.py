@@ -1,7 +1,15 @@
 """The kernel module of Who's the Ass? (the contract of analyzer.games.kernel).
 
-One index is one game. ``play_chunk`` returns one row per (game, seat), ordered by index then
-seat; a game's rows depend on (spec, index) alone, so any chunking gives the same table.
+Two modes. ``games`` (default): one index is one game, one row per (game, seat). ``matches``
+(A-12): one index is one match of K games (rules option ``games_per_match``, default the
+number of players), one row per (match, player): the ``seat`` column is then the *player*
+(0..n-1), whose strategy is ``spec.strategies[player]`` and who sits in seat
+(player - dealer - 1) mod n of a game dealt by ``dealer``. Rows depend on (spec, index) alone,
+so any chunking gives the same table.
+
+How a match maps to deals (engine.py): game g of match i is dealt and played on stream g of
+(seed, i), the first dealer is drawn on a stream of its own; so game 0 of match i is single
+game i's deal, and a match with K = 1 is single game i with the players seated by the draw.
 """
 
 from __future__ import annotations
@@ -11,15 +19,16 @@ from dataclasses import replace
 import numpy as np
 
 from analyzer.errors import CardlabError
-from analyzer.games.ass.rules import check_players, rules_from_options
+from analyzer.games.ass.cards import WIN_SHARE_UNIT
+from analyzer.games.ass.rules import check_players, games_per_match, rules_from_options
 from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
 from strategies.registry import engine_arrays, parse_strategy
 
-UNIT = {"games": "game"}
-MODES = ("games",)
+UNIT = {"games": "game", "matches": "match"}
+MODES = ("games", "matches")
 
-COLUMNS = {
+GAME_COLUMNS = {
     "index": "game number within the run (with the seed it identifies the game)",
     "seat": "seat in dealing order, 0 gets the first card, n-1 deals (A-3)",
     "minus_points": "minus points at the end: ass 20, joker 14, number its value (A-10)",
@@ -33,7 +42,29 @@ COLUMNS = {
     "ass_rounds": "ass rounds in the game",
     "out_seat": "lowest seat number with no cards at the end (the game's first 'winner')",
 }
-UNIT_COLUMNS = ("rounds", "ass_rounds", "out_seat")
+# A share of a match win is stored as a whole number of 1/WIN_SHARE_UNIT (lcm(1..12) = 27720),
+# so that --aggregate keeps it exactly: 27720 alone, 13860 in a two-way tie, 0 otherwise.
+MATCH_COLUMNS = {
+    "index": "match number within the run (with the seed it identifies the match)",
+    "seat": "the player (0..n-1), fixed for the match; in a game dealt by player d the "
+            "player p sits in seat (p - d - 1) mod n (A-12)",
+    "total": "total minus points over the match's games (A-10, A-12)",
+    "won": "the player has the fewest total (alone or tied: a share of the win)",
+    "tied": "the player is tied for the fewest total with another player",
+    "win_share": f"share of the match win in units of 1/{WIN_SHARE_UNIT}: {WIN_SHARE_UNIT}/k "
+                 "for each of k players tied for the fewest total, else 0 (A-12)",
+    "winners": "number of players tied for the fewest total (1 = a clear winner)",
+    "first_dealer": "the player drawn to deal the first game",
+}
+COLUMNS = {**GAME_COLUMNS, **{k: v for k, v in MATCH_COLUMNS.items() if k not in GAME_COLUMNS}}
+MODE_COLUMNS = {"games": GAME_COLUMNS, "matches": MATCH_COLUMNS}
+UNIT_COLUMNS = ("rounds", "ass_rounds", "out_seat", "winners", "first_dealer")
+MODE_UNIT_COLUMNS = {
+    "games": ("rounds", "ass_rounds", "out_seat"),
+    "matches": ("winners", "first_dealer"),
+}
+# What a row's ``seat`` column stands for, by mode (for table headers).
+ROW_NAMES = {"games": "seat", "matches": "player"}
 DTYPES = {
     "index": np.int64,
     "seat": np.int16,
@@ -48,11 +79,34 @@ DTYPES = {
     "ass_rounds": np.int16,
     "out_seat": np.int16,
 }
-SEAT_METRICS = [
-    Metric("minus_points", "mean minus points"),
-    Metric("ended_with_ass", "P(end with ass) %", 100.0),
-    Metric("dealt_ass", "P(dealt ass) %", 100.0),
-]
+MATCH_DTYPES = {
+    "index": np.int64,
+    "seat": np.int16,
+    "total": np.int32,
+    "won": np.bool_,
+    "tied": np.bool_,
+    "win_share": np.int32,
+    "winners": np.int16,
+    "first_dealer": np.int16,
+}
+MODE_METRICS = {
+    "games": [
+        Metric("minus_points", "mean minus points"),
+        Metric("ended_with_ass", "P(end with ass) %", 100.0),
+        Metric("dealt_ass", "P(dealt ass) %", 100.0),
+    ],
+    "matches": [
+        Metric("total", "mean total minus points"),
+        Metric("win_share", "P(win match) %", 100.0 / WIN_SHARE_UNIT),
+        Metric("tied", "P(tie) %", 100.0),
+    ],
+}
+SEAT_METRICS = MODE_METRICS["games"]
+
+
+def seat_metrics(mode: str) -> list[Metric]:
+    """The per-seat (per-player in matches) metrics of a mode."""
+    return MODE_METRICS[mode or MODES[0]]
 
 
 def validate(spec: RunSpec) -> RunSpec:
@@ -63,9 +117,12 @@ def validate(spec: RunSpec) -> RunSpec:
     """
     mode = check_game_and_mode(spec, "ass", MODES)
     check_players(spec.players)
-    rules = rules_from_options(spec.players, spec.rules)
+    matches = mode == "matches"
+    options = rules_from_options(spec.players, spec.rules, matches).options()
+    if matches:
+        options["games_per_match"] = games_per_match(spec.players, spec.rules)
     strategies = check_seed_and_strategies(spec)
-    return replace(spec, mode=mode, rules=rules.options(), strategies=strategies)
+    return replace(spec, mode=mode, rules=options, strategies=strategies)
 
 
 def engine_inputs(spec: RunSpec) -> tuple[np.ndarray, np.ndarray]:
@@ -74,12 +131,15 @@ def engine_inputs(spec: RunSpec) -> tuple[np.ndarray, np.ndarray]:
 
 
 def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
-    """Play games start..start+count-1 of ``spec``; one row per (game, seat)."""
+    """Play units start..start+count-1 of ``spec``: one row per (game, seat), or in mode
+    ``matches`` one row per (match, player)."""
     from analyzer.games.ass.engine import canonical_deck, run_chunk
 
     spec = validate(spec)
     if start < 0 or count < 0:
         raise CardlabError(f"start and count must be >= 0; got {start}, {count}")
+    if spec.mode == "matches":
+        return _match_chunk(spec, start, count)
     n = spec.players
     rows = count * n
     out = {name: np.empty(rows, dtype=dt) for name, dt in DTYPES.items()}
@@ -97,18 +157,43 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     return out
 
 
+def _match_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
+    """Play matches start..start+count-1 of a validated spec; one row per (match, player)."""
+    from analyzer.games.ass.engine import canonical_deck, run_match_chunk
+
+    n = spec.players
+    rows = count * n
+    out = {name: np.empty(rows, dtype=dt) for name, dt in MATCH_DTYPES.items()}
+    out["index"][:] = np.repeat(np.arange(start, start + count, dtype=np.int64), n)
+    out["seat"][:] = np.tile(np.arange(n, dtype=np.int16), count)
+    families, params = engine_inputs(spec)
+    bad = run_match_chunk(
+        spec.seed, start, count, n, spec.rules["per_player"], spec.rules["games_per_match"],
+        families, params, canonical_deck(), out["total"], out["won"], out["tied"],
+        out["win_share"], out["winners"], out["first_dealer"],
+    )
+    if bad >= 0:
+        _report_illegal(spec, start + bad)
+    return out
+
+
 def _report_illegal(spec: RunSpec, index: int) -> None:
     """Replay a game in which a strategy moved illegally and raise with the details."""
-    from analyzer.games.ass.records import trace_record
+    from analyzer.games.ass.records import trace_match_record, trace_record
 
-    _, status = trace_record(spec, index)
-    who = f"strategy {spec.strategies[status]!r} at seat {status}" if status >= 0 else "a seat"
+    trace = trace_match_record if spec.mode == "matches" else trace_record
+    _, status = trace(spec, index)
+    where = "player" if spec.mode == "matches" else "seat"
+    who = (f"strategy {spec.strategies[status]!r} at {where} {status}"
+           if 0 <= status < spec.players else f"a {where}")
+    unit = "match" if spec.mode == "matches" else "game"
     raise RuntimeError(
-        f"engine bug: {who} made an illegal move in game seed={spec.seed} index={index}"
+        f"engine bug: {who} made an illegal move in {unit} seed={spec.seed} index={index}"
     )
 
 
 def warmup() -> None:
     """Compile (or load from the cache) every kernel a run uses, on a tiny run."""
-    spec = RunSpec("ass", 4, ("basic", "random", "heuristic", "careful"), seed=0)
-    play_chunk(spec, 0, 2)
+    for mode in MODES:
+        spec = RunSpec("ass", 4, ("basic", "random", "heuristic", "careful"), seed=0, mode=mode)
+        play_chunk(spec, 0, 2)

@@ -6,10 +6,14 @@ move legal, winners, end of game, final hands, penalties), with the reference en
 legal-move generator and without knowing the strategies: an independent program could do the
 same. ``replay_matches`` plays a record's game again from its seed, index and strategies and
 says whether the engine reproduces it exactly.
+
+Matches (A-12, mode ``matches``) have the same three: ``trace_match_record`` (and
+:class:`MatchTracer`), ``verify_match_record`` and ``replay_match_matches``.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -151,6 +155,77 @@ def _round(row: np.ndarray, n: int) -> dict[str, Any]:
     return {"starter": starter, "ass_round": ass_round, "plays": plays, "winner": int(row[1])}
 
 
+class MatchTracer:
+    """Plays matches of one run (mode ``matches``) in trace mode and builds their records."""
+
+    def __init__(self, spec: RunSpec) -> None:
+        from analyzer.games.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck
+        from analyzer.games.ass.kernel import engine_inputs, validate
+
+        self.spec = validate(replace(spec, mode="matches"))
+        n = self.spec.players
+        k = self.spec.rules["games_per_match"]
+        self.strategies = [parse_strategy("ass", t) for t in self.spec.strategies]
+        self.families, self.params = engine_inputs(self.spec)
+        self.template = canonical_deck()
+        self.dealt = np.zeros((k, n, HAND_SLOTS), dtype=np.int64)
+        self.final = np.zeros((k, n, HAND_SLOTS), dtype=np.int64)
+        self.traces = np.full((k, MAX_ROUNDS, TRACE_WIDTH), PASS, dtype=np.int64)
+        self.rounds = np.zeros(k, dtype=np.int64)
+        self.totals = np.zeros(n, dtype=np.int64)
+
+    def record(self, index: int) -> tuple[dict[str, Any], int]:
+        """The record of match ``index`` and the engine status (-1 = ok, else the *player*
+        who moved illegally; the record then ends with that game, stopped before the round
+        of that move)."""
+        from analyzer.games.ass.engine import OK, trace_match
+        from analyzer.games.ass.reference import match_winners, minus_points
+
+        spec = self.spec
+        n = spec.players
+        status, last, first = trace_match(
+            spec.seed, index, n, spec.rules["per_player"], spec.rules["games_per_match"],
+            self.families, self.params, self.template, self.traces, self.dealt, self.final,
+            self.rounds, self.totals,
+        )
+        games = []
+        for g in range(min(last + 1, spec.rules["games_per_match"])):
+            dealer = (int(first) + g) % n
+            final = self.final[g]
+            games.append({
+                "dealer": dealer,
+                "seat_players": [(dealer + 1 + s) % n for s in range(n)],
+                "hands": [hand_names(h) for h in self.dealt[g]],
+                "rounds": [_round(self.traces[g, r], n) for r in range(self.rounds[g])],
+                "final_hands": [hand_names(h) for h in final],
+                "penalties": [minus_points([int(x) for x in h[: JOKER + 1]]) for h in final],
+            })
+        totals = [int(t) for t in self.totals]
+        record = {
+            "game": "ass",
+            "version": VERSION,
+            "mode": "matches",
+            "seed": spec.seed,
+            "index": index,
+            "players": n,
+            "strategies": [s.label() for s in self.strategies],
+            "rules": dict(spec.rules),
+            "first_dealer": int(first),
+            "games": games,
+            "totals": totals,
+            "winners": match_winners(totals),
+        }
+        if status == OK:
+            return record, -1
+        seat = int(status)
+        return record, (games[-1]["seat_players"][seat] if 0 <= seat < n else seat)
+
+
+def trace_match_record(spec: RunSpec, index: int) -> tuple[dict[str, Any], int]:
+    """The record of match ``index`` of ``spec`` and the status (see MatchTracer.record)."""
+    return MatchTracer(spec).record(index)
+
+
 def play_move(play: dict[str, Any], ass_round: bool) -> tuple[int, int, int] | None:
     """The move (v, c, j) of a record play, None for a pass."""
     if play.get("pass"):
@@ -169,6 +244,17 @@ def play_move(play: dict[str, Any], ass_round: bool) -> tuple[int, int, int] | N
 
 def verify_record(record: dict[str, Any]) -> list[str]:
     """Check a record against the rules alone; return the problems found (empty = valid)."""
+    from analyzer.games.ass.rules import rules_from_options
+    from analyzer.rng import PyRng
+
+    n = record["players"]
+    rules = rules_from_options(n, record.get("rules", {}))
+    return _verify_game(record, rules, PyRng(record["seed"], record["index"], 0))
+
+
+def _verify_game(record: dict[str, Any], rules, rng) -> list[str]:
+    """verify_record's checks of one game (hands, rounds, final hands, penalties, by seat),
+    dealt from ``rng``."""
     from analyzer.games.ass.reference import (
         KINDS,
         Turn,
@@ -176,13 +262,10 @@ def verify_record(record: dict[str, Any]) -> list[str]:
         legal_moves,
         minus_points,
     )
-    from analyzer.games.ass.rules import rules_from_options
-    from analyzer.rng import PyRng
 
     problems: list[str] = []
-    n = record["players"]
-    rules = rules_from_options(n, record.get("rules", {}))
-    hands, ass_seat = deal(rules, PyRng(record["seed"], record["index"], 0))
+    n = rules.players
+    hands, ass_seat = deal(rules, rng)
     if [hand_names(h) for h in hands] != record["hands"]:
         return ["dealt hands differ from the deal of (seed, index) (A-2)"]
     starter, blocked = ass_seat, -1
@@ -250,4 +333,53 @@ def replay_matches(record: dict[str, Any]) -> bool:
     spec = RunSpec("ass", record["players"], tuple(record["strategies"]), record["seed"],
                    rules=dict(record.get("rules", {})))
     again, _ = trace_record(spec, record["index"])
+    return again == record
+
+
+def verify_match_record(record: dict[str, Any]) -> list[str]:
+    """Check a match record against the rules alone (A-12 and every game as verify_record
+    does); return the problems found (empty = valid)."""
+    from analyzer.games.ass.reference import DEALER_STREAM, match_winners
+    from analyzer.games.ass.rules import games_per_match, rules_from_options
+    from analyzer.rng import PyRng
+
+    n = record["players"]
+    options = record.get("rules", {})
+    rules = rules_from_options(n, options, matches=True)
+    k = games_per_match(n, options)
+    seed, index = record["seed"], record["index"]
+    if record.get("mode") != "matches":
+        return ["a match record has mode 'matches'"]
+    first = PyRng(seed, index, DEALER_STREAM).randbelow(n)
+    if record["first_dealer"] != first:
+        return [f"first dealer {record['first_dealer']}, the draw gives {first} (A-12)"]
+    if len(record["games"]) != k:
+        return [f"{len(record['games'])} games, games_per_match is {k} (A-12)"]
+    problems: list[str] = []
+    totals = [0] * n
+    for g, game in enumerate(record["games"]):
+        dealer = (first + g) % n
+        seats = [(dealer + 1 + s) % n for s in range(n)]
+        if game["dealer"] != dealer or game["seat_players"] != seats:
+            return problems + [f"game {g}: dealer {game['dealer']}, seats "
+                               f"{game['seat_players']}; expected {dealer}, {seats} (A-12)"]
+        found = _verify_game(game, rules, PyRng(seed, index, g))
+        if found:
+            return problems + [f"game {g}: {p}" for p in found]
+        for s, p in enumerate(seats):
+            totals[p] += game["penalties"][s]
+    if record["totals"] != totals:
+        problems.append(f"totals {record['totals']}, the games add up to {totals} (A-12)")
+    if record["winners"] != match_winners(totals):
+        problems.append(f"winners {record['winners']}, expected {match_winners(totals)} "
+                        "(every player tied for the fewest total, A-12)")
+    return problems
+
+
+def replay_match_matches(record: dict[str, Any]) -> bool:
+    """True when the engine, given a match record's seed, index, strategies and rules,
+    reproduces it exactly."""
+    spec = RunSpec("ass", record["players"], tuple(record["strategies"]), record["seed"],
+                   mode="matches", rules=dict(record.get("rules", {})))
+    again, _ = trace_match_record(spec, record["index"])
     return again == record

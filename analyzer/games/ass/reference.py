@@ -1,5 +1,7 @@
 """The reference engine of Who's the Ass?: the rules in plain Python, written to be read.
 
+Single games (``play_record``) and matches of K games (``play_match_record``, ruling A-12).
+
 It plays the same games as the numba engine (:mod:`analyzer.games.ass.engine`) from the same
 (seed, index), but shares none of its game logic: its own deal, its own legal-move generator,
 its own rounds and scoring. Tests compare the two move for move.
@@ -31,6 +33,8 @@ from analyzer.games.ass.cards import (
     N_VALUES,
     PASS,
     PUB_ASS_ROUND,
+    PUB_GAME,
+    PUB_GAMES,
     PUB_GONE,
     PUB_HIGH,
     PUB_HIGH_SEAT,
@@ -43,6 +47,7 @@ from analyzer.games.ass.cards import (
     PUB_SIZES,
     PUB_STARTER,
     PUB_TABLE,
+    PUB_TOTALS,
     VIEW_LEN,
     decode,
     encode,
@@ -151,6 +156,10 @@ class Table:
     hands: list[list[int]]
     gone: list[int] = field(default_factory=lambda: [0] * KINDS)
     round_number: int = 0
+    # in a match (A-12): the game's number, the number of games, the running totals by seat
+    game_number: int = 0
+    games: int = 0
+    totals: list[int] = field(default_factory=list)
 
     def size(self, seat: int) -> int:
         return sum(self.hands[seat])
@@ -173,6 +182,10 @@ class Table:
         view[PUB_TABLE : PUB_TABLE + KINDS] = on_table
         for seat in range(self.rules.players):
             view[PUB_SIZES + seat] = self.size(seat)
+        view[PUB_GAME] = self.game_number
+        view[PUB_GAMES] = self.games
+        for seat, total in enumerate(self.totals):
+            view[PUB_TOTALS + seat] = total
         return view
 
 
@@ -330,4 +343,62 @@ def play_position(
         "penalties": [minus_points(h) for h in table.hands],
         "taken": taken,
         "status": -1,
+    }
+
+
+# The match's dealer stream (A-12), as in the numba engine: the first dealer is drawn on this
+# stream of (seed, index); game g of the match is dealt and played on stream g.
+DEALER_STREAM = 0xFFFFFFFF
+
+
+def match_winners(totals: list[int]) -> list[int]:
+    """A-12: every player tied for the fewest total minus points (each gets 1/k of a win)."""
+    low = min(totals)
+    return [p for p, t in enumerate(totals) if t == low]
+
+
+def play_match_record(seed: int, index: int, strategies: list[Strategy],
+                      games: int | None = None) -> dict[str, Any]:
+    """Play match (seed, index) of ``games`` games (default: one per player), one strategy
+    per player; return its match record (game-records.md, A-12)."""
+    rules = AssRules.for_players(len(strategies))
+    n = rules.players
+    games = n if games is None else games
+    first = PyRng(seed, index, DEALER_STREAM).randbelow(n)
+    totals = [0] * n
+    played = []
+    for g in range(games):
+        dealer = (first + g) % n
+        seat_players = [(dealer + 1 + s) % n for s in range(n)]  # A-12: seat s of dealer d
+        rng = PyRng(seed, index, g)
+        hands, ass_seat = deal(rules, rng)
+        dealt = [hand_names(h) for h in hands]
+        table = Table(rules, hands, game_number=g, games=games,
+                      totals=[totals[p] for p in seat_players])
+        players = [Player(strategies[p], rng) for p in seat_players]
+        rounds = play_from(table, players, ass_seat)
+        penalties = [minus_points(h) for h in table.hands]
+        for s, p in enumerate(seat_players):
+            totals[p] += penalties[s]
+        played.append({
+            "dealer": dealer,
+            "seat_players": seat_players,
+            "hands": dealt,
+            "rounds": rounds,
+            "final_hands": [hand_names(h) for h in table.hands],
+            "penalties": penalties,
+        })
+    return {
+        "game": "ass",
+        "version": 1,
+        "mode": "matches",
+        "seed": seed,
+        "index": index,
+        "players": n,
+        "strategies": [s.label() for s in strategies],
+        "rules": {**rules.options(), "games_per_match": games},
+        "first_dealer": first,
+        "games": played,
+        "totals": totals,
+        "winners": match_winners(totals),
     }

@@ -84,10 +84,26 @@ def jokers_views(result: StudyResult) -> list[TableView]:
     keep = ["" if pd.isna(k) else str(int(k)) for k in pol["keep"]]
     rank = _rank_view(pol, ["label"])
     rank.insert(4, "k", keep)
-    return [TableView("Joker policies, ranked per player count (minus points per game)", rank,
-                      "policies"),
-            TableView("Paired differences (same deals, same seats)",
-                      _pair_view(result.table("differences")), "differences")]
+    views = [TableView("Joker policies, ranked per player count (minus points per game)",
+                       rank, "policies"),
+             TableView("Paired differences (same deals, same seats)",
+                       _pair_view(result.table("differences")), "differences")]
+    if "match_wins" in result.tables:  # the chance to win a match of K = players games
+        wins = result.table("match_wins")
+        view = pd.DataFrame({
+            "players": wins["players"], "games per match": wins["games_per_match"],
+            "rank": wins["rank"], "strategy": wins["strategy"], "label": wins["label"],
+            "P(win match) % ± 95%": [interval_cell(100 * m, 100 * lo, 100 * hi) for m, lo, hi
+                                     in zip(wins["mean"], wins["low"], wins["high"],
+                                            strict=True)],
+            "matches": wins["matches"],
+        })
+        views.append(TableView("Joker policies: chance to win a match (ties shared)", view,
+                               "match_wins"))
+        views.append(TableView("Share of match wins against using jokers as needed (same "
+                               "matches)", _pair_view(result.table("match_differences")),
+                               "match_differences"))
+    return views
 
 
 def compare_views(result: StudyResult) -> list[TableView]:

@@ -78,3 +78,18 @@ def test_compare_real_ass_and_jass():
     assert jass.manifest["metric"] == "won" and jass.manifest["mode"] == "matches"
     assert set(jass.table("ranking")["strategy"]) == {"basic", "aim-high"}
     assert jass.table("ranking")["mean"].between(0, 1).all()
+
+
+def test_A12_compare_ass_matches_by_share_of_match_wins():
+    """Duplicate format on matches: every arrangement plays the same matches; the shares of
+    one match add up to one whole win, so the strategies' means add up to 1 / players per
+    seat they hold."""
+    backend = KernelBackend(workers=1)
+    result = run_compare(backend, "ass", ["basic", "joker-hoarder"], players=[4], games=60,
+                         mode="matches")
+    assert result.manifest["metric"] == "win_share" and result.manifest["mode"] == "matches"
+    rank = result.table("ranking")
+    assert list(rank["strategy"]) == ["basic", "joker-hoarder"]
+    assert rank["mean"].sum() == pytest.approx(0.5, abs=1e-12)  # 2 players each, 4 seats
+    assert (rank["deals"] == 60).all()
+    assert "per match" in result.headlines[0]

@@ -39,8 +39,8 @@ def test_every_policy_plays_every_seat_of_every_deal(synthetic):
                                     "keep-until-4", "keep-until-8"}
     n4 = pol[pol["players"] == 4]
     assert (n4["games"] == 600 * 4).all() and (n4["deals"] == 600).all()
-    # 7 policies x (4 + 6) seats, one run each
-    assert backend.calls == 7 * 10 == len(result.manifest["runs"])
+    # 7 policies x (4 + 6) seats, one run each, for games and for matches
+    assert backend.calls == 2 * 7 * 10 == len(result.manifest["runs"])
     best = pol[pol["players"] == 6].sort_values("mean").iloc[0]
     assert best["strategy"] in ("dump", "keep-until-4")  # the two with effect 0
 
@@ -54,6 +54,25 @@ def test_headline_quotes_the_hoard_against_dump_difference(synthetic):
     assert sentence.startswith("At 4 players against basic opponents, hoarding jokers costs")
     assert pm(abs(d), h) in sentence
     assert "against dumping jokers early" in sentence
+
+
+def test_A12_match_wins_follow_the_known_effects(synthetic):
+    """Matches of K = players games: the policy with the biggest cost in minus points wins the
+    fewest matches; the policy equal to the field keeps the fair 1/n share; the headline puts
+    the match chance next to the minus points per game."""
+    _, result = synthetic
+    wins = result.table("match_wins")
+    assert set(wins["games_per_match"]) == {4, 6}
+    for n, part in wins.groupby("players"):
+        by = part.set_index("strategy")
+        assert by.loc["hoard", "mean"] < by.loc["as-needed", "mean"]
+        assert (part["matches"] == 60).all() and (part["games"] == 60 * n).all()
+    versus = result.table("match_differences")
+    assert set(versus["b"]) == {"as-needed"}
+    line = next(h for h in result.headlines if "evening" in h)
+    assert line.startswith("At 4 players against basic opponents, hoarding jokers turns a ")
+    assert "chance to win a 4-player evening of 4 games into" in line
+    assert "minus points per game" in line
 
 
 def test_bad_sweep_is_refused():
@@ -70,3 +89,7 @@ def test_jokers_study_with_real_games():
     specs = result.manifest["runs"]
     assert specs[0]["strategies"] == ["joker-hoarder", "basic", "basic", "basic"]
     assert specs[1]["strategies"] == ["basic", "joker-hoarder", "basic", "basic"]
+    wins = result.table("match_wins").set_index("strategy")
+    # as-needed plays as the basic field: on every match its places share exactly 1/n
+    assert wins.loc["as-needed", "mean"] == pytest.approx(0.25, abs=1e-12)
+    assert wins["mean"].between(0, 1).all()

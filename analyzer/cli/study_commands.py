@@ -99,16 +99,20 @@ def study_jokers(
                              help="Sweep of k for 'keep jokers until k cards are left'."),
     games: int = typer.Option(4_000, help="Deals per player count (each policy plays each "
                                           "deal once in every seat)."),
+    matches: int = typer.Option(None, help="Matches per player count for the chance to win "
+                                           "a match (K = players games each; default "
+                                           "games / 10; 0 to skip)."),
     seed: int = typer.Option(2, help="Master seed."),
     out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
     workers: int = typer.Option(None, help=WORKERS_HELP),
     progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
 ) -> None:
-    """Who's the Ass?: is it worth holding jokers? Joker policies in duplicate format."""
+    """Who's the Ass?: is it worth holding jokers? Joker policies in duplicate format, in
+    minus points per game and in the chance to win a match (A-12)."""
     from analyzer.studies.jokers import run_jokers
 
     result = run_jokers(_backend(workers, progress), parse_ints(players, "--players"), field,
-                        parse_ints(keep, "--keep"), games, seed)
+                        parse_ints(keep, "--keep"), games, seed, matches=matches)
     _finish(result, out)
 
 
@@ -140,10 +144,12 @@ def study_compare(
     strategy: list[str] = typer.Option(..., "--strategy", "-s",
                                        help="Two or more strategies (repeat the option)."),
     players: str = typer.Option("4", help="Player counts, e.g. 4 or 3,4."),
-    games: int = typer.Option(2_000, help="Deals (Jass: matches) per player count; the budget "
+    games: int = typer.Option(2_000, help="Deals (matches in mode matches, Jass's default) "
+                                          "per player count; the budget "
                                           "with --until-sure."),
     seed: int = typer.Option(4, help="Master seed."),
-    mode: str = typer.Option("", help="Game mode (jass: matches or deals)."),
+    mode: str = typer.Option("", help="Game mode (jass: matches or deals; ass: games or "
+                                      "matches, compared by share of match wins)."),
     rule: list[str] = typer.Option([], "--rule", help="Rules option key=value, e.g. "
                                                       "ruleset=swiss."),
     metric: str = typer.Option(None, help="Result column to compare (default: minus_points "

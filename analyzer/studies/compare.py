@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.games.ass.cards import WIN_SHARE_UNIT
 from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, rotations, unit_means
 from analyzer.stats.sequential import run_sequential_many
 from analyzer.studies.play import Backend, make_spec, play_arrangements
@@ -33,9 +34,23 @@ DIRECTION = {
     "minus_points": "lower", "cards_left": "lower", "jokers_left": "lower",
     "ended_with_ass": "lower", "ass_taken": "lower", "went_out": "higher",
     "won": "higher", "sticks": "higher", "bonus_sticks": "higher", "tricks": "higher",
+    "win_share": "higher", "total": "lower", "tied": "higher",
 }
 DEFAULT_METRIC = {"ass": "minus_points", "jass": "won"}
-DEFAULT_METRIC_BY_MODE = {("jass", "deals"): "sticks"}
+DEFAULT_METRIC_BY_MODE = {("jass", "deals"): "sticks", ("ass", "matches"): "win_share"}
+# Columns stored in whole units that the comparison reads as fractions: Who's the Ass?
+# match-win shares (A-12) are counted in 1/WIN_SHARE_UNIT (analyzer.games.ass.cards).
+SCALE = {("ass", "win_share"): 1 / WIN_SHARE_UNIT}
+
+
+def scaled(game: str, games: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """The games table with ``metric`` in its natural unit (see SCALE)."""
+    factor = SCALE.get((game, metric))
+    if factor is None:
+        return games
+    out = games.copy()
+    out[metric] = out[metric].to_numpy(dtype=np.float64) * factor
+    return out
 UNITS = {"ass": "game", "jass": "match"}
 UNIT_PLURALS = {"match": "matches"}
 
@@ -147,6 +162,7 @@ def run_compare(
             def next_batch(start: int, count: int, n=n, base=base, arrangement=arrangement,
                            frames=frames, col=col, pairs_list=pairs_list) -> np.ndarray:
                 g, s = play_arrangements(backend, base, arrangement, count, start)
+                g = scaled(game, g, col)
                 frames.append(g)
                 if start == 0:
                     specs.extend(x.to_dict() for x in s)
@@ -164,6 +180,7 @@ def run_compare(
                                  "seq_alpha": res.alpha, "seq_reason": res.reason})
         else:
             games_table, s = play_arrangements(backend, base, arrangement, games)
+            games_table = scaled(game, games_table, col)
             specs.extend(x.to_dict() for x in s)
         rank = duplicate_ranking(games_table, col, lower, level, order=labels)
         rank.insert(0, "players", n)
@@ -174,7 +191,7 @@ def run_compare(
         rankings.append(rank)
         pair_tables.append(pairs)
         seq_all.extend(seq_rows)
-        unit = "deal" if base.mode == "deals" else UNITS.get(game, "deal")
+        unit = {"deals": "deal", "matches": "match"}.get(base.mode, UNITS.get(game, "deal"))
         lines.extend(_sentences(rank, pairs, n, game, col, lower, unit, seq_rows))
     col, lower = metric_for(game, mode_used, metric, better)
     manifest = base_manifest(

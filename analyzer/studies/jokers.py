@@ -6,6 +6,11 @@ field, in the duplicate format: each policy takes every seat in turn on the very
 so that deal and seat luck are identical for all policies and cancel in their differences.
 Policies are compared paired on the same (deal, seat); a policy's value on a deal is the mean
 of its minus points over the seats it took.
+
+The same policies also play whole matches (A-12, K = the number of players, so every player
+deals once), one player against the field, each policy taking every player's place on the
+same matches: the currency of the table is the chance to win the evening (ties shared), and
+the headline puts it next to the minus points per game.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from analyzer.studies.results import StudyResult, base_manifest, rules_by_player
 from analyzer.studies.text import pm
 
 VALUE = "minus_points"
+WIN = "win"  # the share of a match win, 0..1 (the kernel's win_share / WIN_SHARE_UNIT)
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,55 @@ def play_policies(
     return pd.concat(frames, ignore_index=True), specs
 
 
+def play_policy_matches(
+    backend: Backend, players: int, field: list[str], pols: list[Policy], matches: int,
+    seed: int,
+) -> tuple[pd.DataFrame, list[dict]]:
+    """Matches (K = players) of every policy in every player's place against ``field``; only
+    the policy's own rows, with its share of the win in ``win``."""
+    from analyzer.games.ass.cards import WIN_SHARE_UNIT
+
+    frames, specs = [], []
+    for p_i, pol in enumerate(pols):
+        for seat, seats in enumerate(seat_swaps(pol.label, field, players)):
+            spec = make_spec(backend, "ass", players, seats, seed, mode="matches")
+            specs.append(spec.to_dict())
+            rows = backend.collect(spec, matches)
+            mine = rows[rows["seat"] == seat].copy()
+            mine.insert(2, "arrangement", p_i * players + seat)
+            mine.insert(3, "strategy", pol.name)
+            mine[WIN] = mine["win_share"].to_numpy() / WIN_SHARE_UNIT
+            frames.append(mine)
+    return pd.concat(frames, ignore_index=True), specs
+
+
+def _match_sentence(n: int, wins: pd.DataFrame, diffs: pd.DataFrame, field_text: str,
+                    verbs: dict[str, str]) -> str | None:
+    """'hoarding jokers turns a 25% chance to win a 4-player evening into X%', with the
+    minus points per game beside it."""
+    rank = wins[wins["players"] == n].set_index("strategy")
+    if "hoard" not in rank.index or "as-needed" not in rank.index:
+        return None
+    base, hoard = rank.loc["as-needed"], rank.loc["hoard"]
+    k = int(hoard["games_per_match"])
+    text = (f"At {n} players against {field_text}, {verbs['hoard']} turns a "
+            f"{_percent(base['mean'], base['half'])} chance to win a {n}-player evening of "
+            f"{k} games into {_percent(hoard['mean'], hoard['half'])}")
+    per_game = _diff(diffs[diffs["players"] == n], "hoard", "as-needed")
+    if per_game is not None:
+        how = "costing" if per_game[0] > 0 else "saving"
+        text += (f", {how} {pm(abs(per_game[0]), per_game[1])} minus points per game against "
+                 f"{verbs['as-needed']}")
+    return text + "."
+
+
+def _percent(value: float, half: float) -> str:
+    """A chance in percent, with its interval where it has one (none: exact by design)."""
+    if not half > 1e-12:
+        return f"{100 * value:.0f}%"
+    return pm(100 * value, 100 * half) + "%"
+
+
 def _sentence(row: pd.Series, players: int, field_text: str, verbs: dict[str, str]) -> str:
     d, h = row["difference"], row["half"]
     how = "costs" if d > 0 else "saves"
@@ -93,13 +148,17 @@ def _diff(pairs: pd.DataFrame, a: str, b: str) -> tuple[float, float] | None:
 
 
 def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
-              verbs: dict[str, str]) -> list[str]:
+              verbs: dict[str, str], wins: pd.DataFrame | None = None) -> list[str]:
     """Plain-language answers, every number from the tables."""
     lines, best_lines, sweep_lines = [], [], []
     for n, part in pairs.groupby("players"):
         hd = part[(part["a"] == "hoard") & (part["b"] == "dump")]
         if len(hd):
             lines.append(_sentence(hd.iloc[0], int(n), field_text, verbs))
+        match_line = (_match_sentence(int(n), wins, pairs, field_text, verbs)
+                      if wins is not None and len(wins) else None)
+        if match_line:
+            lines.append(match_line)
         rank = ranking[ranking["players"] == n].sort_values("mean", kind="stable")
         best, second = rank.iloc[0], rank.iloc[1] if len(rank) > 1 else None
         text = (f"At {n} players the best joker policy is {verbs[best['strategy']]} "
@@ -140,16 +199,21 @@ def run_jokers(
     games: int = 1000,
     seed: int = 2,
     level: float = 0.95,
+    matches: int | None = None,
 ) -> StudyResult:
-    """Every joker policy in every seat against ``field`` on ``games`` common deals."""
+    """Every joker policy in every seat against ``field`` on ``games`` common deals, and in
+    every player's place on ``matches`` common matches (default games // 10; 0: none)."""
     if games < 2:
         raise CardlabError(f"the jokers study needs at least 2 games, got {games}")
+    matches = max(2, games // 10) if matches is None else matches
+    if matches == 1 or matches < 0:  # two are the fewest that give an interval
+        raise CardlabError(f"the jokers study needs 0 or at least 2 matches, got {matches}")
     field_labels = [backend.canonical("ass", f) for f in field] or ["basic"]
     pols = policies(keep)
     verbs = {p.name: p.verb for p in pols}
     order = [p.name for p in pols]
     t0 = time.perf_counter()
-    rankings, pair_tables, specs = [], [], []
+    rankings, pair_tables, specs, win_tables, win_pairs = [], [], [], [], []
     for n in players:
         games_table, run_specs = play_policies(backend, n, seat_field(field_labels, n), pols,
                                                games, seed)
@@ -164,8 +228,28 @@ def run_jokers(
         pairs = duplicate_pairs(games_table, VALUE, level, order=order)
         pairs.insert(0, "players", n)
         pair_tables.append(pairs)
+        if matches:
+            match_table, match_specs = play_policy_matches(
+                backend, n, seat_field(field_labels, n), pols, matches, seed)
+            specs.extend(match_specs)
+            wins = duplicate_ranking(match_table, WIN, lower_is_better=False, level=level,
+                                     order=order)
+            wins.insert(0, "players", n)
+            wins.insert(1, "games_per_match", n)
+            wins["keep"] = wins["strategy"].map({p.name: p.keep for p in pols})
+            wins["label"] = wins["strategy"].map({p.name: p.label for p in pols})
+            win_tables.append(wins.rename(columns={"deals": "matches"}))
+            versus = duplicate_pairs(match_table, WIN, level, order=order, against="as-needed")
+            versus.insert(0, "players", n)
+            win_pairs.append(versus)
     ranking = pd.concat(rankings, ignore_index=True)
     pairs = pd.concat(pair_tables, ignore_index=True)
+    tables = {"policies": ranking, "differences": pairs}
+    match_wins = None
+    if win_tables:
+        match_wins = pd.concat(win_tables, ignore_index=True)
+        tables["match_wins"] = match_wins
+        tables["match_differences"] = pd.concat(win_pairs, ignore_index=True)
     field_text = ("basic opponents" if field_labels == ["basic"]
                   else "a field of " + ", ".join(field_labels))
     manifest = base_manifest(
@@ -176,7 +260,9 @@ def run_jokers(
         design="one seat against the field, duplicate: each policy in every seat of the "
                "same deals; intervals over deals",
         metric="minus_points (lower is better)", unit="game",
+        matches=matches, games_per_match="the number of players (A-12)",
+        match_metric="share of the match win, ties shared (higher is better)",
         elapsed_s=round(time.perf_counter() - t0, 2),
     )
-    return StudyResult("jokers", {"policies": ranking, "differences": pairs}, manifest,
-                       headlines(ranking, pairs, field_text, verbs))
+    return StudyResult("jokers", tables, manifest,
+                       headlines(ranking, pairs, field_text, verbs, match_wins))

@@ -87,7 +87,10 @@ class SyntheticAssBackend:
         return text
 
     def collect(self, spec: RunSpec, count: int, start: int = 0) -> pd.DataFrame:
-        """Rows for games start..start+count-1 (depend on (seed, index) alone)."""
+        """Rows for games start..start+count-1 (depend on (seed, index) alone); in mode
+        ``matches`` rows per (match, player) as the kernel's (see :meth:`matches`)."""
+        if spec.mode == "matches":
+            return self.matches(spec, count, start)
         self.calls += 1
         n = spec.players
         index = np.repeat(np.arange(start, start + count, dtype=np.int64), n)
@@ -104,6 +107,38 @@ class SyntheticAssBackend:
         return pd.DataFrame({
             "index": index, "seat": seat, "minus_points": minus,
             "ended_with_ass": ended, "dealt_ass": dealt,
+        })
+
+
+    def matches(self, spec: RunSpec, count: int, start: int = 0) -> pd.DataFrame:
+        """Match rows (A-12): K synthetic games per match (K = rules games_per_match, default
+        the players), the first dealer player (index mod n), player p in seat
+        (p - dealer - 1) mod n; totals by player, the fewest wins, ties shared."""
+        from analyzer.games.ass.cards import WIN_SHARE_UNIT
+
+        self.calls += 1
+        n = spec.players
+        k = int(spec.rules.get("games_per_match", n))
+        index = np.arange(start, start + count, dtype=np.int64)
+        first = index % n
+        seed = np.uint64(spec.seed)
+        totals = np.zeros((count, n))
+        for p, label in enumerate(spec.strategies):
+            skey = np.uint64(strategy_key(label))
+            for g in range(k):
+                seat = (p - (first + g) - 1) % n
+                game = index * 1000 + g  # a game's luck is shared by every arrangement
+                totals[:, p] += (40.0 + self.seat_slope * seat + self.effect(label)
+                                 + _normal(seed, game, seat) * self.luck_sd
+                                 + _normal(seed, game, seat, skey) * self.noise_sd)
+        won = totals == totals.min(axis=1, keepdims=True)
+        winners = won.sum(axis=1, keepdims=True)
+        share = np.where(won, WIN_SHARE_UNIT // winners, 0)
+        return pd.DataFrame({
+            "index": np.repeat(index, n), "seat": np.tile(np.arange(n, dtype=np.int16), count),
+            "total": totals.ravel(), "won": won.ravel(), "tied": (won & (winners > 1)).ravel(),
+            "win_share": share.ravel().astype(np.int32),
+            "winners": np.repeat(winners.ravel(), n), "first_dealer": np.repeat(first, n),
         })
 
 

@@ -8,6 +8,7 @@ METRIC_WORDS = {
     "minus_points": "minus points", "cards_left": "cards left", "jokers_left": "jokers left",
     "ended_with_ass": "chance to end with the ass", "won": "match win rate",
     "sticks": "sticks", "points": "card points", "tricks": "tricks",
+    "win_share": "share of match wins", "total": "total minus points",
 }
 
 

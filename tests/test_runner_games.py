@@ -25,6 +25,8 @@ CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 
 SPECS = {
     "ass": (RunSpec("ass", 5, ("basic",) * 5, seed=7), 4000, 10),
+    "ass-matches": (RunSpec("ass", 4, ("basic", "chaser", "random", "careful"), seed=5,
+                            mode="matches", rules={"games_per_match": 3}), 900, 7),
     "jass-matches": (RunSpec("jass", 4, ("basic",) * 4, seed=3, mode="matches"), 600, 0),
     "jass-deals": (
         RunSpec("jass", 3, ("basic",) * 3, seed=3, mode="deals", rules={"ruleset": "swiss"}),
@@ -106,7 +108,7 @@ def test_rows_identical_on_every_backend(name, dask_backend, tmp_path):
     pd.testing.assert_frame_equal(pd.read_parquet(out), base, check_exact=True)
 
 
-@pytest.mark.parametrize("name", ["ass", "jass-deals"])
+@pytest.mark.parametrize("name", ["ass", "ass-matches", "jass-deals"])
 def test_aggregate_run_gives_the_seat_tables_of_the_rows(name, tmp_path):
     from analyzer.games.kernel import kernel_module
     from analyzer.runner.aggregate import moments_from_histogram

@@ -4,7 +4,9 @@ Both games, engine against pure-Python reference in one run (``--game ass|jass|a
 Who's the Ass? (``bench_ass``): games per second of the numba engine and of the
 pure-Python reference engine, in the same run, for 4 and 8 players with ``basic`` everywhere;
 first-call compile time with an empty numba cache (a fresh ``NUMBA_CACHE_DIR``) and with a
-warm one; peak memory. Plus-Minus Jass: see scripts/bench_jass.py
+warm one; peak memory. Matches (A-12) beside them: matches per second at 4 players with
+K = 4 games per match, numba and reference, in the same run (a match of K games should
+take about K single games' time). Plus-Minus Jass: see scripts/bench_jass.py
 (``bench_jass``). Default runtime: about two minutes for both games.
 
 Run: ``.venv/bin/python scripts/bench.py`` (or ``make bench``); ``--quick`` for a smoke run.
@@ -42,10 +44,11 @@ print(json.dumps({"first_game_s": t1 - t0, "all_kernels_s": t2 - t0,
 
 
 def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ...] = (4, 8),
-              repeats: int = 3, compile_probe: bool = True) -> dict:
+              repeats: int = 3, compile_probe: bool = True,
+              match_players: tuple[int, ...] = (4,)) -> dict:
     """Measure the Who's the Ass? engines; return the figures as a dict."""
     from analyzer.games.ass import kernel
-    from analyzer.games.ass.reference import play_record
+    from analyzer.games.ass.reference import play_match_record, play_record
     from analyzer.games.kernel import RunSpec
     from strategies.registry import seat_strategies
 
@@ -63,6 +66,19 @@ def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ..
                      ref_games, 1)
         results["engines"][n] = {"numba_cpu": fast[0], "numba_wall": fast[1],
                                  "reference_cpu": slow[0], "reference_wall": slow[1]}
+    results["matches"] = {}
+    for n in match_players:  # K = n games per match (the default), single games beside them
+        spec = RunSpec("ass", n, ("basic",), 1, mode="matches")
+        count = max(1, games // n)
+        fast = rate(lambda spec=spec, count=count: kernel.play_chunk(spec, 0, count), count,
+                    repeats)
+        field = seat_strategies("ass", ["basic"], n)
+        ref_count = max(1, ref_games // n)
+        slow = rate(lambda field=field, c=ref_count: [play_match_record(1, i, field)
+                                                      for i in range(c)], ref_count, 1)
+        results["matches"][n] = {"games_per_match": n, "numba_cpu": fast[0],
+                                 "numba_wall": fast[1], "reference_cpu": slow[0],
+                                 "reference_wall": slow[1]}
     results["peak_rss_mb"] = peak_rss_mb()
     return results
 
@@ -75,6 +91,15 @@ def print_ass(results: dict) -> None:
         print(f"{n:>7} {e['numba_cpu']:>12,.0f} ({e['numba_wall']:>9,.0f}) "
               f"{e['reference_cpu']:>10,.0f} ({e['reference_wall']:>8,.0f}) "
               f"{e['numba_cpu'] / e['reference_cpu']:>8,.0f}x")
+    for n, e in results.get("matches", {}).items():
+        single = results["engines"].get(n, {}).get("numba_cpu")
+        games = e["numba_cpu"] * e["games_per_match"]
+        per_game = (f"; {games:,.0f} games/s in matches against {single:,.0f} single games/s"
+                    if single else "")
+        print(f"{n:>7} {e['numba_cpu']:>12,.0f} ({e['numba_wall']:>9,.0f}) "
+              f"{e['reference_cpu']:>10,.0f} ({e['reference_wall']:>8,.0f}) "
+              f"{e['numba_cpu'] / e['reference_cpu']:>8,.0f}x  matches/s, K = "
+              f"{e['games_per_match']}{per_game}")
     if "compile_cold" in results:
         cold, warm = results["compile_cold"], results["compile_warm"]
         print(f"first game in a new process: {cold['first_game_s']:.2f} s with an empty numba "

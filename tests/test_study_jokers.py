@@ -66,7 +66,7 @@ def test_A12_match_wins_follow_the_known_effects(synthetic):
     for n, part in wins.groupby("players"):
         by = part.set_index("strategy")
         assert by.loc["hoard", "mean"] < by.loc["as-needed", "mean"]
-        assert (part["matches"] == 60).all() and (part["games"] == 60 * n).all()
+        assert (part["matches"] == 30).all() and (part["games"] == 30 * n).all()
     versus = result.table("match_differences")
     assert set(versus["b"]) == {"as-needed"}
     line = next(h for h in result.headlines if "evening" in h)

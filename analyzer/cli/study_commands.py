@@ -101,7 +101,7 @@ def study_jokers(
                                           "deal once in every seat)."),
     matches: int = typer.Option(None, help="Matches per player count for the chance to win "
                                            "a match (K = players games each; default "
-                                           "games / 10; 0 to skip)."),
+                                           "games / 20; 0 to skip)."),
     seed: int = typer.Option(2, help="Master seed."),
     out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
     workers: int = typer.Option(None, help=WORKERS_HELP),

@@ -110,9 +110,12 @@ def _match_sentence(n: int, wins: pd.DataFrame, diffs: pd.DataFrame, field_text:
         return None
     base, hoard = rank.loc["as-needed"], rank.loc["hoard"]
     k = int(hoard["games_per_match"])
-    text = (f"At {n} players against {field_text}, {verbs['hoard']} turns a "
-            f"{_percent(base['mean'], base['half'])} chance to win a {n}-player evening of "
-            f"{k} games into {_percent(hoard['mean'], hoard['half'])}")
+    chance = _percent(base["mean"], base["half"])
+    article = "an" if chance.startswith(("8", "11", "18")) else "a"
+    evening = "an" if n in (8, 11) else "a"
+    text = (f"At {n} players against {field_text}, {verbs['hoard']} turns {article} {chance} "
+            f"chance to win {evening} {n}-player evening of {k} games into "
+            f"{_percent(hoard['mean'], hoard['half'])}")
     per_game = _diff(diffs[diffs["players"] == n], "hoard", "as-needed")
     if per_game is not None:
         how = "costing" if per_game[0] > 0 else "saving"
@@ -124,7 +127,7 @@ def _match_sentence(n: int, wins: pd.DataFrame, diffs: pd.DataFrame, field_text:
 def _percent(value: float, half: float) -> str:
     """A chance in percent, with its interval where it has one (none: exact by design)."""
     if not half > 1e-12:
-        return f"{100 * value:.0f}%"
+        return f"{100 * value:.3g}%"  # 25%, 33.3%, 12.5%
     return pm(100 * value, 100 * half) + "%"
 
 
@@ -202,10 +205,10 @@ def run_jokers(
     matches: int | None = None,
 ) -> StudyResult:
     """Every joker policy in every seat against ``field`` on ``games`` common deals, and in
-    every player's place on ``matches`` common matches (default games // 10; 0: none)."""
+    every player's place on ``matches`` common matches (default games // 20; 0: none)."""
     if games < 2:
         raise CardlabError(f"the jokers study needs at least 2 games, got {games}")
-    matches = max(2, games // 10) if matches is None else matches
+    matches = max(2, games // 20) if matches is None else matches
     if matches == 1 or matches < 0:  # two are the fewest that give an interval
         raise CardlabError(f"the jokers study needs 0 or at least 2 matches, got {matches}")
     field_labels = [backend.canonical("ass", f) for f in field] or ["basic"]

@@ -296,9 +296,7 @@ def test_simulate_ass_matches_prints_the_player_table():
     "args,message",
     [
         (["simulate", "ass", "--games", "10", "--matches", "10"], "not both"),
-        (["simulate", "ass", "--games-per-match", "3"], "applies to --matches"),
         (["simulate", "ass", "--matches", "10", "--games-per-match", "0"], "between 1 and"),
-        (["export", "ass", "--seed", "1", "--out", "x.jsonl"], "--games or --matches"),
         (["replay", "ass", "--seed", "1", "--index", "0", "--games-per-match", "2"],
          "applies to matches"),
     ],

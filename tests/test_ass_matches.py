@@ -193,6 +193,14 @@ def test_A12_engine_matches_reference_move_for_move(players, k, matches):
         assert verify_match_record(fast) == []
 
 
+def test_A12_uniform_fields_match_the_reference_too():
+    """Every strategy against copies of itself over a whole match (random draws chain across
+    the games' streams; chase reads totals that differ from game to game)."""
+    for name in [*catalog("ass"), "heuristic:chase=3"]:
+        fast, _ = trace_match_record(matches_spec(4, (name,), seed=77, k=3), 1)
+        assert fast == play_match_record(77, 1, seat_strategies("ass", [name], 4), 3), name
+
+
 def test_A12_verify_match_record_catches_tampering():
     record, _ = trace_match_record(matches_spec(4, ("basic", "random") * 2, seed=2), 0)
     assert verify_match_record(record) == [] and replay_match_matches(record)

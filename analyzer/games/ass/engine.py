@@ -503,6 +503,7 @@ def play_match(seed, index, n, per_player, games, families, params, template, de
     for p in range(n):
         totals[p] = 0
     slots = params.shape[1]
+    trace = traces[0]
     for g in range(games):
         dealer = (first + g) % n
         for s in range(n):
@@ -519,7 +520,8 @@ def play_match(seed, index, n, per_player, games, families, params, template, de
         if tracing:
             for s in range(n):
                 unpack_to(packed[s], dealt[g, s], 0)
-        trace = traces[g] if tracing else traces[0]
+        if tracing:
+            trace = traces[g]
         rounds, _, status = play_packed(packed, ass_seat, -1, n, seat_fams, seat_params, view,
                                         rng, trace, tracing, taken)
         if tracing:

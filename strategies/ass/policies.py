@@ -218,7 +218,7 @@ def lead_is_safe(w, k, view):
 @njit(cache=True)
 def trailing_late(view, late):
     """True in one of the last ``late`` games of a match (A-12) while the decider's running
-    total is above the lowest of the others': it is behind. Never in a single game (the
+    total is above the lowest of the others (it is behind). Never in a single game (the
     view's PUB_GAMES is 0 there), never in a match's first game (all totals are 0)."""
     games = view[PUB_GAMES]
     if late <= 0 or games == 0 or games - view[PUB_GAME] > late:

@@ -7,8 +7,28 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from analyzer import __version__
 from analyzer.cli.app import app
 from strategies.registry import GAMES, catalog
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"cardlab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print the version of cardlab and exit."),
+) -> None:
+    """cardlab: Monte Carlo strategy analyzer for Who's the Ass? and Plus-Minus Jass.
+
+    Simulate millions of games between strategies, replay any single game, and turn the
+    results into tables, figures and an HTML report. Every number comes with its 95%
+    interval. Start with `cardlab study all --report report`, or `cardlab strategies`.
+    """
 
 
 @app.command("strategies")

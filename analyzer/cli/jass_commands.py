@@ -15,7 +15,10 @@ STRATEGY_HELP = (
     "Strategy for every seat, or repeat once per seat (seat 0 first); "
     "NAME or NAME:key=value (see `cardlab strategies jass`)."
 )
-RULESET_HELP = "J-6 rule set: seed (the seed text, default) or swiss (common Swiss practice)."
+RULESET_HELP = (
+    "Rule set: seed (default, the rules as the seed text reads them) or swiss (common Swiss "
+    "practice); docs/rulings.md J-6 lists the differences."
+)
 MODE_HELP = "matches: whole matches (default); deals: single deals (seat n-1 deals)."
 CAP_HELP = "Most deals a match may last; an undecided match is reported as capped."
 

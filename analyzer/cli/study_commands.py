@@ -115,7 +115,8 @@ def study_jokers(
 @study_app.command("trump")
 def study_trump(
     players: str = typer.Option("3,4", help="Player counts (3 and/or 4)."),
-    ruleset: str = typer.Option("seed,swiss", help="Rule sets, comma-separated (J-6)."),
+    ruleset: str = typer.Option("seed,swiss", help="Rule sets, comma-separated: seed (the seed "
+                                                   "text) and/or swiss (common Swiss practice)."),
     strategy: list[str] = typer.Option(["adaptive"], "--strategy", "-s",
                                        help="The players: one for all seats or several "
                                             "repeated around the table."),

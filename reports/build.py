@@ -2,8 +2,8 @@
 
 Layout of the report folder::
 
-    index.html                 the page (embedded CSS, relative links only)
-    figures/<study>_*.png      every figure, also usable on its own
+    index.html                 the page: figures embedded, CSS and script inline
+    figures/<study>_*.png      every figure, also usable on its own (slides, chat)
     data/<study>/*.csv         the full tidy tables, and manifest.json
 """
 
@@ -18,7 +18,11 @@ from analyzer import __version__
 from analyzer.errors import CardlabError
 from analyzer.studies.results import StudyResult, find_studies
 from reports.figures import study_figures
+from reports.findings import key_finding, study_alerts
+from reports.glossary import glossary
 from reports.html import SectionContent, page_html
+from reports.reproduce import report_command, study_command
+from reports.samples import study_sample
 from reports.tables import study_views
 
 FIGURES = "figures"
@@ -52,12 +56,18 @@ def write_report(studies: list[StudyResult], out: str | Path) -> Path:
         (data_dir / "manifest.json").write_text(
             json.dumps(result.manifest, indent=2, default=str) + "\n")
         figures = study_figures(result, out / FIGURES)
+        command = study_command(result)
         sections.append(SectionContent(
             study=result.study, headlines=result.headlines, figures=figures,
             figure_dir=FIGURES, tables=study_views(result), data_dir=f"{DATA}/{result.study}",
             manifest=result.manifest,
+            images={f.file: (out / FIGURES / f.file).read_bytes() for f in figures},
+            finding=key_finding(result), sample=study_sample(result),
+            reproduce=[command, report_command()] if command else [],
         ))
+    alerts = [a for result in studies for a in study_alerts(result)]
     created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     index = out / "index.html"
-    index.write_text(page_html(sections, __version__, created), encoding="utf-8")
+    index.write_text(page_html(sections, __version__, created, alerts, glossary(studies)),
+                     encoding="utf-8")
     return index

@@ -255,6 +255,8 @@ def compare_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
                        label="average of the strategies")
         ax.set_yticks(range(len(part)), part["strategy"], fontsize=8)
         ax.set_ylim(-0.6, len(part) - 0.4)
+        if rate:  # a rate's axis starts at 0%: the gaps are not magnified
+            ax.set_xlim(0, 1.1 * max(100.0 / n, float(part["high"].max()) * scale))
         ax.set_title(f"{n} players", fontsize=9)
         ax.set_xlabel(f"{metric}{' (%)' if rate else ''} per {unit} ({better} is better)",
                       fontsize=8)

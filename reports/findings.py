@@ -126,21 +126,18 @@ def trump_finding(result: StudyResult) -> Finding:
         pooled = {r: _pooled(g, "sticks_loss") for r, g in sub.groupby("rule")}
         best = min(pooled, key=lambda r: pooled[r][0])
         worst = max(pooled, key=lambda r: pooled[r][0])
-        who = {"high": "Aiming for many points", "low": "Aiming for few points",
+        who = {"high": "Playing for many points", "low": "Playing for few points",
                "n/a": "Without an aim"}[aim]
         advice.append((who, best, pooled[best], worst, pooled[worst]))
     if not advice:
         return Finding("trump", QUESTIONS["trump"], "See below.", "")
-    same = len({a[1] for a in advice}) == 1
-    if same:
+    if len({a[1] for a in advice}) == 1:
         verdict = f"Fix {rule_phrase(advice[0][1])}."
     else:
-        verdict = "It depends on your aim: " + "; ".join(
-            f"{who[0].lower() + who[1:]}, fix {rule_phrase(best)}" for who, best, *_ in advice
-        ) + "."
+        verdict = "It depends on your aim."
     detail = " ".join(
-        f"{who}: {rule_label(best)} loses {interval(*b)} sticks per trump choice against the "
-        f"best suit in hindsight (worst: {rule_label(worst)}, {interval(*w)})."
+        f"{who}: fix {rule_phrase(best)}; it loses {interval(*b)} sticks per trump choice "
+        f"against the best suit in hindsight ({rule_label(worst)}: {interval(*w)})."
         for who, best, b, worst, w in advice)
     return Finding("trump", QUESTIONS["trump"], verdict,
                    detail + " Lost sticks: how many fewer sticks the chooser gets than with "

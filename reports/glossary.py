@@ -53,7 +53,7 @@ def entry(game: str, label: str) -> Entry:
                  base + ("; ".join(settings) if settings else "no knobs changed"))
 
 
-SWEEP = 3  # this many labels differing in one knob only become one entry
+SWEEP = 2  # this many labels differing in one knob only become one entry
 
 
 def _sweeps(labels: list[str]) -> tuple[list[str], dict[str, list[str]]]:

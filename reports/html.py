@@ -123,7 +123,7 @@ line-height:1.3}
 .legend{font-size:.85rem;color:#4a5568}
 pre{font-size:.8rem;background:#f7fafc;padding:.6rem;overflow-x:auto;max-height:24rem;
 border:1px solid #e2e8f0;border-radius:4px}
-pre.cmd{white-space:pre-wrap;word-break:break-all;max-height:none}
+pre.cmd{white-space:pre-wrap;overflow-wrap:anywhere;max-height:none}
 dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.15rem 1rem;font-size:.88rem}
 dt{font-weight:600}dd{margin:0;word-break:break-word}
 .gloss td{white-space:normal;text-align:left;vertical-align:top}

@@ -146,15 +146,16 @@ def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
             sweep_best.append(int(k_best["keep"]))
             vs = _diff(part, k_best["strategy"], "as-needed")
             if vs is not None:
-                sweep_parts.append(f"{interval(vs[0], vs[1], signed=True)} at {int(n)} "
-                                   f"players (k = {int(k_best['keep'])})")
+                sweep_parts.append((f"{interval(vs[0], vs[1], signed=True)} at {int(n)} "
+                                    "players", f" (k = {int(k_best['keep'])})"))
     if sweep_parts:
         same = len(set(sweep_best)) == 1
         head = (f"Keeping jokers until k cards are left works best with k = {sweep_best[0]} at "
                 "every player count" if same else "The best k for keeping jokers until k cards "
                 "are left depends on the player count")
+        parts = [a + ("" if same else b) for a, b in sweep_parts]
         lines.append(f"{head}; against using them as needed that changes minus points per game "
-                     f"by {', '.join(sweep_parts)}.")
+                     f"by {', '.join(parts)}.")
     vr = pairs["variance_reduction"].replace([np.inf], np.nan).dropna()
     if len(vr):
         lines.append(

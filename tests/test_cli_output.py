@@ -5,6 +5,8 @@ import csv
 import io
 import json
 
+import numpy as np
+import pandas as pd
 import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
@@ -20,19 +22,46 @@ def _run(*args, env=None):
     return runner.invoke(app, [str(a) for a in args], env=env, catch_exceptions=False)
 
 
-def test_an_80_column_table_keeps_seat_strategy_and_n_whole():
+def _moments(n: int, seats: int) -> pd.DataFrame:
+    """Per-seat moments of a big run (what the table is drawn from), made up."""
+    rng = np.random.default_rng(1)
+    parts = {}
+    for col, mean, sd in (("minus_points", 27.2, 20.0), ("ended_with_ass", 0.25, 0.43),
+                          ("dealt_ass", 0.25, 0.43)):
+        m = mean + rng.normal(0, 0.01, seats)
+        parts[(col, "n")] = np.full(seats, n)
+        parts[(col, "sum")] = m * n
+        parts[(col, "sumsq")] = (sd**2 + m**2) * n
+    return pd.DataFrame(parts, index=pd.RangeIndex(seats, name="seat"))
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_a_narrow_table_keeps_seat_strategy_and_n_whole(monkeypatch, capsys, columns):
+    from analyzer.cli.run_commands import print_seat_table
+    from analyzer.games.ass.kernel import SEAT_METRICS
+
+    monkeypatch.setenv("COLUMNS", str(columns))
     labels = ["basic", "hold-jokers:keep=4", "joker-hoarder", "careful"]
-    res = _run("simulate", "ass", "-p", "4", "-n", "1000000", "--seed", "5", "-q",
-               "--backend", "threads", "--workers", "2",
-               *[x for s in labels for x in ("-s", s)], env={"COLUMNS": "80"})
+    print_seat_table("Who's the Ass?: 4 players, 2,000,000 games, seed 5",
+                     _moments(2_000_000, 4), SEAT_METRICS, labels)
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= columns, text
+    assert "…" not in text and "±" in text and "+/-" not in text
+    for seat, label in enumerate(labels):
+        row = next(line for line in lines if line.split()[:2] == [str(seat), label])
+        assert "2,000,000" in row
+
+
+def test_simulate_at_80_columns():
+    res = _run("simulate", "jass", "-p", "3", "--deals", "2000", "--seed", "5", "-q",
+               "--backend", "serial", "-s", "basic", "-s", "aim-high", "-s", "catch-up",
+               env={"COLUMNS": "80"})
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80, res.stdout
-    assert "…" not in res.stdout
-    for seat, label in enumerate(labels):
-        row = next(line for line in lines if line.split()[:2] == [str(seat), label])
-        assert "1,000,000" in row
-        assert "±" in res.stdout and "+/-" not in res.stdout
+    for seat, label in enumerate(["basic", "aim-high", "catch-up"]):
+        assert any(line.split()[:3] == [str(seat), label, "2,000"] for line in lines)
 
 
 def test_format_json_and_csv_parse_and_agree(tmp_path):

@@ -53,11 +53,13 @@ def test_every_image_loads_in_a_real_browser(index):
     assert not (index.parent / "_cardlab_check.html").exists()  # the probe copy is removed
 
 
-def test_a_reader_sees_findings_sample_games_and_working_contents(index):
-    result = browser_check(index.parent, CHROMIUM)
+def test_a_reader_at_800_pixels_sees_findings_sample_games_and_working_contents(index):
+    result = browser_check(index.parent, CHROMIUM, width=800)
     assert result.findings == 3  # one verdict per study
     assert result.samples == 2  # the hoarder's game and the trump deal, drawn as cards
     assert result.toc >= 7 and result.unresolved == []
+    assert result.width == 800
+    assert result.overflow <= 0, f"the page is {result.overflow} px wider than the window"
 
 
 def test_index_html_alone_shows_every_image(index, tmp_path):
@@ -66,12 +68,6 @@ def test_index_html_alone_shows_every_image(index, tmp_path):
     shutil.copy(index, alone / "index.html")  # mailed without its folder
     result = browser_check(alone, CHROMIUM)
     assert result.images >= 8 and result.broken == []
-
-
-def test_no_sideways_scrolling_at_800_pixels(index):
-    result = browser_check(index.parent, CHROMIUM, width=800)
-    assert result.width == 800
-    assert result.overflow <= 0, f"the page is {result.overflow} px wider than the window"
 
 
 def test_the_check_catches_a_broken_and_an_outside_image(index, tmp_path):

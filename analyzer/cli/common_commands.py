@@ -129,8 +129,8 @@ def list_strategies(
     games = [g for g in GAMES if name in catalog(g)]
     if not games:
         known = sorted({n for g in GAMES for n in catalog(g)})
-        fail(f"no strategy or game {what!r}; games: {', '.join(GAMES)}; strategies: "
-             f"{', '.join(known)}")
+        fail(f"unknown game {what!r} and no strategy of that name; games: {', '.join(GAMES)}; "
+             f"strategies: {', '.join(known)}")
     out = []
     for g in games:
         try:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from analyzer import __version__
 from analyzer.errors import CardlabError
@@ -22,23 +24,28 @@ from reports.findings import key_finding, study_alerts
 from reports.glossary import glossary
 from reports.html import SectionContent, page_html
 from reports.reproduce import report_command, study_command
-from reports.samples import study_sample
+from reports.samples import draw_sample
 from reports.tables import study_views
 
+FindSample = Callable[[StudyResult], Any]  # a study -> its sample game, or None
 FIGURES = "figures"
 DATA = "data"
 
 
-def build_report(results: str | Path, out: str | Path) -> Path:
+def build_report(results: str | Path, out: str | Path,
+                 find_sample: FindSample | None = None) -> Path:
     """Read every study under ``results`` and write the report into ``out``; return index.html.
 
     Earlier figures and data in ``out`` are replaced, so the folder never mixes runs.
+    ``find_sample`` picks a study's sample game (the command line passes
+    ``analyzer.studies.samples.find_sample``; the report itself never runs the engines).
     """
     studies = find_studies(results)
-    return write_report(studies, out)
+    return write_report(studies, out, find_sample)
 
 
-def write_report(studies: list[StudyResult], out: str | Path) -> Path:
+def write_report(studies: list[StudyResult], out: str | Path,
+                 find_sample: FindSample | None = None) -> Path:
     """Write the report for already loaded studies."""
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -62,7 +69,8 @@ def write_report(studies: list[StudyResult], out: str | Path) -> Path:
             figure_dir=FIGURES, tables=study_views(result), data_dir=f"{DATA}/{result.study}",
             manifest=result.manifest,
             images={f.file: (out / FIGURES / f.file).read_bytes() for f in figures},
-            finding=key_finding(result), sample=study_sample(result),
+            finding=key_finding(result),
+            sample=draw_sample(find_sample(result)) if find_sample else None,
             reproduce=[command, report_command()] if command else [],
         ))
     alerts = [a for result in studies for a in study_alerts(result)]

@@ -293,7 +293,8 @@ def compare_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
         ax.set_title(f"{n} players: row minus column", fontsize=9)
         fig.colorbar(im, ax=ax, shrink=0.8,
                      label=("percentage points" if rate else metric) + f" per {unit}")
-    fig.suptitle(f"Pairwise differences in {metric}, same deals", fontsize=10)
+    units = "matches" if unit == "match" else unit + "s"
+    fig.suptitle(f"Pairwise differences in {metric}, on the same {units}", fontsize=10)
     out.append(FigureInfo(_save(fig, folder, "compare_pairs.png"), "Pairwise differences",
                           f"Each cell is row minus column in {metric}"
                           f"{' (percentage points)' if rate else ''} per {unit}, with its 95% "

@@ -1,14 +1,9 @@
-"""A sample game for the report, chosen to show a finding, drawn as cards.
+"""Sample games drawn as cards: Who's the Ass? round by round, Plus-Minus Jass trick by trick.
 
-* Who's the Ass? (jokers study): a game in which the joker hoarder is caught with jokers in
-  hand at the end, from the study's own runs, drawn round by round.
-* Plus-Minus Jass (trump study): a deal in which the player who fixed trump went past 100
-  card points (so, by J-9, the stick goes to the player with the fewest), drawn trick by trick.
-
-Each sample carries the ``cardlab replay ... --pretty`` command that prints the same game in
-the terminal. Games are replayed from the study's manifest (seed, index, one strategy per
-seat) with the engines' trace mode, so numba is imported only here, and only when a report
-with such a study is built.
+The game is chosen by :mod:`analyzer.studies.samples` (a joker hoarder caught with jokers; a
+trump choice that crossed 100) and handed in as a record; this module only draws it, says
+why it was picked, and gives the ``cardlab replay ... --pretty`` command that prints the same
+game in a terminal. No engines here.
 """
 
 from __future__ import annotations
@@ -18,10 +13,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
-from analyzer.studies.results import StudyResult
 from reports.names import ruleset_label
 
-SEARCH = 300  # games (deals) looked at for one that shows the finding
 SUIT_NAMES = {"B": "bells", "S": "shields", "R": "roses", "A": "acorns"}
 RANK_NAMES = {"U": "Under", "O": "Ober", "K": "King", "A": "Ace", "10": "Banner"}
 
@@ -39,23 +32,6 @@ class SampleGame:
 
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
-
-
-def _run_of(result: StudyResult, want: dict[str, Any], prefer_players: int = 4) -> dict | None:
-    """The manifest run matching ``want`` at ``prefer_players`` players (else the first)."""
-    runs = [r for r in result.manifest.get("runs") or []
-            if all(r.get(k) == v or (k == "rules" and all(r.get("rules", {}).get(kk) == vv
-                                                           for kk, vv in v.items()))
-                   for k, v in want.items())]
-    best = [r for r in runs if r.get("players") == prefer_players]
-    return (best or runs or [None])[0]
-
-
-def _spec(run: dict):
-    from analyzer.games.kernel import RunSpec
-
-    return RunSpec(run["game"], int(run["players"]), tuple(run["strategies"]), int(run["seed"]),
-                   run.get("mode", ""), dict(run.get("rules") or {}))
 
 
 def _strategy_args(strategies: list[str]) -> list[str]:
@@ -118,37 +94,19 @@ def ass_game_html(record: dict[str, Any], focus: int) -> str:
             'shaded cell wins (in an ass round, takes the cards and the ass).</p>')
 
 
-def jokers_sample(result: StudyResult) -> SampleGame | None:
-    """A game in which the joker hoarder ends with jokers in hand."""
-    from analyzer.games.ass.records import Tracer
-
-    hoarder = (result.manifest.get("policies") or {}).get("hoard", "joker-hoarder")
-    runs = [r for r in result.manifest.get("runs") or [] if hoarder in r.get("strategies", [])]
-    if not runs:
-        return None
-    run = ([r for r in runs if r["players"] == 4] or runs)[0]
-    seat = run["strategies"].index(hoarder)
-    tracer = Tracer(_spec(run))
-    chosen, fallback = None, None
-    for index in range(SEARCH):
-        record, status = tracer.record(index)
-        if status >= 0:
-            continue
-        jokers = record["final_hands"][seat].count("J")
-        if fallback is None or record["penalties"][seat] > fallback[0]["penalties"][seat]:
-            fallback = (record, index)
-        if jokers and record["penalties"][seat] == max(record["penalties"]):
-            chosen = (record, index)
-            break
-    record, index = chosen or fallback
+def jokers_drawing(sample) -> SampleGame:
+    """The hoarder's game: caption, drawing and replay command."""
+    record, seat, index = sample.record, sample.seat, sample.index
+    hoarder = record["strategies"][seat]
     jokers = record["final_hands"][seat].count("J")
     others = [s for s in range(record["players"]) if s != seat]
     rest = ", ".join(str(record["penalties"][s]) for s in others)
+    field = ", ".join(sorted(set(record["strategies"]) - {hoarder})) or "itself"
     caption = (f"Seat {seat} plays {hoarder} (never a joker while number cards remain) "
-               f"against {', '.join(sorted(set(record['strategies']) - {hoarder})) or 'itself'}"
-               f". It ends the game with {jokers} joker{'s' if jokers != 1 else ''} still in "
-               f"hand and {record['penalties'][seat]} minus points (the others: {rest}): the "
-               "jokers it saved for later never got played.")
+               f"against {field}. It ends the game with {jokers} joker"
+               f"{'s' if jokers != 1 else ''} still in hand and {record['penalties'][seat]} "
+               f"minus points (the others: {rest}): the jokers it saved for later never got "
+               "played.")
     command = shlex.join(["cardlab", "replay", "ass", "--seed", str(record["seed"]),
                           "--index", str(index), "--players", str(record["players"]),
                           *_strategy_args(record["strategies"]), "--pretty"])
@@ -212,31 +170,10 @@ def jass_deal_html(deal: dict[str, Any], n: int, strategies: list[str], focus: i
             'the first card that does not follow suit fixes trump.</p>')
 
 
-def trump_sample(result: StudyResult) -> SampleGame | None:
-    """A deal in which the player who fixed trump went past 100 card points."""
-    from analyzer.games.jass.records import trace_record
-
-    run = _run_of(result, {"rules": {"ruleset": "seed"}}) or _run_of(result, {})
-    if run is None:
-        return None
-    spec = _spec(run)
-    chosen, fallback = None, None
-    for index in range(SEARCH):
-        record = trace_record(spec, index)
-        deal = record["deals"][0]
-        fixer = deal.get("fixer")
-        if fixer is None:
-            continue
-        if fallback is None:
-            fallback = (record, index)
-        if deal["points"][fixer] >= 100:
-            chosen = (record, index)
-            break
-    if chosen is None and fallback is None:
-        return None
-    record, index = chosen or fallback
+def trump_drawing(sample) -> SampleGame:
+    """The trump deal: caption, drawing and replay command."""
+    record, fixer, index = sample.record, sample.seat, sample.index
     deal, n = record["deals"][0], record["players"]
-    fixer = deal["fixer"]
     suit = SUIT_NAMES.get(deal["trump"], deal["trump"])
     held = sum(1 for c in deal["hands"][fixer] if c[0] == deal["trump"])
     pts = deal["points"][fixer]
@@ -258,10 +195,10 @@ def trump_sample(result: StudyResult) -> SampleGame | None:
                       jass_deal_html(deal, n, record["strategies"], fixer), command)
 
 
-SAMPLES = {"jokers": jokers_sample, "trump": trump_sample}
+DRAWINGS = {"jokers": jokers_drawing, "trump": trump_drawing}
 
 
-def study_sample(result: StudyResult) -> SampleGame | None:
-    """The sample game of ``result``'s study, or None when the study has none."""
-    make = SAMPLES.get(result.study)
-    return make(result) if make else None
+def draw_sample(sample) -> SampleGame | None:
+    """The drawing of a sample (an ``analyzer.studies.samples.Sample``), or None."""
+    draw = DRAWINGS.get(sample.study) if sample is not None else None
+    return draw(sample) if draw else None

@@ -15,6 +15,7 @@ import pytest
 from analyzer.studies.jokers import run_jokers
 from analyzer.studies.play import KernelBackend
 from analyzer.studies.results import save_study
+from analyzer.studies.samples import find_sample
 from analyzer.studies.seats import run_seats
 from analyzer.studies.synthetic import SyntheticAssBackend
 from analyzer.studies.trump import run_trump
@@ -38,7 +39,7 @@ def index(tmp_path_factory):
                    run_jokers(real, players=[4], keep=[2], games=20),
                    run_trump(real, players=[4], rulesets=["seed"], deals=60)):
         save_study(result, root / "results")
-    return build_report(root / "results", root / "report")
+    return build_report(root / "results", root / "report", find_sample)
 
 
 def test_every_image_loads_in_a_real_browser(index):

@@ -217,9 +217,10 @@ def study_all(
     for result in run_all(_backend(workers, progress), scale):
         _finish(result, out)
     if report_dir is not None:
+        from analyzer.studies.samples import find_sample
         from reports.build import build_report
 
-        typer.echo(f"report written to {build_report(out, report_dir)}")
+        typer.echo(f"report written to {build_report(out, report_dir, find_sample)}")
 
 
 @app.command("report")
@@ -229,8 +230,9 @@ def report(
     source: Path = typer.Option(DEFAULT_OUT, "--from", help="Study results folder."),
 ) -> None:
     """Turn study results into a self-contained HTML report with PNG figures."""
+    from analyzer.studies.samples import find_sample
     from reports.build import build_report
 
-    index = build_report(source, out)
+    index = build_report(source, out, find_sample)
     typer.echo(f"report written to {index} (open it in any browser; PNGs in {index.parent}/"
                "figures)")

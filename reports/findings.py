@@ -137,7 +137,8 @@ def trump_finding(result: StudyResult) -> Finding:
         verdict = "It depends on your aim."
     detail = " ".join(
         f"{who}: fix {rule_phrase(best)}; it loses {interval(*b)} sticks per trump choice "
-        f"against the best suit in hindsight ({rule_label(worst)}: {interval(*w)})."
+        f"against the best suit in hindsight (the worst way, {rule_label(worst)}: "
+        f"{interval(*w)})."
         for who, best, b, worst, w in advice)
     return Finding("trump", QUESTIONS["trump"], verdict,
                    detail + " Lost sticks: how many fewer sticks the chooser gets than with "
@@ -175,7 +176,7 @@ def compare_finding(result: StudyResult) -> Finding:
               "every seat of the same "
               f"{count(best['deals'])} {units}"
               + ("." if unclear else ", clearly ahead of every other strategy."))
-    return Finding("compare", QUESTIONS["compare"], verdict, detail)
+    return Finding("compare", f"Which strategy wins? ({game})", verdict, detail)
 
 
 FINDINGS = {"seats": seats_finding, "jokers": jokers_finding, "trump": trump_finding,

@@ -6,6 +6,7 @@ import re
 import shlex
 
 import pytest
+from typer.main import get_command
 from typer.testing import CliRunner
 
 from analyzer.cli import app
@@ -18,6 +19,7 @@ from analyzer.studies.seats import run_seats
 from analyzer.studies.trump import run_trump
 from reports.build import build_report
 from reports.check import link_problems, page_references
+from reports.reproduce import study_command
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -165,6 +167,12 @@ def test_glossary_reproduce_commands_and_folded_sortable_tables(report):
         body = _section(html, s.study)
         assert f"cardlab study {s.study} " in body and "cardlab report --from" in body
         assert '<details class="table"' in body
+        # the command's options are the command line's own (parsed, not run)
+        command = study_command(s)
+        args = shlex.split(command)[3:]
+        study = get_command(app).commands["study"].commands[s.study]
+        ctx = study.make_context(s.study, args)
+        assert ctx.params["seed"] == s.manifest["seed"]
     assert "aria-sort" in html  # the sorting script
 
 

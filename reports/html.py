@@ -227,7 +227,10 @@ def manifest_html(manifest: dict, data_dir: str) -> str:
     for key in SUMMARY_KEYS:
         if manifest.get(key) not in (None, "", [], {}):
             value = manifest[key]
-            shown = value if isinstance(value, str) else json.dumps(value)
+            if isinstance(value, bool) or not isinstance(value, int) or key == "seed":
+                shown = value if isinstance(value, str) else json.dumps(value)
+            else:
+                shown = f"{value:,}"  # 50,000 games, as everywhere else
             if key == "games" and (manifest.get("sequential") or {}).get("until_sure"):
                 shown += " (the budget per player count: --until-sure may stop sooner)"
             items.append(f"<dt>{_e(key)}</dt><dd>{_e(shown)}</dd>")

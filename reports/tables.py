@@ -81,7 +81,7 @@ def _plural(unit: str) -> str:
 
 def _pair_view(t: pd.DataFrame, rate: bool, unit: str) -> pd.DataFrame:
     scale = 100.0 if rate else 1.0
-    pts = " (points of %)" if rate else ""
+    pts = " (percentage points)" if rate else ""
     view = pd.DataFrame({
         "players": t["players"], "a": t["a"], "b": t["b"],
         f"a − b ± 95%{pts}": [interval(d * scale, h * scale, signed=True) for d, h in

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analyzer.numbers import interval
+
 Z95 = 1.959963984540054
 
 
@@ -70,14 +72,12 @@ def seat_table(moments: pd.DataFrame, metrics: list[Metric]) -> pd.DataFrame:
     return table
 
 
-def format_seat_table(
-    table: pd.DataFrame, metrics: list[Metric], digits: int = 3
-) -> list[list[str]]:
-    """Rows of strings 'mean ± half' for printing (seat first)."""
+def format_seat_table(table: pd.DataFrame, metrics: list[Metric]) -> list[list[str]]:
+    """Rows of strings 'mean ± half', each rounded to its interval, for printing (seat first)."""
     rows = []
     for seat, row in table.iterrows():
         cells = [str(seat)]
         for m in metrics:
-            cells.append(f"{row[m.label]:.{digits}f} ± {row[m.label + ' ±95%']:.{digits}f}")
+            cells.append(interval(row[m.label], row[m.label + " ±95%"]))
         rows.append(cells)
     return rows

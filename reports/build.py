@@ -2,8 +2,8 @@
 
 Layout of the report folder::
 
-    index.html                 the page (embedded CSS, relative links only)
-    figures/<study>_*.png      every figure, also usable on its own
+    index.html                 the page: figures embedded, CSS and script inline
+    figures/<study>_*.png      every figure, also usable on its own (slides, chat)
     data/<study>/*.csv         the full tidy tables, and manifest.json
 """
 
@@ -12,29 +12,40 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from analyzer import __version__
 from analyzer.errors import CardlabError
 from analyzer.studies.results import StudyResult, find_studies
 from reports.figures import study_figures
+from reports.findings import key_finding, study_alerts
+from reports.glossary import glossary
 from reports.html import SectionContent, page_html
+from reports.reproduce import report_command, study_command
+from reports.samples import draw_sample
 from reports.tables import study_views
 
+FindSample = Callable[[StudyResult], Any]  # a study -> its sample game, or None
 FIGURES = "figures"
 DATA = "data"
 
 
-def build_report(results: str | Path, out: str | Path) -> Path:
+def build_report(results: str | Path, out: str | Path,
+                 find_sample: FindSample | None = None) -> Path:
     """Read every study under ``results`` and write the report into ``out``; return index.html.
 
     Earlier figures and data in ``out`` are replaced, so the folder never mixes runs.
+    ``find_sample`` picks a study's sample game (the command line passes
+    ``analyzer.studies.samples.find_sample``; the report itself never runs the engines).
     """
     studies = find_studies(results)
-    return write_report(studies, out)
+    return write_report(studies, out, find_sample)
 
 
-def write_report(studies: list[StudyResult], out: str | Path) -> Path:
+def write_report(studies: list[StudyResult], out: str | Path,
+                 find_sample: FindSample | None = None) -> Path:
     """Write the report for already loaded studies."""
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -52,12 +63,19 @@ def write_report(studies: list[StudyResult], out: str | Path) -> Path:
         (data_dir / "manifest.json").write_text(
             json.dumps(result.manifest, indent=2, default=str) + "\n")
         figures = study_figures(result, out / FIGURES)
+        command = study_command(result)
         sections.append(SectionContent(
             study=result.study, headlines=result.headlines, figures=figures,
             figure_dir=FIGURES, tables=study_views(result), data_dir=f"{DATA}/{result.study}",
             manifest=result.manifest,
+            images={f.file: (out / FIGURES / f.file).read_bytes() for f in figures},
+            finding=key_finding(result),
+            sample=draw_sample(find_sample(result)) if find_sample else None,
+            reproduce=[command, report_command()] if command else [],
         ))
+    alerts = [a for result in studies for a in study_alerts(result)]
     created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     index = out / "index.html"
-    index.write_text(page_html(sections, __version__, created), encoding="utf-8")
+    index.write_text(page_html(sections, __version__, created, alerts, glossary(studies)),
+                     encoding="utf-8")
     return index

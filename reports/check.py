@@ -5,13 +5,15 @@ Two checks:
 * :func:`link_problems` parses index.html and lists every reference (``src``, ``href``,
   CSS ``url(...)``) that points outside the report folder (a scheme such as http:, an
   absolute path, ``..``) or at a file that does not exist, and every ``#anchor`` without a
-  matching id.
+  matching id. Images embedded as ``data:image/png;base64,`` are part of the page.
 * :func:`browser_check` opens a copy of the page in headless Chromium with a small script
   appended that, once the page has loaded, records how many images loaded (``naturalWidth``
   > 0) and the resources the browser fetched over the network (Resource Timing lists those;
   reads of local files are not listed, so for a self-contained report the list is empty),
-  and reads that back from ``--dump-dom``. The report itself carries no script; only the
-  checked copy does.
+  and reads that back from ``--dump-dom``, together with the layout facts a reader would
+  notice: table-of-contents links that lead nowhere, sideways scrolling at the given width,
+  missing key findings or sample games. The report's own script (it sorts tables) is left
+  as it is; the probe is added to a copy only.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -31,6 +33,7 @@ CHROMIUM_FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 )
+EMBEDDED = "data:image/png;base64,"
 _CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
 _PROBE = """
 <script>
@@ -38,11 +41,24 @@ window.addEventListener('load', function () {
   var imgs = Array.prototype.slice.call(document.images);
   var broken = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); })
                    .map(function (i) { return i.getAttribute('src'); });
+  var embedded = imgs.filter(function (i) {
+    return (i.getAttribute('src') || '').indexOf('data:image/png;base64,') === 0; }).length;
   var fetched = performance.getEntriesByType('resource').map(function (e) { return e.name; });
+  var toc = Array.prototype.slice.call(document.querySelectorAll('nav#toc a'));
+  var unresolved = toc.map(function (a) { return a.getAttribute('href'); })
+    .filter(function (h) { return !(h && h.charAt(0) === '#' &&
+                                     document.getElementById(h.slice(1))); });
+  var root = document.documentElement;
+  var samples = Array.prototype.slice.call(document.querySelectorAll('table.game'))
+    .filter(function (t) { return t.offsetHeight > 50 && t.querySelectorAll('.c').length > 10; });
   var out = document.createElement('pre');
   out.id = 'cardlab-probe';
-  out.textContent = JSON.stringify({images: imgs.length, broken: broken, fetched: fetched,
-                                    page: location.href});
+  out.textContent = JSON.stringify({
+    images: imgs.length, broken: broken, fetched: fetched, page: location.href,
+    embedded: embedded, toc: toc.length, unresolved: unresolved,
+    findings: document.querySelectorAll('#findings li').length,
+    samples: samples.length, width: window.innerWidth,
+    overflow: Math.max(root.scrollWidth, document.body.scrollWidth) - window.innerWidth});
   document.body.appendChild(out);
 });
 </script>
@@ -94,6 +110,8 @@ def link_problems(folder: str | Path) -> list[str]:
     problems = []
     for ref in refs:
         parts = urlsplit(ref)
+        if parts.scheme == "data" and ref.startswith(EMBEDDED):
+            continue  # an image the page carries itself
         if parts.scheme or parts.netloc:
             problems.append(f"{ref}: refers outside the folder (scheme or host)")
             continue
@@ -123,12 +141,21 @@ def find_chromium() -> str | None:
 
 @dataclass(frozen=True)
 class BrowserResult:
-    """What the browser saw: images on the page, those that failed, every URL fetched."""
+    """What the browser saw: images on the page, those that failed, every URL fetched, and
+    the layout: table-of-contents links without a target, key findings and sample games
+    drawn, and how many pixels the page is wider than the window (0: no sideways scroll)."""
 
     images: int
     broken: list[str]
     fetched: list[str]
     page: str
+    embedded: int = 0
+    toc: int = 0
+    unresolved: list[str] = field(default_factory=list)
+    findings: int = 0
+    samples: int = 0
+    width: int = 0
+    overflow: int = 0
 
     def outside(self, folder: str | Path) -> list[str]:
         """Fetched URLs that are not files inside ``folder``."""
@@ -143,8 +170,9 @@ class BrowserResult:
 
 
 def browser_check(folder: str | Path, chromium: str | None = None,
-                  timeout: float = 90.0) -> BrowserResult:
-    """Open ``folder``/index.html in headless Chromium and report what loaded.
+                  timeout: float = 90.0, width: int = 1280) -> BrowserResult:
+    """Open ``folder``/index.html in headless Chromium, ``width`` pixels wide, and report
+    what loaded and how it was laid out.
 
     Raises RuntimeError when no browser is found or the page gives no answer.
     """
@@ -159,6 +187,7 @@ def browser_check(folder: str | Path, chromium: str | None = None,
         with tempfile.TemporaryDirectory(prefix="cardlab-chromium-") as profile:
             proc = subprocess.run(
                 [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+                 f"--window-size={width},1000",
                  "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
                 capture_output=True, text=True, timeout=timeout, check=False,
             )
@@ -172,5 +201,7 @@ def browser_check(folder: str | Path, chromium: str | None = None,
     import html
 
     data = json.loads(html.unescape(found.group(1)))
-    return BrowserResult(int(data["images"]), list(data["broken"]), list(data["fetched"]),
-                         str(data["page"]))
+    return BrowserResult(
+        int(data["images"]), list(data["broken"]), list(data["fetched"]), str(data["page"]),
+        int(data["embedded"]), int(data["toc"]), list(data["unresolved"]),
+        int(data["findings"]), int(data["samples"]), int(data["width"]), int(data["overflow"]))

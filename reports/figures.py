@@ -17,8 +17,10 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from analyzer.numbers import interval
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import metric_words
+from analyzer.studies.text import GAME_TITLES, is_rate, metric_words
+from reports.names import aim_label, policy_label, rule_label, ruleset_label
 
 DPI = 110
 BLUE, ORANGE, GREY = "#2b6cb0", "#dd6b20", "#718096"
@@ -33,6 +35,8 @@ class FigureInfo:
     title: str
     caption: str
     wide: bool = False  # spans the page's full width (small multiples)
+    appendix: bool = False  # a correctness check, not an answer: shown in the appendix
+    extra: bool = False  # a closer look, folded under "More figures"
 
 
 def _save(fig: Figure, folder: Path, name: str) -> str:
@@ -42,8 +46,9 @@ def _save(fig: Figure, folder: Path, name: str) -> str:
     return name
 
 
-def _grid(count: int, width: float = 3.2, height: float = 2.6) -> tuple[Figure, list]:
-    cols = min(count, 5)
+def _grid(count: int, width: float = 3.2, height: float = 2.6,
+          max_cols: int = 5) -> tuple[Figure, list]:
+    cols = min(count, max_cols)
     rows = math.ceil(count / cols)
     fig = Figure(figsize=(width * cols, height * rows + 0.6), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False).ravel().tolist()
@@ -78,34 +83,39 @@ def seats_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
     counts = sorted(t["players"].unique())
     out = []
 
-    fig, axes = _grid(len(counts))
+    # seats as dots with their intervals around the table's average seat (paired on the
+    # same games); every panel on the same scale, centred on zero: nothing is magnified
+    span = float(np.nanmax(np.abs(t[["seat_effect_low", "seat_effect_high"]].to_numpy())))
+    span = 1.15 * (span if np.isfinite(span) and span > 0 else 1.0)
+    fig, axes = _grid(len(counts), width=2.9, height=2.5)
     for ax, n in zip(axes, counts, strict=True):
         part = t[t["players"] == n]
-        ax.bar(part["seat"], part["minus_points"], yerr=_errors(part, "minus_points"),
-               color=BLUE, ecolor="black", capsize=2)
-        lo = (part["minus_points_low"].min())
-        hi = (part["minus_points_high"].max())
-        pad = max(hi - lo, 1.0) * 0.3
-        ax.set_ylim(lo - pad, hi + pad)  # bars start off zero: the seat differences matter
-        ax.set_title(f"{n} players", fontsize=9)
-        ax.set_xlabel("seat (0 = first card, last = dealer)", fontsize=7)
-        ax.set_ylabel("minus points per game", fontsize=7)
+        ax.axhline(0, color=GREY, lw=1)
+        ax.errorbar(part["seat"], part["seat_effect"], yerr=_errors(part, "seat_effect"),
+                    fmt="o", ms=4, color=BLUE, ecolor=BLUE, elinewidth=1.2, capsize=2)
+        ax.set_ylim(-span, span)
+        average = float(part["minus_points"].mean())
+        ax.set_title(f"{n} players (average seat {average:.1f})", fontsize=9)
         ax.set_xticks(part["seat"])
+        ax.set_xlabel("seat (0 plays first)", fontsize=8)
+        ax.set_ylabel("vs average seat", fontsize=8)
         ax.tick_params(labelsize=7)
-    fig.suptitle("Who's the Ass?: expected minus points by seat (95% intervals)")
-    out.append(FigureInfo(_save(fig, folder, "seats_minus_points.png"),
-                          "Expected minus points by seat",
-                          "One panel per player count; bars are the mean minus points per game "
-                          "of each seat, whiskers the 95% interval. The y axis does not start "
-                          "at zero, so that the differences between seats show.",
+    fig.suptitle("Who's the Ass?: each seat's minus points against the average seat")
+    out.append(FigureInfo(_save(fig, folder, "seats_by_seat.png"),
+                          "Each seat against the average seat",
+                          "A dot is a seat's minus points per game minus the average of all "
+                          "seats at its table, on the very same games; whiskers are 95% "
+                          "intervals. The grey line is the average seat (its minus points per "
+                          "game in each panel's title): a dot above it pays more. Every panel "
+                          "has the same scale, centred on the average.",
                           wide=len(counts) > 2))
 
     for col, fname, title, label in (
-        ("minus_points", "seats_heatmap.png", "Expected minus points, players x seat",
+        ("minus_points", "seats_heatmap.png", "Expected minus points, players × seat",
          "minus points per game"),
         ("ass_penalty", "seats_ass_penalty.png",
-         "Expected ass penalty (20 x chance to end with the ass), players x seat",
-         "minus points per game from the ass"),
+         "Expected ass penalty, players × seat",
+         "minus points per game from the ass (20 × chance to end with it)"),
     ):
         matrix = t.pivot(index="players", columns="seat", values=col)
         fig = Figure(figsize=(9, 5), layout="constrained")
@@ -116,34 +126,8 @@ def seats_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
         ax.set_title("Who's the Ass?: " + title[0].lower() + title[1:])
         out.append(FigureInfo(_save(fig, folder, fname), title,
                               f"Each cell is the mean {label} of one seat at one player count; "
-                              "empty cells are seats that do not exist at that count."))
-
-    # the seat effect alone (a seat's minus points minus its game's seat average, paired on
-    # the same games), so that the seat pattern is not drowned by the player count's effect
-    effect = t.pivot(index="players", columns="seat", values="seat_effect")
-    fig = Figure(figsize=(9, 5), layout="constrained")
-    ax = fig.subplots()
-    span = float(np.nanmax(np.abs(effect.to_numpy()))) or 1.0
-    im = ax.imshow(np.ma.masked_invalid(effect.to_numpy(dtype=float)), aspect="auto",
-                   cmap="RdBu_r", vmin=-span, vmax=span, origin="lower")
-    ax.set_xticks(range(effect.shape[1]), [str(c) for c in effect.columns])
-    ax.set_yticks(range(effect.shape[0]), [str(i) for i in effect.index])
-    half = t.pivot(index="players", columns="seat", values="seat_effect_high") - effect
-    for i in range(effect.shape[0]):
-        for j in range(effect.shape[1]):
-            v = effect.iloc[i, j]
-            if np.isfinite(v):
-                ax.text(j, i, f"{v:+.2f}\n±{half.iloc[i, j]:.2f}", ha="center", va="center",
-                        fontsize=6)
-    fig.colorbar(im, ax=ax, label="minus points vs the average seat", shrink=0.9)
-    ax.set_xlabel("seat (0 = first card; the dealer is the last seat)")
-    ax.set_ylabel("players")
-    ax.set_title("Who's the Ass?: seat effect (minus points vs the average seat, ±95%)")
-    out.append(FigureInfo(_save(fig, folder, "seats_effect.png"),
-                          "Seat effect, players x seat",
-                          "Each seat's minus points minus the average of all seats in the same "
-                          "game, averaged over games; red seats pay more than average, blue "
-                          "seats less. The ± is the 95% interval of that paired difference."))
+                              "empty cells are seats that do not exist at that count.",
+                              extra=True))
 
     fig = Figure(figsize=(6, 5), layout="constrained")
     ax = fig.subplots()
@@ -151,14 +135,16 @@ def seats_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
                 fmt="o", ms=3, color=BLUE, ecolor=GREY, capsize=2, label="simulated, 95% CI")
     lim = [0, float(max(t["p_dealt_ass_high"].max(), t["p_dealt_ass_exact"].max())) * 1.05]
     ax.plot(lim, lim, color=ORANGE, lw=1, label="exact = simulated")
-    ax.set_xlabel("exact chance |{p in 0..38 : p mod n = s}| / 39")
+    ax.set_xlabel("exact chance (the ass lies among the first 39 cards, dealt in turn)")
     ax.set_ylabel("simulated chance")
     ax.set_title("Chance to be dealt the ass: simulated vs exact")
     ax.legend(fontsize=8)
     out.append(FigureInfo(_save(fig, folder, "seats_dealt_ass.png"),
                           "Chance to be dealt the ass: simulated against exact",
                           "One point per (player count, seat); points on the orange line agree "
-                          "with the exact value that follows from rulings A-2 and A-3."))
+                          "with the exact value that follows from the deal alone (rulings A-2 "
+                          "and A-3: the ass is shuffled among the first 39 cards, which are "
+                          "dealt one at a time around the table).", appendix=True))
     return out
 
 
@@ -174,7 +160,7 @@ def diff_against(pairs: pd.DataFrame, name: str, ref: str) -> pd.DataFrame:
 
 
 def jokers_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
-    """The keep-until sweep as lines with bands, and the named policies as paired bars."""
+    """The keep-until sweep as lines with bands, and the named policies as paired dots."""
     pol = result.table("policies")
     pairs = result.table("differences")
     counts = sorted(pol["players"].unique())
@@ -183,7 +169,7 @@ def jokers_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
 
     sweep = pol[pol["keep"].notna()]
     if len(sweep):
-        fig = Figure(figsize=(8, 5), layout="constrained")
+        fig = Figure(figsize=(8, 4.6), layout="constrained")
         ax = fig.subplots()
         for n, colour in zip(counts, colours, strict=True):
             part = sweep[sweep["players"] == n].sort_values("keep")
@@ -194,10 +180,11 @@ def jokers_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
             ax.plot(d["keep"], d["difference"], marker="o", color=colour, label=f"{n} players")
             ax.fill_between(d["keep"], d["low"], d["high"], color=colour, alpha=0.2)
         ax.axhline(0, color="black", lw=0.8)
+        ax.set_xticks(sorted(sweep["keep"].astype(int).unique()))
         ax.set_xlabel("k: jokers are kept until only k cards are left in hand")
-        ax.set_ylabel("minus points per game vs using jokers as needed")
-        ax.set_title("Keeping jokers until k cards are left (band: 95% paired interval)")
-        ax.legend(fontsize=8)
+        ax.set_ylabel("minus points per game\nvs using jokers as needed")
+        ax.set_title("Keeping jokers until k cards are left (below 0 is better)")
+        ax.legend(fontsize=8, title="bands: 95% intervals", title_fontsize=8)
         out.append(FigureInfo(_save(fig, folder, "jokers_sweep.png"),
                               "Keep jokers until k cards are left: the sweep",
                               "Difference in minus points per game against using jokers as "
@@ -206,77 +193,111 @@ def jokers_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
 
     named = [s for s in ("hoard", "finish", "dump") if s in set(pol["strategy"])]
     if named and "as-needed" in set(pol["strategy"]):
-        fig = Figure(figsize=(8, 1.2 + 0.9 * len(named) * len(counts) / 2), layout="constrained")
+        fig = Figure(figsize=(8, 1.4 + 0.35 * len(named) * len(counts)), layout="constrained")
         ax = fig.subplots()
-        height = 0.8 / len(counts)
+        step = 0.8 / len(counts)
+        # the first player count on top in every group, as in the legend
         for i, (n, colour) in enumerate(zip(counts, colours, strict=True)):
             d = pd.concat([diff_against(pairs[pairs["players"] == n], s, "as-needed")
                            for s in named], ignore_index=True)
-            y = np.arange(len(named)) + i * height
-            ax.barh(y, d["difference"], height=height, color=colour, label=f"{n} players",
-                    xerr=np.vstack([d["difference"] - d["low"], d["high"] - d["difference"]]),
-                    ecolor="black", capsize=2)
-        ax.set_yticks(np.arange(len(named)) + 0.4 - height / 2, named)
+            y = (len(named) - 1 - np.arange(len(named))) + 0.4 - (i + 0.5) * step
+            ax.errorbar(d["difference"], y, fmt="o", color=colour, label=f"{n} players",
+                        xerr=np.vstack([d["difference"] - d["low"], d["high"] - d["difference"]]),
+                        capsize=2)
+        ax.set_yticks(len(named) - 1 - np.arange(len(named)),
+                      [f"{policy_label(s)}\n({pol[pol['strategy'] == s]['label'].iloc[0]})"
+                       for s in named], fontsize=8)
         ax.axvline(0, color="black", lw=0.8)
-        ax.set_xlabel("minus points per game vs using jokers as needed (lower is better)")
-        ax.set_title("Joker policies against 'as needed', same deals and seats (95% CI)")
-        ax.legend(fontsize=8)
+        ax.set_xlabel("minus points per game vs using jokers as needed (left of 0 is better)")
+        ax.set_title("Joker policies against using jokers as needed (95% intervals)")
+        ax.legend(fontsize=8, loc="best")
         out.append(FigureInfo(_save(fig, folder, "jokers_policies.png"),
                               "Named joker policies against using jokers as needed",
-                              "Paired differences in minus points per game; bars right of zero "
-                              "cost points, bars left of zero save them."))
+                              "Paired differences in minus points per game on the same deals "
+                              "and seats, one dot per player count (the legend's order, top to "
+                              "bottom); right of zero costs points, left of zero saves them."))
     return out
 
 
 # -------------------------------------------------------------------------------- compare
+def compare_unit(manifest: dict) -> str:
+    """What one compared unit is: a game, a deal or a match (older results: from the mode)."""
+    if manifest.get("unit"):
+        return str(manifest["unit"])
+    if manifest.get("game") == "jass":
+        return "deal" if manifest.get("mode") == "deals" else "match"
+    return "game"
+
+
 def compare_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
-    """Ranking with intervals, and a heatmap of the pairwise differences."""
+    """Ranking with intervals and a fair-share line, and a heatmap of the differences."""
     rank = result.table("ranking")
     pairs = result.table("pairs")
-    metric = metric_words(str(result.manifest.get("metric", "value")))
+    metric_col = str(result.manifest.get("metric", "value"))
+    metric = metric_words(metric_col)
+    rate = is_rate(metric_col)
+    scale = 100.0 if rate else 1.0
     better = result.manifest.get("better", "lower")
+    unit = compare_unit(result.manifest)
+    game = GAME_TITLES.get(str(result.manifest.get("game")), str(result.manifest.get("game")))
     counts = sorted(rank["players"].unique())
     out = []
-    fig, axes = _grid(len(counts), width=4.2, height=0.6 + 0.45 * rank["strategy"].nunique())
+    fig, axes = _grid(len(counts), width=5.0, height=1.3 + 0.45 * rank["strategy"].nunique())
     for ax, n in zip(axes, counts, strict=True):
         part = rank[rank["players"] == n].sort_values("rank", ascending=False)
-        ax.errorbar(part["mean"], range(len(part)), xerr=part["half"], fmt="o", color=BLUE,
-                    ecolor="black", capsize=3)
+        ax.errorbar(part["mean"] * scale, range(len(part)), xerr=part["half"] * scale, fmt="o",
+                    color=BLUE, ecolor=BLUE, capsize=3)
+        if metric_col == "won":
+            ax.axvline(100.0 / n, color=ORANGE, ls="--", lw=1,
+                       label=f"fair share: 1 in {n} = {100 / n:.0f}%")
+        else:
+            ax.axvline(float(part["mean"].mean()) * scale, color=ORANGE, ls="--", lw=1,
+                       label="average of the strategies")
         ax.set_yticks(range(len(part)), part["strategy"], fontsize=8)
+        ax.set_ylim(-0.6, len(part) - 0.4)
+        if rate:  # a rate's axis starts at 0%: the gaps are not magnified
+            ax.set_xlim(0, 1.1 * max(100.0 / n, float(part["high"].max()) * scale))
         ax.set_title(f"{n} players", fontsize=9)
-        ax.set_xlabel(f"{metric} ({better} is better)", fontsize=8)
-    fig.suptitle(f"{result.manifest.get('game')}: ranking in duplicate format (95% CI)")
+        ax.set_xlabel(f"{metric}{' (%)' if rate else ''} per {unit} ({better} is better)",
+                      fontsize=8)
+        ax.legend(fontsize=7, loc="lower right" if better == "higher" else "lower left")
+    fig.suptitle(f"{game}: ranking, every strategy in every seat (95% intervals)", fontsize=10)
     out.append(FigureInfo(_save(fig, folder, "compare_ranking.png"), "Ranking",
-                          "Mean per deal with its 95% interval; best at the top. Intervals of "
-                          "single means include deal luck; the paired differences below do "
-                          "not.", wide=len(counts) > 1))
+                          f"Mean {metric} per {unit} with its 95% interval; best at the top. "
+                          "The dashed line is the fair share (what a strategy gets when all "
+                          "are equal). Intervals of single means include deal luck; the "
+                          "paired differences below do not.", wide=len(counts) > 1))
 
-    fig, axes = _grid(len(counts), width=4.6, height=3.6)
+    fig, axes = _grid(len(counts), width=5.6, height=4.4)
     for ax, n in zip(axes, counts, strict=True):
         part = pairs[pairs["players"] == n]
         names = list(rank[rank["players"] == n].sort_values("rank")["strategy"])
         matrix = pd.DataFrame(np.nan, index=names, columns=names)
         for _, row in part.iterrows():
-            matrix.loc[row["a"], row["b"]] = row["difference"]
-            matrix.loc[row["b"], row["a"]] = -row["difference"]
+            matrix.loc[row["a"], row["b"]] = row["difference"] * scale
+            matrix.loc[row["b"], row["a"]] = -row["difference"] * scale
         data = matrix.to_numpy(dtype=float)
         span = np.nanmax(np.abs(data)) if np.isfinite(data).any() else 1.0
         im = ax.imshow(np.ma.masked_invalid(data), cmap="RdBu_r" if better == "lower" else "RdBu",
                        vmin=-span, vmax=span)
-        ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=7)
-        ax.set_yticks(range(len(names)), names, fontsize=7)
+        ax.set_xticks(range(len(names)), names, rotation=30, ha="right", fontsize=8)
+        ax.set_yticks(range(len(names)), names, fontsize=8)
         for i, a in enumerate(names):
             for j, b in enumerate(names):
                 if i != j:
-                    half = _pair_half(part, a, b)
+                    half = _pair_half(part, a, b) * scale
                     dark = abs(data[i, j]) > 0.6 * span
-                    ax.text(j, i, f"{data[i, j]:+.2f}\n±{half:.2f}", ha="center", va="center",
-                            fontsize=6, color="white" if dark else "black")
+                    ax.text(j, i, interval(data[i, j], half, signed=True).replace(" ± ", "\n± "),
+                            ha="center", va="center", fontsize=7,
+                            color="white" if dark else "black")
         ax.set_title(f"{n} players: row minus column", fontsize=9)
-        fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.suptitle(f"Pairwise differences in {metric}, paired on the same deals")
+        fig.colorbar(im, ax=ax, shrink=0.8,
+                     label=("percentage points" if rate else metric) + f" per {unit}")
+    units = "matches" if unit == "match" else unit + "s"
+    fig.suptitle(f"Pairwise differences in {metric}, on the same {units}", fontsize=10)
     out.append(FigureInfo(_save(fig, folder, "compare_pairs.png"), "Pairwise differences",
-                          f"Each cell is row minus column in {metric} per deal with its 95% "
+                          f"Each cell is row minus column in {metric}"
+                          f"{' (percentage points)' if rate else ''} per {unit}, with its 95% "
                           f"paired interval ({better} is better).", wide=len(counts) > 1))
     return out
 
@@ -288,7 +309,7 @@ def _pair_half(part: pd.DataFrame, a: str, b: str) -> float:
 
 # --------------------------------------------------------------------------------- trump
 def trump_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
-    """Loss of each choice rule by group (bars with error bars), and by longest suit."""
+    """Loss of each choice rule by group (dots with intervals), and by longest suit."""
     rules = result.table("rules")
     groups = list(rules.groupby(["players", "ruleset"], sort=True))
     aims = [a for a in ("high", "low", "n/a") if a in set(rules["aim"])]
@@ -298,30 +319,33 @@ def trump_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
         shown = rules[np.isfinite(rules[col].astype(float))]
         if shown.empty:
             continue
-        fig, axes = _grid(len(groups), width=4.4, height=3.4)
+        fig, axes = _grid(len(groups), width=4.6, height=3.6, max_cols=2)
         for ax, ((players, ruleset), _) in zip(axes, groups, strict=True):
             part = shown[(shown["players"] == players) & (shown["ruleset"] == ruleset)]
             names = list(dict.fromkeys(part["rule"]))
             present = [a for a in aims if a in set(part["aim"])]
-            width = 0.8 / max(len(present), 1)
+            step = 0.7 / max(len(present), 1)
             for i, aim in enumerate(present):
                 sub = part[part["aim"] == aim].set_index("rule").reindex(names)
-                x = np.arange(len(names)) + i * width
-                ax.bar(x, sub[col], width=width, label=f"aims {aim}", color=f"C{i}",
-                       yerr=np.vstack([sub[col] - sub[col + "_low"],
-                                       sub[col + "_high"] - sub[col]]),
-                       ecolor="black", capsize=2)
-            ax.set_xticks(np.arange(len(names)) + 0.4 - width / 2, names, rotation=35,
-                          ha="right", fontsize=7)
-            ax.set_title(f"{players} players, rule set {ruleset}", fontsize=9)
-            ax.set_ylabel(f"{unit} lost per decision", fontsize=8)
+                y = len(names) - 1 - np.arange(len(names)) + 0.35 - (i + 0.5) * step
+                ax.errorbar(sub[col], y, fmt="o", color=f"C{i}", label=aim_label(aim),
+                            xerr=np.vstack([sub[col] - sub[col + "_low"],
+                                            sub[col + "_high"] - sub[col]]), capsize=2)
+            ax.set_yticks(len(names) - 1 - np.arange(len(names)),
+                          [rule_label(r) for r in names], fontsize=8)
+            ax.set_xlim(left=0)
+            ax.set_title(f"{players} players, {ruleset_label(ruleset)}", fontsize=9)
+            ax.set_xlabel(f"{unit} lost per trump choice (less is better)", fontsize=8)
+            ax.tick_params(axis="x", labelsize=8)
             ax.legend(fontsize=7)
-        fig.suptitle(f"Trump choice: {unit} lost against the best suit in hindsight (95% CI)")
+        fig.suptitle(f"Trump choice: {unit} lost against the best suit in hindsight",
+                     fontsize=10)
         out.append(FigureInfo(
             _save(fig, folder, fname), f"Trump rules: {unit} lost",
-            f"Mean {unit} a chooser loses per trump decision against the best suit in "
-            "hindsight, per choice rule and aim; lower is better. 'as-played' is the "
-            "strategy's own choice.", wide=len(groups) > 1))
+            f"Mean {unit} a chooser loses per trump choice against the best suit in "
+            "hindsight, for each way of choosing and each aim, with 95% intervals; the axis "
+            "starts at zero (no loss), less is better. \"strategy's own choice\" is what the "
+            "players' strategy fixed.", wide=len(groups) > 1, extra=col == "points_loss"))
 
     feats = result.table("features")
     longest = feats[(feats["feature"] == "longest suit")]
@@ -332,18 +356,19 @@ def trump_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
         pooled = (sums["total"] / sums["decisions"]).where(sums["decisions"] >= MIN_CELL)
         matrix = pooled.unstack("value")
         matrix = matrix[sorted(matrix.columns, key=int)]
+        matrix.index = [rule_label(r) for r in matrix.index]
         fig = Figure(figsize=(8, 4.5), layout="constrained")
         ax = fig.subplots()
-        _heatmap(ax, matrix, ".2f", "sticks lost per decision", fig)
-        ax.set_xlabel("length of the chooser's longest candidate suit")
-        ax.set_ylabel("choice rule")
+        _heatmap(ax, matrix, ".2f", "sticks lost per trump choice", fig)
+        ax.set_xlabel("cards in the chooser's longest suit")
+        ax.set_ylabel("how the suit is chosen")
         ax.set_title("Trump choice: sticks lost by the length of the longest suit")
         out.append(FigureInfo(_save(fig, folder, "trump_by_length.png"),
                               "Trump rules by hand: the longest suit",
-                              "Mean sticks lost per decision, by rule and by the length of the "
-                              "chooser's longest candidate suit (all player counts, rule sets "
-                              f"and aims together; cells with fewer than {MIN_CELL} decisions "
-                              "are left empty)."))
+                              "Mean sticks lost per trump choice, by rule and by the length of "
+                              "the chooser's longest suit (all player counts, rule sets and "
+                              f"aims together; cells with fewer than {MIN_CELL} choices are "
+                              "left empty).", extra=True))
     return out
 
 

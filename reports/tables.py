@@ -9,8 +9,10 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from analyzer.numbers import count, decimals_for, interval, number, percent
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import decimals_for
+from analyzer.studies.text import is_rate
+from reports.names import aim_label, policy_label, rule_label, ruleset_label
 
 
 @dataclass(frozen=True)
@@ -20,96 +22,126 @@ class TableView:
     title: str
     frame: pd.DataFrame
     source: str
+    appendix: bool = False  # a correctness check: shown in the report's appendix
 
 
-def interval_cell(value: float, low: float, high: float) -> str:
-    """``value ± half`` rounded to the half-width's two significant digits."""
-    half = (high - low) / 2
-    d = decimals_for(half)
-    if pd.isna(half):
-        return f"{value:.{d}f}"
-    return f"{value:.{d}f} ± {half:.{d}f}"
+def interval_cell(value: float, low: float, high: float, rate: bool = False,
+                  signed: bool = False) -> str:
+    """``value ± half`` rounded to the interval (``rate``: in percent)."""
+    return interval(value, (high - low) / 2, percent=rate, signed=signed)
 
 
-def _cells(df: pd.DataFrame, col: str, scale: float = 1.0) -> list[str]:
-    return [interval_cell(v * scale, lo * scale, hi * scale)
+def _cells(df: pd.DataFrame, col: str, rate: bool = False) -> list[str]:
+    return [interval_cell(v, lo, hi, rate)
             for v, lo, hi in zip(df[col], df[col + "_low"], df[col + "_high"], strict=True)]
 
 
+def _counts(values) -> list[str]:
+    return [count(v) for v in values]
+
+
 def seats_views(result: StudyResult) -> list[TableView]:
-    """Per (players, seat): minus points, ass penalty, dealt-ass chance beside exact."""
+    """Per (players, seat): minus points, ass penalty; the dealt-ass check in the appendix."""
     t = result.table("seats")
     view = pd.DataFrame({
         "players": t["players"], "seat": t["seat"], "strategy": t["strategy"],
-        "games": t["games"],
+        "games": _counts(t["games"]),
         "minus points": _cells(t, "minus_points"),
-        "vs average seat": _cells(t, "seat_effect"),
+        "vs average seat": [interval_cell(v, lo, hi, signed=True) for v, lo, hi in
+                            zip(t["seat_effect"], t["seat_effect_low"], t["seat_effect_high"],
+                                strict=True)],
         "ass penalty": _cells(t, "ass_penalty"),
-        "P(dealt ass) % simulated": _cells(t, "p_dealt_ass", 100),
-        "P(dealt ass) % exact": [f"{100 * x:.2f}" for x in t["p_dealt_ass_exact"]],
-        "exact inside CI": ["yes" if x else "no" for x in t["exact_inside"]],
+        "ends with the ass": _cells(t, "p_end_ass", rate=True),
     })
-    return [TableView("Every seat at every player count", view, "seats")]
+    check = pd.DataFrame({
+        "players": t["players"], "seat": t["seat"], "games": _counts(t["games"]),
+        "dealt the ass (simulated)": _cells(t, "p_dealt_ass", rate=True),
+        "dealt the ass (exact)": [percent(x, 2) for x in t["p_dealt_ass_exact"]],
+        "exact inside the interval": ["yes" if x else "no" for x in t["exact_inside"]],
+    })
+    return [TableView("Every seat at every player count (per game)", view, "seats"),
+            TableView("Chance to be dealt the ass: simulated against exact", check, "seats",
+                      appendix=True)]
 
 
-def _rank_view(t: pd.DataFrame, extra: list[str]) -> pd.DataFrame:
+def _rank_view(t: pd.DataFrame, names: dict, rate: bool, unit: str,
+               dealt: str | None = None) -> pd.DataFrame:
+    """Ranking rows; ``names`` are the columns that name the strategy (default: as given)."""
     return pd.DataFrame({
-        "players": t["players"], "rank": t["rank"], "strategy": t["strategy"],
-        **{c: t[c] for c in extra},
-        "mean ± 95%": [interval_cell(m, lo, hi)
-                       for m, lo, hi in zip(t["mean"], t["low"], t["high"], strict=True)],
-        "deals": t["deals"], "games": t["games"],
+        "players": t["players"], "rank": t["rank"], **(names or {"strategy": t["strategy"]}),
+        f"mean per {unit} ± 95%": [interval_cell(m, lo, hi, rate) for m, lo, hi in
+                                   zip(t["mean"], t["low"], t["high"], strict=True)],
+        f"{dealt or _plural(unit)} played": _counts(t["deals"]), "games": _counts(t["games"]),
     })
 
 
-def _pair_view(t: pd.DataFrame) -> pd.DataFrame:
+def _plural(unit: str) -> str:
+    return "matches" if unit == "match" else unit + "s"
+
+
+def _pair_view(t: pd.DataFrame, rate: bool, unit: str) -> pd.DataFrame:
+    scale = 100.0 if rate else 1.0
+    pts = " (percentage points)" if rate else ""
     view = pd.DataFrame({
         "players": t["players"], "a": t["a"], "b": t["b"],
-        "a − b ± 95% (paired)": [interval_cell(d, lo, hi) for d, lo, hi in
-                                 zip(t["difference"], t["low"], t["high"], strict=True)],
-        "unpaired ±": [f"{h:.{decimals_for(h)}f}" for h in t["unpaired_half"]],
-        "variance reduction": [f"{v:.1f}×" for v in t["variance_reduction"]],
-        "deals": t["n_units"],
+        f"a − b ± 95%{pts}": [interval(d * scale, h * scale, signed=True) for d, h in
+                              zip(t["difference"], t["half"], strict=True)],
+        "unpaired ±": [number(u * scale, decimals_for(h * scale))
+                       for u, h in zip(t["unpaired_half"], t["half"], strict=True)],
+        "variance reduction": [f"{number(v, 1)}×" for v in t["variance_reduction"]],
+        f"{_plural(unit)}": _counts(t["n_units"]),
     })
     if "seq_answer" in t:
-        view["until sure"] = [f"{a} after {n} ({s})" for a, n, s in
-                              zip(t["seq_answer"], t["seq_units"], t["seq_stopped_by"],
-                                  strict=True)]
+        view["until sure"] = [f"{a} after {count(n)} ({'clear' if s == 'answer' else 'budget'})"
+                              for a, n, s in zip(t["seq_answer"], t["seq_units"],
+                                                 t["seq_stopped_by"], strict=True)]
     return view
 
 
 def jokers_views(result: StudyResult) -> list[TableView]:
     """Policies ranked per player count, and their paired differences."""
     pol = result.table("policies")
-    keep = ["" if pd.isna(k) else str(int(k)) for k in pol["keep"]]
-    rank = _rank_view(pol, ["label"])
-    rank.insert(4, "k", keep)
-    views = [TableView("Joker policies, ranked per player count (minus points per game)",
-                       rank, "policies"),
-             TableView("Paired differences (same deals, same seats)",
-                       _pair_view(result.table("differences")), "differences")]
+    rank = _rank_view(pol, {"policy": [policy_label(s) for s in pol["strategy"]],
+                            "strategy": pol["label"]}, False, "game", "deals")
+    diffs = result.table("differences").copy()
+    diffs["a"] = [policy_label(s) for s in diffs["a"]]
+    diffs["b"] = [policy_label(s) for s in diffs["b"]]
+    views = [TableView("Joker policies, ranked per player count (minus points)", rank,
+                       "policies"),
+             TableView("Paired differences (same deals, same seats; minus points per game)",
+                       _pair_view(diffs, False, "deal"), "differences")]
     if "match_wins" in result.tables:  # the chance to win a match of K = players games (A-12)
         wins = result.table("match_wins")
         view = pd.DataFrame({
             "players": wins["players"], "games per match": wins["games_per_match"],
-            "rank": wins["rank"], "strategy": wins["strategy"], "label": wins["label"],
-            "P(win match) % ± 95%": [interval_cell(100 * m, 100 * lo, 100 * hi) for m, lo, hi
-                                     in zip(wins["mean"], wins["low"], wins["high"],
-                                            strict=True)],
-            "matches": wins["matches"],
+            "rank": wins["rank"], "policy": [policy_label(s) for s in wins["strategy"]],
+            "strategy": wins["label"],
+            "P(win match) ± 95%": [interval_cell(m, lo, hi, True) for m, lo, hi
+                                   in zip(wins["mean"], wins["low"], wins["high"],
+                                          strict=True)],
+            "matches": _counts(wins["matches"]),
         })
         views.append(TableView("Joker policies: chance to win a match (ties shared)", view,
                                "match_wins"))
+        mdiffs = result.table("match_differences").copy()
+        mdiffs["a"] = [policy_label(s) for s in mdiffs["a"]]
+        mdiffs["b"] = [policy_label(s) for s in mdiffs["b"]]
         views.append(TableView("Share of match wins against using jokers as needed (same "
-                               "matches)", _pair_view(result.table("match_differences")),
+                               "matches)", _pair_view(mdiffs, True, "match"),
                                "match_differences"))
     return views
 
 
 def compare_views(result: StudyResult) -> list[TableView]:
     """Ranking and pairwise differences."""
-    return [TableView("Ranking", _rank_view(result.table("ranking"), []), "ranking"),
-            TableView("Pairwise differences", _pair_view(result.table("pairs")), "pairs")]
+    from reports.figures import compare_unit
+
+    rate = is_rate(str(result.manifest.get("metric", "")))
+    unit = compare_unit(result.manifest)
+    return [TableView("Ranking", _rank_view(result.table("ranking"), {}, rate, unit),
+                      "ranking"),
+            TableView("Pairwise differences", _pair_view(result.table("pairs"), rate, unit),
+                      "pairs")]
 
 
 def _loss_cells(t: pd.DataFrame, col: str) -> list[str]:
@@ -121,18 +153,19 @@ def trump_views(result: StudyResult) -> list[TableView]:
     """Loss per rule by group; best rule against the others; loss by hand feature."""
     rules = result.table("rules")
     view = pd.DataFrame({
-        "players": rules["players"], "rule set": rules["ruleset"], "aim": rules["aim"],
-        "rule": rules["rule"], "decisions": rules["decisions"],
+        "players": rules["players"], "rule set": [ruleset_label(r) for r in rules["ruleset"]],
+        "aim": [aim_label(a) for a in rules["aim"]],
+        "rule": [rule_label(r) for r in rules["rule"]], "choices": _counts(rules["decisions"]),
         "sticks lost ± 95%": _loss_cells(rules, "sticks_loss"),
         "points lost ± 95%": _loss_cells(rules, "points_loss"),
-        "picked the best suit": [f"{100 * x:.1f}%" for x in rules["picked_best"]],
+        "picked the best suit": [percent(x, 1) for x in rules["picked_best"]],
         "best rule": ["★" if b else "" for b in rules["best"]],
     })
     feats = result.table("features")
     fview = pd.DataFrame({
-        "players": feats["players"], "rule set": feats["ruleset"],
-        "feature": feats["feature"], "value": feats["value"], "rule": feats["rule"],
-        "decisions": feats["decisions"],
+        "players": feats["players"], "rule set": [ruleset_label(r) for r in feats["ruleset"]],
+        "feature": feats["feature"], "value": feats["value"],
+        "rule": [rule_label(r) for r in feats["rule"]], "choices": _counts(feats["decisions"]),
         "sticks lost ± 95%": _loss_cells(feats, "sticks_loss"),
         "points lost ± 95%": _loss_cells(feats, "points_loss"),
     })
@@ -140,12 +173,14 @@ def trump_views(result: StudyResult) -> list[TableView]:
     pairs = result.table("pairs")
     if len(pairs):
         pview = pd.DataFrame({
-            "players": pairs["players"], "rule set": pairs["ruleset"], "aim": pairs["aim"],
-            "rule": pairs["a"], "best rule": pairs["b"],
+            "players": pairs["players"], "rule set": [ruleset_label(r) for r in pairs["ruleset"]],
+            "aim": [aim_label(a) for a in pairs["aim"]],
+            "rule": [rule_label(r) for r in pairs["a"]],
+            "best rule": [rule_label(r) for r in pairs["b"]],
             "extra sticks lost ± 95% (paired)": [
                 interval_cell(d, lo, hi) for d, lo, hi in
                 zip(pairs["difference"], pairs["low"], pairs["high"], strict=True)],
-            "decisions": pairs["n_units"],
+            "choices": _counts(pairs["n_units"]),
         })
         views.append(TableView("Each rule against the best one, on the same decisions", pview,
                                "pairs"))

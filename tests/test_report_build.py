@@ -1,17 +1,25 @@
 """`cardlab report` as a person sees it: sections, answers, figures, tables, links, manifest."""
 
+import base64
+import json
 import re
+import shlex
 
 import pytest
+from typer.main import get_command
+from typer.testing import CliRunner
 
+from analyzer.cli import app
 from analyzer.studies.compare import run_compare
 from analyzer.studies.jokers import run_jokers
 from analyzer.studies.play import KernelBackend
 from analyzer.studies.results import save_study
+from analyzer.studies.samples import find_sample
 from analyzer.studies.seats import run_seats
 from analyzer.studies.trump import run_trump
 from reports.build import build_report
 from reports.check import link_problems, page_references
+from reports.reproduce import study_command
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -29,7 +37,7 @@ def report(tmp_path_factory):
     ]
     for s in studies:
         save_study(s, root / "results")
-    index = build_report(root / "results", root / "out")
+    index = build_report(root / "results", root / "out", find_sample)
     return index, studies
 
 
@@ -41,7 +49,7 @@ def test_every_study_has_a_section_with_its_answer_first(report):
         assert section, s.study
         body = section.group(1)
         answer = body.index('class="answer"')
-        assert answer < body.index("<figure") < body.index("<table>") < body.index("Manifest")
+        assert answer < body.index("<figure") < body.index("<table") < body.index("Manifest")
         first = s.headlines[0].replace("'", "&#x27;").replace("+/-", "±")
         assert first in body[answer:]
         assert f'href="#{s.study}"' in html  # table of contents
@@ -51,20 +59,27 @@ def test_figures_are_pngs_inside_the_folder_and_all_shown(report):
     index, _ = report
     figures = sorted((index.parent / "figures").glob("*.png"))
     names = {f.name for f in figures}
-    assert {"seats_minus_points.png", "seats_heatmap.png", "jokers_sweep.png",
+    assert {"seats_by_seat.png", "seats_heatmap.png", "jokers_sweep.png",
             "trump_sticks_loss.png", "compare_ranking.png"} <= names
     for f in figures:
         assert f.read_bytes()[:8] == PNG and f.stat().st_size > 5_000
     refs, _ = page_references(index)
-    shown = {r.split("/", 1)[1] for r in refs if r.startswith("figures/")}
-    assert shown == names  # every PNG is on the page and every image on the page exists
+    linked = {r.split("/", 1)[1] for r in refs if r.startswith("figures/")}
+    assert linked == names  # every PNG is linked for slides, and every link exists
+    html = index.read_text()
+    images = re.findall(r'<img src="([^"]*)"', html)
+    assert len(images) == len(names)  # each figure once on the page ...
+    assert all(src.startswith("data:image/png;base64,") for src in images)  # ... embedded
+    embedded = {base64.b64decode(src.split(",", 1)[1]) for src in images}
+    assert embedded == {f.read_bytes() for f in figures}
 
 
 def test_links_stay_inside_the_folder(report):
     index, _ = report
     assert link_problems(index.parent) == []
     html = index.read_text()
-    assert "http://" not in html and "https://" not in html and "<script" not in html
+    assert "http://" not in html and "https://" not in html
+    assert html.count("<script") == 1 and "<script>" in html  # one inline script, no src
 
 
 def test_tables_and_manifest_are_linked(report):
@@ -77,14 +92,111 @@ def test_tables_and_manifest_are_linked(report):
             assert (index.parent / "data" / s.study / f"{name}.csv").is_file()
     seed_line = re.search(r"<dt>seed</dt><dd>(\d+)</dd>", html)
     assert seed_line and int(seed_line.group(1)) == studies[0].manifest["seed"]
-    assert html.count("<table>") >= 7
+    assert html.count('<table class="sortable">') >= 7
 
 
-def test_reports_and_study_results_import_no_numba():
+def test_reports_and_study_results_import_no_numba(report, tmp_path):
     import subprocess
     import sys
 
+    index, _ = report
+    results = index.parent.parent / "results"
+    # building a whole report (glossary, findings, figures) never loads the engines
     code = ("import sys, reports.build, reports.check, analyzer.studies.results, "
-            "analyzer.stats; assert 'numba' not in sys.modules, 'numba imported'")
+            "analyzer.stats; from reports.build import build_report; "
+            f"build_report({str(results)!r}, {str(tmp_path / 'r')!r}); "
+            "assert 'numba' not in sys.modules, 'numba imported'")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def _section(html: str, study: str) -> str:
+    return re.search(rf'<section id="{study}">(.*?)</section>', html, re.S).group(1)
+
+
+def test_key_findings_come_first_with_one_verdict_per_question(report):
+    index, studies = report
+    html = index.read_text()
+    assert html.index('id="findings"') < html.index('id="alerts"') < html.index('id="seats"')
+    findings = re.search(r'<section id="findings".*?</section>', html, re.S).group(0)
+    for s in studies:
+        assert f'href="#{s.study}"' in findings
+    assert findings.count('class="verdict"') == len(studies)
+    assert "±" in findings  # every verdict carries its number
+    toc = re.search(r'<nav id="toc">(.*?)</nav>', html, re.S).group(1)
+    for anchor in re.findall(r'href="#([^"]+)"', toc):
+        assert f'id="{anchor}"' in html
+
+
+def test_correctness_checks_sit_in_the_appendix_not_among_the_answers(report):
+    index, _ = report
+    html = index.read_text()
+    appendix = re.search(r'<section id="appendix">(.*?)</section>', html, re.S).group(1)
+    assert "seats_dealt_ass.png" in appendix and "exact value" in appendix
+    assert "seats_dealt_ass.png" not in _section(html, "seats")
+    assert "|{p in" not in html  # no set notation for players
+
+
+def test_sample_games_are_drawn_and_replay_with_their_command(report):
+    index, _ = report
+    html = index.read_text()
+    for study, game in (("jokers", "ass"), ("trump", "jass")):
+        body = _section(html, study)
+        assert '<table class="game">' in body
+        command = re.search(r'<pre class="cmd">(cardlab replay [^<]*)</pre>', body).group(1)
+        args = shlex.split(command.replace("&#x27;", "'"))[1:]
+        assert args[:2] == ["replay", game] and "--pretty" in args
+        res = CliRunner().invoke(app, [a for a in args if a != "--pretty"])
+        assert res.exit_code == 0, res.output
+        record = json.loads(res.stdout)
+        shown = re.findall(r'<tr class="end"><th>(?:minus points|card points)</th>(.*?)</tr>',
+                           body)[0]
+        values = [int(v) for v in re.findall(r"<b>(-?\d+)</b>", shown)]
+        expect = record["penalties"] if game == "ass" else record["deals"][0]["points"]
+        assert values == expect
+
+
+def test_glossary_reproduce_commands_and_folded_sortable_tables(report):
+    index, studies = report
+    html = index.read_text()
+    glossary = re.search(r'<section id="glossary">(.*?)</section>', html, re.S).group(1)
+    for name in ("basic", "careful", "joker-hoarder", "joker-dumper", "adaptive"):
+        assert f"<td>{name}</td>" in glossary
+    assert "hold-jokers:keep=k" in glossary  # a sweep is one entry
+    for s in studies:
+        body = _section(html, s.study)
+        assert f"cardlab study {s.study} " in body and "cardlab report --from" in body
+        assert '<details class="table"' in body
+        # the command's options are the command line's own (parsed, not run)
+        command = study_command(s)
+        args = shlex.split(command)[3:]
+        study = get_command(app).commands["study"].commands[s.study]
+        ctx = study.make_context(s.study, args)
+        assert ctx.params["seed"] == s.manifest["seed"]
+    assert "aria-sort" in html  # the sorting script
+
+
+def test_compare_says_per_game_for_ass_and_counts_what_it_played(report):
+    index, studies = report
+    html = index.read_text()
+    body = _section(html, "compare")
+    assert "per deal" not in body and "per game" in body
+    assert "ranks first" not in html
+    compare = next(s for s in studies if s.study == "compare")
+    played = int(compare.table("ranking")["deals"].iloc[0])
+    assert f"{played:,}" in body
+
+
+def test_alerts_flag_weak_pairing_and_a_spent_budget():
+    from analyzer.studies.compare import run_compare
+    from analyzer.studies.synthetic import SyntheticAssBackend
+    from reports.findings import study_alerts
+
+    result = run_compare(SyntheticAssBackend(effects={"a": 0.0, "b": 0.0}), "ass", ["a", "b"],
+                         players=[4], games=400, until_sure=True, batch=200)
+    texts = [a.text for a in study_alerts(result)]
+    assert any("spent its whole budget" in t for t in texts)
+    assert not any("Pairing did not narrow" in t for t in texts)
+    result.tables["pairs"]["variance_reduction"] = 0.8
+    assert any("Pairing did not narrow" in t for t in
+               (a.text for a in study_alerts(result)))

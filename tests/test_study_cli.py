@@ -1,5 +1,8 @@
 """The `cardlab study` and `cardlab report` commands, end to end in a subprocess."""
 
+import html as html_module
+import re
+import shlex
 import subprocess
 import sys
 
@@ -35,6 +38,15 @@ def test_seats_study_then_report(tmp_path):
     assert rep.returncode == 0, rep.stderr
     assert (tmp_path / "rep" / "index.html").is_file()
     assert (tmp_path / "rep" / "figures" / "seats_heatmap.png").is_file()
+    # the section's "reproduce this" command gives the very same table
+    html = (tmp_path / "rep" / "index.html").read_text()
+    command = re.search(r"(cardlab study seats [^\n<]*)", html).group(1)
+    args = shlex.split(html_module.unescape(command))[1:]
+    assert args[-2] == "--out"
+    again = cardlab(*args[:-1], tmp_path / "again", "--workers", "1")
+    assert again.returncode == 0, again.stderr
+    first = (tmp_path / "res" / "seats" / "seats.csv").read_text()
+    assert (tmp_path / "again" / "seats" / "seats.csv").read_text() == first
 
 
 def test_errors_are_one_line_with_exit_code_2(tmp_path):

@@ -22,7 +22,8 @@ def test_ranking_and_pairs_match_the_known_effects():
         true = EFFECTS[row["a"]] - EFFECTS[row["b"]]
         assert abs(row["difference"] - true) < 1.6 * row["half"]
         assert row["variance_reduction"] > 3
-    assert "good ranks first" in result.headlines[0]
+    assert "good is best" in result.headlines[0]
+    assert "clearly ahead of every other strategy" in result.headlines[0]
     assert result.manifest["better"] == "lower" and result.manifest["metric"] == "minus_points"
 
 
@@ -46,6 +47,9 @@ def test_until_sure_reports_the_budget_when_there_is_no_difference():
     assert (row["seq_stopped_by"], row["seq_answer"]) == ("budget", "undecided")
     assert row["seq_units"] == 600
     assert any("the budget was spent" in h for h in result.headlines)
+    # no "ranks first" beside "no clear difference": the first line says it is not clear
+    assert "not clearly ahead of b" in result.headlines[0] or "not clearly ahead of a" in (
+        result.headlines[0])
 
 
 def test_direction_of_metrics():

@@ -45,15 +45,21 @@ def test_every_policy_plays_every_seat_of_every_deal(synthetic):
     assert best["strategy"] in ("dump", "keep-until-4")  # the two with effect 0
 
 
-def test_headline_quotes_the_hoard_against_dump_difference(synthetic):
+def test_headline_measures_hoarding_against_as_needed_like_its_figure(synthetic):
     _, result = synthetic
     pairs = result.table("differences")
-    row = pairs[(pairs["players"] == 4) & (pairs["a"] == "hoard") & (pairs["b"] == "dump")]
-    d, h = row["difference"].iloc[0], row["half"].iloc[0]
     sentence = result.headlines[0]
-    assert sentence.startswith("At 4 players against basic opponents, hoarding jokers costs")
-    assert pm(abs(d), h) in sentence
-    assert "against dumping jokers early" in sentence
+    assert sentence.startswith("Against basic opponents, hoarding jokers costs minus points "
+                               "compared with using jokers as needed")
+    for n in (4, 6):
+        row = pairs[(pairs["players"] == n) & (pairs["a"] == "hoard")
+                    & (pairs["b"] == "as-needed")]
+        d, h = row["difference"].iloc[0], row["half"].iloc[0]
+        assert f"{pm(abs(d), h)} at {n} players" in sentence
+    assert "dumping" not in sentence
+    # one line per finding (points, match wins, best policy, k sweep, precision), not one per
+    # player count
+    assert len(result.headlines) <= 5
 
 
 def test_A12_match_wins_follow_the_known_effects(synthetic):

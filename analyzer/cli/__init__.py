@@ -8,6 +8,9 @@ from analyzer.cli import (
     study_commands,  # noqa: F401
 )
 from analyzer.cli.app import app, run_app
+from analyzer.cli.console import plain_help_types
+
+plain_help_types()
 
 __all__ = ["app", "main"]
 

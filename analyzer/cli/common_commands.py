@@ -2,41 +2,139 @@
 
 from __future__ import annotations
 
-import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+import textwrap
 
+import typer
+
+from analyzer import __version__
 from analyzer.cli.app import app
-from strategies.registry import GAMES, catalog
+from analyzer.studies.text import GAME_TITLES
+from strategies.registry import (
+    GAMES,
+    Param,
+    StrategyError,
+    StrategySpec,
+    catalog,
+    parse_strategy,
+)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"cardlab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print the version of cardlab and exit."),
+) -> None:
+    """cardlab: Monte Carlo strategy analyzer for Who's the Ass? and Plus-Minus Jass.
+
+    Simulate millions of games between strategies, replay any single game, and turn the
+    results into tables, figures and an HTML report. Every number comes with its 95%
+    interval. Start with `cardlab study all --report report`, or `cardlab strategies`.
+    """
+
+
+def _wrap(text: str, indent: int, width: int) -> str:
+    """``text`` wrapped at ``width``, continuation lines indented by ``indent``."""
+    return textwrap.fill(text, width=max(width, indent + 30), subsequent_indent=" " * indent,
+                         break_on_hyphens=False, break_long_words=False)
+
+
+def _values(p: Param) -> str:
+    """A knob's possible values, every one, with the default marked."""
+    if p.choices:
+        return ", ".join(c + (" (default)" if i == int(p.default) else "")
+                         for i, c in enumerate(p.choices))
+    bounds = (f"{p.low:g} to {p.high:g}" if p.low is not None and p.high is not None
+              else "a number")
+    return f"{bounds} (default {p.default:g})"
+
+
+def _family_of(spec: StrategySpec, book: dict[str, StrategySpec]) -> StrategySpec:
+    return next((s for s in book.values() if s.family == spec.family and not s.preset), spec)
+
+
+def game_listing(game: str, width: int) -> list[str]:
+    """Families with their knobs (once), then presets with only what they change."""
+    book = catalog(game)
+    families = [s for s in book.values() if not s.preset]
+    presets = [s for s in book.values() if s.preset]
+    name_w = max(len(s.name) for s in book.values()) + 2
+    lines = [f"{GAME_TITLES.get(game, game)} ({game})", "", "Families:"]
+    for spec in families:
+        lines.append(_wrap(f"  {spec.name:<{name_w}}{spec.description}", name_w + 2, width))
+        knob_w = max((len(p.name) for p in spec.params), default=0) + 2
+        for p in spec.params:
+            lines.append(_wrap(f"      {p.name:<{knob_w}}{p.description}: {_values(p)}",
+                               6 + knob_w, width))
+    if presets:
+        lines += ["", "Presets (a family with some knobs set; only the knobs they set):"]
+        for spec in presets:
+            family = _family_of(spec, book).name
+            sets = ", ".join(f"{k}={v}" for k, v in spec.preset.items())
+            lines.append(_wrap(f"  {spec.name:<{name_w}}{spec.description} [{family}: {sets}]",
+                               name_w + 2, width))
+    return lines
+
+
+def strategy_detail(game: str, text: str, width: int) -> list[str]:
+    """One strategy in full: family, description and the value of every knob."""
+    book = catalog(game)
+    strategy = parse_strategy(game, text)
+    spec = strategy.spec
+    family = _family_of(spec, book)
+    lines = [f"{strategy.label()} ({GAME_TITLES.get(game, game)})",
+             _wrap(f"  {spec.description}", 2, width)]
+    if family.name != spec.name:
+        lines.append(f"  a preset of the {family.name} family")
+    if not spec.params:
+        lines.append("  no knobs")
+    for p in spec.params:
+        value = p.show(strategy.values[p.slot])
+        mark = "" if value == p.show(p.default) else "   (changed from the family default)"
+        lines.append(_wrap(f"  {p.name} = {value}{mark}", 6, width))
+        lines.append(_wrap(f"      {p.description}; values: {_values(p)}", 6, width))
+    lines.append(f"  use it: --strategy {strategy.label()}")
+    return lines
 
 
 @app.command("strategies")
 def list_strategies(
-    game: str = typer.Argument(None, help="ass or jass; both when left out."),
+    what: str = typer.Argument(
+        None, help="ass or jass for one game; a strategy name (e.g. careful, "
+        "hold-jokers:keep=3) for everything about it; both games when left out."),
 ) -> None:
-    """List every strategy with its one-line description and parameters.
+    """List the strategies: each family with its knobs, then the presets with what they set.
 
-    Use a strategy with --strategy NAME, or set parameters with NAME:key=value,key=value,
-    for example --strategy hold-jokers:keep=2.
+    Use one with --strategy NAME, or set knobs with NAME:key=value,key=value, for example
+    --strategy hold-jokers:keep=2.
     """
     from analyzer.cli.app import fail
+    from analyzer.cli.console import console
 
-    games = GAMES if game is None else (game,)
+    width = min(console().width, 100)
+    if what is None or what in GAMES:
+        games = GAMES if what is None else (what,)
+        lines = []
+        for g in games:
+            lines += [*game_listing(g, width), ""]
+        lines.append("Everything about one strategy: cardlab strategies NAME")
+        typer.echo("\n".join(lines))
+        return
+    name = what.partition(":")[0]
+    games = [g for g in GAMES if name in catalog(g)]
+    if not games:
+        known = sorted({n for g in GAMES for n in catalog(g)})
+        fail(f"unknown game {what!r} and no strategy of that name; games: {', '.join(GAMES)}; "
+             f"strategies: {', '.join(known)}")
+    out = []
     for g in games:
-        if g not in GAMES:
-            fail(f"unknown game {g!r}; games: {', '.join(GAMES)}")
-    console = Console()
-    for g in games:
-        table = Table(title=f"{g} strategies", show_lines=False)
-        table.add_column("name", style="bold")
-        table.add_column("description")
-        table.add_column("parameters (default)")
-        for spec in catalog(g).values():
-            params = []
-            for p in spec.params:
-                shown = spec.preset.get(p.name, p.show(p.default))
-                extra = f" [{'|'.join(p.choices)}]" if p.choices else ""
-                params.append(f"{p.name}={shown}{extra}: {p.description}")
-            table.add_row(spec.name, spec.description, escape("\n".join(params)) or "-")
-        console.print(table)
+        try:
+            out += [*strategy_detail(g, what, width), ""]
+        except StrategyError as exc:
+            fail(str(exc))
+    typer.echo("\n".join(out).rstrip())

@@ -15,7 +15,10 @@ STRATEGY_HELP = (
     "Strategy for every seat, or repeat once per seat (seat 0 first); "
     "NAME or NAME:key=value (see `cardlab strategies jass`)."
 )
-RULESET_HELP = "J-6 rule set: seed (the seed text, default) or swiss (common Swiss practice)."
+RULESET_HELP = (
+    "Rule set: seed (default, the rules as the seed text reads them) or swiss (common Swiss "
+    "practice); docs/rulings.md J-6 lists the differences."
+)
 MODE_HELP = "matches: whole matches (default); deals: single deals (seat n-1 deals)."
 CAP_HELP = "Most deals a match may last; an undecided match is reported as capped."
 
@@ -84,20 +87,31 @@ def export_jass(
     typer.echo(f"wrote {matches} {unit} to {out}")
 
 
+CARD_LEGEND = (
+    "Cards: suit letter + rank. Suits B bells, S shields, R roses, A acorns; ranks 6 7 8 9, "
+    "10 Banner, U Under, O Ober, K King, A Ace (so AU is the Under of acorns, RA the Ace of "
+    "roses)."
+)
+
+
 def format_pretty(record: dict[str, Any]) -> str:
-    """A readable account of a match record, one line per trick."""
+    """A readable account of a match (or deal) record, one line per trick, with a legend."""
     n = record["players"]
     rules = record["rules"]
+    mode = record.get("mode", "matches")
+    unit = "deal" if mode == "deals" else "match"
     lines = [
-        f"Plus-Minus Jass seed {record['seed']}, {record.get('mode', 'matches')} "
-        f"{record['index']}: {n} players, rule set {rules['ruleset']}",
+        f"Plus-Minus Jass seed {record['seed']}, {unit} {record['index']}: {n} players, "
+        f"rule set {rules['ruleset']}",
+        CARD_LEGEND,
         "Seats: " + ", ".join(f"{s} = {record['strategies'][s]}" for s in range(n)),
     ]
     for k, deal in enumerate(record["deals"], start=1):
-        aims = deal.get("aims", ["n/a"] * n)
+        aims = deal.get("aims") or ["n/a"] * n
         lines.append(f"Deal {k}, seat {deal['dealer']} deals:")
         for seat in range(n):
-            lines.append(f"  seat {seat} (aims {aims[seat]}): {' '.join(deal['hands'][seat])}")
+            aim = "" if aims[seat] in ("n/a", None) else f" (aims {aims[seat]})"
+            lines.append(f"  seat {seat}{aim}: {' '.join(deal['hands'][seat])}")
         for t, trick in enumerate(deal["tricks"], start=1):
             lines.append(f"  trick {t:2d}: seat {trick['leader']} leads "
                          f"{' '.join(trick['cards']):<18} -> seat {trick['winner']}")
@@ -105,7 +119,7 @@ def format_pretty(record: dict[str, Any]) -> str:
         fixer = "" if deal.get("fixer") is None else f" (fixed by seat {deal['fixer']})"
         lines.append(f"  trump {trump}{fixer}; points {deal['points']}; sticks "
                      f"{deal['sticks']}; totals {deal['totals']}")
-    if record.get("mode", "matches") == "matches":
+    if mode == "matches":
         if record["winner"] is None:
             lines.append(f"No winner: the match hit the deal cap of {rules['deal_cap']}.")
         else:

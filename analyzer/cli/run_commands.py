@@ -7,13 +7,15 @@ analyzer.summary from per-seat moments, whether the rows were kept or not.
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from analyzer.cli.app import app, fail, simulate_app
+from analyzer.cli.console import console, fitted_table
 from analyzer.errors import CardlabError
 from analyzer.games.kernel import RunSpec, kernel_module
 from analyzer.runner.manifest import mode_metrics, plural
@@ -50,31 +52,71 @@ AGGREGATE = typer.Option(
 )
 RESUME = typer.Option(False, "--resume", help="Continue the unfinished run in --out.")
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar.")
+FORMAT = typer.Option(
+    "table", "--format",
+    help="table (for people), csv (one row per seat: mean, low and high of each result) or "
+    "json (one object); csv and json print nothing else on standard output.",
+)
+FORMATS = ("table", "csv", "json")
+
+
+def check_format(fmt: str) -> str:
+    """The --format value, or a one-line error."""
+    if fmt not in FORMATS:
+        fail(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    return fmt
 START = typer.Option(0, "--start", help="Index of the first game (match, deal).")
+RULESET_HELP = ("Rule set: seed (default, the rules as the seed text reads them) or swiss "
+                "(common Swiss practice); docs/rulings.md J-6 lists the differences.")
+CAP_HELP = ("Most deals a match may last; a match still undecided then is reported as capped "
+            "(default 200).")
 
 
 def print_seat_table(
     title: str, moments, metrics: list[Metric], labels: list[str] | None = None,
-    who: str = "seat",
+    fmt: str = "table", extra: dict | None = None, who: str = "seat",
 ) -> None:
     """The per-seat table: seat, strategy, n, and each metric as 'mean ± 95% half-width'.
-    ``who`` heads the first column (a kernel's ROW_NAMES: "player" where rows are players)."""
-    console = Console()
-    if not console.is_terminal:  # piped or captured: no 80-column wrapping of the headers
-        console = Console(width=200)
-    table = Table(title=title, title_justify="left")
-    table.add_column(who, justify="right")
-    if labels:
-        table.add_column("strategy")
-    table.add_column("n", justify="right")
-    for m in metrics:
-        table.add_column(f"{m.label} ±95%", justify="right", no_wrap=True)
+
+    ``fmt`` table (for people; fits 80 columns), csv (one row per seat: each metric's mean,
+    low and high) or json (one object: ``title``, ``seats``, plus ``extra``). ``who`` names
+    the first column (a kernel's ROW_NAMES: "player" where rows are players).
+    """
     values = seat_table(moments, metrics)
+    if fmt != "table":
+        records = []
+        for seat, row in values.iterrows():
+            rec = {who: int(seat)}
+            if labels:
+                rec["strategy"] = labels[int(seat)]
+            rec["n"] = int(row["n"])
+            for m in metrics:
+                half = float(row[m.label + " ±95%"]) / m.scale
+                mean = float(row[m.label]) / m.scale
+                rec[m.column] = mean
+                rec[m.column + "_low"] = mean - half
+                rec[m.column + "_high"] = mean + half
+            records.append(rec)
+        if fmt == "json":
+            typer.echo(json.dumps({"title": title, "seats": records, **(extra or {})},
+                                  default=str))
+        else:
+            buf = io.StringIO()
+            writer = csv.DictWriter(buf, fieldnames=list(records[0]), lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(records)
+            typer.echo(buf.getvalue(), nl=False)
+        return
+    header = [who, *(["strategy"] if labels else []), "n",
+              *(m.label for m in metrics)]
+    rows = []
     for (seat, row), cells in zip(values.iterrows(), format_seat_table(values, metrics),
                                   strict=True):
         strategy = [labels[int(seat)]] if labels else []
-        table.add_row(cells[0], *strategy, f"{int(row['n']):,}", *cells[1:])
-    console.print(table)
+        rows.append([cells[0], *strategy, f"{int(row['n']):,}", *cells[1:]])
+    out = console()
+    out.print(fitted_table(title, header, rows, left={1} if labels else set(),
+                           width=out.width, caption="± is the 95% interval"))
 
 
 def _row_name(kernel, mode: str) -> str:
@@ -95,6 +137,7 @@ def simulate(
     game: str, mode: str, count: int, players: int, seed: int, strategy: list[str] | None,
     rules: dict, out: Path | None, workers: int | None, chunk_size: int | None, backend: str,
     scheduler: str | None, aggregate: bool, resume: bool, quiet: bool, start: int,
+    fmt: str = "table",
 ) -> None:
     """Run a simulation from command-line options and print its per-seat table."""
     from analyzer.runner import RunOptions, execute
@@ -122,10 +165,6 @@ def simulate(
         raise typer.Exit(130) from None
     kernel = kernel_module(game)
     metrics = mode_metrics(kernel, result.spec.mode)
-    print_seat_table(
-        _title(game, result.spec, count, result.unit, start),
-        result.moments, metrics, labels, _row_name(kernel, result.spec.mode),
-    )
     units = plural(result.unit)
     line = f"{result.played:,} {units} in {result.seconds:.2f} s"
     if result.played:
@@ -135,10 +174,20 @@ def simulate(
         line += ")"
     if result.played < count:
         line += f"; {count - result.played:,} {units} were already done (resumed)"
-    typer.echo(line)
+    extra = {"game": game, "mode": result.spec.mode, "players": result.spec.players,
+             "seed": result.spec.seed, "rules": dict(result.spec.rules), "count": count,
+             "start": start, "played": result.played, "seconds": result.seconds,
+             "unit": result.unit, "out": None if out is None else str(out)}
+    print_seat_table(
+        _title(game, result.spec, count, result.unit, start),
+        result.moments, metrics, labels, fmt, extra, _row_name(kernel, result.spec.mode),
+    )
+    # csv and json keep standard output machine-readable: the rest goes to standard error
+    err = fmt != "table"
+    typer.echo(line, err=err)
     if out is not None:
         what = "aggregates" if aggregate else "per-seat rows"
-        typer.echo(f"results ({what}): {out}")
+        typer.echo(f"results ({what}): {out}", err=err)
 
 
 @simulate_app.command("ass")
@@ -165,6 +214,7 @@ def simulate_ass(
     resume: bool = RESUME,
     quiet: bool = QUIET,
     start: int = START,
+    fmt: str = FORMAT,
 ) -> None:
     """Play games of Who's the Ass? and print mean minus points, the chance to end with the
     ass and the chance to be dealt it, per seat, with 95% confidence intervals.
@@ -176,6 +226,7 @@ def simulate_ass(
 
     Example: cardlab simulate ass --matches 100000 -s basic -s joker-hoarder -s basic -s basic
     """
+    fmt = check_format(fmt)
     if matches is not None and games is not None:
         fail("give --games or --matches, not both")
     if games_per_match is not None and matches is None:
@@ -183,10 +234,10 @@ def simulate_ass(
     if matches is not None:
         rules = {} if games_per_match is None else {"games_per_match": games_per_match}
         simulate("ass", "matches", matches, players, seed, strategy, rules, out, workers,
-                 chunk_size, backend, scheduler, aggregate, resume, quiet, start)
+                 chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt)
         return
     simulate("ass", "games", 100_000 if games is None else games, players, seed, strategy, {},
-             out, workers, chunk_size, backend, scheduler, aggregate, resume, quiet, start)
+             out, workers, chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt)
 
 
 @simulate_app.command("jass")
@@ -196,8 +247,8 @@ def simulate_jass(
     deals: int = typer.Option(None, "--deals", help="Play single deals instead of matches."),
     seed: int = SEED,
     strategy: list[str] = STRATEGY,
-    ruleset: str = typer.Option("seed", "--ruleset", help="seed (default) or swiss (J-6)."),
-    deal_cap: int = typer.Option(None, "--deal-cap", help="Most deals in a match (J-10)."),
+    ruleset: str = typer.Option("seed", "--ruleset", help=RULESET_HELP),
+    deal_cap: int = typer.Option(None, "--deal-cap", help=CAP_HELP),
     out: Path = OUT,
     workers: int = WORKERS,
     chunk_size: int = CHUNK,
@@ -207,6 +258,7 @@ def simulate_jass(
     resume: bool = RESUME,
     quiet: bool = QUIET,
     start: int = START,
+    fmt: str = FORMAT,
 ) -> None:
     """Play Plus-Minus Jass matches (or single deals) and print a per-seat table.
 
@@ -221,14 +273,16 @@ def simulate_jass(
             fail("--deal-cap applies to matches, not to --deals")
         rules["deal_cap"] = deal_cap
     simulate("jass", mode, count, players, seed, strategy, rules, out, workers, chunk_size,
-             backend, scheduler, aggregate, resume, quiet, start)
+             backend, scheduler, aggregate, resume, quiet, start, check_format(fmt))
 
 
 @app.command("summarize")
 def summarize(
     run: Path = typer.Argument(..., help="A results folder written by simulate --out."),
+    fmt: str = FORMAT,
 ) -> None:
     """Print the per-seat table of a finished or partial run folder."""
+    check_format(fmt)
     from analyzer.runner import summarize_folder
     from analyzer.runner.manifest import spec_of
 
@@ -250,6 +304,11 @@ def summarize(
         typer.echo(f"{run}: {state}; no {unit} finished yet")
         return
     metrics = mode_metrics(kernel, plan["mode"])
+    extra = {"game": plan["game"], "mode": plan["mode"], "players": spec.players,
+             "seed": spec.seed, "rules": dict(spec.rules), "count": plan["count"],
+             "start": plan["start"], "complete": bool(summary.complete), "unit": unit,
+             "version": plan["version"]}
     print_seat_table(_title(plan["game"], spec, plan["count"], unit, plan["start"]),
-                     summary.moments, metrics, labels, _row_name(kernel, plan["mode"]))
-    typer.echo(f"{run}: {plan['kind']}, {state}; cardlab {plan['version']}")
+                     summary.moments, metrics, labels, fmt, extra,
+                     _row_name(kernel, plan["mode"]))
+    typer.echo(f"{run}: {plan['kind']}, {state}; cardlab {plan['version']}", err=fmt != "table")

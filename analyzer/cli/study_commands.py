@@ -61,13 +61,38 @@ def _backend(workers: int | None, progress: bool):
     return KernelBackend(workers=workers, progress=progress)
 
 
-def _finish(result, out: Path) -> None:
+FORMATS = ("table", "csv", "json")
+
+
+def _check_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise CardlabError(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    return fmt
+
+
+def _finish(result, out: Path, fmt: str = "table") -> None:
+    """Save the study and print it: its sentences (table), or its tables as csv or json."""
+    import json
+
     from analyzer.studies.results import save_study
 
     folder = save_study(result, out)
+    saved = f"saved {result.study} study to {folder} (report: cardlab report --from {out})"
+    if fmt == "json":
+        tables = {name: json.loads(df.to_json(orient="records"))
+                  for name, df in result.tables.items()}
+        typer.echo(json.dumps({"study": result.study, "headlines": result.headlines,
+                               "tables": tables, "folder": str(folder)}))
+        typer.echo(saved, err=True)
+        return
+    if fmt == "csv":  # the study's first table (compare: the ranking); the rest are saved
+        first = next(iter(result.tables.values()))
+        typer.echo(first.to_csv(index=False), nl=False)
+        typer.echo(saved, err=True)
+        return
     for line in result.headlines:
         typer.echo(f"- {line}")
-    typer.echo(f"saved {result.study} study to {folder} (report: cardlab report --from {out})")
+    typer.echo(saved)
 
 
 @study_app.command("seats")
@@ -119,7 +144,8 @@ def study_jokers(
 @study_app.command("trump")
 def study_trump(
     players: str = typer.Option("3,4", help="Player counts (3 and/or 4)."),
-    ruleset: str = typer.Option("seed,swiss", help="Rule sets, comma-separated (J-6)."),
+    ruleset: str = typer.Option("seed,swiss", help="Rule sets, comma-separated: seed (the seed "
+                                                   "text) and/or swiss (common Swiss practice)."),
     strategy: list[str] = typer.Option(["adaptive"], "--strategy", "-s",
                                        help="The players: one for all seats or several "
                                             "repeated around the table."),
@@ -165,16 +191,20 @@ def study_compare(
     out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
     workers: int = typer.Option(None, help=WORKERS_HELP),
     progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+    fmt: str = typer.Option("table", "--format",
+                            help="table (the answers as sentences), csv (the ranking) or json "
+                                 "(every table and the sentences)."),
 ) -> None:
     """Any strategies of either game head to head, duplicate format: ranking and pairs."""
     from analyzer.studies.compare import run_compare
 
+    _check_format(fmt)
     result = run_compare(
         _backend(workers, progress), game, strategy, parse_ints(players, "--players"), games,
         seed, mode, parse_rules(rule), metric, better, until_sure=until_sure, alpha=alpha,
         margin=margin, batch=batch,
     )
-    _finish(result, out)
+    _finish(result, out, fmt)
 
 
 @study_app.command("all")
@@ -193,9 +223,10 @@ def study_all(
     for result in run_all(_backend(workers, progress), scale):
         _finish(result, out)
     if report_dir is not None:
+        from analyzer.studies.samples import find_sample
         from reports.build import build_report
 
-        typer.echo(f"report written to {build_report(out, report_dir)}")
+        typer.echo(f"report written to {build_report(out, report_dir, find_sample)}")
 
 
 @app.command("report")
@@ -205,8 +236,9 @@ def report(
     source: Path = typer.Option(DEFAULT_OUT, "--from", help="Study results folder."),
 ) -> None:
     """Turn study results into a self-contained HTML report with PNG figures."""
+    from analyzer.studies.samples import find_sample
     from reports.build import build_report
 
-    index = build_report(source, out)
+    index = build_report(source, out, find_sample)
     typer.echo(f"report written to {index} (open it in any browser; PNGs in {index.parent}/"
                "figures)")

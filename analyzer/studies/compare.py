@@ -23,11 +23,13 @@ import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.games.ass.cards import WIN_SHARE_UNIT
+from analyzer.numbers import PM, bounds, count, decimals_for, interval, number
+from analyzer.numbers import percent as percent_text
 from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, rotations, unit_means
 from analyzer.stats.sequential import run_sequential_many
 from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
-from analyzer.studies.text import decimals_for, metric_words, pm
+from analyzer.studies.text import GAME_TITLES, is_rate, metric_words, pm
 
 # Known result columns and whether less is better; other numeric columns need ``better``.
 DIRECTION = {
@@ -84,16 +86,33 @@ def seq_answer(decision: str, a: str, b: str, lower: bool) -> str:
     return "undecided"
 
 
+def _clear_pair(pairs: pd.DataFrame, a: str, b: str) -> bool:
+    """Whether the paired interval of a - b (either way round) excludes zero."""
+    row = pairs[((pairs["a"] == a) & (pairs["b"] == b)) | ((pairs["a"] == b) & (pairs["b"] == a))]
+    return bool(len(row)) and abs(float(row["difference"].iloc[0])) > float(row["half"].iloc[0])
+
+
 def _sentences(ranking, pairs, players, game, metric, lower, unit, seq_rows) -> list[str]:
     words = metric_words(metric)
+    rate = is_rate(metric)
+    # rates in percent; their differences in percentage points
+    scale, diff_unit = (100.0, f"percentage points of {words}") if rate else (1.0, words)
     lines = []
     best = ranking.iloc[0]
     units = UNIT_PLURALS.get(unit, unit + "s")
-    lines.append(
-        f"At {players} players ({game}), {best['strategy']} ranks first: {words} "
-        f"{pm(best['mean'], best['half'])} per {unit} ({'lower' if lower else 'higher'} is "
-        f"better; {int(best['deals'])} {units}, every strategy in every seat)."
-    )
+    title = GAME_TITLES.get(game, game)
+    level = (f"{words} {pm(best['mean'], best['half'], percent=rate)} per {unit} "
+             f"({'lower' if lower else 'higher'} is better)")
+    others = list(ranking["strategy"].iloc[1:])
+    unclear = [o for o in others if not _clear_pair(pairs, best["strategy"], o)]
+    played = f"{count(best['deals'])} {units}, every strategy in every seat"
+    if not unclear:
+        lines.append(f"At {players} players ({title}), {best['strategy']} is best: {level}, "
+                     f"clearly ahead of every other strategy on the same {played}.")
+    else:
+        lines.append(f"At {players} players ({title}), {best['strategy']} has the best mean, "
+                     f"{level}, but is not clearly ahead of {', '.join(unclear)} "
+                     f"({played}).")
     for _, row in pairs.iterrows():
         d, h = row["difference"], row["half"]
         if abs(d) <= h:
@@ -101,18 +120,21 @@ def _sentences(ranking, pairs, players, game, metric, lower, unit, seq_rows) -> 
         else:
             a_better = (d < 0) == lower
             verdict = f"{row['a'] if a_better else row['b']} is better"
+        unpaired = row["unpaired_half"] * scale
         lines.append(
-            f"{row['a']} minus {row['b']}: {pm(d, h)} {words} per {unit} ({verdict}; "
-            f"paired over {int(row['n_units'])} {units}; the unpaired interval would be "
-            f"+/- {row['unpaired_half']:.{decimals_for(h)}f})."
+            f"{row['a']} minus {row['b']}: {interval(d * scale, h * scale, signed=True)} "
+            f"{diff_unit} per {unit} ({verdict}; paired over {count(row['n_units'])} {units}; "
+            f"unpaired the interval would be {PM} {number(unpaired, decimals_for(h * scale))})."
         )
     for row in seq_rows:
         how = ("the answer was clear" if row["seq_stopped_by"] == "answer"
                else "the budget was spent")
+        where = bounds(row["seq_low"], row["seq_high"], percent=rate)
         lines.append(
             f"Until sure, {row['a']} vs {row['b']}: {row['seq_answer']} after "
-            f"{row['seq_units']} {units}; stopped because {how} ({row['seq_reason']}, "
-            f"error rate {row['seq_alpha']:.3g})."
+            f"{count(row['seq_units'])} {units}; stopped because {how} (the difference lies in "
+            f"{where}{' percentage points' if rate else ''}; error rate "
+            f"{percent_text(row['seq_alpha'])} for this pair)."
         )
     return lines
 
@@ -194,10 +216,11 @@ def run_compare(
         unit = {"deals": "deal", "matches": "match"}.get(base.mode, UNITS.get(game, "deal"))
         lines.extend(_sentences(rank, pairs, n, game, col, lower, unit, seq_rows))
     col, lower = metric_for(game, mode_used, metric, better)
+    unit_used = {"deals": "deal", "matches": "match"}.get(mode_used, UNITS.get(game, "deal"))
     manifest = base_manifest(
         "compare", game=game, mode=mode_used, seed=seed, games=games, players=list(players),
         strategies=labels, rules=rules_by_players(specs), metric=col,
-        better="lower" if lower else "higher", level=level, runs=specs,
+        better="lower" if lower else "higher", level=level, runs=specs, unit=unit_used,
         design="duplicate: every strategy in every seat of the same deals (rotations); "
                "intervals over deals",
         sequential={"until_sure": until_sure, "alpha": alpha, "margin": margin,

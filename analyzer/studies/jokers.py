@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.numbers import interval
 from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, seat_swaps
 from analyzer.studies.play import Backend, make_spec, seat_field
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
@@ -131,14 +132,6 @@ def _percent(value: float, half: float) -> str:
     return pm(100 * value, 100 * half) + "%"
 
 
-def _sentence(row: pd.Series, players: int, field_text: str, verbs: dict[str, str]) -> str:
-    d, h = row["difference"], row["half"]
-    how = "costs" if d > 0 else "saves"
-    sure = "" if abs(d) > h else " (not clearly different from zero)"
-    return (f"At {players} players against {field_text}, {verbs[row['a']]} {how} "
-            f"{pm(abs(d), h)} minus points per game against {verbs[row['b']]}{sure}.")
-
-
 def _diff(pairs: pd.DataFrame, a: str, b: str) -> tuple[float, float] | None:
     """(a - b, half-width) from the pairs table, whichever way round it is stored."""
     row = pairs[(pairs["a"] == a) & (pairs["b"] == b)]
@@ -150,40 +143,82 @@ def _diff(pairs: pd.DataFrame, a: str, b: str) -> tuple[float, float] | None:
     return None
 
 
+def _counts(items: list[str]) -> str:
+    """'3, 4 and 8' from ['3', '4', '8']."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _against_as_needed(pairs: pd.DataFrame, name: str, verbs: dict[str, str],
+                       field_text: str) -> str | None:
+    """One sentence: ``name`` against using jokers as needed, at every player count."""
+    parts, clear, sign = [], [], []
+    for n, part in pairs.groupby("players"):
+        d = _diff(part, name, "as-needed")
+        if d is None:
+            continue
+        parts.append(f"{pm(abs(d[0]), d[1])} at {int(n)} players")
+        clear.append(abs(d[0]) > d[1])
+        sign.append(d[0] > 0)
+    if not parts:
+        return None
+    if all(sign):
+        how = "costs"
+    elif not any(sign):
+        how = "saves"
+    else:
+        how = "costs or saves"
+    unclear = "" if all(clear) else (
+        f"; not clearly different from zero at {sum(not c for c in clear)} of {len(clear)} "
+        "player counts")
+    return (f"Against {field_text}, {verbs[name]} {how} minus points compared with using "
+            f"jokers as needed: {', '.join(parts)}, per game{unclear}.")
+
+
 def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
               verbs: dict[str, str], wins: pd.DataFrame | None = None) -> list[str]:
-    """Plain-language answers, every number from the tables."""
-    lines, best_lines, sweep_lines = [], [], []
+    """Plain-language answers, every number from the tables; each baseline is 'as needed'."""
+    lines = []
+    hoard = _against_as_needed(pairs, "hoard", verbs, field_text)
+    if hoard:
+        lines.append(hoard)
+    if wins is not None and len(wins):  # the match answer: one line over the player counts
+        match_lines = [_match_sentence(int(n), wins, pairs, field_text, verbs)
+                       for n in sorted(set(pairs["players"]))]
+        if any(match_lines):
+            lines.append(" ".join(m for m in match_lines if m))
+    best_by: dict[str, list[str]] = {}
+    notes = []
     for n, part in pairs.groupby("players"):
-        hd = part[(part["a"] == "hoard") & (part["b"] == "dump")]
-        if len(hd):
-            lines.append(_sentence(hd.iloc[0], int(n), field_text, verbs))
-        match_line = (_match_sentence(int(n), wins, pairs, field_text, verbs)
-                      if wins is not None and len(wins) else None)
-        if match_line:
-            lines.append(match_line)
         rank = ranking[ranking["players"] == n].sort_values("mean", kind="stable")
         best, second = rank.iloc[0], rank.iloc[1] if len(rank) > 1 else None
-        text = (f"At {n} players the best joker policy is {verbs[best['strategy']]} "
-                f"({pm(best['mean'], best['half'])} minus points per game)")
+        best_by.setdefault(best["strategy"], []).append(str(int(n)))
         gap = _diff(part, second["strategy"], best["strategy"]) if second is not None else None
-        if gap is not None:
-            clear = "clearly" if gap[0] > gap[1] else "not clearly"
-            text += (f", {clear} ahead of {verbs[second['strategy']]} by "
-                     f"{pm(gap[0], gap[1])} on the same deals")
-        best_lines.append(text + ".")
+        if gap is not None and gap[0] <= gap[1]:
+            notes.append(f"{verbs[second['strategy']]} at {int(n)} players "
+                         f"(by {pm(gap[0], gap[1])})")
+    text = "The best joker policy is " + "; ".join(
+        f"{verbs[name]} at {_counts(counts)} players" for name, counts in best_by.items())
+    lines.append(text + ("; but it is not clearly ahead of " + ", nor of ".join(notes)
+                         if notes else "") + ".")
+    sweep_best, sweep_parts = [], []
+    for n, part in pairs.groupby("players"):
+        rank = ranking[ranking["players"] == n].sort_values("mean", kind="stable")
         sweep = rank[rank["keep"].notna()]
         if len(sweep) > 1:
             k_best = sweep.iloc[0]
+            sweep_best.append(int(k_best["keep"]))
             vs = _diff(part, k_best["strategy"], "as-needed")
-            text = (f"At {n} players the best k for 'keep jokers until k cards are left' is "
-                    f"k = {int(k_best['keep'])}")
             if vs is not None:
-                how = "costing" if vs[0] > 0 else "saving"
-                text += (f", {how} {pm(abs(vs[0]), vs[1])} minus points per game against "
-                         "using them as needed")
-            sweep_lines.append(text + ".")
-    lines += best_lines + sweep_lines
+                sweep_parts.append((f"{interval(vs[0], vs[1], signed=True)} at {int(n)} "
+                                    "players", f" (k = {int(k_best['keep'])})"))
+    if sweep_parts:
+        same = len(set(sweep_best)) == 1
+        head = (f"Keeping jokers until k cards are left works best with k = {sweep_best[0]} at "
+                "every player count" if same else "The best k for keeping jokers until k cards "
+                "are left depends on the player count")
+        parts = [a + ("" if same else b) for a, b in sweep_parts]
+        lines.append(f"{head}; against using them as needed that changes minus points per game "
+                     f"by {', '.join(parts)}.")
     vr = pairs["variance_reduction"].replace([np.inf], np.nan).dropna()
     if len(vr):
         lines.append(

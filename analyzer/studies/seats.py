@@ -104,14 +104,15 @@ def headlines(table: pd.DataFrame, field_text: str) -> list[str]:
     pen = table.loc[table["ass_penalty"].idxmax()]
     lines.append(
         f"The ass costs most at {int(pen.players)} players in seat {int(pen.seat)}: an expected "
-        f"{_pm(pen, 'ass_penalty')} minus points per game (20 x a "
+        f"{_pm(pen, 'ass_penalty')} minus points per game (20 × a "
         f"{100 * pen.p_end_ass:.1f}% chance to end with it)."
     )
     inside = int(table["exact_inside"].sum())
     lines.append(
-        f"The simulated chance to be dealt the ass agrees with its exact value "
-        f"|{{p in 0..38 : p mod n = s}}| / 39: the 95% interval contains it for {inside} of "
-        f"{len(table)} (players, seat) pairs (about 95% are expected to)."
+        f"The simulated chance to be dealt the ass agrees with its exact value (the ass is "
+        f"shuffled among the first 39 cards, which are dealt one at a time around the table): "
+        f"the 95% interval contains it for {inside} of {len(table)} (players, seat) pairs "
+        f"(about 95% are expected to)."
     )
     for players, part in table.groupby("players"):
         worst = part.loc[part["seat_effect"].idxmax()]

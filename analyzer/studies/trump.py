@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.numbers import count, interval
 from analyzer.stats.intervals import mean_interval
 from analyzer.stats.paired import paired_difference
 from analyzer.studies.play import Backend, make_spec, seat_field
@@ -135,8 +136,13 @@ def rule_pairs(loss: pd.DataFrame, by: list[str], level: float) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+RULESET_WORDS = {"seed": "seed rules", "swiss": "Swiss rules"}
+AIM_WORDS = {"high": "playing for many points", "low": "playing for few points",
+             "n/a": "without an aim"}
+
+
 def headlines(rules: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
-    """Plain-language answers from the tables."""
+    """Plain-language answers from the tables: one short sentence per group."""
     lines = []
     for (players, ruleset, aim), part in rules.groupby(["players", "ruleset", "aim"],
                                                       sort=True):
@@ -146,32 +152,30 @@ def headlines(rules: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
         runner = named.iloc[1] if len(named) > 1 else None
         own = part[part["rule"] == AS_PLAYED]
         half = (best["sticks_loss_high"] - best["sticks_loss_low"]) / 2
-        text = (f"{players} players, rule set {ruleset}, chooser aiming {aim}: fixing "
+        text = (f"{players} players, {RULESET_WORDS.get(ruleset, ruleset)}, "
+                f"{AIM_WORDS.get(aim, 'aiming ' + str(aim))}: fixing "
                 f"{RULE_WORDS.get(best['rule'], best['rule'])} loses least, "
-                f"{pm(best['sticks_loss'], half)} sticks per decision against the best suit "
-                "in hindsight")
-        if aim in ("high", "low") and np.isfinite(best["points_loss"]):
-            ph = (best["points_loss_high"] - best["points_loss_low"]) / 2
-            text += f" ({pm(best['points_loss'], ph)} card points)"
+                f"{pm(best['sticks_loss'], half)} sticks per choice against the best suit in "
+                "hindsight")
         if runner is not None:
             sel = pairs[(pairs["players"] == players) & (pairs["ruleset"] == ruleset)
                         & (pairs["aim"] == aim) & (pairs["a"] == runner["rule"])]
             if len(sel):
                 d = sel.iloc[0]
                 clear = "clearly" if d["low"] > 0 else "not clearly"
-                text += (f"; next best is {RULE_WORDS.get(runner['rule'], runner['rule'])}, "
-                         f"{clear} worse by {pm(d['difference'], d['half'])} sticks")
+                text += (f"; next, {RULE_WORDS.get(runner['rule'], runner['rule'])} is "
+                         f"{clear} worse ({interval(d['difference'], d['half'], signed=True)})")
         if aim in ("high", "low"):
             by_points = named.sort_values("points_loss", kind="stable").iloc[0]
             if by_points["rule"] != best["rule"]:
                 bh = (by_points["points_loss_high"] - by_points["points_loss_low"]) / 2
-                text += (f"; by card points alone {RULE_WORDS.get(by_points['rule'])} is best "
-                         f"({pm(by_points['points_loss'], bh)} points lost)")
+                text += (f"; counting card points instead, {RULE_WORDS.get(by_points['rule'])}"
+                         f" is best ({pm(by_points['points_loss'], bh)} points lost)")
         if len(own):
             o = own.iloc[0]
             oh = (o["sticks_loss_high"] - o["sticks_loss_low"]) / 2
             text += f"; the strategy's own choice loses {pm(o['sticks_loss'], oh)}"
-        lines.append(text + f" ({int(best['decisions'])} decisions).")
+        lines.append(text + f" ({count(best['decisions'])} choices).")
     return lines
 
 

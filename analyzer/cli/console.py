@@ -1,0 +1,102 @@
+"""The terminal as cardlab writes to it: width, colour, and tables that fit.
+
+* Width: the terminal's, or ``COLUMNS`` when set; output that goes to a pipe or a file with
+  no ``COLUMNS`` is not wrapped at all (200 columns), so scripts get whole lines.
+* Colour: none when ``NO_COLOR`` is set (https://no-color.org), and never on a pipe.
+* Tables: the columns that say whose numbers these are (seat, strategy, n) are never
+  squeezed or cut with "…"; long headers wrap onto two lines instead, numbers never do.
+"""
+
+from __future__ import annotations
+
+import os
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+PIPE_WIDTH = 200
+
+
+def console(stderr: bool = False) -> Console:
+    """A rich Console honouring COLUMNS and NO_COLOR."""
+    probe = Console(stderr=stderr)
+    width = None
+    if os.environ.get("COLUMNS", "").strip().isdigit():
+        width = int(os.environ["COLUMNS"])
+    elif not probe.is_terminal:
+        width = PIPE_WIDTH
+    no_color = os.environ.get("NO_COLOR", "") != ""
+    return Console(stderr=stderr, width=width, no_color=no_color, highlight=False,
+                   color_system=None if no_color else "auto")
+
+
+def _width(cell: str) -> int:
+    return max((len(line) for line in cell.split("\n")), default=0)
+
+
+def fitted_table(title: str, header: list[str], rows: list[list[str]],
+                 left: set[int] = frozenset(), width: int | None = None,
+                 caption: str | None = None) -> Table:
+    """A table whose cells are never cut or squeezed away at the console's ``width``.
+
+    Every column is at least as wide as its widest cell. When the table does not fit, headers
+    wrap at word boundaries, and if that is not enough intervals are stacked (``27.169`` over
+    ``± 0.027``), so that seat, strategy and n stay whole on an 80-column terminal. ``left``
+    are the left-aligned columns (names).
+    """
+    width = width or console().width
+    gaps = 2 * (len(header) - 1)
+
+    def widths(cells: list[list[str]], whole_headers: bool) -> list[int]:
+        out = []
+        for i, name in enumerate(header):
+            head = len(name) if whole_headers else max((len(w) for w in name.split()),
+                                                      default=1)
+            out.append(max([_width(r[i]) for r in cells] + [head, 1]))
+        return out
+
+    sizes = widths(rows, True)
+    if sum(sizes) + gaps > width:
+        sizes = widths(rows, False)
+    stacked = sum(sizes) + gaps > width
+    if stacked:
+        rows = [[c.replace(" ± ", "\n± ") for c in r] for r in rows]
+        sizes = widths(rows, False)
+    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left",
+                  box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0, 0, 1),
+                  show_lines=stacked)
+    for i, name in enumerate(header):
+        table.add_column(name, justify="left" if i in left else "right", width=sizes[i],
+                         overflow="fold")
+    for r in rows:
+        table.add_row(*r)
+    return table
+
+
+# How --help names the value an option takes (typer would print <int>, <list[str]>, <bool>).
+_VALUE_NAMES = {"int": "N", "float": "NUMBER", "str": "TEXT", "path": "PATH", "file": "FILE",
+                "directory": "FOLDER", "list[str]": "TEXT", "list[int]": "N",
+                "list[float]": "NUMBER"}
+
+
+def plain_help_types() -> None:
+    """Make --help show N, TEXT, PATH for an option's value and nothing for a yes/no flag.
+
+    typer offers no setting for this, so its one method that names the type is wrapped.
+    """
+    from typer.core import _TyperParameter
+
+    original = _TyperParameter.display_type
+    if getattr(original, "_cardlab", False):
+        return
+
+    def display_type(self, ctx):
+        if getattr(self, "is_flag", False):
+            return None
+        label = original(self, ctx)
+        bare = label[1:-1] if label.startswith("<") and label.endswith(">") else label
+        return _VALUE_NAMES.get(bare, bare.upper() if bare.isidentifier() else bare)
+
+    display_type._cardlab = True
+    _TyperParameter.display_type = display_type

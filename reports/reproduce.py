@@ -1,0 +1,68 @@
+"""The command that reproduces a study section, read from its manifest.
+
+Same seed, same budget, same strategies: the command rebuilds the very same tables (games
+are fixed by (seed, index), whatever the workers), then ``cardlab report`` draws them again.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from analyzer.studies.results import StudyResult
+
+OUT = "runs/studies"
+
+
+def _ints(values: list[int]) -> str:
+    """'3-12' for a run of consecutive numbers, else '3,4,8'."""
+    values = [int(v) for v in values]
+    if len(values) > 2 and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}-{values[-1]}"
+    return ",".join(str(v) for v in values)
+
+
+def _repeat(option: str, values: list[str]) -> list[str]:
+    return [x for v in values for x in (option, str(v))]
+
+
+def study_command(result: StudyResult, out: str = OUT) -> str | None:
+    """``cardlab study ...`` that reproduces ``result``, or None for an unknown study."""
+    m = result.manifest
+    args = ["cardlab", "study", result.study]
+    if result.study == "seats":
+        args += ["--players", _ints(m["players"]), "--games", str(m["games"]),
+                 "--seed", str(m["seed"]), *_repeat("--strategy", m["strategies"])]
+    elif result.study == "jokers":
+        args += ["--players", _ints(m["players"]), "--keep", _ints(m["keep"]),
+                 "--games", str(m["games"]), "--seed", str(m["seed"]),
+                 *_repeat("--field", m["field"])]
+    elif result.study == "trump":
+        args += ["--players", _ints(m["players"]), "--ruleset", ",".join(m["rules_sets"]),
+                 "--deals", str(m["deals"]), "--seed", str(m["seed"]),
+                 *_repeat("--strategy", m["strategies"])]
+    elif result.study == "compare":
+        args += ["--game", str(m["game"]), *_repeat("--strategy", m["strategies"]),
+                 "--players", _ints(m["players"]), "--games", str(m["games"]),
+                 "--seed", str(m["seed"])]
+        if m.get("mode") and m.get("game") == "jass":
+            args += ["--mode", str(m["mode"])]
+        rules = next(iter((m.get("rules") or {}).values()), {})
+        if rules.get("ruleset", "seed") != "seed":
+            args += ["--rule", f"ruleset={rules['ruleset']}"]
+        if m.get("metric"):
+            args += ["--metric", str(m["metric"]), "--better", str(m.get("better", "lower"))]
+        seq = m.get("sequential") or {}
+        if seq.get("until_sure"):
+            args += ["--until-sure", "--alpha", f"{seq.get('alpha', 0.05):g}"]
+            if seq.get("margin") is not None:
+                args += ["--margin", f"{seq['margin']:g}"]
+            if seq.get("batch") is not None:
+                args += ["--batch", str(seq["batch"])]
+    else:
+        return None
+    return shlex.join([*args, "--out", out])
+
+
+def report_command(out: str = OUT, report: str = "report") -> str:
+    """The command that draws the report again from the study results."""
+    return shlex.join(["cardlab", "report", "--from", out, "--out", report])

@@ -9,7 +9,14 @@ from typing import Any
 import typer
 
 from analyzer.cli.app import export_app, replay_app
-from analyzer.cli.atomic import write_lines_atomically
+from analyzer.cli.atomic import (
+    FORCE_HELP,
+    OUT_HELP,
+    check_index,
+    check_range,
+    check_seed,
+    export_lines,
+)
 from analyzer.errors import CardlabError
 
 STRATEGY_HELP = (
@@ -40,8 +47,8 @@ def replay_ass(
     """
     from analyzer.games.ass.records import Tracer
 
-    if index < 0:
-        raise CardlabError(f"--index must be >= 0; got {index}")
+    check_seed(seed)
+    check_index(index)
     record, status = Tracer(_spec(seed, players, strategy)).record(index)
     if status >= 0:
         raise CardlabError(f"strategy at seat {status} made an illegal move (engine bug)")
@@ -52,10 +59,11 @@ def replay_ass(
 def export_ass(
     seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
     games: int = typer.Option(..., "--games", help="How many games to write (>= 1)."),
-    out: Path = typer.Option(..., "--out", help="The JSON Lines file to write."),
+    out: Path = typer.Option(..., "--out", help=OUT_HELP),
     players: int = typer.Option(4, "--players", help="Number of players, 3 to 12."),
     strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
     start: int = typer.Option(0, "--start", help="Index of the first game (>= 0)."),
+    force: bool = typer.Option(False, "--force", help=FORCE_HELP),
 ) -> None:
     """Write games START .. START+GAMES-1 as JSON Lines, one game record per line.
 
@@ -64,10 +72,8 @@ def export_ass(
     """
     from analyzer.games.ass.records import Tracer
 
-    if games < 1:
-        raise CardlabError(f"--games must be >= 1; got {games}")
-    if start < 0:
-        raise CardlabError(f"--start must be >= 0; got {start}")
+    check_seed(seed)
+    check_range(start, games, "--games")
     tracer = Tracer(_spec(seed, players, strategy))
 
     def lines():
@@ -79,8 +85,7 @@ def export_ass(
                 )
             yield json.dumps(record)
 
-    write_lines_atomically(out, lines())
-    typer.echo(f"wrote {games} games to {out}")
+    export_lines(out, lines(), force, "games")
 
 
 def _cards(cards: list[str]) -> str:

@@ -27,10 +27,17 @@ app.add_typer(replay_app, name="replay")
 app.add_typer(export_app, name="export")
 
 
-def fail(message: str) -> NoReturn:
-    """Print a one-line error to stderr and exit with status 2."""
-    typer.echo(f"error: {message}", err=True)
+def fail(message: str | CardlabError) -> NoReturn:
+    """Print a one-line error to stderr and exit with status 2 (an error about damaged files
+    first prints one ``damaged:`` line per file)."""
+    _details(message)
+    _error(str(message))
     raise typer.Exit(2)
+
+
+def _details(exc: object) -> None:
+    for line in getattr(exc, "details", None) or []:
+        typer.echo(f"damaged: {' '.join(str(line).split())}", err=True)
 
 
 def run_app(args: list[str] | None = None) -> None:
@@ -45,6 +52,7 @@ def run_app(args: list[str] | None = None) -> None:
     try:
         code = app(args=args, prog_name="cardlab", standalone_mode=False)
     except CardlabError as exc:
+        _details(exc)
         _error(str(exc))
         code = 2
     except click.NoArgsIsHelpError as exc:

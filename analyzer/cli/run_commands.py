@@ -49,6 +49,11 @@ AGGREGATE = typer.Option(
     "of per-game rows: for billions of games.",
 )
 RESUME = typer.Option(False, "--resume", help="Continue the unfinished run in --out.")
+REPAIR = typer.Option(
+    False, "--repair",
+    help="With --resume: move damaged parts (and a damaged manifest) of --out into "
+    "_damaged/ and play exactly their ranges again.",
+)
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar.")
 START = typer.Option(0, "--start", help="Index of the first game (match, deal).")
 
@@ -88,6 +93,7 @@ def simulate(
     game: str, mode: str, count: int, players: int, seed: int, strategy: list[str] | None,
     rules: dict, out: Path | None, workers: int | None, chunk_size: int | None, backend: str,
     scheduler: str | None, aggregate: bool, resume: bool, quiet: bool, start: int,
+    repair: bool = False,
 ) -> None:
     """Run a simulation from command-line options and print its per-seat table."""
     from analyzer.runner import RunOptions, execute
@@ -98,6 +104,8 @@ def simulate(
             raise CardlabError("--aggregate needs --out (without --out nothing is written)")
         if resume and out is None:
             raise CardlabError("--resume needs --out, the folder of the run to continue")
+        if repair and not resume:
+            raise CardlabError("--repair needs --resume (it repairs the run it continues)")
         texts = list(strategy or ["basic"])
         if len(texts) == 1 and players > 0:  # one strategy for every seat
             texts = texts * players
@@ -105,10 +113,10 @@ def simulate(
         spec = RunSpec(game, players, tuple(texts), seed, mode, rules)
         options = RunOptions(workers, chunk_size, backend, scheduler, progress=not quiet)
         result = execute(spec, count, start, options, out=out, aggregate=aggregate,
-                         resume=resume)
+                         resume=resume, repair=repair)
         labels = [parse_strategy(game, t).label() for t in result.spec.strategies]
     except CardlabError as exc:
-        fail(str(exc))
+        fail(exc)
     except KeyboardInterrupt:
         where = f"; finished chunks are kept in {out}: continue with --resume" if out else ""
         typer.echo(f"interrupted{where}", err=True)
@@ -149,6 +157,7 @@ def simulate_ass(
     resume: bool = RESUME,
     quiet: bool = QUIET,
     start: int = START,
+    repair: bool = REPAIR,
 ) -> None:
     """Play games of Who's the Ass? and print mean minus points, the chance to end with the
     ass and the chance to be dealt it, per seat, with 95% confidence intervals.
@@ -156,7 +165,7 @@ def simulate_ass(
     Example: cardlab simulate ass --players 5 --games 1000000 --seed 7 --out run.parquet
     """
     simulate("ass", "games", games, players, seed, strategy, {}, out, workers, chunk_size,
-             backend, scheduler, aggregate, resume, quiet, start)
+             backend, scheduler, aggregate, resume, quiet, start, repair=repair)
 
 
 @simulate_app.command("jass")
@@ -177,6 +186,7 @@ def simulate_jass(
     resume: bool = RESUME,
     quiet: bool = QUIET,
     start: int = START,
+    repair: bool = REPAIR,
 ) -> None:
     """Play Plus-Minus Jass matches (or single deals) and print a per-seat table.
 
@@ -184,14 +194,15 @@ def simulate_jass(
     """
     if matches is not None and deals is not None:
         fail("give --matches or --deals, not both")
-    mode, count = ("deals", deals) if deals is not None else ("matches", matches or 10_000)
+    mode, count = ("deals", deals) if deals is not None else (
+        "matches", 10_000 if matches is None else matches)
     rules: dict = {"ruleset": ruleset}
     if deal_cap is not None:
         if mode == "deals":
             fail("--deal-cap applies to matches, not to --deals")
         rules["deal_cap"] = deal_cap
     simulate("jass", mode, count, players, seed, strategy, rules, out, workers, chunk_size,
-             backend, scheduler, aggregate, resume, quiet, start)
+             backend, scheduler, aggregate, resume, quiet, start, repair=repair)
 
 
 @app.command("summarize")
@@ -208,14 +219,18 @@ def summarize(
         spec = spec_of(plan)
         kernel = kernel_module(plan["game"])
     except CardlabError as exc:
-        fail(str(exc))
+        fail(exc)
     unit = plan["unit"]
     units = plural(unit)
     labels = [s["label"] for s in plan["strategies"]]
-    state = "complete" if summary.complete else (
-        f"unfinished: {summary.done:,} of {summary.count:,} {units} "
-        f"({100 * summary.done / summary.count:.1f}%); continue with simulate ... --resume"
-    )
+    so_far = (f"{summary.done:,} of {summary.count:,} {units} "
+              f"({100 * summary.done / summary.count:.1f}%)")
+    if summary.busy:
+        state = f"being written by another cardlab process now: {so_far} so far"
+    elif summary.complete:
+        state = "complete (verified)"
+    else:
+        state = f"unfinished: {so_far}; continue with simulate ... --resume"
     if summary.moments is None:
         typer.echo(f"{run}: {state}; no {unit} finished yet")
         return

@@ -182,6 +182,12 @@ def study_compare(
     """Any strategies of either game head to head, duplicate format: ranking and pairs."""
     from analyzer.studies.compare import run_compare
 
+    if not (math.isfinite(alpha) and 0 < alpha < 1):
+        raise CardlabError(f"--alpha must be between 0 and 1; got {alpha}")
+    if margin is not None and not (math.isfinite(margin) and margin >= 0):
+        raise CardlabError(f"--margin must be a number >= 0; got {margin}")
+    if batch is not None and batch < 1:
+        raise CardlabError(f"--batch must be at least 1; got {batch}")
     backend = _backend(workers, progress, out, ("compare",))
 
     result = run_compare(

@@ -88,6 +88,13 @@ def check_folder_target(target: Path, kind: str, what: str = "--out",
     )
 
 
+def refuse_stdout(target: str | os.PathLike, what: str = "--out") -> None:
+    """``-`` means stdout, which only a file output (export) can be; never a folder named -."""
+    if str(target) == STDOUT:
+        raise CardlabError(f"{what} - (stdout) is for export only; this command writes a "
+                           "folder: give its path")
+
+
 def _remove_stale_builds(parent: Path, name: str) -> None:
     """Hidden build folders of ``name`` left by a killed cardlab process."""
     for entry in parent.glob(f".{name}.*.cardlab-tmp"):
@@ -117,6 +124,7 @@ def replace_folder(target: str | os.PathLike, kind: str, build: Callable[[Path],
     (OSError: read-only, full disk) becomes one CardlabError line; whatever was at ``target``
     stays as it was and the temporary folder is removed.
     """
+    refuse_stdout(target, what)
     target = Path(os.path.abspath(target))
     check_folder_target(target, kind, what, accept)
     parent = target.parent

@@ -63,6 +63,8 @@ def test_repro7_bad_counts_and_knobs(cli, args, text):
     (["study", "all", "--scale", "nan"], "--scale must be a positive number"),
     (["study", "all", "--scale", "inf"], "--scale must be a positive number"),
     (["study", "seats", "--players", "\u0663"], "--players must be numbers"),
+    (["simulate", "ass", "--games", "3", "--out", "-"], "--out - (stdout) is for export only"),
+    (["study", "seats", "--out", "-"], "--out - (stdout) is for export only"),
 ])
 def test_repro8_overflows_and_bad_values(cli, tmp_path, monkeypatch, args, text):
     monkeypatch.chdir(tmp_path)

@@ -123,7 +123,7 @@ def invocations(draw):
     return list(path), names, extra
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(invocations())
 def test_random_command_lines_exit_0_or_2_cleanly(capsys, call):
     path, names, extra = call

@@ -212,8 +212,9 @@ def study_all(
     if not math.isfinite(scale) or scale <= 0:
         raise CardlabError(f"--scale must be a positive number, got {scale}")
     if report_dir is not None:
-        from analyzer.outputs import check_folder_target
+        from analyzer.outputs import check_folder_target, refuse_stdout
 
+        refuse_stdout(report_dir, "--report")
         check_folder_target(Path(os.path.abspath(report_dir)), "report", "--report")
     backend = _backend(workers, progress, out, ("seats", "jokers", "trump", "compare"))
     for result in run_all(backend, scale):

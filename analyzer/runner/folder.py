@@ -439,9 +439,12 @@ def prepare(path: str | os.PathLike, plan: dict, resume: bool) -> RunFolder:
     a cardlab run, a run another process is writing, an existing run without ``resume``, a run
     with a different plan, or ``resume`` where there is no run to continue.
     """
+    from analyzer.outputs import refuse_stdout
+
+    refuse_stdout(path)
     folder = RunFolder(path)
     p = folder.path
-    if p.is_symlink() and not p.is_dir() or p.exists() and not p.is_dir():
+    if (p.is_symlink() and not p.is_dir()) or (p.exists() and not p.is_dir()):
         raise CardlabError(f"--out {p} exists and is not a folder; choose a new --out")
     try:
         occupied = p.is_dir() and any(p.iterdir())

@@ -21,7 +21,7 @@ import pandas as pd
 
 from analyzer import __version__
 from analyzer.errors import CardlabError
-from analyzer.outputs import check_folder_target, replace_folder
+from analyzer.outputs import check_folder_target, refuse_stdout, replace_folder
 
 FORMAT = "cardlab-study/1"
 MANIFEST = "manifest.json"
@@ -100,6 +100,7 @@ def save_study(result: StudyResult, out: str | Path) -> Path:
 def check_study_target(out: str | Path, study: str) -> None:
     """Refuse (one line) before any game is played: an ``out`` that is not a folder, or a
     ``<out>/<study>`` that save_study would not be allowed to replace."""
+    refuse_stdout(out)
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise CardlabError(f"--out {out} exists and is not a folder; choose a folder")

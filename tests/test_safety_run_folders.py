@@ -158,3 +158,26 @@ def test_the_resume_refusal_shows_the_difference_itself():
     new = json.loads(json.dumps(old))
     new["strategies"][0]["strategy"] = "basic"
     assert differences(old, new) == ['strategies[0].strategy: " basic" -> "basic"']
+
+
+@pytest.mark.parametrize("game,count", [("ass", "--games"), ("jass", "--deals")])
+def test_aggregate_folders_are_verified_by_their_game_counts(tmp_path, game, count):
+    sim = ("simulate", game, count, "30", "--seed", "5", "--backend", "serial",
+           "--chunk-size", "10", "--aggregate", "--quiet")
+    ref, run = tmp_path / "ref", tmp_path / "run"
+    assert _run(*sim, "--out", ref).exit_code == 0
+    shutil.copytree(ref, run)
+    first, second, third = sorted(run.glob("part-*.parquet"))[:3]
+    shutil.copy(first, second)  # a valid histogram of the wrong range, same plan
+    five = tmp_path / "five"
+    assert _run(*sim, "--out", five, "--chunk-size", "5").exit_code == 0
+    shutil.copy(sorted(five.glob("part-*.parquet"))[0], third)  # 5 games, not 10
+    res = _run("summarize", run)
+    assert res.exit_code == 2
+    assert f"{second.name}: was written for units 0..9, not its name's range 10..19" in (
+        res.output)
+    assert f"{third.name}: counts 5 " in res.output and "range 20..29 implies 10" in res.output
+    res = _run(*sim, "--out", run, "--resume", "--repair")
+    assert res.exit_code == 0, res.output
+    assert _run("summarize", run).output.replace(str(run), "") == _run(
+        "summarize", ref).output.replace(str(ref), "")

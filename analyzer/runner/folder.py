@@ -124,7 +124,7 @@ def write_part(
     per-seat moments as JSON) too, so that summaries and resumes read footers, not rows.
     """
     table = pa.table({name: pa.array(values) for name, values in columns.items()})
-    meta = {}
+    meta = {mf.RANGE_KEY: f"{chunk.start}-{chunk.stop}".encode()}
     if metadata is not None:
         meta[mf.METADATA_KEY] = metadata
     if moments is not None:
@@ -377,6 +377,11 @@ def _check_part(path: Path, chunk: Chunk, plan: dict) -> tuple[str | None, dict 
         if units != chunk.count:
             return (f"counts {units} {mf.plural(plan['unit'])}; its range "
                     f"{chunk.start}..{chunk.stop - 1} implies {chunk.count}"), embedded
+    written_for = kv.get(mf.RANGE_KEY, b"").decode(errors="replace")
+    if written_for and written_for != f"{chunk.start}-{chunk.stop}":
+        lo, _, hi = written_for.partition("-")
+        return (f"was written for units {lo}..{int(hi) - 1 if hi.isdigit() else hi}, not "
+                f"its name's range {chunk.start}..{chunk.stop - 1}"), embedded
     return None, embedded
 
 

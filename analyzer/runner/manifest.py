@@ -27,6 +27,7 @@ RUN_FILE = "_run.json"
 MANIFEST_FILE = "_manifest.json"
 METADATA_KEY = b"cardlab.manifest"
 MOMENTS_KEY = b"cardlab.moments"  # a rows part's per-seat moments (exact JSON)
+RANGE_KEY = b"cardlab.range"  # the units a part holds, "start-stop" (stop exclusive)
 KINDS = ("rows", "aggregate")
 
 

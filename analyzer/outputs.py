@@ -127,6 +127,10 @@ def replace_folder(target: str | os.PathLike, kind: str, build: Callable[[Path],
     refuse_stdout(target, what)
     target = Path(os.path.abspath(target))
     check_folder_target(target, kind, what, accept)
+    here = Path(os.path.abspath(os.getcwd()))
+    if target == here or target in here.parents:
+        raise CardlabError(f"{what} {target} is the current folder or holds it; choose "
+                           "another folder")
     parent = target.parent
     tmp: Path | None = None
     try:

@@ -31,8 +31,8 @@ def _wait_for(predicate, timeout):
     return False
 
 
-# The watch is game-independent (analyzer.runner.tasks.watch_parent); one game keeps it fast.
-@pytest.mark.parametrize("game,count", [("ass", ["--games", "300000000"])])
+@pytest.mark.parametrize("game,count", [("ass", ["--games", "300000000"]),
+                                        ("jass", ["--matches", "30000000"])])
 def test_repro4_kill_9_leaves_no_descendant_alive(tmp_path, game, count):
     out = tmp_path / "run"
     # compile (or load) the kernel once, so that the workers below start in seconds

@@ -267,18 +267,14 @@ def write_lines(out: Path, lines: Iterable[str], force: bool = False) -> int:
 
 
 def _write_stdout(lines: Iterable[str]) -> int:
+    """The lines on stdout (a reader that goes away, ``| head``, raises BrokenPipeError, which
+    the command line ends quietly)."""
     written = 0
-    try:
-        with _stop_on_signals() as got:
-            for line in lines:
-                sys.stdout.write(line + "\n")
-                written += 1
-                if got:
-                    raise KeyboardInterrupt
-            sys.stdout.flush()
-    except BrokenPipeError:
-        # the reader stopped (| head): not an error; keep Python quiet at exit
-        with contextlib.suppress(OSError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+    with _stop_on_signals() as got:
+        for line in lines:
+            sys.stdout.write(line + "\n")
+            written += 1
+            if got:
+                raise KeyboardInterrupt
+        sys.stdout.flush()
     return written

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import sys
 from typing import NoReturn
 
@@ -68,6 +71,10 @@ def run_app(args: list[str] | None = None) -> None:
         _error("interrupted")
         code = 130
     except OSError as exc:
+        if exc.errno == errno.EPIPE:  # the reader went away (| head): quiet, like click
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
         where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
         _error(f"{exc.strerror or exc}{where}")
         code = 2

@@ -34,9 +34,10 @@ bench: setup
 bench-scaling: setup
 	$(PY) scripts/bench_scaling.py scaling
 
-# numba checks a cached kernel against its own source file only: after editing a module that
-# a kernel calls into (policies.py, moves.py, primitives.py), drop the cache.
+# The numba cache lives in .numba_cache/<hash of every source file> (analyzer/numba_env.py),
+# so an edit to any module already gets freshly compiled code; this only frees the space.
 clean-cache:
+	rm -rf .numba_cache
 	find analyzer strategies -name '*.nbi' -delete -o -name '*.nbc' -delete
 
 clean:

@@ -1,20 +1,58 @@
 """Where numba keeps its on-disk cache, decided before numba is imported.
 
 Every jitted kernel in cardlab uses ``cache=True`` so that a second process loads compiled
-machine code in about 0.1 s instead of compiling for seconds. numba writes that cache next to
-the source files by default; when the installed package directory is read-only (a system
-install, a container image) we point ``NUMBA_CACHE_DIR`` at a per-user cache folder instead,
-falling back to the temporary directory. A value the user set is always respected.
+machine code in about 0.1 s instead of compiling for seconds. numba checks a cached kernel
+against its own source file only (numba/numba#1833): after an edit to a module the kernel
+calls into (``policies.py``, ``moves.py``, ``primitives.py``) it would load the old machine
+code. So the cache folder carries a hash of every source file of the package
+(``analyzer/`` and ``strategies/``): any edit to any module gives a new folder and freshly
+compiled code, and ``make clean-cache`` is a convenience only.
+
+The folder is ``<base>/<hash>``, with ``<base>``:
+
+- ``NUMBA_CACHE_DIR`` when the user set it (the hash folder goes inside it);
+- ``.numba_cache/`` beside the packages when that tree is writable (a checkout, a venv);
+- else ``$XDG_CACHE_HOME/cardlab/numba`` (or ``~/.cache/cardlab/numba``), else a folder in
+  the system temporary directory (a read-only install, a container image).
+
+Hash folders of older sources in a base cardlab owns are pruned (the newest few are kept).
+Worker processes inherit the chosen folder through the environment and do not hash again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import os
+import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 PACKAGE_ROOT = Path(__file__).resolve().parent.parent
+SOURCE_PACKAGES = ("analyzer", "strategies")
+OWN_ENV = "CARDLAB_NUMBA_CACHE"  # the folder this package chose, for child processes
+LOCAL_BASE = ".numba_cache"
+KEEP_VERSIONS = 4  # hash folders kept per base (older sources are pruned)
+PRUNE_AGE_S = 3600.0  # and only when unused for this long
+
+
+def source_hash(package_root: Path) -> str:
+    """A short hash of every ``.py`` file (path and content) of the packages."""
+    digest = hashlib.sha256()
+    for package in SOURCE_PACKAGES:
+        root = package_root / package
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*.py")):
+            try:
+                data = path.read_bytes()
+            except OSError:
+                continue
+            digest.update(path.relative_to(package_root).as_posix().encode() + b"\0")
+            digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.hexdigest()[:16]
 
 
 def _writable_dir(path: Path) -> bool:
@@ -25,30 +63,69 @@ def _writable_dir(path: Path) -> bool:
     return os.access(path, os.W_OK | os.X_OK)
 
 
-def choose_cache_dir(package_root: Path, env: dict[str, str]) -> str | None:
-    """Return the folder to use as NUMBA_CACHE_DIR, or None to keep numba's default.
-
-    numba's default (``__pycache__`` beside each module) is kept when the package tree is
-    writable. Otherwise ``$XDG_CACHE_HOME/cardlab/numba`` (or ``~/.cache/cardlab/numba``) is
-    used when it can be created, else a folder in the system temporary directory.
-    """
+def cache_base(package_root: Path, env: dict[str, str]) -> tuple[Path, bool]:
+    """The folder the hash folders go in, and whether cardlab owns it (may prune it)."""
     if env.get("NUMBA_CACHE_DIR"):
-        return env["NUMBA_CACHE_DIR"]
+        return Path(env["NUMBA_CACHE_DIR"]), False
     if os.access(package_root, os.W_OK | os.X_OK):
-        return None
+        return package_root / LOCAL_BASE, True
     base = env.get("XDG_CACHE_HOME") or str(Path(env.get("HOME", "~")).expanduser() / ".cache")
     candidate = Path(base) / "cardlab" / "numba"
     if _writable_dir(candidate):
-        return str(candidate)
-    fallback = Path(tempfile.gettempdir()) / "cardlab-numba-cache"
-    _writable_dir(fallback)
-    return str(fallback)
+        return candidate, True
+    return Path(tempfile.gettempdir()) / "cardlab-numba-cache", True
+
+
+def choose_cache_dir(package_root: Path, env: dict[str, str]) -> str:
+    """The folder to use as NUMBA_CACHE_DIR: ``<base>/<hash of the sources>``."""
+    own = _own(package_root, env)
+    if own:  # chosen by our parent process, for this very package
+        return own
+    base, _ = cache_base(package_root, env)
+    folder = base / source_hash(package_root)
+    _writable_dir(folder)
+    return str(folder)
+
+
+def _own(package_root: Path, env: dict[str, str]) -> str | None:
+    root, sep, folder = env.get(OWN_ENV, "").partition(os.pathsep)
+    if sep and root == str(package_root) and env.get("NUMBA_CACHE_DIR") == folder:
+        return folder
+    return None
+
+
+def prune(base: Path, current: Path, keep: int = KEEP_VERSIONS,
+          age_s: float = PRUNE_AGE_S) -> None:
+    """Remove hash folders of older sources: all but the ``keep`` newest, and only those
+    unused for ``age_s`` seconds."""
+    try:
+        entries = [p for p in base.iterdir()
+                   if p.is_dir() and len(p.name) == 16 and p != current]
+        entries.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    except OSError:
+        return
+    now = time.time()
+    for old in entries[max(0, keep - 1):]:
+        try:
+            if now - old.stat().st_mtime > age_s:
+                shutil.rmtree(old, ignore_errors=True)
+        except OSError:
+            continue
 
 
 def configure_numba_cache() -> None:
-    """Set NUMBA_CACHE_DIR if needed; safe to call more than once."""
-    chosen = choose_cache_dir(PACKAGE_ROOT, dict(os.environ))
-    if chosen and os.environ.get("NUMBA_CACHE_DIR") != chosen:
+    """Set NUMBA_CACHE_DIR to the folder for these sources; safe to call more than once."""
+    env = dict(os.environ)
+    chosen = choose_cache_dir(PACKAGE_ROOT, env)
+    if _own(PACKAGE_ROOT, env) != chosen:
+        base, owned = cache_base(PACKAGE_ROOT, env)
+        folder = Path(chosen)
+        if owned and folder.parent == base:
+            with contextlib.suppress(OSError):
+                os.utime(folder)  # mark as in use (pruning keeps recently used ones)
+            prune(base, folder)
+    os.environ[OWN_ENV] = f"{PACKAGE_ROOT}{os.pathsep}{chosen}"
+    if os.environ.get("NUMBA_CACHE_DIR") != chosen:
         os.environ["NUMBA_CACHE_DIR"] = chosen
         if "numba" in sys.modules:  # imported before us: make numba re-read its settings
             sys.modules["numba"].config.reload_config()

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
-from analyzer.errors import CardlabError
+from analyzer.outputs import replace_folder
 from analyzer.studies.results import StudyResult, find_studies
 from reports.figures import study_figures
 from reports.findings import key_finding, study_alerts
@@ -36,9 +35,11 @@ def build_report(results: str | Path, out: str | Path,
                  find_sample: FindSample | None = None) -> Path:
     """Read every study under ``results`` and write the report into ``out``; return index.html.
 
-    Earlier figures and data in ``out`` are replaced, so the folder never mixes runs.
     ``find_sample`` picks a study's sample game (the command line passes
     ``analyzer.studies.samples.find_sample``; the report itself never runs the engines).
+    ``out`` must be missing, empty or an earlier cardlab report (its marker file says so);
+    anything else is refused. The report is built beside ``out`` and swapped in when complete,
+    so the folder never mixes runs and a failure leaves the earlier report as it was.
     """
     studies = find_studies(results)
     return write_report(studies, out, find_sample)
@@ -46,13 +47,13 @@ def build_report(results: str | Path, out: str | Path,
 
 def write_report(studies: list[StudyResult], out: str | Path,
                  find_sample: FindSample | None = None) -> Path:
-    """Write the report for already loaded studies."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise CardlabError(f"--out {out} exists and is not a folder")
-    for sub in (FIGURES, DATA):
-        if (out / sub).exists():
-            shutil.rmtree(out / sub)
+    """Write the report for already loaded studies (built beside ``out``, then swapped in)."""
+    replace_folder(out, "report", lambda tmp: _write_into(studies, tmp, find_sample))
+    return Path(out) / "index.html"
+
+
+def _write_into(studies: list[StudyResult], out: Path,
+                find_sample: FindSample | None) -> None:
     (out / FIGURES).mkdir(parents=True, exist_ok=True)
     sections = []
     for result in studies:
@@ -75,7 +76,5 @@ def write_report(studies: list[StudyResult], out: str | Path,
         ))
     alerts = [a for result in studies for a in study_alerts(result)]
     created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    index = out / "index.html"
-    index.write_text(page_html(sections, __version__, created, alerts, glossary(studies)),
-                     encoding="utf-8")
-    return index
+    (out / "index.html").write_text(
+        page_html(sections, __version__, created, alerts, glossary(studies)), encoding="utf-8")

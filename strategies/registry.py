@@ -13,6 +13,8 @@ game's catalogue (``strategies/<game>/catalog.py``) registers its strategies her
 from __future__ import annotations
 
 import importlib
+import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -21,6 +23,8 @@ from analyzer.errors import CardlabError
 
 N_PARAMS = 8
 GAMES = ("ass", "jass")
+# A knob value: ASCII digits only (float() would also read "٣" or "１"), no nan/inf.
+NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
 
 class StrategyError(CardlabError, ValueError):
@@ -38,6 +42,7 @@ class Param:
     choices: tuple[str, ...] = ()
     low: float | None = None
     high: float | None = None
+    integer: bool = False  # whole numbers only (a count, a hand size)
 
     def parse(self, text: str) -> float:
         if self.choices:
@@ -47,10 +52,14 @@ class Param:
                     f"got {text!r}"
                 )
             return float(self.choices.index(text))
-        try:
-            value = float(text)
-        except ValueError:
-            raise StrategyError(f"parameter {self.name!r} needs a number, got {text!r}") from None
+        kind = "a number (a whole number)" if self.integer else "a number"
+        if not NUMBER_RE.fullmatch(text):
+            raise StrategyError(f"parameter {self.name!r} needs {kind}, got {text!r}")
+        value = float(text)
+        if not math.isfinite(value):
+            raise StrategyError(f"parameter {self.name!r} needs a finite number, got {text!r}")
+        if self.integer and value != int(value):
+            raise StrategyError(f"parameter {self.name!r} needs {kind}, got {text!r}")
         if (self.low is not None and value < self.low) or (
             self.high is not None and value > self.high
         ):
@@ -166,6 +175,10 @@ def parse_strategy(game: str, text: str) -> Strategy:
             if not eq or not key.strip() or not value.strip():
                 raise StrategyError(
                     f"bad strategy parameter {item!r} in {text!r}; write key=value"
+                )
+            if key.strip() in overrides:
+                raise StrategyError(
+                    f"parameter {key.strip()!r} is given twice in {text!r}; give it once"
                 )
             overrides[key.strip()] = value.strip()
     spec = book[name]

@@ -1,36 +1,76 @@
-"""analyzer/numba_env.py: numba's cache goes somewhere writable even on a read-only install."""
+"""analyzer/numba_env.py: numba's cache goes somewhere writable, in a folder named after a hash
+of the package's sources (so an edit to any module gives freshly compiled code)."""
 
 import os
 import stat
 
 import pytest
 
-from analyzer.numba_env import choose_cache_dir
+from analyzer.numba_env import choose_cache_dir, prune, source_hash
 
 
-def test_user_setting_wins(tmp_path):
-    assert choose_cache_dir(tmp_path, {"NUMBA_CACHE_DIR": "/x"}) == "/x"
+def _package(root):
+    (root / "analyzer").mkdir(parents=True)
+    (root / "analyzer" / "a.py").write_text("x = 1\n")
+    return root
 
 
-def test_writable_package_keeps_numbas_default(tmp_path):
-    assert choose_cache_dir(tmp_path, {}) is None
+def test_user_setting_is_the_base(tmp_path):
+    pkg = _package(tmp_path / "pkg")
+    chosen = choose_cache_dir(pkg, {"NUMBA_CACHE_DIR": str(tmp_path / "x")})
+    assert chosen == str(tmp_path / "x" / source_hash(pkg))
+
+
+def test_writable_package_caches_beside_it(tmp_path):
+    pkg = _package(tmp_path)
+    assert choose_cache_dir(pkg, {}) == str(tmp_path / ".numba_cache" / source_hash(pkg))
+
+
+def test_any_source_edit_changes_the_folder(tmp_path):
+    pkg = _package(tmp_path)
+    first = choose_cache_dir(pkg, {})
+    (pkg / "analyzer" / "sub").mkdir()
+    (pkg / "analyzer" / "sub" / "b.py").write_text("y = 2\n")
+    second = choose_cache_dir(pkg, {})
+    (pkg / "analyzer" / "sub" / "b.py").write_text("y = 3\n")
+    third = choose_cache_dir(pkg, {})
+    assert len({first, second, third}) == 3
+
+
+def test_a_child_process_reuses_its_parents_choice(tmp_path):
+    pkg = _package(tmp_path)
+    chosen = str(tmp_path / "chosen")
+    env = {"NUMBA_CACHE_DIR": chosen, "CARDLAB_NUMBA_CACHE": f"{pkg}{os.pathsep}{chosen}"}
+    assert choose_cache_dir(pkg, env) == chosen
+    other = _package(tmp_path / "copy")  # another package copy does not inherit it
+    assert choose_cache_dir(other, env) == f"{chosen}/{source_hash(other)}"
+
+
+def test_prune_keeps_the_newest_and_the_recent(tmp_path):
+    for i, name in enumerate(["a" * 16, "b" * 16, "c" * 16]):
+        (tmp_path / name).mkdir()
+        os.utime(tmp_path / name, (1000 + i, 1000 + i))
+    current = tmp_path / ("d" * 16)
+    current.mkdir()
+    prune(tmp_path, current, keep=2, age_s=10)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c" * 16, "d" * 16]
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root can write into read-only folders")
 def test_read_only_package_uses_user_cache(tmp_path):
-    pkg = tmp_path / "site"
-    pkg.mkdir()
+    pkg = _package(tmp_path / "site")
     pkg.chmod(stat.S_IRUSR | stat.S_IXUSR)
     try:
         chosen = choose_cache_dir(pkg, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
     finally:
         pkg.chmod(stat.S_IRWXU)
-    assert chosen == str(tmp_path / "cache" / "cardlab" / "numba")
+    assert chosen == str(tmp_path / "cache" / "cardlab" / "numba" / source_hash(pkg))
 
 
 def test_read_only_package_as_root(tmp_path, monkeypatch):
     """os.access is what decides; simulate a read-only tree for root too."""
-    monkeypatch.setattr("analyzer.numba_env.os.access", lambda p, mode: str(p) != str(tmp_path))
-    chosen = choose_cache_dir(tmp_path, {"XDG_CACHE_HOME": str(tmp_path / "c")})
-    assert chosen == str(tmp_path / "c" / "cardlab" / "numba")
+    pkg = _package(tmp_path / "site")
+    monkeypatch.setattr("analyzer.numba_env.os.access", lambda p, mode: str(p) != str(pkg))
+    chosen = choose_cache_dir(pkg, {"XDG_CACHE_HOME": str(tmp_path / "c")})
+    assert chosen == str(tmp_path / "c" / "cardlab" / "numba" / source_hash(pkg))
     assert (tmp_path / "c" / "cardlab" / "numba").is_dir()

@@ -104,8 +104,11 @@ def test_summarize_refuses_foreign_and_corrupt_folders(tmp_path):
     part = sorted(run.glob("part-*.parquet"))[0]
     part.write_bytes(b"not parquet at all")
     res = _run("summarize", run)
-    assert res.exit_code == 2 and "cannot read part file" in res.output
-    assert len(res.output.strip().splitlines()) == 1
+    assert res.exit_code == 2 and "is not a readable Parquet file" in res.output
+    lines = res.output.strip().splitlines()  # one line per damaged file, then the error
+    assert len(lines) == 3 and lines[0].startswith(f"damaged: {part}")
+    assert lines[1].startswith("damaged: ") and "_manifest.json" in lines[1]
+    assert lines[2].startswith("error: ") and "--resume --repair" in lines[2]
     (run / "_run.json").write_text("{broken")
     res = _run("summarize", run)
     assert res.exit_code == 2 and "cannot read" in res.output

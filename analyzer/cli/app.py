@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import os
 import sys
 from typing import NoReturn
 
@@ -27,20 +30,68 @@ app.add_typer(replay_app, name="replay")
 app.add_typer(export_app, name="export")
 
 
-def fail(message: str) -> NoReturn:
-    """Print a one-line error to stderr and exit with status 2."""
-    typer.echo(f"error: {message}", err=True)
+def fail(message: str | CardlabError) -> NoReturn:
+    """Print a one-line error to stderr and exit with status 2 (an error about damaged files
+    first prints one ``damaged:`` line per file)."""
+    _details(message)
+    _error(str(message))
     raise typer.Exit(2)
 
 
-def run_app() -> None:
-    """Run the app; a CardlabError becomes a one-line error and exit status 2.
+def _details(exc: object) -> None:
+    for line in getattr(exc, "details", None) or []:
+        typer.echo(f"damaged: {' '.join(str(line).split())}", err=True)
 
-    typer's standalone mode already turns usage errors (an unknown option, a bad value) into
-    click's short message and status 2, and Ctrl-C into "Aborted!" and status 1.
+
+def run_app(args: list[str] | None = None) -> None:
+    """Run the app; every error is one line ``error: ...`` (a usage error adds a ``hint:``
+    line) and exit status 2 - never click's framed box, never a traceback for bad input.
+
+    Ctrl-C exits with status 130. An OSError no command handled (a disk that filled up or
+    went read-only under it) is still one line.
     """
+    from typer._click import exceptions as click
+
     try:
-        app()
+        code = app(args=args, prog_name="cardlab", standalone_mode=False)
     except CardlabError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(2)
+        _details(exc)
+        _error(str(exc))
+        code = 2
+    except click.NoArgsIsHelpError as exc:
+        typer.echo(exc.ctx.get_help())
+        code = 2
+    except click.UsageError as exc:
+        _error(exc.format_message(), _usage_hint(exc))
+        code = 2
+    except click.ClickException as exc:
+        _error(exc.format_message())
+        code = exc.exit_code or 2
+    except typer.Abort:
+        _error("interrupted")
+        code = 130
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # the reader went away (| head): quiet, like click
+            with contextlib.suppress(OSError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(1)
+        where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
+        _error(f"{exc.strerror or exc}{where}")
+        code = 2
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _error(message: str, hint: str | None = None) -> None:
+    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+    if hint:
+        typer.echo(f"hint: {hint}", err=True)
+
+
+def _usage_hint(exc) -> str:
+    from typer._click import exceptions as click
+
+    ctx = exc.ctx
+    path = ctx.command_path if ctx is not None else "cardlab"
+    if isinstance(exc, click.NoSuchOption) and exc.possibilities:
+        return f"did you mean {' or '.join(sorted(exc.possibilities))}? (see {path} --help)"
+    return f"see {path} --help"

@@ -9,7 +9,14 @@ from typing import Any
 import typer
 
 from analyzer.cli.app import export_app, replay_app
-from analyzer.cli.atomic import write_lines_atomically
+from analyzer.cli.atomic import (
+    FORCE_HELP,
+    OUT_HELP,
+    check_index,
+    check_range,
+    check_seed,
+    export_lines,
+)
 from analyzer.errors import CardlabError
 
 STRATEGY_HELP = (
@@ -55,8 +62,8 @@ def replay_ass(
     """
     from analyzer.games.ass.records import MatchTracer, Tracer
 
-    if index < 0:
-        raise CardlabError(f"--index must be >= 0; got {index}")
+    check_seed(seed)
+    check_index(index)
     spec = _spec(seed, players, strategy, mode, games_per_match)
     tracer = MatchTracer(spec) if mode == "matches" else Tracer(spec)
     record, status = tracer.record(index)
@@ -73,7 +80,7 @@ def replay_ass(
 def export_ass(
     seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
     games: int = typer.Option(None, "--games", help="How many games to write (>= 1)."),
-    out: Path = typer.Option(..., "--out", help="The JSON Lines file to write."),
+    out: Path = typer.Option(..., "--out", help=OUT_HELP),
     players: int = typer.Option(4, "--players", help="Number of players, 3 to 12."),
     strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
     start: int = typer.Option(0, "--start", help="Index of the first game (match) (>= 0)."),
@@ -83,6 +90,7 @@ def export_ass(
         "strategies per player.",
     ),
     games_per_match: int = typer.Option(None, "--games-per-match", help=GPM_HELP),
+    force: bool = typer.Option(False, "--force", help=FORCE_HELP),
 ) -> None:
     """Write games START .. START+GAMES-1 as JSON Lines, one game record per line (or, with
     --matches, matches START .. START+MATCHES-1, one match record per line).
@@ -94,15 +102,12 @@ def export_ass(
 
     if (games is None) == (matches is None):
         raise CardlabError("give --games or --matches (one of them)")
-    mode, count, unit = (("matches", matches, "match") if matches is not None
-                         else ("games", games, "game"))
-    if count < 1:
-        raise CardlabError(f"--{mode} must be >= 1; got {count}")
-    if start < 0:
-        raise CardlabError(f"--start must be >= 0; got {start}")
+    mode, count = ("matches", matches) if matches is not None else ("games", games)
+    check_seed(seed)
+    check_range(start, count, f"--{mode}")
     spec = _spec(seed, players, strategy, mode, games_per_match)
     tracer = MatchTracer(spec) if mode == "matches" else Tracer(spec)
-    where = "player" if mode == "matches" else "seat"
+    where, unit = ("player", "match") if mode == "matches" else ("seat", "game")
 
     def lines():
         for index in range(start, start + count):
@@ -114,8 +119,7 @@ def export_ass(
                 )
             yield json.dumps(record)
 
-    write_lines_atomically(out, lines())
-    typer.echo(f"wrote {count} {mode} to {out}")
+    export_lines(out, lines(), force, mode)
 
 
 def _cards(cards: list[str]) -> str:

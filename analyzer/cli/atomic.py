@@ -1,37 +1,67 @@
-"""Writing an output file so that it appears under its name only when complete."""
+"""Helpers the export and replay commands share: safe output files and index checks.
+
+The rules for output files live in :mod:`analyzer.outputs`: an existing file is replaced only
+with ``--force``, never anything that is not a regular file, ``-`` streams to stdout, and a
+file appears under its name only when complete.
+"""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
+import typer
+
 from analyzer.errors import CardlabError
+from analyzer.outputs import STDOUT, check_file_target, write_lines
+from analyzer.rng import MAX_SEED
+
+FORCE_HELP = "Replace an existing --out file (never anything but a regular file)."
+OUT_HELP = "The JSON Lines file to write, or - for stdout."
+
+__all__ = ["FORCE_HELP", "OUT_HELP", "check_file_target", "check_index", "check_range",
+           "export_lines", "write_lines_atomically"]
 
 
-def write_lines_atomically(out: Path, lines: Iterable[str]) -> int:
-    """Write ``lines`` (each without its newline) to ``out``; return how many were written.
+def check_range(start: int, count: int, what: str = "--games") -> None:
+    """One line for a first index and a count that do not fit the index space 0..2**63-1."""
+    if count < 1:
+        raise CardlabError(f"{what} must be >= 1; got {count}")
+    if start < 0:
+        raise CardlabError(f"--start must be >= 0; got {start}")
+    if start > MAX_SEED or count - 1 > MAX_SEED - start:
+        raise CardlabError(
+            f"indices must stay below 2**63: --start {start} with {what} {count} passes "
+            f"{MAX_SEED}"
+        )
 
-    The lines go to a hidden temporary file in the same folder, which is renamed to ``out``
-    only after the last line: an interrupted or failed export leaves no partial file that
-    looks complete. The folder must exist.
-    """
-    folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise CardlabError(f"folder {str(folder)!r} of --out does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".part", dir=folder)
-    written = 0
+
+def check_index(index: int) -> None:
+    """One line for an index no run can contain."""
+    if not 0 <= index <= MAX_SEED:
+        raise CardlabError(f"--index must be between 0 and 2**63-1; got {index}")
+
+
+def check_seed(seed: int) -> None:
+    if not 0 <= seed <= MAX_SEED:
+        raise CardlabError(f"--seed must be between 0 and 2**63-1; got {seed}")
+
+
+def export_lines(out: Path, lines: Iterable[str], force: bool, what: str) -> int:
+    """Write an export (to ``out`` or, for ``-``, to stdout) and say so on the right stream.
+
+    The target is checked before the first line is made (``lines`` is consumed lazily)."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for line in lines:
-                fh.write(line + "\n")
-                written += 1
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a normal file is wanted
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        written = write_lines(out, lines, force)
+    except KeyboardInterrupt:
+        kept = "" if str(out) == STDOUT else f"; nothing was written to {out}"
+        typer.echo(f"interrupted{kept}", err=True)
+        raise typer.Exit(130) from None
+    typer.echo(f"wrote {written} {what} to {'stdout' if str(out) == STDOUT else out}",
+               err=str(out) == STDOUT)
     return written
+
+
+def write_lines_atomically(out: Path, lines: Iterable[str], force: bool = False) -> int:
+    """Write ``lines`` to ``out`` so that it appears only when complete (see write_lines)."""
+    return write_lines(out, lines, force)

@@ -8,8 +8,14 @@ from typing import Any
 import typer
 
 from analyzer.cli.app import export_app, replay_app
-from analyzer.cli.atomic import write_lines_atomically
-from analyzer.errors import CardlabError
+from analyzer.cli.atomic import (
+    FORCE_HELP,
+    OUT_HELP,
+    check_index,
+    check_range,
+    check_seed,
+    export_lines,
+)
 
 STRATEGY_HELP = (
     "Strategy for every seat, or repeat once per seat (seat 0 first); "
@@ -50,8 +56,8 @@ def replay_jass(
     """
     from analyzer.games.jass.records import to_json, trace_record
 
-    if index < 0:
-        raise CardlabError(f"--index must be >= 0; got {index}")
+    check_seed(seed)
+    check_index(index)
     record = trace_record(_spec(seed, players, strategy, ruleset, mode, deal_cap), index)
     typer.echo(format_pretty(record) if pretty else to_json(record))
 
@@ -60,13 +66,14 @@ def replay_jass(
 def export_jass(
     seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
     matches: int = typer.Option(..., "--matches", help="How many matches (or deals) to write."),
-    out: Path = typer.Option(..., "--out", help="The JSON Lines file to write."),
+    out: Path = typer.Option(..., "--out", help=OUT_HELP),
     players: int = typer.Option(4, "--players", help="Number of players, 3 or 4."),
     strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
     ruleset: str = typer.Option("seed", "--ruleset", help=RULESET_HELP),
     mode: str = typer.Option("matches", "--mode", help=MODE_HELP),
     deal_cap: int = typer.Option(200, "--deal-cap", help=CAP_HELP),
     start: int = typer.Option(0, "--start", help="Index of the first match (>= 0)."),
+    force: bool = typer.Option(False, "--force", help=FORCE_HELP),
 ) -> None:
     """Write matches START .. START+MATCHES-1 as JSON Lines, one match record per line.
 
@@ -75,16 +82,12 @@ def export_jass(
     """
     from analyzer.games.jass.records import to_json, trace_record
 
-    if matches < 1:
-        raise CardlabError(f"--matches must be >= 1; got {matches}")
-    if start < 0:
-        raise CardlabError(f"--start must be >= 0; got {start}")
+    check_seed(seed)
+    check_range(start, matches, "--matches")
     spec = _spec(seed, players, strategy, ruleset, mode, deal_cap)
-    write_lines_atomically(
-        out, (to_json(trace_record(spec, index)) for index in range(start, start + matches))
-    )
     unit = "matches" if mode == "matches" else "deals"
-    typer.echo(f"wrote {matches} {unit} to {out}")
+    export_lines(out, (to_json(trace_record(spec, index))
+                       for index in range(start, start + matches)), force, unit)
 
 
 CARD_LEGEND = (

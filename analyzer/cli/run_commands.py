@@ -51,6 +51,11 @@ AGGREGATE = typer.Option(
     "of per-game rows: for billions of games.",
 )
 RESUME = typer.Option(False, "--resume", help="Continue the unfinished run in --out.")
+REPAIR = typer.Option(
+    False, "--repair",
+    help="With --resume: move damaged parts (and a damaged manifest) of --out into "
+    "_damaged/ and play exactly their ranges again.",
+)
 QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar.")
 FORMAT = typer.Option(
     "table", "--format",
@@ -137,7 +142,7 @@ def simulate(
     game: str, mode: str, count: int, players: int, seed: int, strategy: list[str] | None,
     rules: dict, out: Path | None, workers: int | None, chunk_size: int | None, backend: str,
     scheduler: str | None, aggregate: bool, resume: bool, quiet: bool, start: int,
-    fmt: str = "table",
+    fmt: str = "table", repair: bool = False,
 ) -> None:
     """Run a simulation from command-line options and print its per-seat table."""
     from analyzer.runner import RunOptions, execute
@@ -148,6 +153,8 @@ def simulate(
             raise CardlabError("--aggregate needs --out (without --out nothing is written)")
         if resume and out is None:
             raise CardlabError("--resume needs --out, the folder of the run to continue")
+        if repair and not resume:
+            raise CardlabError("--repair needs --resume (it repairs the run it continues)")
         texts = list(strategy or ["basic"])
         if len(texts) == 1 and players > 0:  # one strategy for every seat
             texts = texts * players
@@ -155,10 +162,10 @@ def simulate(
         spec = RunSpec(game, players, tuple(texts), seed, mode, rules)
         options = RunOptions(workers, chunk_size, backend, scheduler, progress=not quiet)
         result = execute(spec, count, start, options, out=out, aggregate=aggregate,
-                         resume=resume)
+                         resume=resume, repair=repair)
         labels = [parse_strategy(game, t).label() for t in result.spec.strategies]
     except CardlabError as exc:
-        fail(str(exc))
+        fail(exc)
     except KeyboardInterrupt:
         where = f"; finished chunks are kept in {out}: continue with --resume" if out else ""
         typer.echo(f"interrupted{where}", err=True)
@@ -215,6 +222,7 @@ def simulate_ass(
     quiet: bool = QUIET,
     start: int = START,
     fmt: str = FORMAT,
+    repair: bool = REPAIR,
 ) -> None:
     """Play games of Who's the Ass? and print mean minus points, the chance to end with the
     ass and the chance to be dealt it, per seat, with 95% confidence intervals.
@@ -234,10 +242,11 @@ def simulate_ass(
     if matches is not None:
         rules = {} if games_per_match is None else {"games_per_match": games_per_match}
         simulate("ass", "matches", matches, players, seed, strategy, rules, out, workers,
-                 chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt)
+                 chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt, repair)
         return
     simulate("ass", "games", 100_000 if games is None else games, players, seed, strategy, {},
-             out, workers, chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt)
+             out, workers, chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt,
+             repair)
 
 
 @simulate_app.command("jass")
@@ -259,6 +268,7 @@ def simulate_jass(
     quiet: bool = QUIET,
     start: int = START,
     fmt: str = FORMAT,
+    repair: bool = REPAIR,
 ) -> None:
     """Play Plus-Minus Jass matches (or single deals) and print a per-seat table.
 
@@ -266,14 +276,15 @@ def simulate_jass(
     """
     if matches is not None and deals is not None:
         fail("give --matches or --deals, not both")
-    mode, count = ("deals", deals) if deals is not None else ("matches", matches or 10_000)
+    mode, count = ("deals", deals) if deals is not None else (
+        "matches", 10_000 if matches is None else matches)
     rules: dict = {"ruleset": ruleset}
     if deal_cap is not None:
         if mode == "deals":
             fail("--deal-cap applies to matches, not to --deals")
         rules["deal_cap"] = deal_cap
     simulate("jass", mode, count, players, seed, strategy, rules, out, workers, chunk_size,
-             backend, scheduler, aggregate, resume, quiet, start, check_format(fmt))
+             backend, scheduler, aggregate, resume, quiet, start, check_format(fmt), repair)
 
 
 @app.command("summarize")
@@ -292,14 +303,18 @@ def summarize(
         spec = spec_of(plan)
         kernel = kernel_module(plan["game"])
     except CardlabError as exc:
-        fail(str(exc))
+        fail(exc)
     unit = plan["unit"]
     units = plural(unit)
     labels = [s["label"] for s in plan["strategies"]]
-    state = "complete" if summary.complete else (
-        f"unfinished: {summary.done:,} of {summary.count:,} {units} "
-        f"({100 * summary.done / summary.count:.1f}%); continue with simulate ... --resume"
-    )
+    so_far = (f"{summary.done:,} of {summary.count:,} {units} "
+              f"({100 * summary.done / summary.count:.1f}%)")
+    if summary.busy:
+        state = f"being written by another cardlab process now: {so_far} so far"
+    elif summary.complete:
+        state = "complete (verified)"
+    else:
+        state = f"unfinished: {so_far}; continue with simulate ... --resume"
     if summary.moments is None:
         typer.echo(f"{run}: {state}; no {unit} finished yet")
         return

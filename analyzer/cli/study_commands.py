@@ -7,6 +7,8 @@ runs/studies/<study>/: Parquet + CSV tables and manifest.json) and prints its an
 
 from __future__ import annotations
 
+import math
+import os
 from pathlib import Path
 
 import typer
@@ -29,6 +31,8 @@ WORKERS_HELP = "Worker processes (default: every core)."
 def parse_ints(text: str, what: str) -> list[int]:
     """'3-12' or '3,4,8' or '5' into a list of ints (one-line error otherwise)."""
     values: list[int] = []
+    if not text.isascii():
+        raise CardlabError(f"{what} must be numbers like '3-12' or '3,4,8'; got {text!r}")
     try:
         for part in text.split(","):
             part = part.strip()
@@ -55,8 +59,17 @@ def parse_rules(items: list[str]) -> dict[str, str]:
     return rules
 
 
-def _backend(workers: int | None, progress: bool):
+def _backend(workers: int | None, progress: bool, out: Path | None = None,
+             studies: tuple[str, ...] = ()):
+    """The backend the studies play on, after the checks that must come before playing: the
+    output folders (``out``/<study>) and the worker count."""
+    from analyzer.runner.backends import cap_workers
     from analyzer.studies.play import KernelBackend
+    from analyzer.studies.results import check_study_target
+
+    for study in studies:
+        check_study_target(out, study)
+    workers = cap_workers(workers)
 
     return KernelBackend(workers=workers, progress=progress)
 
@@ -110,7 +123,9 @@ def study_seats(
     """Who's the Ass?: expected minus points and ass penalty by seat, dealt-ass check."""
     from analyzer.studies.seats import run_seats
 
-    result = run_seats(_backend(workers, progress), parse_ints(players, "--players"), strategy,
+    backend = _backend(workers, progress, out, ("seats",))
+
+    result = run_seats(backend, parse_ints(players, "--players"), strategy,
                        games, seed)
     _finish(result, out)
 
@@ -136,7 +151,8 @@ def study_jokers(
     minus points per game and in the chance to win a match (A-12)."""
     from analyzer.studies.jokers import run_jokers
 
-    result = run_jokers(_backend(workers, progress), parse_ints(players, "--players"), field,
+    backend = _backend(workers, progress, out, ("jokers",))
+    result = run_jokers(backend, parse_ints(players, "--players"), field,
                         parse_ints(keep, "--keep"), games, seed, matches=matches)
     _finish(result, out)
 
@@ -158,8 +174,10 @@ def study_trump(
     """Plus-Minus Jass: each trump-choice rule against the best suit in hindsight."""
     from analyzer.studies.trump import run_trump
 
+    backend = _backend(workers, progress, out, ("trump",))
+
     rulesets = [r.strip() for r in ruleset.split(",") if r.strip()]
-    result = run_trump(_backend(workers, progress), parse_ints(players, "--players"), rulesets,
+    result = run_trump(backend, parse_ints(players, "--players"), rulesets,
                        strategy, deals, seed)
     _finish(result, out)
 
@@ -199,8 +217,15 @@ def study_compare(
     from analyzer.studies.compare import run_compare
 
     _check_format(fmt)
+    if not (math.isfinite(alpha) and 0 < alpha < 1):
+        raise CardlabError(f"--alpha must be between 0 and 1; got {alpha}")
+    if margin is not None and not (math.isfinite(margin) and margin >= 0):
+        raise CardlabError(f"--margin must be a number >= 0; got {margin}")
+    if batch is not None and batch < 1:
+        raise CardlabError(f"--batch must be at least 1; got {batch}")
+    backend = _backend(workers, progress, out, ("compare",))
     result = run_compare(
-        _backend(workers, progress), game, strategy, parse_ints(players, "--players"), games,
+        backend, game, strategy, parse_ints(players, "--players"), games,
         seed, mode, parse_rules(rule), metric, better, until_sure=until_sure, alpha=alpha,
         margin=margin, batch=batch,
     )
@@ -218,9 +243,15 @@ def study_all(
     """Every study on its default budget (times --scale), then optionally the report."""
     from analyzer.studies.suite import run_all
 
-    if scale <= 0:
-        raise CardlabError(f"--scale must be positive, got {scale}")
-    for result in run_all(_backend(workers, progress), scale):
+    if not math.isfinite(scale) or scale <= 0:
+        raise CardlabError(f"--scale must be a positive number, got {scale}")
+    if report_dir is not None:
+        from analyzer.outputs import check_folder_target, refuse_stdout
+
+        refuse_stdout(report_dir, "--report")
+        check_folder_target(Path(os.path.abspath(report_dir)), "report", "--report")
+    backend = _backend(workers, progress, out, ("seats", "jokers", "trump", "compare"))
+    for result in run_all(backend, scale):
         _finish(result, out)
     if report_dir is not None:
         from analyzer.studies.samples import find_sample

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from analyzer.games.kernel import RunSpec
-from analyzer.runner.backends import Backend, cpu_count, shared_pool
+from analyzer.runner.backends import Backend, cap_workers, cpu_count, shared_pool
 from analyzer.runner.engine import RunOptions, execute
 
 MIN_PARALLEL = 1000  # fewer units than this run in the calling process
@@ -13,7 +13,7 @@ MIN_PARALLEL = 1000  # fewer units than this run in the calling process
 
 def _pool_for(workers: int | None, count: int) -> Backend | None:
     """The process-wide pool for collect()/collect_moments(), or None for a small run."""
-    workers = workers or cpu_count()
+    workers = cap_workers(workers) or cpu_count()
     if workers == 1 or count < MIN_PARALLEL:
         return None
     return shared_pool(workers)

@@ -38,6 +38,31 @@ MAX_POOL_RESTARTS = 3
 BACKENDS = ("local", "threads", "serial", "dask")
 
 
+MAX_WORKERS = 1024  # more local workers than this is refused outright
+
+
+def cap_workers(workers: int | None, backend: str = "local",
+                scheduler: str | None = None) -> int | None:
+    """``workers`` for a local backend, capped at the cores with a one-line notice on stderr;
+    more than MAX_WORKERS is refused (a remote Dask scheduler is not capped)."""
+    if workers is None:
+        return None
+    if workers < 1:
+        raise CardlabError(f"--workers must be at least 1; got {workers}")
+    if backend == "dask" and scheduler:
+        return workers
+    if workers > MAX_WORKERS:
+        raise CardlabError(f"--workers must be at most {MAX_WORKERS}; got {workers}")
+    cores = cpu_count()
+    if workers > cores and backend in ("local", "threads", "dask"):
+        import sys
+
+        print(f"notice: --workers {workers} is more than the {cores} cores here; using {cores}",
+              file=sys.stderr)
+        return cores
+    return workers
+
+
 def cpu_count() -> int:
     """Cores this process may use (respects CPU affinity, e.g. under taskset or a container)."""
     try:
@@ -100,7 +125,7 @@ class PoolBackend(Backend):
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=init_worker,
-                    initargs=(self.modules, True),
+                    initargs=(self.modules, True, os.getpid()),
                 )
             else:
                 self._executor = ThreadPoolExecutor(
@@ -109,16 +134,21 @@ class PoolBackend(Backend):
         return self._executor
 
     def run(self, tasks: Iterable[ChunkTask], on_result: OnResult) -> None:
-        pending = deque(tasks)
+        source = iter(tasks)  # planned lazily: only the chunks in flight exist at a time
+        retry: deque[ChunkTask] = deque()  # chunks a dead pool lost, run again first
         inflight: dict[Future, ChunkTask] = {}
         restarts = 0
         limit = IN_FLIGHT_PER_WORKER * self.workers
         try:
-            while pending or inflight:
+            while True:
                 pool = self._pool()
-                while pending and len(inflight) < limit:
-                    task = pending.popleft()
+                while len(inflight) < limit:
+                    task = retry.popleft() if retry else next(source, None)
+                    if task is None:
+                        break
                     inflight[pool.submit(run_chunk, task)] = task
+                if not inflight:
+                    break
                 done, _ = wait(inflight, return_when=FIRST_COMPLETED)
                 broken = False
                 for future in sorted(done, key=lambda f: inflight[f].start):
@@ -127,7 +157,7 @@ class PoolBackend(Backend):
                         result = future.result()
                     except BrokenProcessPool:
                         broken = True
-                        pending.appendleft(task)
+                        retry.appendleft(task)
                         continue
                     on_result(result)
                 if broken:
@@ -140,8 +170,8 @@ class PoolBackend(Backend):
                             "chunks are kept: rerun with --resume; a script that starts runs "
                             "needs an `if __name__ == '__main__':` guard)"
                         )
-                    pending.extendleft(sorted(inflight.values(), reverse=True,
-                                              key=lambda t: t.start))
+                    retry.extendleft(sorted(inflight.values(), reverse=True,
+                                            key=lambda t: t.start))
                     inflight.clear()
                     self._shutdown(kill=True)
         except BaseException:

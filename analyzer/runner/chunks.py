@@ -8,7 +8,7 @@ change between runs and even within a resumed run.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 # A chunk should keep a worker busy for about a second (design-notes: tasks of 0.5 s or more)
@@ -47,20 +47,43 @@ def default_chunk_size(count: int, workers: int, preferred: int = DEFAULT_CHUNK_
 
 def split(start: int, count: int, chunk_size: int) -> list[Chunk]:
     """Consecutive chunks of ``chunk_size`` (the last one shorter) covering start..start+count."""
-    return [
-        Chunk(s, min(chunk_size, start + count - s))
-        for s in range(start, start + count, chunk_size)
-    ]
+    return list(iter_split(start, count, chunk_size))
+
+
+def iter_split(start: int, count: int, chunk_size: int) -> Iterator[Chunk]:
+    """:func:`split`, one chunk at a time (memory stays flat for any count)."""
+    stop = start + count
+    for s in range(start, stop, chunk_size):
+        yield Chunk(s, min(chunk_size, stop - s))
+
+
+def gaps(start: int, count: int, done: Iterable[Chunk]) -> list[Chunk]:
+    """The ranges of start..start+count that no chunk in ``done`` covers (at most one more
+    than there are done chunks)."""
+    out: list[Chunk] = []
+    pos = start
+    for c in sorted(done):
+        if c.start > pos:
+            out.append(Chunk(pos, c.start - pos))
+        pos = max(pos, c.stop)
+    if pos < start + count:
+        out.append(Chunk(pos, start + count - pos))
+    return out
+
+
+def iter_missing(start: int, count: int, done: Iterable[Chunk],
+                 chunk_size: int) -> Iterator[Chunk]:
+    """Chunks covering every index of start..start+count that no chunk in ``done`` covers,
+    planned lazily: a run of any size starts at once."""
+    for gap in gaps(start, count, done):
+        yield from iter_split(gap.start, gap.count, chunk_size)
+
+
+def count_chunks(ranges: Iterable[Chunk], chunk_size: int) -> int:
+    """How many chunks :func:`iter_missing` yields for these gaps."""
+    return sum(-(-r.count // chunk_size) for r in ranges)
 
 
 def missing(start: int, count: int, done: Iterable[Chunk], chunk_size: int) -> list[Chunk]:
     """Chunks covering every index of start..start+count that no chunk in ``done`` covers."""
-    todo: list[Chunk] = []
-    pos = start
-    for c in sorted(done):
-        if c.start > pos:
-            todo.extend(split(pos, c.start - pos, chunk_size))
-        pos = max(pos, c.stop)
-    if pos < start + count:
-        todo.extend(split(pos, start + count - pos, chunk_size))
-    return todo
+    return list(iter_missing(start, count, done, chunk_size))

@@ -22,7 +22,6 @@ import contextlib
 import logging
 import os
 import uuid
-from collections import deque
 from collections.abc import Iterable
 
 import dask
@@ -114,28 +113,32 @@ class DaskBackend(Backend):
         return f"dask ({where}), {self.workers} worker{'s' if self.workers != 1 else ''}"
 
     def run(self, tasks: Iterable[ChunkTask], on_result: OnResult) -> None:
-        pending = deque(tasks)
+        source = iter(tasks)  # planned lazily
         run_id = uuid.uuid4().hex[:8]
         futures = as_completed()
-        submitted = []
+        submitted: set = set()
 
-        def submit() -> None:
-            task = pending.popleft()
+        def submit() -> bool:
+            task = next(source, None)
+            if task is None:
+                return False
             fut = self.client.submit(
                 run_chunk, task, pure=False, key=f"cardlab-{run_id}-{task.start}-{task.count}"
             )
-            submitted.append(fut)
+            submitted.add(fut)
             futures.add(fut)
+            return True
 
         try:
-            for _ in range(min(len(pending), IN_FLIGHT_PER_WORKER * self.workers)):
-                submit()
+            for _ in range(IN_FLIGHT_PER_WORKER * self.workers):
+                if not submit():
+                    break
             for fut in futures:
                 result = fut.result()  # re-raises a chunk's error (or KilledWorker)
+                submitted.discard(fut)
                 fut.release()
                 on_result(result)
-                if pending:
-                    submit()
+                submit()
         except BaseException:
             self.client.cancel([f for f in submitted if not f.done()])
             raise

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,15 +29,24 @@ from analyzer.runner.aggregate import (
     moments_to_json,
     value_columns,
 )
-from analyzer.runner.backends import BACKENDS, Backend, SerialBackend, cpu_count, make_backend
+from analyzer.runner.backends import (
+    BACKENDS,
+    Backend,
+    SerialBackend,
+    cap_workers,
+    cpu_count,
+    make_backend,
+)
 from analyzer.runner.chunks import (
     DEFAULT_CHUNK_SIZE,
     PREFERRED_CHUNK_SIZE,
     Chunk,
+    count_chunks,
     default_chunk_size,
-    missing,
+    gaps,
+    iter_missing,
 )
-from analyzer.runner.folder import RunFolder, prepare, write_part
+from analyzer.runner.folder import RunFolder, damaged_error, prepare, write_part
 from analyzer.runner.interrupts import StopRequest, graceful_interrupts
 from analyzer.runner.progress import RunProgress
 from analyzer.runner.results import part_moments, read_part
@@ -113,9 +122,12 @@ def check_request(spec: RunSpec, count: int, start: int, options: RunOptions, un
         )
     if not isinstance(start, (int, np.integer)) or start < 0:
         raise CardlabError(f"the first index (--start) must be 0 or more; got {start}")
-    if start + count - 1 > MAX_SEED:
-        raise CardlabError("game indices must stay below 2**63; start + count is too large")
-    if not 0 <= spec.seed <= MAX_SEED:
+    if start > MAX_SEED or count - 1 > MAX_SEED - start:
+        raise CardlabError(
+            f"indices must stay below 2**63: --start {start} with {count:,} "
+            f"{mf.plural(unit)} passes 2**63-1"
+        )
+    if not isinstance(spec.seed, (int, np.integer)) or not 0 <= spec.seed <= MAX_SEED:
         raise CardlabError(f"the seed must be between 0 and 2**63-1; got {spec.seed}")
     if options.workers is not None and options.workers < 1:
         raise CardlabError(f"--workers must be at least 1; got {options.workers}")
@@ -135,6 +147,167 @@ def prepare_spec(spec: RunSpec) -> tuple[RunSpec, str]:
     return kernel.validate(spec), KERNEL_MODULES[spec.game]
 
 
+@dataclass
+class Plan:
+    """What a run will do: the validated spec, its range, and the chunks still to play,
+    planned lazily (any count up to the index space starts at once, memory flat)."""
+
+    spec: RunSpec
+    module: str
+    kernel: object
+    start: int
+    count: int
+    unit: str
+    kind: str  # a task kind: MOMENTS, COLLECT, ROWS, AGGREGATE
+    preferred: int = DEFAULT_CHUNK_SIZE
+
+    @classmethod
+    def make(cls, spec: RunSpec, count: int, start: int, options: RunOptions,
+             kind: str) -> Plan:
+        kernel = kernel_module(spec.game)
+        if spec.mode and spec.mode not in kernel.UNIT:
+            raise CardlabError(
+                f"unknown mode {spec.mode!r} for {spec.game}; modes: {', '.join(kernel.MODES)}"
+            )
+        check_request(spec, count, start, options, kernel.UNIT[spec.mode or kernel.MODES[0]])
+        spec, module = prepare_spec(spec)
+        preferred = PREFERRED_CHUNK_SIZE.get((spec.game, spec.mode), DEFAULT_CHUNK_SIZE)
+        return cls(spec, module, kernel, start, count, kernel.UNIT[spec.mode], kind, preferred)
+
+    def todo(self, done: list[Chunk], chunk_size: int) -> tuple[Iterator[Chunk], int]:
+        """The chunks still to play (lazily) and how many there are."""
+        ranges = gaps(self.start, self.count, done)
+        return iter_missing(self.start, self.count, done, chunk_size), count_chunks(
+            ranges, chunk_size)
+
+    @property
+    def columns(self) -> list[str]:
+        return value_columns(list(mf.mode_columns(self.kernel, self.spec.mode)))
+
+
+class Sink:
+    """Where a run's chunk results go; one per output kind. Each owns its resume (the chunks
+    already done and their statistics), its add (one chunk result) and its finish."""
+
+    folder: RunFolder | None = None
+    manifest: dict | None = None
+    metadata: bytes | None = None
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.moments = _Accumulator(merge_moments, MOMENTS_EVERY)
+
+    def open(self, stack: contextlib.ExitStack) -> list[Chunk]:
+        """Claim the output (lock, verify, repair); return the chunks already done."""
+        return []
+
+    def out_dir(self, backend: Backend) -> str | None:
+        return None
+
+    def add(self, result: ChunkResult) -> None:
+        if result.moments is not None:
+            self.moments.add(result.moments)
+
+    def finish(self, result: RunResult) -> None:
+        result.moments = self.moments.result()
+
+
+class CollectSink(Sink):
+    """Rows kept in memory (the studies' collect())."""
+
+    def __init__(self, plan: Plan) -> None:
+        super().__init__(plan)
+        self.rows: dict[int, dict[str, np.ndarray]] = {}
+        self.names: list[str] = []
+
+    def add(self, result: ChunkResult) -> None:
+        super().add(result)
+        if result.rows is not None:
+            self.rows[result.start] = result.rows
+            if not self.names:
+                self.names.extend(result.rows)
+
+    def finish(self, result: RunResult) -> None:
+        super().finish(result)
+        result.rows = _concat_rows(self.rows, self.names)
+
+
+class HistogramSink(Sink):
+    """Exact histograms in memory (aggregate without a folder)."""
+
+    def __init__(self, plan: Plan) -> None:
+        super().__init__(plan)
+        self.hists = _Accumulator(merge_histograms, HISTOGRAMS_EVERY)
+
+    def add(self, result: ChunkResult) -> None:
+        if result.hist is not None:
+            self.hists.add(pd.DataFrame(result.hist))
+
+    def finish(self, result: RunResult) -> None:
+        result.hist = self.hists.result()
+        result.moments = moments_from_histogram(result.hist, self.plan.columns)
+
+
+class FolderSink(Sink):
+    """A run folder of part files (rows or histograms): verified before it is read or
+    continued, repaired on request, finished with a manifest once every part is there."""
+
+    def __init__(self, plan: Plan, out: str | Path, resume: bool, repair: bool) -> None:
+        super().__init__(plan)
+        self.aggregate = plan.kind == AGGREGATE
+        self.hists = _Accumulator(merge_histograms, HISTOGRAMS_EVERY)
+        self.manifest = mf.build_plan(plan.spec, plan.kernel, plan.start, plan.count,
+                                      "aggregate" if self.aggregate else "rows")
+        self.metadata = mf.to_bytes(self.manifest)
+        self.folder = prepare(out, self.manifest, resume)
+        self.repair = repair
+
+    def open(self, stack: contextlib.ExitStack) -> list[Chunk]:
+        folder = self.folder
+        stack.enter_context(folder.locked())
+        folder.remove_temporaries()
+        check = folder.verify(self.manifest)
+        if check.damage:
+            if not self.repair:
+                raise damaged_error(folder, check, "nothing was played")
+            folder.repair(check)
+            check = folder.verify(self.manifest)
+            if check.damage:
+                raise damaged_error(folder, check, "the repair did not fix it")
+        # Chunks finished by an earlier, interrupted call: their statistics come from disk.
+        for _, path in check.parts:
+            if self.aggregate:
+                self.hists.add(read_part(path))
+            else:
+                self.moments.add(part_moments(path))
+        return [c for c, _ in check.parts]
+
+    def out_dir(self, backend: Backend) -> str | None:
+        return str(self.folder.path) if backend.shares_files else None
+
+    def add(self, result: ChunkResult) -> None:
+        if not result.written:
+            chunk = Chunk(result.start, result.count)
+            if self.aggregate:
+                write_part(self.folder.path, chunk, result.hist, self.metadata)
+            else:
+                write_part(self.folder.path, chunk, result.rows, self.metadata,
+                           moments_to_json(result.moments))
+        super().add(result)
+        if result.hist is not None:
+            self.hists.add(pd.DataFrame(result.hist))
+
+    def finish(self, result: RunResult) -> None:
+        if self.aggregate:
+            result.hist = self.hists.result()
+            result.moments = moments_from_histogram(result.hist, self.plan.columns)
+        else:
+            result.moments = self.moments.result()
+        result.folder, result.plan = self.folder, self.manifest
+        if not self.folder.is_complete():
+            _finish(self.folder, self.manifest, self.plan.spec, not self.aggregate)
+
+
 def execute(
     spec: RunSpec,
     count: int,
@@ -146,98 +319,71 @@ def execute(
     on_chunk: Callable[[ChunkResult], None] | None = None,
     collect_rows: bool = False,
     backend: Backend | None = None,
+    repair: bool = False,
 ) -> RunResult:
     """Play units ``start .. start+count-1`` of ``spec``.
 
     Without ``out`` the rows are reduced to per-seat moments (or, with ``collect_rows``, kept
     and returned in ``RunResult.rows``). With ``out`` they stream into a run folder, part file
     by part file, as rows or (``aggregate``) as exact histograms; ``resume`` continues an
-    unfinished run of the same plan. ``on_chunk`` is called after each chunk (progress hooks,
-    tests). ``backend`` overrides ``options.backend`` with a backend the caller keeps.
+    unfinished run of the same plan after verifying the folder, and ``repair`` first moves
+    damaged pieces into ``_damaged/`` so that exactly their ranges are played again.
+    ``on_chunk`` is called after each chunk (progress hooks, tests). ``backend`` overrides
+    ``options.backend`` with a backend the caller keeps.
     """
     options = options or RunOptions()
-    kernel = kernel_module(spec.game)
-    if spec.mode and spec.mode not in kernel.UNIT:
-        raise CardlabError(
-            f"unknown mode {spec.mode!r} for {spec.game}; modes: {', '.join(kernel.MODES)}"
-        )
-    unit = kernel.UNIT[spec.mode or kernel.MODES[0]]
-    check_request(spec, count, start, options, unit)
-    spec, module = prepare_spec(spec)
-    unit = kernel.UNIT[spec.mode]
-
     if collect_rows and out is not None:
         raise ValueError("collect_rows keeps rows in memory; it cannot write an output folder")
+    if repair and not resume:
+        raise CardlabError("--repair needs --resume (it repairs the run it continues)")
     if collect_rows:
         kind = COLLECT
     elif out is None:
         kind = AGGREGATE if aggregate else MOMENTS
     else:
         kind = AGGREGATE if aggregate else ROWS
-    plan = folder = None
+    plan = Plan.make(spec, count, start, options, kind)
+    spec = plan.spec
     if out is not None:
-        plan = mf.build_plan(spec, kernel, start, count, "aggregate" if aggregate else "rows")
-        folder = prepare(out, plan, resume)
+        sink: Sink = FolderSink(plan, out, resume, repair)
+    elif kind == COLLECT:
+        sink = CollectSink(plan)
+    elif kind == AGGREGATE:
+        sink = HistogramSink(plan)
+    else:
+        sink = Sink(plan)
 
     with contextlib.ExitStack() as stack:
-        if folder is not None:
-            stack.enter_context(folder.locked())
-            folder.remove_temporaries()
-        done = folder.parts(plan) if folder is not None else []
-        done_chunks = [c for c, _ in done]
-        workers = options.workers or cpu_count()
-        preferred = PREFERRED_CHUNK_SIZE.get((spec.game, spec.mode), DEFAULT_CHUNK_SIZE)
-        chunk_size = options.chunk_size or default_chunk_size(count, workers, preferred)
-        todo = missing(start, count, done_chunks, chunk_size)
-
-        moments = _Accumulator(merge_moments, MOMENTS_EVERY)
-        hists = _Accumulator(merge_histograms, HISTOGRAMS_EVERY)
-        rows: dict[int, dict[str, np.ndarray]] = {}
-        columns: list[str] = []
-        # Chunks finished by an earlier, interrupted call: their statistics come from disk.
-        for _, path in done:
-            _add_part(path, kind, moments, hists)
+        done_chunks = sink.open(stack)
+        workers = cap_workers(options.workers, options.backend, options.scheduler) or cpu_count()
+        chunk_size = options.chunk_size or default_chunk_size(count, workers, plan.preferred)
+        todo, n_todo = plan.todo(done_chunks, chunk_size)
 
         t_start = time.perf_counter()
         if backend is None:
             # A run smaller than one preferred chunk takes a few tenths of a second on one
             # core, less than starting worker processes: play it in process unless the user
             # asked for workers.
-            small = options.workers is None and count <= preferred
+            small = options.workers is None and count <= plan.preferred
             backend = stack.enter_context(
-                _choose_backend(options, len(todo), workers, module, small)
+                _choose_backend(options, n_todo, workers, plan.module, small)
             )
-        metadata = mf.to_bytes(plan) if plan is not None else None
-        out_dir = str(folder.path) if folder is not None and backend.shares_files else None
-        tasks = [
-            ChunkTask(module, spec, c.start, c.count, kind, out_dir, metadata,
+        out_dir = sink.out_dir(backend)
+        tasks = (
+            ChunkTask(plan.module, spec, c.start, c.count, kind, out_dir, sink.metadata,
                       backend.single_thread)
             for c in todo
-        ]
-        done_units = sum(c.count for c in done_chunks)
+        )
+        done_before = done_units = sum(c.count for c in done_chunks)
         progress = stack.enter_context(
-            RunProgress(count, done_units, unit, options.progress)
+            RunProgress(count, done_units, plan.unit, options.progress)
         )
         stop = StopRequest()
         stack.enter_context(graceful_interrupts(stop))
 
         def on_result(result: ChunkResult) -> None:
             nonlocal done_units
-            chunk = Chunk(result.start, result.count)
-            if folder is not None and not result.written:
-                if kind == ROWS:
-                    write_part(folder.path, chunk, result.rows, metadata,
-                               moments_to_json(result.moments))
-                else:
-                    write_part(folder.path, chunk, result.hist, metadata)
-            if result.moments is not None:
-                moments.add(result.moments)
-            if result.hist is not None:
-                hists.add(pd.DataFrame(result.hist))
-            if result.rows is not None and kind == COLLECT:
-                rows[result.start] = result.rows
-                if not columns:
-                    columns.extend(result.rows)
+            sink.add(result)
             done_units += result.count
             progress.advance(result.count, done_units)
             if on_chunk is not None:
@@ -250,27 +396,17 @@ def execute(
         try:
             backend.run(tasks, on_result)
         except OSError as exc:
-            where = f" in {folder.path}" if folder is not None else ""
+            where = f" in {sink.folder.path}" if sink.folder is not None else ""
             raise CardlabError(
                 f"could not write results{where}: {exc.strerror or exc}; finished chunks are "
                 "kept: rerun with --resume to continue"
             ) from None
         seconds = time.perf_counter() - t0
-        played = sum(t.count for t in tasks)
 
-        result = RunResult(spec, start, count, unit, pd.DataFrame(), played=played,
-                           seconds=seconds, startup=startup, backend=backend.describe(),
-                           folder=folder, plan=plan)
-        kernel_columns = value_columns(list(mf.mode_columns(kernel, spec.mode)))
-        if kind == COLLECT:
-            result.rows = _concat_rows(rows, columns)
-        elif kind == AGGREGATE:
-            result.hist = hists.result()
-            result.moments = moments_from_histogram(result.hist, kernel_columns)
-        else:
-            result.moments = moments.result()
-        if folder is not None and plan is not None and not folder.is_complete():
-            _finish(folder, plan, spec, kind == ROWS)
+        result = RunResult(spec, start, count, plan.unit, pd.DataFrame(),
+                           played=count - done_before, seconds=seconds, startup=startup,
+                           backend=backend.describe())
+        sink.finish(result)
     return result
 
 
@@ -286,16 +422,17 @@ def _choose_backend(
 
 
 def _finish(folder: RunFolder, plan: dict, spec: RunSpec, rows: bool) -> None:
-    """Check that the parts cover the whole run, then write the manifest: the run is complete."""
+    """Verify that the parts tile the whole run, then write the manifest: the run is complete."""
+    check = folder.verify(plan)
+    if check.damage:
+        raise damaged_error(folder, check, "it stays unfinished")
     count = plan["count"]
-    parts = folder.parts(plan)
-    covered = sum(c.count for c, _ in parts)
-    if covered != count:
+    if check.done != count:
         raise CardlabError(
-            f"run folder {folder.path} covers {covered} of {count} "
+            f"run folder {folder.path} covers {check.done} of {count} "
             f"{mf.plural(plan['unit'])} after the run; it stays unfinished"
         )
-    manifest = {**plan, "complete": True, "parts": len(parts),
+    manifest = {**plan, "complete": True, "parts": len(check.parts),
                 "rows": count * spec.players if rows else None}
     try:
         folder.write_manifest(manifest)
@@ -304,14 +441,6 @@ def _finish(folder: RunFolder, plan: dict, spec: RunSpec, rows: bool) -> None:
             f"could not write the manifest of {folder.path}: {exc.strerror or exc}; "
             "every chunk is done: rerun with --resume to finish"
         ) from None
-
-
-def _add_part(path: Path, kind: str, moments: _Accumulator, hists: _Accumulator) -> None:
-    """Fold the statistics of a part file written earlier into the accumulators."""
-    if kind == AGGREGATE:
-        hists.add(read_part(path))
-    else:
-        moments.add(part_moments(path))
 
 
 def _concat_rows(rows: dict[int, dict[str, np.ndarray]], columns: list[str]) -> pd.DataFrame:

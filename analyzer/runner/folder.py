@@ -6,11 +6,19 @@ Layout::
     RUN/part-<start>-<stop>.parquet   one per finished chunk, units start..stop-1
     RUN/_manifest.json            plan + completion facts, written last: the run is complete
     RUN/.lock                     held (flock) while a process writes the run
+    RUN/_damaged/                 parts and manifests ``--resume --repair`` moved aside
 
 Every file is written to a hidden temporary name and renamed into place (atomic on POSIX), so
 an interrupted run - Ctrl-C, SIGTERM, a killed process, a full disk - leaves only finished
 parts behind, never a truncated one, and never a manifest. Names that start with ``.`` or
 ``_`` are skipped by ``pandas.read_parquet(RUN)``, which loads the parts in index order.
+
+:meth:`RunFolder.verify` checks a folder against itself before anything reads or continues
+it: the parts tile the plan's index range without overlap, each part holds the rows its range
+implies, and each part's embedded plan, ``_run.json`` and ``_manifest.json`` agree. Whatever
+fails is reported as damaged, one line per file, and never counted as complete;
+:meth:`RunFolder.repair` moves damaged pieces into ``_damaged/`` (nothing is deleted) so that a
+resumed run replays exactly their ranges.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
@@ -33,6 +42,46 @@ from analyzer.runner.chunks import Chunk
 
 PART_RE = re.compile(r"^part-(\d{19})-(\d{19})\.parquet$")
 LOCK_FILE = ".lock"
+DAMAGED_DIR = "_damaged"
+
+
+class DamagedRunError(CardlabError):
+    """A run folder that fails verification; ``details`` holds one line per damaged file."""
+
+    def __init__(self, message: str, details: list[str]) -> None:
+        super().__init__(message)
+        self.details = details
+
+
+@dataclass
+class Damage:
+    """One damaged piece of a run folder: the file, what is wrong, and whether moving it
+    aside and replaying its range repairs it."""
+
+    name: str
+    what: str
+    movable: bool = True
+
+    def line(self, folder: Path) -> str:
+        return f"{folder / self.name}: {self.what}"
+
+
+@dataclass
+class FolderCheck:
+    """What :meth:`RunFolder.verify` found."""
+
+    plan: dict
+    parts: list[tuple[Chunk, Path]]  # the valid parts, in index order
+    damage: list[Damage] = field(default_factory=list)
+    manifest: dict | None = None  # the manifest, when present and valid
+
+    @property
+    def done(self) -> int:
+        return sum(c.count for c, _ in self.parts)
+
+    @property
+    def complete(self) -> bool:
+        return not self.damage and self.manifest is not None
 
 
 def part_name(chunk: Chunk) -> str:
@@ -75,7 +124,7 @@ def write_part(
     per-seat moments as JSON) too, so that summaries and resumes read footers, not rows.
     """
     table = pa.table({name: pa.array(values) for name, values in columns.items()})
-    meta = {}
+    meta = {mf.RANGE_KEY: f"{chunk.start}-{chunk.stop}".encode()}
     if metadata is not None:
         meta[mf.METADATA_KEY] = metadata
     if moments is not None:
@@ -135,9 +184,8 @@ class RunFolder:
         return self.manifest_file.exists()
 
     def parts(self, plan: dict | None = None) -> list[tuple[Chunk, Path]]:
-        """Finished parts in index order, checked to lie inside the run and not to overlap."""
+        """Part files by name, in index order (unchecked: see :meth:`verify`)."""
         plan = plan if plan is not None else self.read_plan()
-        lo, hi = plan["start"], plan["start"] + plan["count"]
         found = []
         for entry in self.path.iterdir():
             m = PART_RE.match(entry.name)
@@ -145,18 +193,114 @@ class RunFolder:
                 start, stop = int(m.group(1)), int(m.group(2))
                 found.append((Chunk(start, stop - start), entry))
         found.sort()
-        prev_stop = lo
-        for chunk, entry in found:
-            if chunk.count <= 0 or chunk.start < prev_stop or chunk.stop > hi:
-                raise CardlabError(
-                    f"corrupt run folder {self.path}: part {entry.name} overlaps another part "
-                    f"or lies outside the run's range {lo}..{hi - 1}"
-                )
-            prev_stop = chunk.stop
         return found
 
+    def verify(self, plan: dict | None = None) -> FolderCheck:
+        """Check every piece of the folder against the plan in ``_run.json`` (see the module
+        docstring); never raises for damage, only for a folder that is no run at all."""
+        plan = plan if plan is not None else self.read_plan()
+        check = FolderCheck(plan, [])
+        lo, hi = plan["start"], plan["start"] + plan["count"]
+        prev_stop = lo
+        embedded: list[tuple[str, dict]] = []
+        for chunk, entry in self.parts(plan):
+            if chunk.count <= 0 or chunk.stop > hi or chunk.start < lo:
+                check.damage.append(Damage(entry.name, f"lies outside the run's range "
+                                                       f"{lo}..{hi - 1}"))
+                continue
+            if chunk.start < prev_stop:
+                check.damage.append(Damage(entry.name, "overlaps another part"))
+                continue
+            problem, meta = _check_part(entry, chunk, plan)
+            if meta is not None:
+                embedded.append((entry.name, meta))
+            if problem:
+                check.damage.append(Damage(entry.name, problem))
+                continue
+            check.parts.append((chunk, entry))
+            prev_stop = chunk.stop
+        _check_plan_against_parts(plan, embedded, check)
+        self._check_manifest(plan, check)
+        return check
+
+    def _check_manifest(self, plan: dict, check: FolderCheck) -> None:
+        if not self.manifest_file.exists():
+            return
+        name = mf.MANIFEST_FILE
+        try:
+            manifest = _read_json(self.manifest_file)
+        except CardlabError:
+            check.damage.append(Damage(name, "is not readable JSON"))
+            return
+        diffs = mf.differences(plan, {k: manifest.get(k) for k in plan})
+        if diffs:
+            check.damage.append(Damage(name, "differs from _run.json and the parts ("
+                                       + "; ".join(diffs) + ")"))
+            return
+        rows = plan["count"] * plan["players"] if plan["kind"] == "rows" else None
+        if manifest.get("complete") is not True or manifest.get("rows") != rows:
+            check.damage.append(Damage(name, "does not record a complete run of this plan"))
+            return
+        covered = check.done
+        if covered != plan["count"]:
+            check.damage.append(Damage(
+                name, f"says the run is complete, but the valid parts cover {covered} of "
+                f"{plan['count']} {mf.plural(plan['unit'])}"))
+            return
+        if manifest.get("parts") != len(check.parts):
+            check.damage.append(Damage(name, f"says {manifest.get('parts')} parts; the folder "
+                                             f"holds {len(check.parts)}"))
+            return
+        check.manifest = manifest
+
+    def repair(self, check: FolderCheck) -> list[Path]:
+        """Move every damaged piece into ``_damaged/``; return where they went.
+
+        Refused when ``_run.json`` itself is what differs (the parts cannot be replayed under
+        a plan they disagree with)."""
+        fixed = [d for d in check.damage if not d.movable]
+        if fixed:
+            raise DamagedRunError(
+                f"cannot repair {self.path}: {fixed[0].what}; restore {fixed[0].name} or "
+                "choose a new --out", [d.line(self.path) for d in check.damage])
+        target = self.path / DAMAGED_DIR
+        moved = []
+        target.mkdir(exist_ok=True)
+        for d in check.damage:
+            src = self.path / d.name
+            if not src.exists():
+                continue
+            dst = target / d.name
+            n = 1
+            while dst.exists():
+                dst = target / f"{d.name}.{n}"
+                n += 1
+            os.replace(src, dst)
+            moved.append(dst)
+        return moved
+
+    def is_locked(self) -> bool:
+        """Whether another process holds the folder's lock (is writing the run now)."""
+        try:
+            import fcntl
+        except ImportError:
+            return False
+        try:
+            handle = open(self.path / LOCK_FILE)  # noqa: SIM115
+        except OSError:
+            return False
+        with handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            except OSError:
+                return False
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        return False
+
     def done_units(self, plan: dict | None = None) -> int:
-        return sum(c.count for c, _ in self.parts(plan))
+        return self.verify(plan).done
 
     def write_plan(self, plan: dict) -> None:
         atomic_write_bytes(self.run_file, mf.to_bytes(plan))
@@ -182,7 +326,13 @@ class RunFolder:
         except ImportError:  # not POSIX: no lock, the rest works the same
             yield
             return
-        with open(self.path / LOCK_FILE, "a") as handle:
+        try:
+            handle = open(self.path / LOCK_FILE, "a")  # noqa: SIM115
+        except OSError as exc:
+            raise CardlabError(
+                f"cannot write to {self.path}: {exc.strerror or exc}"
+            ) from None
+        with handle:
             try:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -194,6 +344,87 @@ class RunFolder:
                 yield
             finally:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def _check_part(path: Path, chunk: Chunk, plan: dict) -> tuple[str | None, dict | None]:
+    """What is wrong with one part file (None: nothing), and its embedded plan."""
+    try:
+        meta = pq.read_metadata(path)
+    except (OSError, ValueError) as exc:
+        return f"is not a readable Parquet file ({exc})", None
+    kv = meta.metadata or {}
+    if mf.METADATA_KEY not in kv:
+        return "carries no cardlab plan in its metadata (not written by this run)", None
+    try:
+        embedded = json.loads(kv[mf.METADATA_KEY])
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return "carries an unreadable plan in its metadata", None
+    diffs = mf.differences(plan, embedded)
+    if diffs:
+        return ("belongs to another run: its embedded plan differs from _run.json ("
+                + "; ".join(diffs) + ")"), embedded
+    if plan["kind"] == "rows":
+        expected = chunk.count * plan["players"]
+        if meta.num_rows != expected:
+            return (f"holds {meta.num_rows} rows; its range {chunk.start}..{chunk.stop - 1} "
+                    f"implies {expected}"), embedded
+        span = _index_span(meta)
+        if span is not None and span != (chunk.start, chunk.stop - 1):
+            return (f"holds indices {span[0]}..{span[1]}, not its range "
+                    f"{chunk.start}..{chunk.stop - 1}"), embedded
+    else:
+        units = _histogram_units(path, plan)
+        if units != chunk.count:
+            return (f"counts {units} {mf.plural(plan['unit'])}; its range "
+                    f"{chunk.start}..{chunk.stop - 1} implies {chunk.count}"), embedded
+    written_for = kv.get(mf.RANGE_KEY, b"").decode(errors="replace")
+    if written_for and written_for != f"{chunk.start}-{chunk.stop}":
+        lo, _, hi = written_for.partition("-")
+        return (f"was written for units {lo}..{int(hi) - 1 if hi.isdigit() else hi}, not "
+                f"its name's range {chunk.start}..{chunk.stop - 1}"), embedded
+    return None, embedded
+
+
+def _index_span(meta: pq.FileMetaData) -> tuple[int, int] | None:
+    """(min, max) of the ``index`` column from the row-group statistics, when present."""
+    names = [meta.schema.column(i).name for i in range(meta.num_columns)]
+    if "index" not in names:
+        return None
+    col = names.index("index")
+    lo = hi = None
+    for g in range(meta.num_row_groups):
+        stats = meta.row_group(g).column(col).statistics
+        if stats is None or not stats.has_min_max:
+            return None
+        lo = stats.min if lo is None else min(lo, stats.min)
+        hi = stats.max if hi is None else max(hi, stats.max)
+    return None if lo is None else (int(lo), int(hi))
+
+
+def _histogram_units(path: Path, plan: dict) -> int | None:
+    """Units an aggregate part counts: the overall histogram of seat 0's first column."""
+    columns = [c for c in plan["columns"] if c not in ("index", "seat")]
+    try:
+        table = pq.read_table(path).to_pandas()
+        rows = table[(table["given"] == "") & (table["seat"] == 0)
+                     & (table["column"] == columns[0])]
+        return int(rows["count"].sum())
+    except (OSError, ValueError, KeyError, IndexError):
+        return None
+
+
+def _check_plan_against_parts(plan: dict, embedded: list[tuple[str, dict]],
+                              check: FolderCheck) -> None:
+    """Every part disagrees with _run.json the same way: _run.json is what was edited."""
+    if not embedded or len(check.damage) != len(embedded):
+        return
+    first = embedded[0][1]
+    if any(meta != first for _, meta in embedded) or first == plan:
+        return
+    diffs = mf.differences(first, plan)
+    check.damage.insert(0, Damage(
+        mf.RUN_FILE, f"differs from the plan all {len(embedded)} parts carry ("
+        + "; ".join(diffs) + ")", movable=False))
 
 
 def _read_json(path: Path) -> dict:
@@ -210,19 +441,37 @@ def prepare(path: str | os.PathLike, plan: dict, resume: bool) -> RunFolder:
     """Create the run folder for ``plan``, or reopen it when resuming the very same plan.
 
     Refused with a one-line CardlabError: a path that is a file, a non-empty folder that is not
-    a cardlab run, an existing run without ``resume``, or a run with a different plan.
+    a cardlab run, a run another process is writing, an existing run without ``resume``, a run
+    with a different plan, or ``resume`` where there is no run to continue.
     """
+    from analyzer.outputs import refuse_stdout
+
+    refuse_stdout(path)
     folder = RunFolder(path)
     p = folder.path
-    if p.exists() and not p.is_dir():
+    if (p.is_symlink() and not p.is_dir()) or (p.exists() and not p.is_dir()):
         raise CardlabError(f"--out {p} exists and is not a folder; choose a new --out")
-    if p.is_dir() and any(p.iterdir()):
+    try:
+        occupied = p.is_dir() and any(p.iterdir())
+    except OSError as exc:
+        raise CardlabError(f"cannot read --out {p}: {exc.strerror or exc}") from None
+    if not occupied and resume:
+        raise CardlabError(
+            f"--resume: {p} holds no run to continue (is the path right? without --resume "
+            "a new run starts there)"
+        )
+    if occupied:
         if not folder.is_run():
             raise CardlabError(
                 f"--out {p} exists and holds something other than a cardlab run; choose a "
                 "new --out"
             )
         old = folder.read_plan()
+        if folder.is_locked():
+            raise CardlabError(
+                f"--out {p} is being written by another cardlab process right now; wait for "
+                "it to finish (or stop it), then resume"
+            )
         finished = folder.is_complete()
         if not resume:
             if finished:
@@ -245,3 +494,15 @@ def prepare(path: str | os.PathLike, plan: dict, resume: bool) -> RunFolder:
     except OSError as exc:
         raise CardlabError(f"cannot write to --out {p}: {exc.strerror or exc}") from None
     return folder
+
+
+def damaged_error(folder: RunFolder, check: FolderCheck, action: str) -> DamagedRunError:
+    """The error for a damaged folder: one detail line per damaged file, and how to repair."""
+    n = len(check.damage)
+    movable = all(d.movable for d in check.damage)
+    how = (f"repair it with the same simulate command plus --resume --repair (damaged files "
+           f"move to {folder.path / DAMAGED_DIR} and exactly their ranges are played again)"
+           if movable else "restore the edited file or start a new --out")
+    return DamagedRunError(
+        f"run folder {folder.path} is damaged ({n} file{'s' if n != 1 else ''}); {action}; "
+        + how, [d.line(folder.path) for d in check.damage])

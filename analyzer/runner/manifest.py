@@ -27,6 +27,7 @@ RUN_FILE = "_run.json"
 MANIFEST_FILE = "_manifest.json"
 METADATA_KEY = b"cardlab.manifest"
 MOMENTS_KEY = b"cardlab.moments"  # a rows part's per-seat moments (exact JSON)
+RANGE_KEY = b"cardlab.range"  # the units a part holds, "start-stop" (stop exclusive)
 KINDS = ("rows", "aggregate")
 
 
@@ -122,21 +123,41 @@ def to_bytes(doc: dict) -> bytes:
     return (json.dumps(doc, indent=1) + "\n").encode()
 
 
-def differences(old: dict, new: dict) -> list[str]:
-    """Human-readable 'key: old -> new' for every top-level key on which two plans differ."""
-    diffs = []
+def differences(old: dict, new: dict, limit: int = 6) -> list[str]:
+    """Human-readable 'where: old -> new' for the values on which two plans differ.
+
+    Nested values are compared leaf by leaf (``strategies[0].strategy: " basic" -> "basic"``)
+    so the difference itself is shown, never cut off; at most ``limit`` entries, then a count.
+    """
+    diffs: list[str] = []
     for key in sorted(set(old) | set(new)):
         if key in ("spec",):  # repeated in the keys above; say it once
             continue
-        a, b = old.get(key), new.get(key)
-        if a != b:
-            diffs.append(f"{key}: {_short(a)} -> {_short(b)}")
+        _leaf_differences(key, old.get(key, _ABSENT), new.get(key, _ABSENT), diffs)
+    if len(diffs) > limit:
+        diffs = diffs[:limit] + [f"and {len(diffs) - limit} more"]
     return diffs
 
 
-def _short(value: Any) -> str:
-    text = json.dumps(value, sort_keys=True)
-    return text if len(text) <= 60 else text[:57] + "..."
+_ABSENT = object()
+
+
+def _leaf_differences(where: str, a: Any, b: Any, out: list[str]) -> None:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in sorted(set(a) | set(b), key=str):
+            _leaf_differences(f"{where}.{key}", a.get(key, _ABSENT), b.get(key, _ABSENT), out)
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _leaf_differences(f"{where}[{i}]", x, y, out)
+    elif a != b or type(a) is not type(b):
+        out.append(f"{where}: {_show(a)} -> {_show(b)}")
+
+
+def _show(value: Any) -> str:
+    if value is _ABSENT:
+        return "(absent)"
+    text = json.dumps(value, sort_keys=True, ensure_ascii=True)
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def spec_of(plan: dict) -> RunSpec:

@@ -19,7 +19,7 @@ from analyzer.runner.aggregate import (
     moments_from_json,
     value_columns,
 )
-from analyzer.runner.folder import RunFolder
+from analyzer.runner.folder import RunFolder, damaged_error
 from analyzer.runner.manifest import MOMENTS_KEY
 from analyzer.summary import merge_moments, seat_moments
 
@@ -33,10 +33,11 @@ class RunSummary:
 
     folder: RunFolder
     plan: dict
-    complete: bool
+    complete: bool  # finished and verified: every part there, nothing damaged
     done: int  # units finished
     moments: pd.DataFrame | None  # None while no chunk is finished
     hist: pd.DataFrame | None = None  # aggregate runs only
+    busy: bool = False  # another process is writing the folder now
 
     @property
     def count(self) -> int:
@@ -68,13 +69,23 @@ def part_moments(path: os.PathLike, columns: list[str] | None = None) -> pd.Data
 
 
 def summarize_folder(path: str | os.PathLike) -> RunSummary:
-    """Per-seat moments of everything a run folder holds (CardlabError if not a run)."""
+    """Per-seat moments of everything a run folder holds (CardlabError if not a run).
+
+    The folder is verified first (:meth:`RunFolder.verify`): a damaged folder raises
+    DamagedRunError, one detail line per damaged file, and is never summarized as complete.
+    """
     folder = RunFolder(path)
     plan = folder.read_plan()
-    parts = folder.parts(plan)
+    busy = folder.is_locked()
+    check = folder.verify(plan)
+    if check.damage and not busy:
+        raise damaged_error(folder, check, "it is not summarized")
+    if busy:  # parts appear while we read: count only what verified
+        check.damage = []
+    parts = check.parts
     columns = value_columns(list(plan["columns"]))
-    done = sum(c.count for c, _ in parts)
-    summary = RunSummary(folder, plan, folder.is_complete(), done, None)
+    summary = RunSummary(folder, plan, check.complete and not busy, check.done, None,
+                         busy=busy)
     if not parts:
         return summary
     if plan["kind"] == "aggregate":
@@ -97,9 +108,13 @@ def summarize_folder(path: str | os.PathLike) -> RunSummary:
 
 
 def load_rows(path: str | os.PathLike) -> pd.DataFrame:
-    """All per-seat rows of a rows run folder (what ``pandas.read_parquet(path)`` gives)."""
+    """All per-seat rows of a rows run folder (what ``pandas.read_parquet(path)`` gives),
+    after verifying the folder (DamagedRunError when a piece is damaged)."""
     folder = RunFolder(path)
     plan = folder.read_plan()
     if plan["kind"] != "rows":
         raise CardlabError(f"{folder.path} holds aggregates, not per-game rows")
+    check = folder.verify(plan)
+    if check.damage:
+        raise damaged_error(folder, check, "its rows are not loaded")
     return pd.read_parquet(folder.path)

@@ -89,15 +89,38 @@ def limit_numba_threads() -> None:
         numba.set_num_threads(1)
 
 
-def init_worker(modules: tuple[str, ...] = (), own_process: bool = False) -> None:
+def init_worker(modules: tuple[str, ...] = (), own_process: bool = False,
+                parent: int | None = None) -> None:
     """Worker initializer: one numba thread (set before numba is imported), then import and
     warm the kernels. In a process of our own pool, Ctrl-C is left to the parent (which stops
-    the run between chunks and then ends the workers)."""
+    the run between chunks and then ends the workers), and the worker watches ``parent``: when
+    the parent dies, by any signal including SIGKILL, the worker exits within a second instead
+    of waiting forever on its task pipe."""
     if own_process:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if parent is not None:
+            watch_parent(parent)
     limit_numba_threads()
     for name in modules:
         load_kernel(name)
+
+
+PARENT_POLL_S = 0.5
+
+
+def watch_parent(parent: int) -> threading.Thread:
+    """A daemon thread that ends this process when ``parent`` is no longer its parent (the
+    orphan is adopted by init or a subreaper, so getppid changes)."""
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os._exit(1)  # no cleanup to do: finished chunks are on disk, the rest is lost
+            time.sleep(PARENT_POLL_S)
+
+    thread = threading.Thread(target=watch, name="cardlab-parent-watch", daemon=True)
+    thread.start()
+    return thread
 
 
 def load_kernel(module: str) -> ModuleType:

@@ -71,6 +71,23 @@ def metric_for(game: str, mode: str, metric: str | None, better: str | None) -> 
     return metric, direction == "lower"
 
 
+def check_metric(game: str, mode: str, metric: str | None, better: str | None) -> None:
+    """One line for a --metric that is no result column of the game's mode, or a --better
+    that is neither lower nor higher."""
+    from analyzer.games.kernel import kernel_module
+    from analyzer.runner.manifest import mode_columns
+
+    if better is not None and better not in ("lower", "higher"):
+        raise CardlabError(f"--better must be lower or higher; got {better!r}")
+    col, _ = metric_for(game, mode, metric, better)
+    columns = [c for c in mode_columns(kernel_module(game), mode) if c not in ("index", "seat")]
+    if col not in columns:
+        raise CardlabError(
+            f"--metric {col!r} is not a result column of {game} {mode}; columns: "
+            + ", ".join(columns)
+        )
+
+
 def _pair_differences(games: pd.DataFrame, metric: str, pairs: list[tuple[str, str]]):
     means = unit_means(games, metric)
     return np.column_stack([means[a].to_numpy() - means[b].to_numpy() for a, b in pairs])
@@ -168,6 +185,10 @@ def run_compare(
         raise CardlabError(f"a strategy is listed twice: {', '.join(labels)}")
     if games < 2:
         raise CardlabError(f"compare needs at least 2 deals, got {games}")
+    if players:  # --metric and --better are checked before any game is played
+        first = make_spec(backend, game, players[0], [labels[0]] * players[0], seed,
+                          mode=mode, rules=rules)
+        check_metric(game, first.mode, metric, better)
     t0 = time.perf_counter()
     rankings, pair_tables, specs, lines, seq_all = [], [], [], [], []
     mode_used = mode

@@ -13,7 +13,6 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ import pandas as pd
 
 from analyzer import __version__
 from analyzer.errors import CardlabError
+from analyzer.outputs import check_folder_target, refuse_stdout, replace_folder
 
 FORMAT = "cardlab-study/1"
 MANIFEST = "manifest.json"
@@ -70,27 +70,56 @@ def _sha256(path: Path) -> str:
 
 
 def save_study(result: StudyResult, out: str | Path) -> Path:
-    """Write ``result`` to ``<out>/<study>/`` (replacing an earlier result of that study)."""
-    folder = Path(out) / result.study
-    tmp = Path(out) / f".{result.study}.tmp"
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
-    files = {}
-    for name, df in result.tables.items():
-        df = df.reset_index(drop=True)
-        df.to_parquet(tmp / f"{name}.parquet", index=False)
-        df.to_csv(tmp / f"{name}.csv", index=False)
-        files[name] = {"parquet": f"{name}.parquet", "csv": f"{name}.csv", "rows": len(df),
-                       "sha256": _sha256(tmp / f"{name}.parquet")}
-    manifest = {**result.manifest, "study": result.study, "format": FORMAT,
-                "headlines": list(result.headlines), "tables": files}
-    (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-    # swap in the finished folder only now: an interrupted run never leaves half a study
-    if folder.exists():
-        shutil.rmtree(folder)
-    tmp.rename(folder)
-    return folder
+    """Write ``result`` to ``<out>/<study>/``, replacing an earlier result of that study.
+
+    The folder is built beside its place and swapped in when complete (an interrupted or
+    failed run never leaves half a study, and the earlier result stays until then). A
+    ``<out>/<study>`` that cardlab did not write is refused, never replaced.
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise CardlabError(f"--out {out} exists and is not a folder; choose a folder")
+
+    def build(tmp: Path) -> None:
+        files = {}
+        for name, df in result.tables.items():
+            df = df.reset_index(drop=True)
+            df.to_parquet(tmp / f"{name}.parquet", index=False)
+            df.to_csv(tmp / f"{name}.csv", index=False)
+            files[name] = {"parquet": f"{name}.parquet", "csv": f"{name}.csv",
+                           "rows": len(df), "sha256": _sha256(tmp / f"{name}.parquet")}
+        manifest = {**result.manifest, "study": result.study, "format": FORMAT,
+                    "headlines": list(result.headlines), "tables": files}
+        (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+
+    replace_folder(out / result.study, "study", build, what="study folder",
+                   accept=_is_study_folder)
+    return out / result.study
+
+
+def check_study_target(out: str | Path, study: str) -> None:
+    """Refuse (one line) before any game is played: an ``out`` that is not a folder, or a
+    ``<out>/<study>`` that save_study would not be allowed to replace."""
+    refuse_stdout(out)
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise CardlabError(f"--out {out} exists and is not a folder; choose a folder")
+    check_folder_target(out / study, "study", "study folder", _is_study_folder)
+
+
+def _is_study_folder(folder: Path) -> bool:
+    """A study folder written before folders carried cardlab's marker: only cardlab's files."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return False
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        return False
+    ours = {MANIFEST}
+    for info in (manifest.get("tables") or {}).values():
+        if isinstance(info, dict):
+            ours.update(str(info.get(k, "")) for k in ("parquet", "csv"))
+    return {p.name for p in folder.iterdir()} <= ours
 
 
 def load_study(folder: str | Path) -> StudyResult:

@@ -77,7 +77,8 @@ SLOT_JOKERS, SLOT_KEEP, SLOT_LEAD_ASS, SLOT_ASS_THROW, SLOT_PASS, SLOT_LEAD, SLO
 
 HEURISTIC_PARAMS = (
     Param("jokers", SLOT_JOKERS, 0.0, "when to use jokers", choices=JOKERS),
-    Param("keep", SLOT_KEEP, 2.0, "hand size from which keep-until uses jokers", low=0, high=13),
+    Param("keep", SLOT_KEEP, 2.0, "hand size from which keep-until uses jokers", low=0, high=13,
+          integer=True),
     Param("lead_ass", SLOT_LEAD_ASS, 0.0, "lead the ass at once or hold it", choices=LEAD_ASS),
     Param("ass_throw", SLOT_ASS_THROW, 0.0, "card thrown in an ass round", choices=ASS_THROW),
     Param("pass", SLOT_PASS, 0.0, "deliberate passing", choices=PASS_MODES),

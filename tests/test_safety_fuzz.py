@@ -1,0 +1,151 @@
+"""Issue 8: random option names and values for every command (short runs) exit 0 or 2, print
+no traceback, and leave no file outside their --out."""
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+import typer
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from analyzer.cli import app
+from analyzer.cli.app import run_app
+
+COUNTS = {"--games", "-n", "--matches", "--deals", "--batch", "--chunk-size", "--deal-cap"}
+BIG = {"--seed", "--start", "--index"}
+FLOATS = {"--alpha", "--margin", "--scale"}
+PATHS = {"--out", "-o", "--from", "--report"}
+BAD = ["", "x", "nan", "inf", "-inf", "2.5", "-1", "\u0663", "１", "1e3", "0x10", " 3"]
+POOLS = {
+    "count": ["1", "2", "3", "0", *BAD, "99999999999999999999999"],
+    "big": ["0", "1", "7", "9223372036854775807", "9223372036854775808",
+            "18446744073709551616", *BAD],
+    "float": ["0.05", "0.5", "1", "0", "1e-300", "1e308", *BAD],
+    "--workers": ["1", "2", "64", "0", "1000000", *BAD],
+    "-w": ["1", "2", "64", "0", "1000000", *BAD],
+    "--backend": ["serial", "threads", "local", "nosuch", ""],
+    "--scheduler": ["tcp://127.0.0.1:1", ""],
+    "strategy": ["basic", "random", "careful", "hold-jokers:keep=2", "hold-jokers:keep=nan",
+                 "hold-jokers:keep=2,keep=3", "adaptive:fight=0.5", "adaptive:gap=inf",
+                 "nosuch", "basic:x=1", ":", "", "basic:", "hold-jokers:keep=\u0663"],
+    "--players": ["3", "4", "2", "13", "3-4", "4,3", "x", "\u0663", "-1", ""],
+    "-p": ["3", "4", "2", "13", "x", ""],
+    "--mode": ["matches", "deals", "games", "nosuch", ""],
+    "--ruleset": ["seed", "swiss", "seed,swiss", "nosuch", ""],
+    "--game": ["ass", "jass", "poker", ""],
+    "--keep": ["0,2", "1", "0-2", "x", "\u0663", ""],
+    "--rule": ["ruleset=swiss", "deal_cap=3", "x", "=", "a=b"],
+    "--metric": ["minus_points", "won", "sticks", "nosuch", "index", ""],
+    "--better": ["lower", "higher", "sideways", ""],
+}
+POSITIONAL = ["ass", "jass", "poker", "-", "x"]
+
+
+def _commands():
+    """(path, click command) for every leaf command of the app."""
+    out = []
+
+    def walk(cmd, path):
+        subs = getattr(cmd, "commands", None)
+        if subs:
+            for name, sub in subs.items():
+                walk(sub, [*path, name])
+        else:
+            out.append((tuple(path), cmd))
+
+    walk(typer.main.get_command(app), [])
+    return out
+
+
+COMMANDS = _commands()
+
+
+def _pool(name: str) -> list[str]:
+    if name in COUNTS:
+        return POOLS["count"]
+    if name in BIG:
+        return POOLS["big"]
+    if name in FLOATS:
+        return POOLS["float"]
+    if name in ("--strategy", "-s", "--field", "-f"):
+        return POOLS["strategy"]
+    return POOLS.get(name, ["1", "x", ""])
+
+
+def _forced(path: tuple[str, ...], names: set[str], out: Path) -> list[str]:
+    """Options that keep every run short and every file under ``out``."""
+    args = []
+    if "--out" in names:
+        args += ["--out", str(out / "o")]
+    if "--seed" in names:
+        args += ["--seed", "1"]
+    if "--index" in names:
+        args += ["--index", "0"]
+    if "--from" in names:
+        args += ["--from", str(out / "nothing")]
+    for count in ("--games", "--matches", "--deals"):
+        if count in names:
+            args += [count, "3"]
+            break
+    if path == ("study", "compare"):
+        args += ["--game", "ass", "-s", "basic", "-s", "random", "--players", "3"]
+    if path[0] == "study" and path[-1] in ("seats", "jokers", "trump"):
+        args += ["--players", "3" if path[-1] != "trump" else "4"]
+    if path[0] == "study":
+        args += ["--no-progress"]
+    return args
+
+
+@st.composite
+def invocations(draw):
+    path, cmd = draw(st.sampled_from(COMMANDS))
+    options = [(opt, p) for p in cmd.params for opt in getattr(p, "opts", [])]
+    names = {opt for opt, _ in options}
+    extra = []
+    for _ in range(draw(st.integers(0, 4))):
+        kind = draw(st.integers(0, 9))
+        if kind == 0:
+            extra.append(draw(st.sampled_from(["--bogus", "--game", "--gamez", "-x", "--"])))
+        elif kind == 1:
+            extra.append(draw(st.sampled_from(POSITIONAL)))
+        elif options:
+            opt, param = draw(st.sampled_from(options))
+            if getattr(param, "is_flag", False):
+                extra.append(opt)
+            elif opt in PATHS:
+                extra += [opt, draw(st.sampled_from(["-", "{out}/f", "{out}", "{out}/d/x"]))]
+            else:
+                extra += [opt, draw(st.sampled_from(_pool(opt)))]
+    if path == ("study", "all"):  # a whole suite is never short: only refusals here
+        extra += ["--scale", draw(st.sampled_from(["0", "-1", "nan", "inf", "x"]))]
+    return list(path), names, extra
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(invocations())
+def test_random_command_lines_exit_0_or_2_cleanly(capsys, call):
+    path, names, extra = call
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        out = root / "out"
+        out.mkdir()
+        args = [*path, *_forced(tuple(path), names, out),
+                *[a.replace("{out}", str(out)) for a in extra]]
+        os.chdir(root)
+        try:
+            with pytest.raises(SystemExit) as stop:
+                run_app(args)
+        finally:
+            os.chdir(here)
+        captured = capsys.readouterr()
+        code = stop.value.code
+        assert code in (0, 2), (args, code, captured.err)
+        assert "Traceback" not in captured.err and "╭" not in captured.err, args
+        if code == 2:
+            errors = [x for x in captured.err.splitlines() if x.startswith("error: ")]
+            assert len(errors) == 1, (args, captured.err)
+        outside = [p for p in root.rglob("*") if p != out and out not in p.parents]
+        assert outside == [], (args, outside)

@@ -6,6 +6,7 @@ from analyzer.cli import (
     jass_commands,  # noqa: F401
     run_commands,  # noqa: F401
     study_commands,  # noqa: F401
+    tune_commands,  # noqa: F401
 )
 from analyzer.cli.app import app, run_app
 
@@ -14,4 +15,7 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     """Entry point of the ``cardlab`` console script."""
+    import sys
+
+    sys.argv[1:] = tune_commands.hoist_strategies_option(sys.argv[1:])
     run_app()

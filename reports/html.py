@@ -23,6 +23,7 @@ TITLES = {
     "trump": "Which trump rule? Trump choice against the best choice in hindsight "
              "(Plus-Minus Jass)",
     "compare": "Head to head: strategies in duplicate format",
+    "ladder": "The ladder: every strategy rated on mixed tables",
 }
 # Manifest fields shown in the summary list (the full manifest is linked and folded out).
 SUMMARY_KEYS = ("game", "mode", "players", "strategies", "field", "games", "deals", "seed",

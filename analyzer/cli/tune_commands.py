@@ -102,6 +102,7 @@ def tune(
 
         cardlab tune ass --start heuristic --field basic --games 400000 --name tuned
     """
+    from analyzer.runner.manifest import plural
     from analyzer.runner.progress import RunProgress
     from analyzer.stats.duplicate import seat_swaps
     from analyzer.studies.compare import metric_for
@@ -148,8 +149,11 @@ def tune(
         tuner = Tuner(backend, settings, space, state_path,
                       on_games=lambda done, total: bar.advance(0, min(done, total)))
         outcome = tuner.run()
-    typer.echo(f"tuned {outcome.label} after {outcome.games:,} {unit}s "
+    typer.echo(f"tuned {outcome.label} after {outcome.games:,} {plural(unit)} "
                f"({len(outcome.history)} steps)")
+    if outcome.inert:
+        typer.echo(f"{', '.join(outcome.inert)} change no game with these choices "
+                   f"({PROBE_DEALS} probe deals): kept at the start's values, not searched")
     if outcome.merged:
         typer.echo(f"merged {len(outcome.merged)} candidates that played exactly as another "
                    "(identical games on every deal they played), e.g.:")

@@ -47,10 +47,12 @@ from analyzer.studies.play import Backend, make_spec
 from analyzer.tune.space import Space
 
 STATE_FORMAT = "cardlab-tune/1"
+PROBE_DEALS = 200  # held-out deals on which two candidates' games are compared
 MIN_DEALS = 8  # fewest deals per candidate in one step
 MERGE_MIN_DEALS = 100  # candidates merged only when identical on at least this many deals
 IN_PROCESS_GAMES = 20_000  # steps up to this many games per table skip the worker pool
 CONFIRM_SEED_OFFSET = 1  # held-out deals: the tuning seed + 1, which tuning never plays
+PROBE_SEED_OFFSET = 2  # deals that check whether continuous knobs matter at all
 
 
 @dataclass(frozen=True)
@@ -90,6 +92,7 @@ class TuneOutcome:
     games: int
     history: list[dict[str, Any]] = field(default_factory=list)
     merged: list[list[str]] = field(default_factory=list)
+    inert: list[str] = field(default_factory=list)  # knobs that change no game here
 
 
 class Tuner:
@@ -272,6 +275,11 @@ class Tuner:
             st["stage"] = "done"
             self._save()
             return
+        if st["cma"] is None and not self._continuous_matters(combo):
+            st["inert"] = [k.name for k in knobs]
+            st["stage"] = "done"
+            self._save()
+            return
         # cma needs two coordinates at least; a lone knob gets an inert second one
         dims = max(2, len(knobs))
         if st["cma"] is None:
@@ -310,6 +318,20 @@ class Tuner:
         st["stage"] = "done"
         self._save()
 
+    def _continuous_matters(self, combo: tuple) -> bool:
+        """Whether the continuous knobs change any game with this discrete combination: the
+        start's values against each knob at 0.1 and 0.9 of its range, on probe deals."""
+        knobs = self.space.continuous
+        start = self.space.start_point()[1]
+        points = [start]
+        for i, k in enumerate(knobs):
+            for u in (0.1, 0.9):
+                points.append(tuple(k.from_unit(u) if j == i else v
+                                    for j, v in enumerate(start)))
+        labels = [self.space.label(combo, p) for p in points]
+        _, prints = self.evaluate(labels, 0, PROBE_DEALS, seed=self.s.seed + PROBE_SEED_OFFSET)
+        return len(set(prints)) > 1
+
     def _label_at(self, combo: tuple, x) -> str:
         knobs = self.space.continuous
         return self.space.label(combo, tuple(k.from_unit(x[i]) for i, k in enumerate(knobs)))
@@ -332,10 +354,7 @@ class Tuner:
         label = self.backend.canonical(self.s.game, text)
         values = dict(item.split("=", 1) for item in text.partition(":")[2].split(",") if item)
         return TuneOutcome(label, values, self.s.start, st["games"], list(st["history"]),
-                           list(st["merged"]))
-
-
-PROBE_DEALS = 200
+                           list(st["merged"]), list(st.get("inert", [])))
 
 
 def distinct_play(tuner: Tuner, labels: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
@@ -372,6 +391,7 @@ def confirm(tuner: Tuner, tuned: str, baselines: list[str], budget: int, alpha: 
 def gain_sentence(tuned: str, base: str, role: str, res: SequentialResult, metric: str,
                   lower: bool, unit: str) -> str:
     """The confirmed gain of ``tuned`` over ``base`` in words (positive: tuned is better)."""
+    from analyzer.runner.manifest import plural
     from analyzer.studies.text import metric_words, pm
 
     sign = -1.0 if lower else 1.0
@@ -385,4 +405,5 @@ def gain_sentence(tuned: str, base: str, role: str, res: SequentialResult, metri
     return (f"gain of {tuned} over {base} ({role}): {pm(gain, half)} {metric_words(metric)} "
             f"per {unit} ({'less' if lower else 'more'} is the gain; {verdict}; interval "
             f"[{lo:.4g}, {hi:.4g}] from a confidence sequence at error rate {res.alpha:.3g}, "
-            f"valid at every look; {res.n:,} held-out deals, each candidate in every seat)")
+            f"valid at every look; {res.n:,} held-out {plural(unit)}, each candidate in every "
+            "seat)")

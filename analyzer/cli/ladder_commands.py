@@ -1,0 +1,51 @@
+"""``cardlab study ladder``: every registered strategy of a game rated on mixed tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from analyzer.cli.study_commands import (
+    DEFAULT_OUT,
+    OUT_HELP,
+    WORKERS_HELP,
+    _backend,
+    _finish,
+    parse_ints,
+    parse_rules,
+    study_app,
+)
+
+
+@study_app.command("ladder")
+def study_ladder(
+    game: str = typer.Option("ass,jass", help="ass, jass, or both (ass,jass)."),
+    strategy: list[str] = typer.Option([], "--strategy", "-s",
+                                       help="Strategies to rate (default: every registered "
+                                            "one, without those tagged slow or "
+                                            "not-a-player)."),
+    include: list[str] = typer.Option([], "--include",
+                                      help="Add a strategy tagged slow or not-a-player."),
+    players: str = typer.Option("4", help="Player counts, e.g. 4 or 3-6."),
+    games: int = typer.Option(2_000, help="Deals (Jass: matches) per player count; each is "
+                                          "played once per rotation of the strategies."),
+    seed: int = typer.Option(5, help="Master seed."),
+    mode: str = typer.Option("", help="Game mode (jass: matches or deals)."),
+    rule: list[str] = typer.Option([], "--rule", help="Rules option key=value."),
+    metric: str = typer.Option(None, help="Result column (default: minus_points for ass, won "
+                                          "for jass matches, sticks for deals)."),
+    better: str = typer.Option(None, help="lower or higher (needed for other columns)."),
+    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
+    workers: int = typer.Option(None, help=WORKERS_HELP),
+    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+) -> None:
+    """Rate every strategy on mixed tables of the same deals: ratings, rank intervals, tiers
+    and the pairwise matrix (corrected for all pairs)."""
+    from analyzer.studies.ladder import run_ladder
+
+    games_list = [g.strip() for g in game.split(",") if g.strip()]
+    result = run_ladder(_backend(workers, progress), games_list, strategy or None,
+                        parse_ints(players, "--players"), games, seed, mode,
+                        parse_rules(rule), metric, better, include=include)
+    _finish(result, out)

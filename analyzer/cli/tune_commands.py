@@ -125,7 +125,7 @@ def tune(
         raise CardlabError("--games must be positive and --confirm at least 2")
     if out.exists() and not out.is_file():
         raise CardlabError(f"--out {out} exists and is not a file")
-    if name in catalog(game, _files=False):
+    if name in catalog(game, _files=False) and not _defined_in(out, game, name):
         raise CardlabError(f"{game} strategy {name!r} is built in; choose another --name")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -187,6 +187,13 @@ def tune(
     write_presets(out, [preset], comment=f"written by: {command}\n" + "\n".join(lines))
     typer.echo(f"preset {name!r} added to {out} (use it: cardlab --strategies {out} ... "
                f"-s {name})")
+
+
+def _defined_in(path: Path, game: str, name: str) -> bool:
+    """Whether the strategies file ``path`` defines ``name`` (so rewriting it is allowed)."""
+    from strategies.files import read_file
+
+    return path.is_file() and any(s.name == name for s in read_file(path).get(game, []))
 
 
 def _root_of(game: str, label: str) -> str:

@@ -35,6 +35,14 @@ Families
                    player holds k cards, or too few cards of higher values and jokers are still
                    unaccounted for, given the cards gone and the own hand), else as low.
 
+The ``tuned`` preset
+--------------------
+``tuned`` is read from tuned.toml beside this file, which ``cardlab tune`` wrote (its header
+holds the confirmation on held-out deals). Remake it with::
+
+    cardlab tune ass --start heuristic --field basic --players 4 --games 1000000 \
+      --seed 11 --against careful --name tuned --out strategies/ass/tuned.toml
+
 How to add a strategy
 ---------------------
 * A preset of an existing family (new knob values only): one ``register(StrategySpec(...))``
@@ -55,6 +63,9 @@ How to add a strategy
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from strategies.files import register_file
 from strategies.registry import Param, StrategySpec, register
 
 BASIC = 0
@@ -133,3 +144,6 @@ register(
         HEURISTIC_PARAMS, preset={"lead": "safe", "ass_throw": "safe-high"},
     )
 )
+
+# The shipped `tuned` preset (see the docstring), registered last.
+register_file(Path(__file__).with_name("tuned.toml"), "ass")

@@ -34,6 +34,15 @@ Families
 Leading, aiming high: a sure winner if the record proves one (track=on), else its highest plain
 card. Leading, aiming low: its lowest card (that can still be beaten, with track=on).
 
+The ``tuned`` preset
+--------------------
+``tuned`` is read from tuned.toml beside this file, which ``cardlab tune`` wrote (its header
+holds the confirmation on held-out deals). Remake it with::
+
+    cardlab tune jass --start adaptive --field basic --players 4 --games 400000 \
+      --seed 11 --against aim-low --against catch-up --name tuned \
+      --out strategies/jass/tuned.toml
+
 How to add a strategy
 ---------------------
 * A preset of the heuristic family: one ``register(StrategySpec(...))`` below with ``preset``.
@@ -46,6 +55,9 @@ How to add a strategy
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from strategies.files import register_file
 from strategies.jass.knobs import (
     AIM_CHOICES,
     FAM_BASIC,
@@ -111,3 +123,6 @@ register(
         HEURISTIC_PARAMS, preset={"aim": "standings", "trump": "by_aim", "track": "on"},
     )
 )
+
+# The shipped `tuned` preset (see the docstring), registered last.
+register_file(Path(__file__).with_name("tuned.toml"), "jass")

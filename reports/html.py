@@ -24,6 +24,7 @@ TITLES = {
              "(Plus-Minus Jass)",
     "compare": "Head to head: strategies in duplicate format",
     "ladder": "The ladder: every strategy rated on mixed tables",
+    "best-response": "How exploitable is a table? The best-response gain of one seat",
 }
 # Manifest fields shown in the summary list (the full manifest is linked and folded out).
 SUMMARY_KEYS = ("game", "mode", "players", "strategies", "field", "games", "deals", "seed",

@@ -62,3 +62,13 @@ def test_identical_baselines_are_compared_once():
     other = START.replace("inert=off", "inert=on")
     kept, same = distinct_play(tuner, [START, other, "basic"])
     assert kept == [START, "basic"] and same == [(START, other)]
+
+
+def test_best_response_gain_is_measured_on_held_out_deals():
+    from analyzer.studies.best_response import best_response_row
+
+    row = best_response_row(PlantedBackend(), toy_space(), _settings(), confirm=1000)
+    # basic has effect 0; the planted best is BONUS = 3 points better (lower is better)
+    assert knobs_of(row["response"])["mode"] == "b"
+    assert row["low"] > 2.0 and row["low"] <= 3.0 + 0.3 and row["high"] >= 2.7
+    assert not row["identical"] and row["held_out"] == 1000

@@ -1,4 +1,5 @@
-"""``cardlab study ladder``: every registered strategy of a game rated on mixed tables."""
+"""``cardlab study ladder`` (every strategy rated on mixed tables) and ``cardlab study
+best-response`` (how much one seat gains at a table by playing differently)."""
 
 from __future__ import annotations
 
@@ -48,4 +49,30 @@ def study_ladder(
     result = run_ladder(_backend(workers, progress), games_list, strategy or None,
                         parse_ints(players, "--players"), games, seed, mode,
                         parse_rules(rule), metric, better, include=include)
+    _finish(result, out)
+
+
+@study_app.command("best-response")
+def study_best_response(
+    game: str = typer.Option("ass", help="ass or jass."),
+    field: list[str] = typer.Option([], "--field", "-f",
+                                    help="A field (its strategy in every other seat); repeat. "
+                                         "Default: basic, the strongest hand-made preset, "
+                                         "tuned."),
+    players: str = typer.Option("4", help="Player counts, e.g. 4 or 3-6."),
+    games: int = typer.Option(400_000, help="Tuning budget per field (games or matches)."),
+    confirm: int = typer.Option(4_000, help="Held-out deals (matches) for the gain."),
+    start: str = typer.Option("heuristic", help="The family to tune, by a strategy of it."),
+    seed: int = typer.Option(13, help="Master seed (held-out deals: seed + 1)."),
+    mode: str = typer.Option("", help="Game mode (jass: matches or deals)."),
+    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
+    workers: int = typer.Option(None, help=WORKERS_HELP),
+    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+) -> None:
+    """How exploitable is a table? The gain of one seat tuned against each field."""
+    from analyzer.studies.best_response import run_best_response
+
+    result = run_best_response(_backend(workers, progress), game, field or None,
+                               parse_ints(players, "--players"), games, confirm, seed, start,
+                               mode)
     _finish(result, out)

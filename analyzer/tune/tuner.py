@@ -48,7 +48,7 @@ from analyzer.tune.space import Space
 
 STATE_FORMAT = "cardlab-tune/1"
 PROBE_DEALS = 200  # held-out deals on which two candidates' games are compared
-MIN_DEALS = 8  # fewest deals per candidate in one step
+MIN_DEALS = 16  # fewest deals per candidate in one step
 MERGE_MIN_DEALS = 100  # candidates merged only when identical on at least this many deals
 IN_PROCESS_GAMES = 20_000  # steps up to this many games per table skip the worker pool
 CONFIRM_SEED_OFFSET = 1  # held-out deals: the tuning seed + 1, which tuning never plays

@@ -25,6 +25,7 @@ TITLES = {
     "compare": "Head to head: strategies in duplicate format",
     "ladder": "The ladder: every strategy rated on mixed tables",
     "best-response": "How exploitable is a table? The best-response gain of one seat",
+    "fields": "Does the joker answer hold whatever the opponents? (Who's the Ass?)",
 }
 # Manifest fields shown in the summary list (the full manifest is linked and folded out).
 SUMMARY_KEYS = ("game", "mode", "players", "strategies", "field", "games", "deals", "seed",

@@ -67,7 +67,7 @@ def test_identical_baselines_are_compared_once():
 def test_best_response_gain_is_measured_on_held_out_deals():
     from analyzer.studies.best_response import best_response_row
 
-    row = best_response_row(PlantedBackend(), toy_space(), _settings(), confirm=1000)
+    row = best_response_row(PlantedBackend(), toy_space(), _settings(20_000), confirm=1000)
     # basic has effect 0; the planted best is BONUS = 3 points better (lower is better)
     assert knobs_of(row["response"])["mode"] == "b"
     assert row["low"] > 2.0 and row["low"] <= 3.0 + 0.3 and row["high"] >= 2.7

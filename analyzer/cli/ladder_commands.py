@@ -1,5 +1,6 @@
 """``cardlab study ladder`` (every strategy rated on mixed tables) and ``cardlab study
-best-response`` (how much one seat gains at a table by playing differently)."""
+best-response`` (how much one seat gains at a table by playing differently) and ``cardlab
+study fields`` (the joker answer across fields of opponents)."""
 
 from __future__ import annotations
 
@@ -75,4 +76,25 @@ def study_best_response(
     result = run_best_response(_backend(workers, progress), game, field or None,
                                parse_ints(players, "--players"), games, confirm, seed, start,
                                mode)
+    _finish(result, out)
+
+
+@study_app.command("fields")
+def study_fields(
+    field: list[str] = typer.Option([], "--field", "-f",
+                                    help="A field (its strategy in every other seat); repeat. "
+                                         "Default: basic, careful, tuned, random."),
+    players: str = typer.Option("3,4,5,6,8", help="Player counts, e.g. 3-8."),
+    games: int = typer.Option(2_000, help="Deals per field and player count."),
+    seed: int = typer.Option(2, help="Master seed."),
+    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
+    workers: int = typer.Option(None, help=WORKERS_HELP),
+    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+) -> None:
+    """Who's the Ass?: holding against using jokers, everything else equal, across fields,
+    with one robustness sentence."""
+    from analyzer.studies.fields import DEFAULT_FIELDS, run_joker_fields
+
+    result = run_joker_fields(_backend(workers, progress), field or DEFAULT_FIELDS,
+                              parse_ints(players, "--players"), games, seed)
     _finish(result, out)

@@ -25,7 +25,7 @@ from analyzer.errors import CardlabError
 
 FORMAT = "cardlab-study/1"
 MANIFEST = "manifest.json"
-STUDY_NAMES = ("seats", "jokers", "trump", "compare", "ladder", "best-response")
+STUDY_NAMES = ("seats", "jokers", "trump", "compare", "ladder", "best-response", "fields")
 
 
 @dataclass

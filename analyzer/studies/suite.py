@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.studies.compare import run_compare
+from analyzer.studies.fields import run_joker_fields
 from analyzer.studies.jokers import run_jokers
 from analyzer.studies.ladder import run_ladder
 from analyzer.studies.play import Backend
@@ -18,7 +19,7 @@ from analyzer.studies.trump import run_trump
 
 # Games (deals, matches) per player count at scale 1.
 BUDGETS = {"seats": 50_000, "jokers": 4_000, "trump": 20_000, "compare": 10_000,
-           "ladder": 2_000}
+           "ladder": 2_000, "fields": 1_000}
 COMPARE = {"game": "jass", "strategies": ("basic", "aim-high", "aim-low", "adaptive"),
            "players": (4,)}
 
@@ -29,11 +30,12 @@ def budget(study: str, scale: float) -> int:
 
 
 def run_all(backend: Backend, scale: float = 1.0) -> Iterator[StudyResult]:
-    """Run seats, jokers, trump, compare and the ladder (both games) in turn, yielding each
-    result when done."""
+    """Run seats, jokers, trump, compare, the ladder (both games) and the joker answer across
+    fields in turn, yielding each result when done."""
     yield run_seats(backend, games=budget("seats", scale))
     yield run_jokers(backend, games=budget("jokers", scale))
     yield run_trump(backend, deals=budget("trump", scale))
     yield run_compare(backend, COMPARE["game"], COMPARE["strategies"], COMPARE["players"],
                       games=budget("compare", scale), until_sure=True)
     yield run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale))
+    yield run_joker_fields(backend, games=budget("fields", scale))

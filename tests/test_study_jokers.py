@@ -70,3 +70,28 @@ def test_jokers_study_with_real_games():
     specs = result.manifest["runs"]
     assert specs[0]["strategies"] == ["joker-hoarder", "basic", "basic", "basic"]
     assert specs[1]["strategies"] == ["basic", "joker-hoarder", "basic", "basic"]
+
+
+def test_identical_policies_are_merged_and_best_of_k_is_corrected():
+    # keep-until-0 plays exactly as hoarding in the synthetic backend when they share a label
+    effects = {**EFFECTS, "hold-jokers:keep=0": EFFECTS["joker-hoarder"]}
+
+    class Twin(SyntheticAssBackend):
+        def collect(self, spec, count, start=0):
+            from dataclasses import replace
+
+            same = tuple("joker-hoarder" if s == "hold-jokers:keep=0" else s
+                         for s in spec.strategies)
+            return super().collect(replace(spec, strategies=same), count, start)
+
+    result = run_jokers(Twin(effects=effects), players=[4], keep=[0, 4], games=300)
+    pol = result.table("policies").set_index("strategy")
+    assert pol.loc["keep-until-0", "same_as"] == "hoard"
+    pairs = result.table("differences")
+    twin = pairs[(pairs["a"] == "hoard") & (pairs["b"] == "keep-until-0")]
+    assert twin["identical"].all() and (twin["p_holm"] == 1).all()
+    assert (pairs["p_holm"] >= 0).all() and (pairs[~pairs["identical"]]["p_holm"] <= 1).all()
+    assert any("merged and never compared" in h and "hoarding jokers = keeping jokers until 0"
+               in h for h in result.headlines)
+    assert any("Holm's correction" in h for h in result.headlines)
+    assert not any("0.000 +/- 0.000" in h for h in result.headlines)

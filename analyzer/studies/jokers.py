@@ -73,12 +73,40 @@ def play_policies(
     return pd.concat(frames, ignore_index=True), specs
 
 
+def same_play(games_table: pd.DataFrame, order: list[str]) -> dict[str, str]:
+    """Policy -> the first policy (in ``order``) whose games were identical on every deal and
+    seat: they make the same decisions here and are never compared with each other."""
+    prints: dict[bytes, str] = {}
+    out = {}
+    for name in order:
+        part = games_table[games_table["strategy"] == name].sort_values(["index", "seat"])
+        fp = np.ascontiguousarray(part.drop(columns=["arrangement", "strategy"])
+                                  .select_dtypes("number").to_numpy(np.float64)).tobytes()
+        out[name] = prints.setdefault(fp, name)
+    return out
+
+
 def _sentence(row: pd.Series, players: int, field_text: str, verbs: dict[str, str]) -> str:
     d, h = row["difference"], row["half"]
     how = "costs" if d > 0 else "saves"
     sure = "" if abs(d) > h else " (not clearly different from zero)"
     return (f"At {players} players against {field_text}, {verbs[row['a']]} {how} "
             f"{pm(abs(d), h)} minus points per game against {verbs[row['b']]}{sure}.")
+
+
+def _holm_p(pairs: pd.DataFrame, level: float) -> np.ndarray:
+    """Holm-adjusted p-values over the pairs that are not identical (1 for identical ones)."""
+    from analyzer.stats.hygiene import holm, two_sided_p
+    from analyzer.stats.intervals import t_quantile
+
+    se = pairs["half"] / t_quantile(level, max(1, int(pairs["n_units"].max()) - 1))
+    z = (pairs["difference"] / se.where(se > 0, np.nan)).to_numpy()
+    p = np.where(np.isfinite(z), two_sided_p(np.nan_to_num(z)), 1.0)
+    out = np.ones(len(pairs))
+    live = ~pairs["identical"].to_numpy()
+    if live.any():
+        out[live] = holm(p[live])
+    return out
 
 
 def _diff(pairs: pd.DataFrame, a: str, b: str) -> tuple[float, float] | None:
@@ -101,34 +129,63 @@ def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
         if len(hd):
             lines.append(_sentence(hd.iloc[0], int(n), field_text, verbs))
         rank = ranking[ranking["players"] == n].sort_values("mean", kind="stable")
-        best, second = rank.iloc[0], rank.iloc[1] if len(rank) > 1 else None
-        text = (f"At {n} players the best joker policy is {verbs[best['strategy']]} "
-                f"({pm(best['mean'], best['half'])} minus points per game)")
+        same = dict(zip(rank["strategy"], rank.get("same_as", rank["strategy"]), strict=True))
+        distinct = rank[rank["strategy"].map(same) == rank["strategy"]]
+        best = distinct.iloc[0]
+        second = distinct.iloc[1] if len(distinct) > 1 else None
+        twins = [verbs[x] for x, y in same.items() if y == best["strategy"] and x != y]
+        text = (f"At {n} players the best joker policy is {verbs[best['strategy']]}"
+                + (f" (= {', '.join(twins)}: identical games)" if twins else "")
+                + f" ({pm(best['mean'], best['half'])} minus points per game)")
         gap = _diff(part, second["strategy"], best["strategy"]) if second is not None else None
         if gap is not None:
-            clear = "clearly" if gap[0] > gap[1] else "not clearly"
+            hit = part[((part["a"] == best["strategy"]) & (part["b"] == second["strategy"]))
+                       | ((part["a"] == second["strategy"]) & (part["b"] == best["strategy"]))]
+            holm_p = float(hit["p_holm"].iloc[0]) if "p_holm" in hit else float("nan")
+            clear = "clearly" if holm_p < 0.05 else "not clearly"
             text += (f", {clear} ahead of {verbs[second['strategy']]} by "
-                     f"{pm(gap[0], gap[1])} on the same deals")
+                     f"{pm(gap[0], gap[1])} on the same deals (best of {len(distinct)} "
+                     f"distinct policies: 'clearly' is judged after Holm's correction over "
+                     f"all their pairs)")
         best_lines.append(text + ".")
         sweep = rank[rank["keep"].notna()]
         if len(sweep) > 1:
             k_best = sweep.iloc[0]
             vs = _diff(part, k_best["strategy"], "as-needed")
-            text = (f"At {n} players the best k for 'keep jokers until k cards are left' is "
-                    f"k = {int(k_best['keep'])}")
-            if vs is not None:
-                how = "costing" if vs[0] > 0 else "saving"
-                text += (f", {how} {pm(abs(vs[0]), vs[1])} minus points per game against "
-                         "using them as needed")
+            if same.get(k_best["strategy"]) == same.get("as-needed"):
+                text = (f"At {n} players keeping jokers never pays here: the best k, "
+                        f"k = {int(k_best['keep'])}, plays exactly as using them as needed")
+            elif vs is not None and not vs[0] < -vs[1]:
+                text = (f"At {n} players keeping jokers does not pay here: even the best k, "
+                        f"k = {int(k_best['keep'])}, costs {pm(vs[0], vs[1])} minus points per "
+                        "game against using them as needed")
+            else:
+                text = (f"At {n} players the best k for 'keep jokers until k cards are left' "
+                        f"is k = {int(k_best['keep'])}")
+                if vs is not None:
+                    how = "costing" if vs[0] > 0 else "saving"
+                    text += (f", {how} {pm(abs(vs[0]), vs[1])} minus points per game against "
+                             "using them as needed")
             sweep_lines.append(text + ".")
     lines += best_lines + sweep_lines
-    vr = pairs["variance_reduction"].replace([np.inf], np.nan).dropna()
-    if len(vr):
+    live = pairs[~pairs["identical"]] if "identical" in pairs else pairs
+    head = live[(live["a"] == "hoard") & (live["b"] == "dump")]["variance_reduction"]
+    vr = live["variance_reduction"].replace([np.inf], np.nan).dropna()
+    if len(head):
         lines.append(
-            f"The duplicate format made the comparisons {vr.median():.1f} times more precise "
-            f"in variance than unpaired runs of the same size (median over {len(vr)} pairs): "
-            f"an unpaired study would need that many times more games."
-        )
+            f"For the headline pair, hoarding against dumping jokers, the duplicate format "
+            f"made the comparison {head.min():.1f} to {head.max():.1f} times more precise in "
+            f"variance than unpaired runs of the same size (median over all {len(vr)} pairs "
+            f"of different policies: {vr.median():.1f}); pairs of identical policies are "
+            "left out.")
+    for n, rank in ranking.groupby("players"):
+        if "same_as" not in rank:
+            break
+        groups = rank.groupby("same_as", sort=False)["strategy"].apply(list)
+        names = "; ".join(" = ".join(verbs[x] for x in g) for g in groups if len(g) > 1)
+        if names:
+            lines.append(f"At {n} players these policies play identical games, so they are "
+                         f"merged and never compared with each other: {names}.")
     return lines
 
 
@@ -163,6 +220,11 @@ def run_jokers(
         # every pair of policies, paired on the same (deal, seat)
         pairs = duplicate_pairs(games_table, VALUE, level, order=order)
         pairs.insert(0, "players", n)
+        same = same_play(games_table, order)
+        rank["same_as"] = rank["strategy"].map(same)
+        pairs["identical"] = [same[a] == same[b] for a, b in zip(pairs["a"], pairs["b"],
+                                                                  strict=True)]
+        pairs["p_holm"] = _holm_p(pairs, level)
         pair_tables.append(pairs)
     ranking = pd.concat(rankings, ignore_index=True)
     pairs = pd.concat(pair_tables, ignore_index=True)

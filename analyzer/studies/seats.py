@@ -111,7 +111,9 @@ def headlines(table: pd.DataFrame, field_text: str) -> list[str]:
     lines.append(
         f"The simulated chance to be dealt the ass agrees with its exact value "
         f"|{{p in 0..38 : p mod n = s}}| / 39: the 95% interval contains it for {inside} of "
-        f"{len(table)} (players, seat) pairs (about 95% are expected to)."
+        f"{len(table)} (players, seat) pairs (about 95% would be expected of independent "
+        f"checks; these are correlated: every player count replays the same seed's deal "
+        f"indices and the seats of a game share one ass, so misses come in clusters)."
     )
     for players, part in table.groupby("players"):
         worst = part.loc[part["seat_effect"].idxmax()]

@@ -45,3 +45,16 @@ def test_identical_hold_and_use_are_not_compared():
 def test_everything_else_equal():
     assert hold_and_use("careful") == ("careful:jokers=keep", "careful:jokers=as-needed")
     assert hold_and_use("basic") == ("heuristic:jokers=keep", "heuristic:jokers=as-needed")
+
+
+def test_trump_answer_across_fields_names_the_rule_that_is_best_in_every_field():
+    from analyzer.studies.fields import trump_across_fields
+    from analyzer.studies.synthetic import SyntheticTrumpBackend
+
+    table, lines = trump_across_fields(SyntheticTrumpBackend(), ["x", "y"], players=[4],
+                                       deals=400)
+    assert set(table["field"]) == {"x", "y"}
+    high = next(x for x in lines if x.startswith("Choosers aiming high"))
+    low = next(x for x in lines if x.startswith("Choosers aiming low"))
+    assert "in all 2 fields" in high and "the longest suit" in high
+    assert "in all 2 fields" in low and "the shortest suit" in low

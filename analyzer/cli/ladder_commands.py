@@ -86,15 +86,22 @@ def study_fields(
                                          "Default: basic, careful, tuned, random."),
     players: str = typer.Option("3,4,5,6,8", help="Player counts, e.g. 3-8."),
     games: int = typer.Option(2_000, help="Deals per field and player count."),
+    trump_field: list[str] = typer.Option([], "--trump-field",
+                                          help="Jass players of the trump question; repeat. "
+                                               "Default: adaptive, aim-low, catch-up, tuned."),
+    trump_deals: int = typer.Option(10_000, help="Deals per trump field, player count (3, 4) "
+                                                 "and the seed rule set; 0 skips the trump "
+                                                 "question."),
     seed: int = typer.Option(2, help="Master seed."),
     out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
     workers: int = typer.Option(None, help=WORKERS_HELP),
     progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
 ) -> None:
-    """Who's the Ass?: holding against using jokers, everything else equal, across fields,
-    with one robustness sentence."""
-    from analyzer.studies.fields import DEFAULT_FIELDS, run_joker_fields
+    """The joker answer (holding against using jokers, everything else equal) and the trump
+    answer across fields of opponents, each with one robustness sentence."""
+    from analyzer.studies.fields import DEFAULT_FIELDS, TRUMP_FIELDS, run_fields
 
-    result = run_joker_fields(_backend(workers, progress), field or DEFAULT_FIELDS,
-                              parse_ints(players, "--players"), games, seed)
+    result = run_fields(_backend(workers, progress), field or DEFAULT_FIELDS,
+                        parse_ints(players, "--players"), games, seed,
+                        trump_field or TRUMP_FIELDS, trump_deals)
     _finish(result, out)

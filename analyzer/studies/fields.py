@@ -1,4 +1,4 @@
-"""Study 7 (Who's the Ass?): does the joker answer hold whatever the opponents?
+"""Study 7: do the joker and trump answers hold whatever the opponents?
 
 The size, and even the sign, of a study's answer can depend on the field of opponents. This
 study asks the joker question, holding jokers against using them as needed *with everything
@@ -7,6 +7,11 @@ else equal* (the same strategy with only the ``jokers`` knob changed: ``keep`` a
 (``careful``), ``tuned`` and ``random``. The strategy whose joker knob is changed is the field's
 own strategy when it has that knob (so the seat differs from the table only in its joker
 policy), else ``heuristic``.
+
+The trump question (Plus-Minus Jass) is asked the same way: the trump study
+(:mod:`analyzer.studies.trump`) is run with each field of players (default ``adaptive``,
+``aim-low``, ``catch-up``, ``tuned``), and the best rule per player count, rule set and aim
+is compared across fields in one sentence per aim.
 
 Each pair plays seat by seat against the field on the same deals; the difference
 hold - as-needed is taken per deal with its 95% interval over deals. Claims that a cell is
@@ -154,3 +159,90 @@ def run_joker_fields(
         elapsed_s=round(time.perf_counter() - t0, 2),
     )
     return StudyResult("fields", {"cells": cells}, manifest, lines)
+
+
+TRUMP_FIELDS = ("adaptive", "aim-low", "catch-up", "tuned")
+
+
+def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
+                        players: Sequence[int] = (3, 4), rulesets: Sequence[str] = ("seed",),
+                        deals: int = 10_000, seed: int = 3,
+                        level: float = 0.95) -> tuple[pd.DataFrame, list[str]]:
+    """The trump study per field: its rules table with a ``field`` column, and sentences."""
+    from analyzer.studies.trump import AS_PLAYED, RULE_WORDS, run_trump
+
+    frames, pair_frames, lines = [], [], []
+    for f in fields:
+        res = run_trump(backend, players, rulesets, [f], deals, seed, level)
+        rules = res.table("rules").copy()
+        pairs = res.table("pairs").copy()
+        label = backend.canonical("jass", f)
+        rules.insert(0, "field", label)
+        pairs.insert(0, "field", label)
+        # the strategy's own choice is a rule's equal when it loses exactly the same
+        same = pairs[(pairs["a"] == AS_PLAYED) & (pairs["difference"] == 0)
+                     & (pairs["half"] == 0)]
+        rules["own_choice_is"] = ""
+        for _, row in same.iterrows():
+            hit = ((rules["players"] == row["players"]) & (rules["ruleset"] == row["ruleset"])
+                   & (rules["aim"] == row["aim"]) & (rules["rule"] == AS_PLAYED))
+            rules.loc[hit, "own_choice_is"] = row["b"]
+        frames.append(rules)
+        pair_frames.append(pairs)
+    table = pd.concat(frames, ignore_index=True)
+    pairs = pd.concat(pair_frames, ignore_index=True)
+    keys = ["field", "players", "ruleset", "aim"]
+    named = table[table["rule"] != AS_PLAYED]
+    # a rule is "top" in a cell when it is the best or not clearly worse than the best
+    worse = pairs[pairs["low"] > 0].set_index([*keys, "a"]).index
+    named = named.assign(top=[tuple(k) not in worse for k in
+                              named[[*keys, "rule"]].itertuples(index=False)])
+    table = table.merge(named[[*keys, "rule", "top"]], on=[*keys, "rule"], how="left")
+    for aim, part in named.groupby("aim", sort=True):
+        n_cells = part[keys].drop_duplicates().shape[0]
+        nf = part["field"].nunique()
+        cells = (f"{nf} field{'s' if nf > 1 else ''}, {n_cells} (field, players, rule set) "
+                 f"cell{'s' if n_cells > 1 else ''}")
+        top = part[part["top"]].groupby("rule").size()
+        always = [r for r, c in top.items() if c == n_cells]
+        if always:
+            rows = part[part["rule"].isin(always)]
+            lo, hi = rows["sticks_loss"].min(), rows["sticks_loss"].max()
+            half = float(((rows["sticks_loss_high"] - rows["sticks_loss_low"]) / 2).min())
+            d = decimals_for(half)
+            names = " and ".join(RULE_WORDS.get(r, r) for r in always)
+            where = (f"in all {cells}" if nf > 1 else
+                     f"in {cells} (only {part['field'].iloc[0]} has such choosers)")
+            lines.append(
+                f"Choosers aiming {aim}: {where}, fixing {names} is the best rule or "
+                f"not clearly worse than it ({lo:.{d}f} to {hi:.{d}f} sticks lost per decision "
+                "against the best suit in hindsight).")
+        else:
+            best = (part.sort_values("sticks_loss", kind="stable")
+                    .groupby(keys, sort=False).head(1))
+            by = "; ".join(f"{f}: {', '.join(RULE_WORDS.get(r, r) for r in dict.fromkeys(g))}"
+                           for f, g in best.groupby("field", sort=False)["rule"])
+            lines.append(f"Choosers aiming {aim}: no rule is best in every field ({cells}); "
+                         f"the rules that lose least: {by}.")
+    own = table[(table["rule"] == AS_PLAYED) & (table["own_choice_is"] != "")]
+    for (f, aim), part in own.groupby(["field", "aim"], sort=False):
+        rule = part["own_choice_is"].iloc[0]
+        lines.append(f"{f}, aiming {aim}: its own choice is {RULE_WORDS.get(rule, rule)} on "
+                     "every decision (identical losses), so the two are not compared.")
+    return table, lines
+
+
+def run_fields(backend: Backend, fields: Sequence[str] = DEFAULT_FIELDS,
+               players: Sequence[int] = (3, 4, 5, 6, 8), games: int = 2000, seed: int = 2,
+               trump_fields: Sequence[str] = TRUMP_FIELDS, trump_deals: int = 10_000,
+               level: float = 0.95) -> StudyResult:
+    """The joker answer across fields and, unless ``trump_deals`` is 0, the trump answer."""
+    result = run_joker_fields(backend, fields, players, games, seed, level)
+    if trump_deals and trump_fields:
+        table, lines = trump_across_fields(backend, trump_fields, deals=trump_deals,
+                                           level=level)
+        result.tables["trump"] = table
+        result.headlines.extend(lines)
+        result.manifest["trump"] = {"fields": list(trump_fields), "deals": trump_deals,
+                                    "players": [3, 4], "rulesets": ["seed"]}
+    return result

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from analyzer.studies.compare import run_compare
-from analyzer.studies.fields import run_joker_fields
+from analyzer.studies.fields import run_fields
 from analyzer.studies.jokers import run_jokers
 from analyzer.studies.ladder import run_ladder
 from analyzer.studies.play import Backend
@@ -19,7 +19,7 @@ from analyzer.studies.trump import run_trump
 
 # Games (deals, matches) per player count at scale 1.
 BUDGETS = {"seats": 50_000, "jokers": 4_000, "trump": 20_000, "compare": 10_000,
-           "ladder": 2_000, "fields": 1_000}
+           "ladder": 2_000, "fields": 1_000, "trump-fields": 5_000}
 COMPARE = {"game": "jass", "strategies": ("basic", "aim-high", "aim-low", "adaptive"),
            "players": (4,)}
 
@@ -38,4 +38,5 @@ def run_all(backend: Backend, scale: float = 1.0) -> Iterator[StudyResult]:
     yield run_compare(backend, COMPARE["game"], COMPARE["strategies"], COMPARE["players"],
                       games=budget("compare", scale), until_sure=True)
     yield run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale))
-    yield run_joker_fields(backend, games=budget("fields", scale))
+    yield run_fields(backend, games=budget("fields", scale),
+                     trump_deals=budget("trump-fields", scale))

@@ -165,12 +165,13 @@ def tune(
     baselines += [backend.canonical(game, a) for a in against
                   if backend.canonical(game, a) not in baselines]
     lines = []
-    if outcome.label in baselines:
-        lines.append(f"tuning kept {outcome.label}: nothing to confirm against itself")
-        baselines = [b for b in baselines if b != outcome.label]
-    baselines, same = distinct_play(tuner, baselines)
-    lines += [f"{b} plays exactly as {a} on {PROBE_DEALS} held-out deals: compared once"
-              for a, b in same]
+    kept, same = distinct_play(tuner, [outcome.label, *[b for b in baselines
+                                                        if b != outcome.label]])
+    for a, b in same:
+        lines.append(f"{b} plays exactly as {'the tuned strategy' if a == outcome.label else a}"
+                     f" on {PROBE_DEALS} held-out deals: "
+                     + ("nothing to confirm" if a == outcome.label else "compared once"))
+    baselines = kept[1:]
     results = confirm(tuner, outcome.label, baselines, confirm_deals, alpha) if baselines else []
     for base, res in zip(baselines, results, strict=True):
         role = ("the start" if base == start_label else

@@ -67,7 +67,7 @@ def decision_key(game: str, label: str) -> Any:
 
     try:
         s = parse_strategy(game, label)
-    except (StrategyError, Exception):  # noqa: BLE001 - unknown game or label: label it is
+    except StrategyError:  # a label the registry does not know: the label itself
         return label
     return (s.family, s.values)
 

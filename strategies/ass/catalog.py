@@ -35,13 +35,18 @@ Families
                    player holds k cards, or too few cards of higher values and jokers are still
                    unaccounted for, given the cards gone and the own hand), else as low.
 
-The ``tuned`` preset
---------------------
-``tuned`` is read from tuned.toml beside this file, which ``cardlab tune`` wrote (its header
-holds the confirmation on held-out deals). Remake it with::
+The tuned presets
+-----------------
+``tuned`` (4 players; also the answer at 3) is read from tuned.toml beside this file, and
+``tuned-6`` (6 players) from tuned-6.toml; ``cardlab tune`` wrote both (each file's header
+holds the confirmation on held-out deals). At 5 and 8 players the same command finds
+``careful`` itself. Remake them with::
 
     cardlab tune ass --start heuristic --field basic --players 4 --games 1000000 \
       --seed 11 --against careful --name tuned --out strategies/ass/tuned.toml
+    cardlab tune ass --start heuristic --field basic --players 6 --games 1000000 \
+      --seed 11 --against tuned --against careful --name tuned-6 \
+      --out strategies/ass/tuned-6.toml
 
 How to add a strategy
 ---------------------
@@ -145,5 +150,6 @@ register(
     )
 )
 
-# The shipped `tuned` preset (see the docstring), registered last.
-register_file(Path(__file__).with_name("tuned.toml"), "ass")
+# The shipped tuned presets (see the docstring), registered last.
+for _path in sorted(Path(__file__).parent.glob("tuned*.toml")):
+    register_file(_path, "ass")

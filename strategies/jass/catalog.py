@@ -34,14 +34,18 @@ Families
 Leading, aiming high: a sure winner if the record proves one (track=on), else its highest plain
 card. Leading, aiming low: its lowest card (that can still be beaten, with track=on).
 
-The ``tuned`` preset
---------------------
-``tuned`` is read from tuned.toml beside this file, which ``cardlab tune`` wrote (its header
-holds the confirmation on held-out deals). Remake it with::
+The tuned presets
+-----------------
+``tuned`` (4 players) is read from tuned.toml beside this file and ``tuned-3`` (3 players)
+from tuned-3.toml; ``cardlab tune`` wrote both (each file's header holds the confirmation on
+held-out matches). Remake them with::
 
     cardlab tune jass --start adaptive --field basic --players 4 --games 400000 \
       --seed 11 --against aim-low --against catch-up --name tuned \
       --out strategies/jass/tuned.toml
+    cardlab tune jass --start adaptive --field basic --players 3 --games 400000 \
+      --seed 11 --against tuned --against aim-low --name tuned-3 \
+      --out strategies/jass/tuned-3.toml
 
 How to add a strategy
 ---------------------
@@ -124,5 +128,6 @@ register(
     )
 )
 
-# The shipped `tuned` preset (see the docstring), registered last.
-register_file(Path(__file__).with_name("tuned.toml"), "jass")
+# The shipped tuned presets (see the docstring), registered last.
+for _path in sorted(Path(__file__).parent.glob("tuned*.toml")):
+    register_file(_path, "jass")

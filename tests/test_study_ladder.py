@@ -41,7 +41,7 @@ def test_rating_and_difference_intervals_cover_the_planted_values():
     inside = cover_pairs = total = total_pairs = 0
     for seed in range(30):
         res = run_ladder(backend, "ass", list(EFFECTS), players=[4], games=120, seed=seed,
-                         probe_deals=0)
+                         probe_deals=0, blocks=2)
         for _, row in res.table("ratings").iterrows():
             inside += row["low"] <= TRUE[row["strategy"]] <= row["high"]
             total += 1

@@ -72,3 +72,37 @@ def test_best_response_gain_is_measured_on_held_out_deals():
     assert knobs_of(row["response"])["mode"] == "b"
     assert row["low"] > 2.0 and row["low"] <= 3.0 + 0.3 and row["high"] >= 2.7
     assert not row["identical"] and row["held_out"] == 1000
+
+
+def _cli(*args):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_tune_command_writes_a_preset_that_other_commands_load(tmp_path):
+    out = tmp_path / "s.toml"
+    proc = _cli("tune", "ass", "--knob", "jokers", "--games", "2000", "--confirm", "200",
+                "--workers", "1", "--out", str(out), "--name", "mine", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert "preset 'mine' added" in proc.stdout
+    assert "gain of" in proc.stdout or "tuning kept the start" in proc.stdout
+    assert (tmp_path / "s.toml.state.json").exists()
+    text = out.read_text()
+    assert text.startswith("# written by: cardlab tune ass") and "[ass.mine]" in text
+    proc = _cli("strategies", "ass", "--strategies", str(out))
+    assert proc.returncode == 0 and "mine" in proc.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["tune", "ass", "--name", "careful"], "is built in"),
+    (["tune", "ass", "--knob", "speed"], "has no knob 'speed'"),
+    (["tune", "ass", "--start", "basic"], "has no knobs to tune"),
+    (["tune", "ass", "--games", "0"], "--games must be positive"),
+])
+def test_tune_command_refuses_bad_input_in_one_line(tmp_path, args, message):
+    proc = _cli(*args, "--out", str(tmp_path / "s.toml"))
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and message in lines[0], proc.stderr

@@ -165,6 +165,8 @@ def tune(
     baselines += [backend.canonical(game, a) for a in against
                   if backend.canonical(game, a) not in baselines]
     lines = []
+    if outcome.label == start_label:
+        lines.append(f"tuning kept the start, {start_label}: nothing to confirm against it")
     kept, same = distinct_play(tuner, [outcome.label, *[b for b in baselines
                                                         if b != outcome.label]])
     for a, b in same:

@@ -233,6 +233,7 @@ def run_ladder(
     level: float = 0.95,
     include: Sequence[str] = (),
     probe_deals: int = PROBE_DEALS,
+    blocks: int = BLOCKS,
 ) -> StudyResult:
     """Rate every strategy (default: every registered one) at each player count.
 
@@ -245,7 +246,8 @@ def run_ladder(
             if strategies:
                 raise CardlabError("name strategies only when the ladder is for one game")
             parts = [run_ladder(backend, g, None, players, games, seed, mode, rules, metric,
-                                better, level, include, probe_deals) for g in games_list]
+                                better, level, include, probe_deals, blocks)
+                     for g in games_list]
             tables = {name: pd.concat([p.tables[name] for p in parts], ignore_index=True)
                       for name in parts[0].tables}
             keys = ("mode", "metric", "better", "rules", "strategies", "elapsed_s")
@@ -273,7 +275,7 @@ def run_ladder(
         kept, merged = merge_same(backend, base, labels, probe_deals)
         if len(kept) < 2:
             raise CardlabError("every strategy plays the same: nothing to rate")
-        table, s = play_ladder(backend, base, kept, games)
+        table, s = play_ladder(backend, base, kept, games, blocks)
         specs.extend(x.to_dict() for x in s)
         ratings, pairs = rate(table, col, lower, level, seed=seed)
         names = {m["kept"]: [] for m in merged}
@@ -294,7 +296,7 @@ def run_ladder(
         "ladder", game=game, mode=mode_used, seed=seed, games=games, players=list(players),
         strategies=labels, rules=rules_by_players(specs), metric=col,
         better="lower" if lower else "higher", level=level,
-        design=f"mixed tables: {BLOCKS} blocks of deals, each a seeded shuffle of the "
+        design=f"mixed tables: {blocks} blocks of deals, each a seeded shuffle of the "
                "strategies in every rotation (every strategy in every seat of every deal); "
                "additive score model with deal-clustered errors; rank intervals by bootstrap "
                "over deals; tiers and simultaneous intervals corrected over all pairs (Holm, "

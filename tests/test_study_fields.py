@@ -51,9 +51,19 @@ def test_trump_answer_across_fields_names_the_rule_that_is_best_in_every_field()
     from analyzer.studies.fields import trump_across_fields
     from analyzer.studies.synthetic import SyntheticTrumpBackend
 
-    table, lines = trump_across_fields(SyntheticTrumpBackend(), ["x", "y"], players=[4],
-                                       deals=400)
-    assert set(table["field"]) == {"x", "y"}
+    class TwoFields(SyntheticTrumpBackend):
+        """Field y plays other deals than x (same rules of the game, other numbers); z plays
+        exactly as x."""
+
+        def counterfactual(self, spec, start, count):
+            from dataclasses import replace
+
+            shift = 1 if spec.strategies[0] == "y" else 0
+            return super().counterfactual(replace(spec, seed=spec.seed + shift), start, count)
+
+    table, lines = trump_across_fields(TwoFields(), ["x", "y", "z"], players=[4], deals=400)
+    assert set(table["field"]) == {"x", "y"}  # z merged into x
+    assert lines[0].startswith("x = z: the trump rules lose exactly the same")
     high = next(x for x in lines if x.startswith("Choosers aiming high"))
     low = next(x for x in lines if x.startswith("Choosers aiming low"))
     assert "in all 2 fields" in high and "the longest suit" in high

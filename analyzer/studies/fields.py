@@ -189,6 +189,23 @@ def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
             rules.loc[hit, "own_choice_is"] = row["b"]
         frames.append(rules)
         pair_frames.append(pairs)
+    # fields whose named rules lose exactly the same on every cell are one field here (e.g.
+    # players that differ only in their own trump choice): merged, named together
+    firsts: dict[bytes, str] = {}
+    alias: dict[str, str] = {}
+    for rules in frames:
+        named_rows = rules[rules["rule"] != AS_PLAYED].drop(columns=["field", "own_choice_is"])
+        fp = np.ascontiguousarray(named_rows.select_dtypes("number")
+                                  .to_numpy(np.float64)).tobytes()
+        alias[rules["field"].iloc[0]] = firsts.setdefault(fp, rules["field"].iloc[0])
+    for kept in dict.fromkeys(alias.values()):
+        same = [f for f, k in alias.items() if k == kept and f != kept]
+        if same:
+            lines.append(f"{' = '.join([kept, *same])}: the trump rules lose exactly the same "
+                         f"with these players (they differ at most in their own trump choice),"
+                         f" so they count as one field below.")
+    frames = [f for f in frames if alias[f["field"].iloc[0]] == f["field"].iloc[0]]
+    pair_frames = [p for p in pair_frames if alias[p["field"].iloc[0]] == p["field"].iloc[0]]
     table = pd.concat(frames, ignore_index=True)
     pairs = pd.concat(pair_frames, ignore_index=True)
     keys = ["field", "players", "ruleset", "aim"]
@@ -211,8 +228,7 @@ def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
             half = float(((rows["sticks_loss_high"] - rows["sticks_loss_low"]) / 2).min())
             d = decimals_for(half)
             names = " and ".join(RULE_WORDS.get(r, r) for r in always)
-            where = (f"in all {cells}" if nf > 1 else
-                     f"in {cells} (only {part['field'].iloc[0]} has such choosers)")
+            where = f"in all {cells}" if nf > 1 else f"in {cells} ({part['field'].iloc[0]})"
             lines.append(
                 f"Choosers aiming {aim}: {where}, fixing {names} is the best rule or "
                 f"not clearly worse than it ({lo:.{d}f} to {hi:.{d}f} sticks lost per decision "
@@ -220,10 +236,13 @@ def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
         else:
             best = (part.sort_values("sticks_loss", kind="stable")
                     .groupby(keys, sort=False).head(1))
-            by = "; ".join(f"{f}: {', '.join(RULE_WORDS.get(r, r) for r in dict.fromkeys(g))}"
-                           for f, g in best.groupby("field", sort=False)["rule"])
-            lines.append(f"Choosers aiming {aim}: no rule is best in every field ({cells}); "
-                         f"the rules that lose least: {by}.")
+            by = "; ".join(
+                f"{f}: " + ", ".join(f"{RULE_WORDS.get(r['rule'], r['rule'])} at "
+                                     f"{int(r['players'])} players ({r['ruleset']})"
+                                     for _, r in g.sort_values("players").iterrows())
+                for f, g in best.groupby("field", sort=False))
+            lines.append(f"Choosers aiming {aim}: no rule is best or tied for best in every "
+                         f"cell ({cells}); the rule that loses least: {by}.")
     own = table[(table["rule"] == AS_PLAYED) & (table["own_choice_is"] != "")]
     for (f, aim), part in own.groupby(["field", "aim"], sort=False):
         rule = part["own_choice_is"].iloc[0]

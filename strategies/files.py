@@ -100,7 +100,7 @@ def _spec_from(game: str, name: str, table: Any, path: str) -> StrategySpec:
     base_name = table.get("base")
     if not isinstance(base_name, str):
         raise StrategyError(f"{where} needs base = \"<registered strategy>\"")
-    book = catalog(game, _files=False)
+    book = catalog(game, with_files=False)
     if base_name not in book:
         raise StrategyError(f"{where}: unknown {game} strategy {base_name!r} as base; "
                             f"known: {', '.join(book)}")
@@ -153,7 +153,7 @@ def register_file(path: str | Path, game: str) -> None:
     if (full, game) in _REGISTERED:
         return
     specs = read_file(full).get(game, [])
-    book = catalog(game, _files=False)
+    book = catalog(game, with_files=False)
     for spec in specs:
         old = book.get(spec.name)
         if old is not None:

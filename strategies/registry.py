@@ -135,7 +135,7 @@ def register(spec: StrategySpec) -> StrategySpec:
     return spec
 
 
-def catalog(game: str, _files: bool = True) -> dict[str, StrategySpec]:
+def catalog(game: str, with_files: bool = True) -> dict[str, StrategySpec]:
     """All strategies of ``game`` by name, in registration order.
 
     Presets of the strategies files in ``CARDLAB_STRATEGIES`` come last (strategies/files.py).
@@ -144,7 +144,7 @@ def catalog(game: str, _files: bool = True) -> dict[str, StrategySpec]:
         raise StrategyError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
     if game not in _CATALOGS:
         importlib.import_module(f"strategies.{game}.catalog")
-    if _files and game in _CATALOGS:
+    if with_files and game in _CATALOGS:
         from strategies.files import load_for
 
         load_for(game)

@@ -125,7 +125,7 @@ def tune(
         raise CardlabError("--games must be positive and --confirm at least 2")
     if out.exists() and not out.is_file():
         raise CardlabError(f"--out {out} exists and is not a file")
-    if name in catalog(game, _files=False) and not _defined_in(out, game, name):
+    if name in catalog(game, with_files=False) and not _defined_in(out, game, name):
         raise CardlabError(f"{game} strategy {name!r} is built in; choose another --name")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -204,7 +204,7 @@ def _root_of(game: str, label: str) -> str:
     from strategies.registry import catalog, parse_strategy
 
     fam = parse_strategy(game, label).family
-    for spec in catalog(game, _files=False).values():
+    for spec in catalog(game, with_files=False).values():
         if spec.family == fam and not spec.preset:
             return spec.name
     return label.partition(":")[0]

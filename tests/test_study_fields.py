@@ -68,3 +68,16 @@ def test_trump_answer_across_fields_names_the_rule_that_is_best_in_every_field()
     low = next(x for x in lines if x.startswith("Choosers aiming low"))
     assert "in all 2 fields" in high and "the longest suit" in high
     assert "in all 2 fields" in low and "the shortest suit" in low
+
+
+def test_seat_effects_across_fields_are_judged_after_holm():
+    from analyzer.studies.fields import seats_across_fields
+
+    flat, lines = seats_across_fields(SyntheticAssBackend(seat_slope=0.0), ["F1", "F2"],
+                                      games=400)
+    assert set(flat["field"]) == {"F1", "F2"} and not flat["clear"].any()
+    assert lines[0].startswith("In all 2 fields (F1, F2) at 4, 6 players, no seat pays clearly")
+    steep, lines = seats_across_fields(SyntheticAssBackend(seat_slope=3.0), ["F1"], games=400)
+    last = steep[(steep["players"] == 6) & (steep["seat"] == 5)].iloc[0]
+    assert last["clear"] and last["seat_effect_low"] > 0
+    assert "seat 5 at 6 players against F1" in lines[0]

@@ -92,16 +92,18 @@ def study_fields(
     trump_deals: int = typer.Option(10_000, help="Deals per trump field, player count (3, 4) "
                                                  "and the seed rule set; 0 skips the trump "
                                                  "question."),
+    seats_games: int = typer.Option(20_000, help="Games per field at 4 and 6 players for the "
+                                                 "seat effects; 0 skips them."),
     seed: int = typer.Option(2, help="Master seed."),
     out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
     workers: int = typer.Option(None, help=WORKERS_HELP),
     progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
 ) -> None:
-    """The joker answer (holding against using jokers, everything else equal) and the trump
-    answer across fields of opponents, each with one robustness sentence."""
+    """The joker answer (holding against using jokers, everything else equal), the trump
+    answer and the seat effects across fields of opponents, each with a robustness sentence."""
     from analyzer.studies.fields import DEFAULT_FIELDS, TRUMP_FIELDS, run_fields
 
     result = run_fields(_backend(workers, progress), field or DEFAULT_FIELDS,
                         parse_ints(players, "--players"), games, seed,
-                        trump_field or TRUMP_FIELDS, trump_deals)
+                        trump_field or TRUMP_FIELDS, trump_deals, seats_games)
     _finish(result, out)

@@ -254,9 +254,16 @@ def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
 def run_fields(backend: Backend, fields: Sequence[str] = DEFAULT_FIELDS,
                players: Sequence[int] = (3, 4, 5, 6, 8), games: int = 2000, seed: int = 2,
                trump_fields: Sequence[str] = TRUMP_FIELDS, trump_deals: int = 10_000,
-               level: float = 0.95) -> StudyResult:
-    """The joker answer across fields and, unless ``trump_deals`` is 0, the trump answer."""
+               seats_games: int = 20_000, level: float = 0.95) -> StudyResult:
+    """The joker answer across fields and, unless their budgets are 0, the trump answer and
+    the seat effects across fields."""
     result = run_joker_fields(backend, fields, players, games, seed, level)
+    if seats_games:
+        table, lines = seats_across_fields(backend, fields, games=seats_games, level=level)
+        result.tables["seats"] = table
+        result.headlines.extend(lines)
+        result.manifest["seats"] = {"fields": list(fields), "games": seats_games,
+                                    "players": [4, 6]}
     if trump_deals and trump_fields:
         table, lines = trump_across_fields(backend, trump_fields, deals=trump_deals,
                                            level=level)
@@ -265,3 +272,49 @@ def run_fields(backend: Backend, fields: Sequence[str] = DEFAULT_FIELDS,
         result.manifest["trump"] = {"fields": list(trump_fields), "deals": trump_deals,
                                     "players": [3, 4], "rulesets": ["seed"]}
     return result
+
+
+SEATS_FIELDS = DEFAULT_FIELDS
+
+
+def seats_across_fields(backend: Backend, fields: Sequence[str] = SEATS_FIELDS,
+                        players: Sequence[int] = (4, 6), games: int = 20_000, seed: int = 1,
+                        level: float = 0.95) -> tuple[pd.DataFrame, list[str]]:
+    """The seats study (Who's the Ass?) per field: seat effects with a ``field`` column, and
+    one sentence on whether any seat pays clearly more or less than the average seat,
+    corrected over every (field, players, seat) cell (Holm)."""
+    from analyzer.studies.seats import run_seats
+
+    frames = []
+    for f in fields:
+        t = run_seats(backend, players, [f], games, seed, level).table("seats").copy()
+        t.insert(0, "field", backend.canonical("ass", f))
+        frames.append(t)
+    table = pd.concat(frames, ignore_index=True)
+    half = (table["seat_effect_high"] - table["seat_effect_low"]) / 2
+    se = half / t_quantile(level, max(1, games - 1))
+    z = (table["seat_effect"] / se.where(se > 0, np.nan)).to_numpy()
+    table["p_holm"] = holm(np.where(np.isfinite(z), two_sided_p(np.nan_to_num(z)), 1.0))
+    table["clear"] = table["p_holm"] < 1 - level
+    where = (f"{table['field'].nunique()} fields ({', '.join(dict.fromkeys(table['field']))}) "
+             f"at {_list(sorted(table['players'].unique()))} players")
+    top = table.loc[table["seat_effect"].abs().idxmax()]
+    top_text = (f"seat {int(top['seat'])} at {int(top['players'])} players against "
+                f"{top['field']}: {pm(top['seat_effect'], _half(top))}")
+    clear = table[table["clear"]]
+    if clear.empty:
+        line = (f"In all {where}, no seat pays clearly more or less than the average seat at "
+                f"its table after Holm's correction over all {len(table)} seats (largest "
+                f"effect: {top_text} minus points per game).")
+    else:
+        cells = "; ".join(f"seat {int(r['seat'])} at {int(r['players'])} players against "
+                          f"{r['field']} {pm(r['seat_effect'], _half(r))}"
+                          for _, r in clear.iterrows())
+        line = (f"Across {where}, seats that pay clearly more (+) or less (-) than the average "
+                f"seat after Holm's correction over all {len(table)} seats: {cells} minus "
+                "points per game; every other seat is not clearly different.")
+    return table, [line]
+
+
+def _half(row: pd.Series) -> float:
+    return float((row["seat_effect_high"] - row["seat_effect_low"]) / 2)

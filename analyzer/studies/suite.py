@@ -19,7 +19,7 @@ from analyzer.studies.trump import run_trump
 
 # Games (deals, matches) per player count at scale 1.
 BUDGETS = {"seats": 50_000, "jokers": 4_000, "trump": 20_000, "compare": 10_000,
-           "ladder": 2_000, "fields": 1_000, "trump-fields": 5_000}
+           "ladder": 2_000, "fields": 1_000, "trump-fields": 5_000, "seats-fields": 10_000}
 COMPARE = {"game": "jass", "strategies": ("basic", "aim-high", "aim-low", "adaptive"),
            "players": (4,)}
 
@@ -39,4 +39,5 @@ def run_all(backend: Backend, scale: float = 1.0) -> Iterator[StudyResult]:
                       games=budget("compare", scale), until_sure=True)
     yield run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale))
     yield run_fields(backend, games=budget("fields", scale),
-                     trump_deals=budget("trump-fields", scale))
+                     trump_deals=budget("trump-fields", scale),
+                     seats_games=budget("seats-fields", scale))

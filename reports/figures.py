@@ -378,5 +378,9 @@ FIGURES = {"seats": seats_figures, "jokers": jokers_figures, "compare": compare_
 
 def study_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
     """Write every figure of ``result`` into ``folder``."""
+    if result.study in ("ladder", "fields"):
+        from reports.ladder import fields_figures, ladder_figures
+
+        return (ladder_figures if result.study == "ladder" else fields_figures)(result, folder)
     make = FIGURES.get(result.study)
     return make(result, folder) if make else []

@@ -33,8 +33,12 @@ TITLES = {
     "jokers": "Is it worth holding jokers? (Who's the Ass?)",
     "trump": "Which suit to fix as trump? (Plus-Minus Jass)",
     "compare": "Head to head: strategies on the same deals",
+    "ladder": "The ladder: every strategy rated on mixed tables",
+    "best-response": "How exploitable is a table? The best-response gain of one seat",
+    "fields": "Does the answer hold whatever the opponents? (across fields)",
 }
-SHORT = {"seats": "Seats", "jokers": "Jokers", "trump": "Trump choice", "compare": "Head to head"}
+SHORT = {"seats": "Seats", "jokers": "Jokers", "trump": "Trump choice", "compare": "Head to head",
+         "ladder": "Ladder", "best-response": "Best response", "fields": "Across fields"}
 # Manifest fields shown in the summary list (the full manifest is folded out below it).
 SUMMARY_KEYS = ("game", "mode", "players", "strategies", "field", "games", "deals", "seed",
                 "rules", "rules_sets", "metric", "better", "design", "level", "version",

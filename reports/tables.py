@@ -194,6 +194,10 @@ VIEWS = {"seats": seats_views, "jokers": jokers_views, "compare": compare_views,
 
 def study_views(result: StudyResult) -> list[TableView]:
     """The readable tables of ``result`` (the raw tables when no view is defined)."""
+    if result.study == "ladder":
+        from reports.ladder import ladder_views
+
+        return ladder_views(result)
     make = VIEWS.get(result.study)
     if make:
         return make(result)

@@ -84,6 +84,9 @@ class StrategySpec:
     description: str
     params: tuple[Param, ...] = ()
     preset: dict[str, str] = field(default_factory=dict)
+    # "slow" (too slow for a full ladder) or "not-a-player" (e.g. an oracle): the ladder
+    # leaves such strategies out unless asked for by name.
+    tags: tuple[str, ...] = ()
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -141,12 +144,19 @@ def register(spec: StrategySpec) -> StrategySpec:
     return spec
 
 
-def catalog(game: str) -> dict[str, StrategySpec]:
-    """All strategies of ``game`` by name, in registration order."""
+def catalog(game: str, with_files: bool = True) -> dict[str, StrategySpec]:
+    """All strategies of ``game`` by name, in registration order.
+
+    Presets of the strategies files in ``CARDLAB_STRATEGIES`` come last (strategies/files.py).
+    """
     if game not in GAMES:
         raise StrategyError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
     if game not in _CATALOGS:
         importlib.import_module(f"strategies.{game}.catalog")
+    if with_files and game in _CATALOGS:
+        from strategies.files import load_for
+
+        load_for(game)
     return _CATALOGS.get(game, {})
 
 

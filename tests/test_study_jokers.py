@@ -57,9 +57,9 @@ def test_headline_measures_hoarding_against_as_needed_like_its_figure(synthetic)
         d, h = row["difference"].iloc[0], row["half"].iloc[0]
         assert f"{pm(abs(d), h)} at {n} players" in sentence
     assert "dumping" not in sentence
-    # one line per finding (points, match wins, best policy, k sweep, precision), not one per
-    # player count
-    assert len(result.headlines) <= 5
+    # one line per finding (points, match wins, best policy, k sweep, precision, merged twins),
+    # not one per player count
+    assert len(result.headlines) <= 6
 
 
 def test_A12_match_wins_follow_the_known_effects(synthetic):
@@ -99,3 +99,28 @@ def test_jokers_study_with_real_games():
     # as-needed plays as the basic field: on every match its places share exactly 1/n
     assert wins.loc["as-needed", "mean"] == pytest.approx(0.25, abs=1e-12)
     assert wins["mean"].between(0, 1).all()
+
+
+def test_identical_policies_are_merged_and_best_of_k_is_corrected():
+    # keep-until-0 plays exactly as hoarding in the synthetic backend when they share a label
+    effects = {**EFFECTS, "hold-jokers:keep=0": EFFECTS["joker-hoarder"]}
+
+    class Twin(SyntheticAssBackend):
+        def collect(self, spec, count, start=0):
+            from dataclasses import replace
+
+            same = tuple("joker-hoarder" if s == "hold-jokers:keep=0" else s
+                         for s in spec.strategies)
+            return super().collect(replace(spec, strategies=same), count, start)
+
+    result = run_jokers(Twin(effects=effects), players=[4], keep=[0, 4], games=300)
+    pol = result.table("policies").set_index("strategy")
+    assert pol.loc["keep-until-0", "same_as"] == "hoard"
+    pairs = result.table("differences")
+    twin = pairs[(pairs["a"] == "hoard") & (pairs["b"] == "keep-until-0")]
+    assert twin["identical"].all() and (twin["p_holm"] == 1).all()
+    assert (pairs["p_holm"] >= 0).all() and (pairs[~pairs["identical"]]["p_holm"] <= 1).all()
+    assert any("merged and never compared" in h and "hoarding jokers = keeping jokers until 0"
+               in h for h in result.headlines)
+    assert any("Holm's correction" in h for h in result.headlines)
+    assert not any("0.000 +/- 0.000" in h for h in result.headlines)

@@ -4,8 +4,10 @@ from analyzer.cli import (
     ass_commands,  # noqa: F401
     common_commands,  # noqa: F401
     jass_commands,  # noqa: F401
+    ladder_commands,  # noqa: F401
     run_commands,  # noqa: F401
     study_commands,  # noqa: F401
+    tune_commands,  # noqa: F401
 )
 from analyzer.cli.app import app, run_app
 from analyzer.cli.console import plain_help_types
@@ -17,4 +19,7 @@ __all__ = ["app", "main"]
 
 def main() -> None:
     """Entry point of the ``cardlab`` console script."""
+    import sys
+
+    sys.argv[1:] = tune_commands.hoist_strategies_option(sys.argv[1:])
     run_app()

@@ -23,7 +23,6 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
-from analyzer.numbers import interval
 from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, seat_swaps
 from analyzer.studies.play import Backend, make_spec, seat_field
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
@@ -132,6 +131,34 @@ def _percent(value: float, half: float) -> str:
     return pm(100 * value, 100 * half) + "%"
 
 
+def same_play(games_table: pd.DataFrame, order: list[str]) -> dict[str, str]:
+    """Policy -> the first policy (in ``order``) whose games were identical on every deal and
+    seat: they make the same decisions here and are never compared with each other."""
+    prints: dict[bytes, str] = {}
+    out = {}
+    for name in order:
+        part = games_table[games_table["strategy"] == name].sort_values(["index", "seat"])
+        fp = np.ascontiguousarray(part.drop(columns=["arrangement", "strategy"])
+                                  .select_dtypes("number").to_numpy(np.float64)).tobytes()
+        out[name] = prints.setdefault(fp, name)
+    return out
+
+
+def _holm_p(pairs: pd.DataFrame, level: float) -> np.ndarray:
+    """Holm-adjusted p-values over the pairs that are not identical (1 for identical ones)."""
+    from analyzer.stats.hygiene import holm, two_sided_p
+    from analyzer.stats.intervals import t_quantile
+
+    se = pairs["half"] / t_quantile(level, max(1, int(pairs["n_units"].max()) - 1))
+    z = (pairs["difference"] / se.where(se > 0, np.nan)).to_numpy()
+    p = np.where(np.isfinite(z), two_sided_p(np.nan_to_num(z)), 1.0)
+    out = np.ones(len(pairs))
+    live = ~pairs["identical"].to_numpy()
+    if live.any():
+        out[live] = holm(p[live])
+    return out
+
+
 def _diff(pairs: pd.DataFrame, a: str, b: str) -> tuple[float, float] | None:
     """(a - b, half-width) from the pairs table, whichever way round it is stored."""
     row = pairs[(pairs["a"] == a) & (pairs["b"] == b)]
@@ -176,7 +203,11 @@ def _against_as_needed(pairs: pd.DataFrame, name: str, verbs: dict[str, str],
 
 def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
               verbs: dict[str, str], wins: pd.DataFrame | None = None) -> list[str]:
-    """Plain-language answers, every number from the tables; each baseline is 'as needed'."""
+    """Plain-language answers, every number from the tables; each baseline is 'as needed'.
+
+    One line per finding: hoarding in points, hoarding in match wins, the best policy (judged
+    after Holm's correction over every pair of distinct policies), the keep-until sweep, the
+    precision of the headline pair, and the policies merged because they play identically."""
     lines = []
     hoard = _against_as_needed(pairs, "hoard", verbs, field_text)
     if hoard:
@@ -187,45 +218,67 @@ def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
         if any(match_lines):
             lines.append(" ".join(m for m in match_lines if m))
     best_by: dict[str, list[str]] = {}
-    notes = []
+    notes, sweep_parts, n_distinct = [], [], 0
     for n, part in pairs.groupby("players"):
         rank = ranking[ranking["players"] == n].sort_values("mean", kind="stable")
-        best, second = rank.iloc[0], rank.iloc[1] if len(rank) > 1 else None
+        same = dict(zip(rank["strategy"], rank.get("same_as", rank["strategy"]), strict=True))
+        distinct = rank[rank["strategy"].map(same) == rank["strategy"]]
+        n_distinct = max(n_distinct, len(distinct))
+        best = distinct.iloc[0]
+        second = distinct.iloc[1] if len(distinct) > 1 else None
         best_by.setdefault(best["strategy"], []).append(str(int(n)))
         gap = _diff(part, second["strategy"], best["strategy"]) if second is not None else None
-        if gap is not None and gap[0] <= gap[1]:
-            notes.append(f"{verbs[second['strategy']]} at {int(n)} players "
-                         f"(by {pm(gap[0], gap[1])})")
-    text = "The best joker policy is " + "; ".join(
-        f"{verbs[name]} at {_counts(counts)} players" for name, counts in best_by.items())
-    lines.append(text + ("; but it is not clearly ahead of " + ", nor of ".join(notes)
-                         if notes else "") + ".")
-    sweep_best, sweep_parts = [], []
-    for n, part in pairs.groupby("players"):
-        rank = ranking[ranking["players"] == n].sort_values("mean", kind="stable")
+        if gap is not None:
+            hit = part[((part["a"] == best["strategy"]) & (part["b"] == second["strategy"]))
+                       | ((part["a"] == second["strategy"]) & (part["b"] == best["strategy"]))]
+            holm_p = float(hit["p_holm"].iloc[0]) if "p_holm" in hit else float("nan")
+            if not holm_p < 0.05:
+                notes.append(f"{verbs[second['strategy']]} at {int(n)} players "
+                             f"(by {pm(gap[0], gap[1])})")
         sweep = rank[rank["keep"].notna()]
         if len(sweep) > 1:
             k_best = sweep.iloc[0]
-            sweep_best.append(int(k_best["keep"]))
+            k = int(k_best["keep"])
             vs = _diff(part, k_best["strategy"], "as-needed")
-            if vs is not None:
-                sweep_parts.append((f"{interval(vs[0], vs[1], signed=True)} at {int(n)} "
-                                    "players", f" (k = {int(k_best['keep'])})"))
+            if same.get(k_best["strategy"]) == same.get("as-needed"):
+                sweep_parts.append(f"never pays at {int(n)} players (the best k, {k}, plays "
+                                   "exactly as using them as needed)")
+            elif vs is not None and not vs[0] < -vs[1]:
+                sweep_parts.append(f"does not pay at {int(n)} players (even the best k, {k}, "
+                                   f"costs {pm(vs[0], vs[1])} minus points per game against "
+                                   "using them as needed)")
+            elif vs is not None:
+                sweep_parts.append(f"pays at {int(n)} players with k = {k} (saving "
+                                   f"{pm(abs(vs[0]), vs[1])} minus points per game against "
+                                   "using them as needed)")
+    text = "The best joker policy is " + "; ".join(
+        f"{verbs[name]} at {_counts(counts)} players" for name, counts in best_by.items())
+    text += ("; but it is not clearly ahead of " + ", nor of ".join(notes) if notes else "")
+    lines.append(text + f" (best of {n_distinct} distinct policies: 'clearly' is judged after "
+                 "Holm's correction over all their pairs).")
     if sweep_parts:
-        same = len(set(sweep_best)) == 1
-        head = (f"Keeping jokers until k cards are left works best with k = {sweep_best[0]} at "
-                "every player count" if same else "The best k for keeping jokers until k cards "
-                "are left depends on the player count")
-        parts = [a + ("" if same else b) for a, b in sweep_parts]
-        lines.append(f"{head}; against using them as needed that changes minus points per game "
-                     f"by {', '.join(parts)}.")
-    vr = pairs["variance_reduction"].replace([np.inf], np.nan).dropna()
-    if len(vr):
+        lines.append("Keeping jokers until k cards are left " + "; ".join(sweep_parts) + ".")
+    live = pairs[~pairs["identical"]] if "identical" in pairs else pairs
+    head = live[(live["a"] == "hoard") & (live["b"] == "dump")]["variance_reduction"]
+    vr = live["variance_reduction"].replace([np.inf], np.nan).dropna()
+    if len(head):
         lines.append(
-            f"The duplicate format made the comparisons {vr.median():.1f} times more precise "
-            f"in variance than unpaired runs of the same size (median over {len(vr)} pairs): "
-            f"an unpaired study would need that many times more games."
-        )
+            f"For the headline pair, hoarding against dumping jokers, the duplicate format "
+            f"made the comparison {head.min():.1f} to {head.max():.1f} times more precise in "
+            f"variance than unpaired runs of the same size (median over all {len(vr)} pairs "
+            f"of different policies: {vr.median():.1f}); pairs of identical policies are "
+            "left out.")
+    merged = []
+    for n, rank in ranking.groupby("players"):
+        if "same_as" not in rank:
+            break
+        groups = rank.groupby("same_as", sort=False)["strategy"].apply(list)
+        names = "; ".join(" = ".join(verbs[x] for x in g) for g in groups if len(g) > 1)
+        if names:
+            merged.append(f"at {n} players, {names}")
+    if merged:
+        lines.append("These policies play identical games, so they are merged and never "
+                     "compared with each other: " + "; ".join(merged) + ".")
     return lines
 
 
@@ -265,6 +318,11 @@ def run_jokers(
         # every pair of policies, paired on the same (deal, seat)
         pairs = duplicate_pairs(games_table, VALUE, level, order=order)
         pairs.insert(0, "players", n)
+        same = same_play(games_table, order)
+        rank["same_as"] = rank["strategy"].map(same)
+        pairs["identical"] = [same[a] == same[b] for a, b in zip(pairs["a"], pairs["b"],
+                                                                  strict=True)]
+        pairs["p_holm"] = _holm_p(pairs, level)
         pair_tables.append(pairs)
         if matches:
             match_table, match_specs = play_policy_matches(

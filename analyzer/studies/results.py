@@ -25,7 +25,7 @@ from analyzer.outputs import check_folder_target, refuse_stdout, replace_folder
 
 FORMAT = "cardlab-study/1"
 MANIFEST = "manifest.json"
-STUDY_NAMES = ("seats", "jokers", "trump", "compare")
+STUDY_NAMES = ("seats", "jokers", "trump", "compare", "ladder", "best-response", "fields")
 
 
 @dataclass

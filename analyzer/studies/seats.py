@@ -112,7 +112,9 @@ def headlines(table: pd.DataFrame, field_text: str) -> list[str]:
         f"The simulated chance to be dealt the ass agrees with its exact value (the ass is "
         f"shuffled among the first 39 cards, which are dealt one at a time around the table): "
         f"the 95% interval contains it for {inside} of {len(table)} (players, seat) pairs "
-        f"(about 95% are expected to)."
+        f"(about 95% would be expected of independent checks; these are correlated: every "
+        f"player count replays the same seed's deal indices and the seats of a game share one "
+        f"ass, so misses come in clusters)."
     )
     for players, part in table.groupby("players"):
         worst = part.loc[part["seat_effect"].idxmax()]

@@ -40,6 +40,19 @@ Families
                    ties) instead of what ``lead`` says; jokers as the joker knob says. Reads
                    the running totals and the game number that A-12 makes public.
 
+The tuned presets
+-----------------
+``tuned`` (4 players; also the answer at 3) is read from tuned.toml beside this file, and
+``tuned-6`` (6 players) from tuned-6.toml; ``cardlab tune`` wrote both (each file's header
+holds the confirmation on held-out deals). At 5 and 8 players the same command finds
+``careful`` itself. Remake them with::
+
+    cardlab tune ass --start heuristic --field basic --players 4 --games 1000000 \
+      --seed 11 --against careful --name tuned --out strategies/ass/tuned.toml
+    cardlab tune ass --start heuristic --field basic --players 6 --games 1000000 \
+      --seed 11 --against tuned --against careful --name tuned-6 \
+      --out strategies/ass/tuned-6.toml
+
 How to add a strategy
 ---------------------
 * A preset of an existing family (new knob values only): one ``register(StrategySpec(...))``
@@ -60,6 +73,9 @@ How to add a strategy
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from strategies.files import register_file
 from strategies.registry import Param, StrategySpec, register
 
 BASIC = 0
@@ -149,3 +165,7 @@ register(
         HEURISTIC_PARAMS, preset={"lead": "safe", "ass_throw": "safe-high"},
     )
 )
+
+# The shipped tuned presets (see the docstring), registered last.
+for _path in sorted(Path(__file__).parent.glob("tuned*.toml")):
+    register_file(_path, "ass")

@@ -34,6 +34,19 @@ Families
 Leading, aiming high: a sure winner if the record proves one (track=on), else its highest plain
 card. Leading, aiming low: its lowest card (that can still be beaten, with track=on).
 
+The tuned presets
+-----------------
+``tuned`` (4 players) is read from tuned.toml beside this file and ``tuned-3`` (3 players)
+from tuned-3.toml; ``cardlab tune`` wrote both (each file's header holds the confirmation on
+held-out matches). Remake them with::
+
+    cardlab tune jass --start adaptive --field basic --players 4 --games 400000 \
+      --seed 11 --against aim-low --against catch-up --name tuned \
+      --out strategies/jass/tuned.toml
+    cardlab tune jass --start adaptive --field basic --players 3 --games 400000 \
+      --seed 11 --against tuned --against aim-low --name tuned-3 \
+      --out strategies/jass/tuned-3.toml
+
 How to add a strategy
 ---------------------
 * A preset of the heuristic family: one ``register(StrategySpec(...))`` below with ``preset``.
@@ -46,6 +59,9 @@ How to add a strategy
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from strategies.files import register_file
 from strategies.jass.knobs import (
     AIM_CHOICES,
     FAM_BASIC,
@@ -111,3 +127,7 @@ register(
         HEURISTIC_PARAMS, preset={"aim": "standings", "trump": "by_aim", "track": "on"},
     )
 )
+
+# The shipped tuned presets (see the docstring), registered last.
+for _path in sorted(Path(__file__).parent.glob("tuned*.toml")):
+    register_file(_path, "jass")

@@ -1,0 +1,1 @@
+"""Tuning strategy knobs against a field (``cardlab tune``)."""

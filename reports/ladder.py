@@ -1,0 +1,138 @@
+"""The ladder study in the report: ratings with rank intervals, and the pairwise heatmap."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from analyzer.studies.results import StudyResult
+from analyzer.studies.text import metric_words
+from reports.figures import BLUE, FigureInfo, _grid, _save
+from reports.tables import TableView, interval_cell
+
+
+def ladder_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
+    """Per game: ratings with 95% intervals per player count, and the pairwise heatmap."""
+    ratings, pairs = result.table("ratings"), result.table("pairs")
+    if "game" not in ratings:
+        return _game_figures(result.manifest, ratings, pairs, folder, "ladder")
+    out = []
+    for game in ratings["game"].unique():
+        info = {**result.manifest, **result.manifest.get("by_game", {}).get(game, {}),
+                "game": game}
+        out += _game_figures(info, ratings[ratings["game"] == game],
+                             pairs[pairs["game"] == game], folder, f"ladder_{game}")
+    return out
+
+
+def _game_figures(manifest: dict, ratings: pd.DataFrame, pairs: pd.DataFrame, folder: Path,
+                  stem: str) -> list[FigureInfo]:
+    metric = metric_words(str(manifest.get("metric", "value")))
+    better = manifest.get("better", "lower")
+    game = manifest.get("game")
+    counts = sorted(ratings["players"].unique())
+    out = []
+    fig, axes = _grid(len(counts), width=4.4, height=0.8 + 0.42 * ratings["strategy"].nunique())
+    for ax, n in zip(axes, counts, strict=True):
+        part = ratings[ratings["players"] == n].sort_values("rank", ascending=False)
+        ax.errorbar(part["rating"], range(len(part)), xerr=part["half"], fmt="o", color=BLUE,
+                    ecolor="black", capsize=3)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_yticks(range(len(part)),
+                      [f"{m}  (tier {t})" for m, t in zip(part["members"], part["tier"],
+                                                         strict=True)], fontsize=7)
+        ax.set_title(f"{n} players", fontsize=9)
+        ax.set_xlabel(f"{metric} vs table average ({better} is better)", fontsize=8)
+    fig.suptitle(f"{game}: the ladder on mixed tables\n(95% CI, clustered by deal)", fontsize=10)
+    out.append(FigureInfo(_save(fig, folder, f"{stem}_ratings.png"), f"The ladder ({game})",
+                          "Each strategy's rating (its result minus the average of the same "
+                          "deals' tables) with its 95% interval; best at the top; strategies "
+                          "that cannot be separated share a tier.", wide=len(counts) > 1))
+
+    fig, axes = _grid(len(counts), width=5.2, height=4.4)
+    for ax, n in zip(axes, counts, strict=True):
+        part = pairs[pairs["players"] == n]
+        names = list(ratings[ratings["players"] == n].sort_values("rank")["strategy"])
+        diff = pd.DataFrame(np.nan, index=names, columns=names)
+        half = diff.copy()
+        for _, row in part.iterrows():
+            diff.loc[row["a"], row["b"]], diff.loc[row["b"], row["a"]] = (row["difference"],
+                                                                          -row["difference"])
+            half.loc[row["a"], row["b"]] = half.loc[row["b"], row["a"]] = row["sim_half"]
+        data = diff.to_numpy(dtype=float)
+        span = np.nanmax(np.abs(data)) if np.isfinite(data).any() else 1.0
+        im = ax.imshow(np.ma.masked_invalid(data), cmap="RdBu_r" if better == "lower" else "RdBu",
+                       vmin=-span, vmax=span)
+        ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=7)
+        ax.set_yticks(range(len(names)), names, fontsize=7)
+        for i in range(len(names)):
+            for j in range(len(names)):
+                if i != j:
+                    clear = abs(data[i, j]) > half.iat[i, j]
+                    ax.text(j, i, f"{data[i, j]:+.2f}\n±{half.iat[i, j]:.2f}", ha="center",
+                            va="center", fontsize=5.5, fontweight="bold" if clear else "normal",
+                            color="white" if abs(data[i, j]) > 0.6 * span else "black")
+        ax.set_title(f"{n} players", fontsize=9)
+        fig.colorbar(im, ax=ax, shrink=0.8)
+    fig.suptitle(f"{game}: {metric}, row minus column\n(simultaneous 95% intervals)",
+                 fontsize=10)
+    out.append(FigureInfo(_save(fig, folder, f"{stem}_pairs.png"),
+                          f"Pairwise differences ({game})",
+                          f"Row minus column in {metric} per deal, paired on the same deals, "
+                          "with intervals that hold for all pairs at once (Bonferroni); bold: "
+                          f"clearly different after the correction ({better} is better).",
+                          wide=len(counts) > 1))
+    return out
+
+
+def ladder_views(result: StudyResult) -> list[TableView]:
+    """The ladder (ratings, rank intervals, tiers) and the pairwise table."""
+    r = result.table("ratings")
+    game = {"game": r["game"]} if "game" in r else {}
+    ladder = pd.DataFrame({
+        **game, "players": r["players"], "rank": r["rank"],
+        "rank 95%": [f"{lo}-{hi}" for lo, hi in zip(r["rank_low"], r["rank_high"], strict=True)],
+        "tier": r["tier"], "strategy": r["members"],
+        "rating ± 95%": [interval_cell(v, lo, hi)
+                         for v, lo, hi in zip(r["rating"], r["low"], r["high"], strict=True)],
+        "mean": r["mean"].round(4), "deals": r["deals"],
+    })
+    p = result.table("pairs")
+    pairs = pd.DataFrame({
+        **({"game": p["game"]} if "game" in p else {}), "players": p["players"],
+        "a": p["a"], "b": p["b"],
+        "a - b ± 95%": [interval_cell(v, lo, hi)
+                        for v, lo, hi in zip(p["difference"], p["low"], p["high"], strict=True)],
+        "simultaneous ± 95%": [interval_cell(v, lo, hi) for v, lo, hi in
+                               zip(p["difference"], p["sim_low"], p["sim_high"], strict=True)],
+        "p (Holm)": p["p_holm"].map(lambda x: f"{x:.3g}"),
+        "clear": p["clear"].map({True: "yes", False: "no"}),
+        "variance reduction": p["variance_reduction"].map(lambda x: f"{x:.1f}x"),
+    })
+    return [TableView("The ladder", ladder, "ratings"),
+            TableView("Every pair (Holm over all pairs)", pairs, "pairs")]
+
+
+
+
+
+def fields_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
+    """Holding minus using jokers by player count, one line per field, with 95% intervals."""
+    cells = result.table("cells")
+    fig, axes = _grid(1, width=5.6, height=3.6)
+    ax = axes[0]
+    for i, (name, part) in enumerate(cells.groupby("field", sort=False)):
+        x = part["players"].to_numpy() + (i - 1.5) * 0.08
+        ax.errorbar(x, part["difference"], yerr=part["half"], fmt="o-", capsize=3, label=name)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("players", fontsize=8)
+    ax.set_ylabel("hold minus as-needed (minus points)", fontsize=8)
+    ax.legend(title="field", fontsize=7)
+    fig.suptitle("Who's the Ass?: holding jokers against using them, by field (95% CI)",
+                 fontsize=10)
+    return [FigureInfo(_save(fig, folder, "fields_jokers.png"), "Holding jokers, by field",
+                       "Minus points per game of the field's strategy with jokers=keep minus "
+                       "the same with jokers=as-needed, one seat against the field, on the "
+                       "same deals (above 0: holding costs).")]

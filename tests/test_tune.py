@@ -1,0 +1,108 @@
+"""analyzer/tune: the tuner finds a planted optimum, merges identical candidates, resumes."""
+
+import json
+
+import pytest
+
+from analyzer.errors import CardlabError
+from analyzer.tune.synthetic import X_BEST, Y_BEST, PlantedBackend, knobs_of, toy_space
+from analyzer.tune.tuner import Tuner, TuneSettings, confirm, distinct_play
+
+START = "toy:mode=a,inert=off,x=0.5,y=0.5"
+
+
+def _settings(budget=40_000, seed=5):
+    return TuneSettings("ass", 4, ("basic",), START, ("mode", "inert", "x", "y"), budget, seed,
+                        "minus_points", True)
+
+
+def test_tuning_recovers_the_planted_optimum_and_merges_identical_candidates():
+    tuner = Tuner(PlantedBackend(), _settings(), toy_space())
+    out = tuner.run()
+    k = knobs_of(out.label)
+    assert k["mode"] == "b"
+    assert abs(float(k["x"]) - X_BEST) < 0.1 and abs(float(k["y"]) - Y_BEST) < 0.1
+    assert out.games <= 40_000
+    # inert=on plays exactly as inert=off: merged, never compared with itself
+    assert [START, START.replace("inert=off", "inert=on")] in out.merged
+    # held-out confirmation: the start is worse by about BONUS + CURVE * 0.08 = 4.6 points
+    res = confirm(tuner, out.label, [START], budget=3000)[0]
+    assert res.decision == "a-lower" and res.high < 0 and res.low < -4.6 < res.high + 0.5
+
+
+def test_an_interrupted_run_resumes_to_the_same_answer(tmp_path):
+    whole = Tuner(PlantedBackend(), _settings(20_000), toy_space()).run()
+    path = tmp_path / "state.json"
+    steps = []
+
+    def stop_after_three(done, total):
+        steps.append(done)
+        if len(steps) == 4:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        Tuner(PlantedBackend(), _settings(20_000), toy_space(), path,
+              on_games=stop_after_three).run()
+    saved = json.loads(path.read_text())
+    assert saved["games"] == steps[-1] and 0 < saved["games"] < 20_000
+    resumed = Tuner(PlantedBackend(), _settings(20_000), toy_space(), path).run()
+    assert resumed.label == whole.label and resumed.games == whole.games
+    assert resumed.history == whole.history
+    with pytest.raises(CardlabError, match="other settings"):
+        Tuner(PlantedBackend(), _settings(20_000, seed=6), toy_space(), path)
+
+
+def test_a_budget_too_small_for_the_discrete_knobs_is_refused():
+    with pytest.raises(CardlabError, match="too small for 6 combinations"):
+        Tuner(PlantedBackend(), _settings(100), toy_space()).run()
+
+
+def test_identical_baselines_are_compared_once():
+    tuner = Tuner(PlantedBackend(), _settings(), toy_space())
+    other = START.replace("inert=off", "inert=on")
+    kept, same = distinct_play(tuner, [START, other, "basic"])
+    assert kept == [START, "basic"] and same == [(START, other)]
+
+
+def test_best_response_gain_is_measured_on_held_out_deals():
+    from analyzer.studies.best_response import best_response_row
+
+    row = best_response_row(PlantedBackend(), toy_space(), _settings(20_000), confirm=1000)
+    # basic has effect 0; the planted best is BONUS = 3 points better (lower is better)
+    assert knobs_of(row["response"])["mode"] == "b"
+    assert row["low"] > 2.0 and row["low"] <= 3.0 + 0.3 and row["high"] >= 2.7
+    assert not row["identical"] and row["held_out"] == 1000
+
+
+def _cli(*args):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_tune_command_writes_a_preset_that_other_commands_load(tmp_path):
+    out = tmp_path / "s.toml"
+    proc = _cli("tune", "ass", "--knob", "jokers", "--games", "2000", "--confirm", "200",
+                "--workers", "1", "--out", str(out), "--name", "mine", "--no-progress")
+    assert proc.returncode == 0, proc.stderr
+    assert "preset 'mine' added" in proc.stdout
+    assert "gain of" in proc.stdout or "tuning kept the start" in proc.stdout
+    assert (tmp_path / "s.toml.state.json").exists()
+    text = out.read_text()
+    assert text.startswith("# written by: cardlab tune ass") and "[ass.mine]" in text
+    proc = _cli("strategies", "ass", "--strategies", str(out))
+    assert proc.returncode == 0 and "mine" in proc.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["tune", "ass", "--name", "careful"], "is built in"),
+    (["tune", "ass", "--knob", "speed"], "has no knob 'speed'"),
+    (["tune", "ass", "--start", "basic"], "has no knobs to tune"),
+    (["tune", "ass", "--games", "0"], "--games must be positive"),
+])
+def test_tune_command_refuses_bad_input_in_one_line(tmp_path, args, message):
+    proc = _cli(*args, "--out", str(tmp_path / "s.toml"))
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2 and len(lines) == 1 and message in lines[0], proc.stderr

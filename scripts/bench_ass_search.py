@@ -30,12 +30,12 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_common import rate  # noqa: E402
 
+from analyzer.games.ass.rollout import play_on  # noqa: E402
+
 
 @njit
 def _rollouts(states, sizes, gone, starters, blocked, rounds, n, fam, pp, repeats):
     """play_on from every state, ``repeats`` times; return the turns played."""
-    from analyzer.games.ass.rollout import play_on
-
     view = np.zeros(1104, dtype=np.int64)
     work = np.empty(n, dtype=np.uint64)
     rng = np.zeros(1, dtype=np.uint64)

@@ -41,6 +41,7 @@ from strategies.registry import catalog, parse_strategy, seat_strategies
 SMALL = "pimc:worlds=3,candidates=3"
 SMALL_PEEK = "peek:worlds=2,candidates=3"
 SMALL_RANDOM = "pimc:worlds=2,candidates=3,rollout=random"
+SMALL_CAREFUL = "pimc:worlds=2,candidates=3,rollout=careful"
 DECK = [1] + [8] * 13 + [5]  # per kind: the ass, 1..13, jokers
 
 
@@ -225,9 +226,9 @@ def test_peek_does_see_the_other_hands():
 @pytest.mark.parametrize(
     "players,texts",
     [
-        (4, [SMALL, "basic", SMALL_PEEK, "careful"]),
+        (4, [SMALL, "basic", SMALL_PEEK, SMALL_CAREFUL]),
         (3, [SMALL_RANDOM, "random", SMALL]),
-        (6, [SMALL, "joker-dumper", "careful", SMALL_PEEK, "random", SMALL_RANDOM]),
+        (6, [SMALL, "joker-dumper", SMALL_CAREFUL, SMALL_PEEK, "random", SMALL_RANDOM]),
     ],
 )
 def test_reference_engine_plays_search_games_move_for_move_like_numba(players, texts):
@@ -239,7 +240,7 @@ def test_reference_engine_plays_search_games_move_for_move_like_numba(players, t
 
 def test_search_game_records_replay_and_pass_the_rules_check():
     for index in range(3):
-        rec = record(4, [SMALL, SMALL_RANDOM, SMALL_PEEK, "careful"], 5, index)
+        rec = record(4, [SMALL, SMALL_RANDOM, SMALL_PEEK, SMALL_CAREFUL], 5, index)
         assert rec["strategies"][0] == SMALL
         assert verify_record(rec) == []
         assert replay_matches(rec)
@@ -262,7 +263,7 @@ def test_search_families_are_registered_with_knobs_and_peek_says_it_is_no_player
     assert s.label() == "pimc:worlds=5,rollout=random"
     assert s.describe_params()["rollout"] == "random"
     assert int(s.values[2]) >> 48 == RANDOM
-    assert parse_strategy("ass", "pimc").describe_params()["rollout"] == "careful"
+    assert parse_strategy("ass", "pimc").describe_params()["rollout"] == "basic"
     for bad in ("pimc:rollout=pimc", "pimc:rollout=nobody", "pimc:worlds=0"):
         with pytest.raises(ValueError):
             parse_strategy("ass", bad)

@@ -42,6 +42,15 @@ Families
                    "holding jokers" and "using them" can be compared with all else equal:
                    ``joker-hoarder`` against ``joker-hoarder:ass_jokers=throw``.
 
+``pimc`` (3)       searches (strategies/ass/pimc.py): at each decision with a choice it deals the
+                   unseen cards ``worlds`` times consistently with its view (A-11), plays each
+                   of at most ``candidates`` moves to the end of the game in every world with
+                   the ``rollout`` strategy in every seat, and takes the move with the fewest
+                   own minus points on average. Knobs: worlds (0), candidates (1), rollout (2:
+                   the name of any strategy that does not search, carried encoded).
+``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
+                   For analysis only: peek minus pimc is what the hidden cards are worth.
+
 How to add a strategy
 ---------------------
 * A preset of an existing family (new knob values only): one ``register(StrategySpec(...))``
@@ -194,12 +203,12 @@ class RolloutParam(Param):
 
 
 _SEARCH_PARAMS = (
-    Param("worlds", SLOT_WORLDS, 24.0, "deals of the unseen cards drawn per decision",
+    Param("worlds", SLOT_WORLDS, 128.0, "deals of the unseen cards drawn per decision",
           low=1, high=256),
-    Param("candidates", SLOT_CANDIDATES, 6.0,
+    Param("candidates", SLOT_CANDIDATES, 10.0,
           "moves searched: the top k of a cheap prior (the rollout's own move first)",
           low=1, high=64),
-    RolloutParam("rollout", SLOT_ROLLOUT, encode_rollout("careful"),
+    RolloutParam("rollout", SLOT_ROLLOUT, encode_rollout("basic"),
                  "the strategy every seat plays in the rollouts (any that does not search)"),
 )
 register(

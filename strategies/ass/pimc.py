@@ -116,7 +116,7 @@ def score(hand):
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # a call, not inlined: a dozen call sites would slow the cold compile
 def _add(cands, m, move, view):
     """Append ``move`` to the candidates when legal and new; return the new count."""
     if not is_legal(move, view):

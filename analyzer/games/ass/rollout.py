@@ -110,6 +110,9 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
 
     Returns (status, turns): status OK (-1), the seat whose move was illegal, or ROUND_BOUND;
     turns the number of seats that had a turn (forced passes included), for benchmarks.
+
+    One decision site serves the lead and the follows (half the code of two sites: the cold
+    compile of this function is what every first search pays).
     """
     view[PUB_PLAYERS] = n
     turns = 0
@@ -117,51 +120,47 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
     for s in range(n):
         if view[PUB_SIZES + s] == 0:
             emptied = True
+    if pos == 0:  # a round to start: nothing of it yet
+        k = 0
+        high = 0
+        ass_round = 0
     while True:
-        if pos == 0:  # the starter leads (A-5, A-8)
-            if rounds >= MAX_ROUNDS:
-                return ROUND_BOUND, turns
-            hand = packed[starter]
-            may = 1 if ((hand & U15) != U0 and starter != blocked) else 0
-            if fam != BASIC:
-                _fill(view, hand, U0, gone, 0, starter, 0, 0, 0, may, starter, starter, rounds)
-            move = _roll_decide(fam, pp, view, rng, hand, 0, 0, may, 0, 0)
-            if not _checked(fam, move, hand, 0, 0, may, 0, 0):
-                return starter, turns
-            turns += 1
-            high = move >> 8
-            c = (move >> 4) & 15
-            j = move & 15
-            table = move_delta(move)
-            packed[starter] = hand - table
-            view[PUB_SIZES + starter] -= c + j
-            emptied = emptied or view[PUB_SIZES + starter] == 0
-            high_seat = starter
-            ass_round = 1 if high == ASS else 0
-            k = 1 if ass_round else c + j
-            pos = 1
+        if pos == 0 and rounds >= MAX_ROUNDS:
+            return ROUND_BOUND, turns
         seat = starter + pos
         if seat >= n:
             seat -= n
         for p in range(pos, n):
             turns += 1
-            if view[PUB_SIZES + seat] >= k:  # A-6: fewer than k cards (or none): pass
+            # A-6: a follower with fewer than k cards (or none) passes without a decision
+            if p == 0 or view[PUB_SIZES + seat] >= k:
                 hand = packed[seat]
+                may = 0
+                if p == 0:  # the starter leads (A-5); A-8: the ass unless just taken
+                    may = 1 if ((hand & U15) != U0 and seat != blocked) else 0
+                    table = U0
+                    high_seat = seat
                 if fam != BASIC:
-                    _fill(view, hand, table, gone, p, seat, k, high, ass_round, 0, starter,
+                    _fill(view, hand, table, gone, p, seat, k, high, ass_round, may, starter,
                           high_seat, rounds)
-                move = _roll_decide(fam, pp, view, rng, hand, p, ass_round, 0, k, high)
-                if not _checked(fam, move, hand, p, ass_round, 0, k, high):
+                move = _roll_decide(fam, pp, view, rng, hand, p, ass_round, may, k, high)
+                if not _checked(fam, move, hand, p, ass_round, may, k, high):
                     return seat, turns
                 if move != PASS:
                     v = move >> 8
+                    c = (move >> 4) & 15
+                    j = move & 15
                     delta = move_delta(move)
                     packed[seat] = hand - delta
                     table += delta
-                    view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
+                    view[PUB_SIZES + seat] -= c + j
                     emptied = emptied or view[PUB_SIZES + seat] == 0
+                    if p == 0:
+                        high = v
+                        ass_round = 1 if v == ASS else 0
+                        k = 1 if ass_round else c + j
                     # A-7: in an ass round the last of several equal highest takes the cards
-                    if v > high or (ass_round and v == high):
+                    elif v > high or (ass_round and v == high):
                         high = v
                         high_seat = seat
             seat += 1
@@ -176,6 +175,9 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
             blocked = -1
         starter = high_seat
         pos = 0
+        k = 0
+        high = 0
+        ass_round = 0
         rounds += 1
         if emptied:  # A-9: the game ends at the end of a round with a hand empty
             for s in range(n):

@@ -331,3 +331,11 @@ def normal_round_move(name, hand, k, high):
     view[PUB_SIZES : PUB_SIZES + 3] = (9, len(hand), 9)
     move = int(decide(s.family, s.values, view, new_state()))
     return "pass" if move == PASS else move_cards(move)
+
+
+def test_studies_flag_peek_as_not_a_legal_player():
+    from strategies.registry import illegal_players
+
+    assert illegal_players("ass", ["pimc", "peek:worlds=3", "basic"]) == ["peek:worlds=3"]
+    assert not parse_strategy("ass", "peek").spec.legal_player
+    assert parse_strategy("ass", "pimc").spec.legal_player

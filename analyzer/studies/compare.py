@@ -27,6 +27,7 @@ from analyzer.stats.sequential import run_sequential_many
 from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.studies.text import decimals_for, metric_words, pm
+from strategies.registry import illegal_players
 
 # Known result columns and whether less is better; other numeric columns need ``better``.
 DIRECTION = {
@@ -176,6 +177,9 @@ def run_compare(
         seq_all.extend(seq_rows)
         unit = "deal" if base.mode == "deals" else UNITS.get(game, "deal")
         lines.extend(_sentences(rank, pairs, n, game, col, lower, unit, seq_rows))
+        for label in illegal_players(game, labels):
+            lines.append(f"{label} is NOT A LEGAL PLAYER: it sees the hidden cards, and is "
+                         f"there only as an upper bound.")
     col, lower = metric_for(game, mode_used, metric, better)
     manifest = base_manifest(
         "compare", game=game, mode=mode_used, seed=seed, games=games, players=list(players),

@@ -223,5 +223,6 @@ register(
         "ass", "peek", PEEK,
         "NOT A LEGAL PLAYER (sees every hand): pimc's search on the true deal, an upper bound",
         _SEARCH_PARAMS,
+        legal_player=False,
     )
 )

@@ -3,8 +3,9 @@
 * ns per rollout from mid-game: ``analyzer.games.ass.rollout.play_on`` from the state at the
   start of the middle round of recorded 4-player games (every seat ``basic``; the copy of the
   state before each rollout included), with ``basic`` and with ``careful`` rollouts; beside it
-  the plain engine (``run_chunk``, ``basic`` everywhere, deal and result columns included) per
-  game, both also per turn (a turn: one seat's move in a round, forced passes included).
+  the engine's own play loop (``play_packed``, ``basic``) from the same states, and the plain
+  engine (``run_chunk``, ``basic`` everywhere, deal and result columns included) per game, all
+  also per turn (a turn: one seat's move in a round, forced passes included).
 * pimc in a game: one ``pimc`` seat (default knobs unless ``--pimc``) among ``basic`` players,
   games per second per core (process CPU time), decisions searched per game, and the worlds
   times candidates each decision rolls out (an upper bound on its rollouts: a candidate stops
@@ -30,6 +31,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_common import rate  # noqa: E402
 
+from analyzer.games.ass.engine import play_packed  # noqa: E402
+from analyzer.games.ass.moves import unpack_to  # noqa: E402
 from analyzer.games.ass.rollout import play_on  # noqa: E402
 
 
@@ -49,6 +52,27 @@ def _rollouts(states, sizes, gone, starters, blocked, rounds, n, fam, pp, repeat
                            blocked[i], 0, 0, 0, 0, 0, rounds[i])
             turns += t
     return turns
+
+
+@njit
+def _engine_from(states, sizes, gone, starters, blocked, rounds, n, families, params, repeats):
+    """The engine's own play loop (play_packed) from every state, ``repeats`` times."""
+    view = np.zeros(1104, dtype=np.int64)
+    work = np.empty(n, dtype=np.uint64)
+    rng = np.zeros(1, dtype=np.uint64)
+    trace = np.zeros((1, 14), dtype=np.int64)
+    taken = np.zeros(n, dtype=np.int64)
+    total = 0
+    for _ in range(repeats):
+        for i in range(states.shape[0]):
+            for s in range(n):
+                work[s] = states[i, s]
+                view[64 + s] = sizes[i, s]
+            unpack_to(gone[i], view, 32)
+            r, _, _ = play_packed(work, starters[i], blocked[i], n, families, params, view,
+                                  rng, trace, False, taken)
+            total += r
+    return total
 
 
 def mid_game_states(count: int, players: int = 4):
@@ -92,6 +116,13 @@ def bench_rollouts(count: int = 2000, repeats: int = 20, engine_games: int = 200
                         count * repeats, 3)
         out[name] = {"ns_per_rollout": 1e9 / per_s, "turns_per_rollout": turns / count,
                      "ns_per_turn": 1e9 / per_s / (turns / count)}
+    families = np.zeros(4, dtype=np.int64)
+    params = np.zeros((4, 8))
+    _engine_from(*arrays, 4, families, params, 1)
+    per_s, _ = rate(lambda: _engine_from(*arrays, 4, families, params, repeats),
+                    count * repeats, 3)
+    out["engine_mid"] = {"ns_per_rollout": 1e9 / per_s,
+                         "ns_per_turn": 1e9 / per_s / out["basic"]["turns_per_rollout"]}
     spec = RunSpec("ass", 4, ("basic",), 1)
     kernel.play_chunk(spec, 0, 10)
     games, _ = rate(lambda: kernel.play_chunk(spec, 0, engine_games), engine_games, 3)
@@ -159,13 +190,18 @@ def main(argv: list[str] | None = None) -> None:
         f = roll[name]
         print(f"play_on from mid-game, {name:7} {f['ns_per_rollout']:>8,.0f} "
               f"{f['turns_per_rollout']:>6.1f} {f['ns_per_turn']:>8.1f}")
+    m = roll["engine_mid"]
+    print(f"engine play_packed from mid-game {m['ns_per_rollout']:>6,.0f} "
+          f"{roll['basic']['turns_per_rollout']:>6.1f} {m['ns_per_turn']:>8.1f}   (basic)")
     e = roll["engine"]
     print(f"engine run_chunk, whole game  {e['ns_per_game']:>8,.0f} "
           f"{roll['engine_turns_per_game']:>6.1f} {e['ns_per_turn']:>8.1f}   (deal included)")
     print(f"rollouts per second: {1e9 / roll['basic']['ns_per_rollout']:,.0f} (basic), "
           f"{1e9 / roll['careful']['ns_per_rollout']:,.0f} (careful); a rollout turn costs "
           f"{roll['basic']['ns_per_turn'] / e['ns_per_turn']:.2f}x (basic) and "
-          f"{roll['careful']['ns_per_turn'] / e['ns_per_turn']:.2f}x (careful) the engine's")
+          f"{roll['careful']['ns_per_turn'] / e['ns_per_turn']:.2f}x (careful) the engine's; "
+          f"basic rollouts take {roll['basic']['ns_per_rollout'] / m['ns_per_rollout']:.2f}x "
+          f"the engine's play loop from the same states")
     p = bench_pimc(args.pimc, 40 if args.quick else 400)
     print(f"{p['strategy']} in seat 0 among basic, 4 players: {p['games_per_s']:,.0f} games/s "
           f"per core; {p['searched_per_game']:.1f} decisions searched per game, "

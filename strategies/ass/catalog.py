@@ -71,7 +71,14 @@ How to add a strategy
 
 from __future__ import annotations
 
-from strategies.registry import Param, StrategyError, StrategySpec, catalog, register
+from strategies.registry import (
+    Param,
+    StrategyError,
+    StrategySpec,
+    catalog,
+    register,
+    resolve_values,
+)
 
 BASIC = 0
 RANDOM = 1
@@ -179,8 +186,6 @@ def encode_rollout(name: str) -> float:
     spec = book[name]
     if spec.family in SEARCH_FAMILIES:
         raise StrategyError(f"rollout must be a strategy that does not search; got {name!r}")
-    from strategies.registry import resolve_values
-
     code = spec.family << ROLLOUT_FAMILY_SHIFT
     for slot, value in enumerate(resolve_values(spec, {})):
         if value != int(value) or not 0 <= value < (1 << ROLLOUT_KNOB_BITS):

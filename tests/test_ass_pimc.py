@@ -339,3 +339,15 @@ def test_studies_flag_peek_as_not_a_legal_player():
     assert illegal_players("ass", ["pimc", "peek:worlds=3", "basic"]) == ["peek:worlds=3"]
     assert not parse_strategy("ass", "peek").spec.legal_player
     assert parse_strategy("ass", "pimc").spec.legal_player
+
+
+def test_simulate_says_peek_is_not_a_legal_player():
+    from typer.testing import CliRunner
+
+    from analyzer.cli import app
+
+    args = ["simulate", "ass", "-n", "6", "-q", "--backend", "serial", "-s", "peek:worlds=2",
+            "-s", "basic", "-s", SMALL, "-s", "basic"]
+    out = CliRunner().invoke(app, args, catch_exceptions=False).output
+    assert "peek:worlds=2 is NOT A LEGAL PLAYER" in out
+    assert "pimc" not in out.split("NOT A LEGAL PLAYER")[0].splitlines()[-1]

@@ -129,6 +129,10 @@ def simulate(
     if result.played < count:
         line += f"; {count - result.played:,} {units} were already done (resumed)"
     typer.echo(line)
+    from strategies.registry import illegal_players
+
+    for label in dict.fromkeys(illegal_players(game, labels)):
+        typer.echo(f"{label} is NOT A LEGAL PLAYER: it sees the hidden cards (analysis only)")
     if out is not None:
         what = "aggregates" if aggregate else "per-seat rows"
         typer.echo(f"results ({what}): {out}")

@@ -6,7 +6,13 @@ from pathlib import Path
 SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_ass_search.py"
 
 
-def test_bench_ass_search_reports_rollouts_beside_the_engine():
+def test_bench_ass_search_reports_rollouts_beside_the_engine(monkeypatch):
+    import numba
+
+    # The script's jitted helpers compile here, and numba rereads its environment on every
+    # compile: scripts/bench_jass.py, which test_ass_bench imports into this process, sets
+    # NUMBA_NUM_THREADS, which numba refuses to change once its threads run.
+    monkeypatch.setenv("NUMBA_NUM_THREADS", str(numba.config.NUMBA_NUM_THREADS))
     spec = importlib.util.spec_from_file_location("cardlab_bench_search", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -202,8 +202,13 @@ class RolloutParam(Param):
 
     def show(self, value: float) -> str:
         for name, spec in catalog("ass").items():
-            if spec.family not in SEARCH_FAMILIES and encode_rollout(name) == value:
-                return name
+            if spec.family in SEARCH_FAMILIES:
+                continue
+            try:
+                if encode_rollout(name) == value:
+                    return name
+            except StrategyError:  # a strategy with a knob no rollout can carry
+                continue
         return f"{value:g}"
 
 

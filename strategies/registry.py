@@ -87,6 +87,9 @@ class StrategySpec:
     # "slow" (too slow for a full ladder) or "not-a-player" (e.g. an oracle): the ladder
     # leaves such strategies out unless asked for by name.
     tags: tuple[str, ...] = ()
+    # False for an analysis tool that sees what the rules hide (A-11, J-11), e.g. ``peek``:
+    # studies say so wherever it appears
+    legal_player: bool = True
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -214,3 +217,16 @@ def engine_arrays(field_: list[Strategy]) -> tuple[np.ndarray, np.ndarray]:
     families = np.array([s.family for s in field_], dtype=np.int64)
     params = np.array([s.values for s in field_], dtype=np.float64).reshape(len(field_), N_PARAMS)
     return families, params
+
+
+def illegal_players(game: str, texts: list[str]) -> list[str]:
+    """The strategies among ``texts`` that are not legal players (they see hidden cards)."""
+    out = []
+    for text in texts:
+        try:
+            strategy = parse_strategy(game, text)
+        except StrategyError:
+            continue
+        if not strategy.spec.legal_player:
+            out.append(text)
+    return out

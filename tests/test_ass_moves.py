@@ -108,8 +108,13 @@ def test_is_legal_agrees_with_the_list_on_every_code(position):
         assert bool(is_legal(code, view)) == (code in legal), code
 
 
+# every strategy that decides from its view; peek (no legal player) needs every hand:
+# tests/test_ass_pimc.py plays it
+VIEW_STRATEGIES = sorted(name for name, spec in catalog("ass").items() if spec.name != "peek")
+
+
 @settings(max_examples=200, deadline=None)
-@given(positions(), st.sampled_from(sorted(catalog("ass"))), st.integers(0, 2**32))
+@given(positions(), st.sampled_from(VIEW_STRATEGIES), st.integers(0, 2**32))
 def test_every_strategy_plays_only_legal_moves(position, name, state):
     hand, turn = position
     strategy = parse_strategy("ass", name)

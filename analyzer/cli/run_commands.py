@@ -192,6 +192,11 @@ def simulate(
     # csv and json keep standard output machine-readable: the rest goes to standard error
     err = fmt != "table"
     typer.echo(line, err=err)
+    from strategies.registry import illegal_players
+
+    for label in dict.fromkeys(illegal_players(game, labels)):
+        typer.echo(f"{label} is NOT A LEGAL PLAYER: it sees the hidden cards (analysis only)",
+                   err=err)
     if out is not None:
         what = "aggregates" if aggregate else "per-seat rows"
         typer.echo(f"results ({what}): {out}", err=err)

@@ -30,6 +30,7 @@ from analyzer.stats.sequential import run_sequential_many
 from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.studies.text import GAME_TITLES, is_rate, metric_words, pm
+from strategies.registry import illegal_players
 
 # Known result columns and whether less is better; other numeric columns need ``better``.
 DIRECTION = {
@@ -236,6 +237,9 @@ def run_compare(
         seq_all.extend(seq_rows)
         unit = {"deals": "deal", "matches": "match"}.get(base.mode, UNITS.get(game, "deal"))
         lines.extend(_sentences(rank, pairs, n, game, col, lower, unit, seq_rows))
+        for label in illegal_players(game, labels):
+            lines.append(f"{label} is NOT A LEGAL PLAYER: it sees the hidden cards, and is "
+                         f"there only as an upper bound.")
     col, lower = metric_for(game, mode_used, metric, better)
     unit_used = {"deals": "deal", "matches": "match"}.get(mode_used, UNITS.get(game, "deal"))
     manifest = base_manifest(

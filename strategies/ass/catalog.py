@@ -40,6 +40,22 @@ Families
                    ties) instead of what ``lead`` says; jokers as the joker knob says. Reads
                    the running totals and the game number that A-12 makes public.
 
+    ass_jokers (7) whether to throw a joker (as 1) in an ass round, apart from the ``jokers``
+                   knob, which then governs normal rounds only. same: as the ``jokers`` knob
+                   says (the default; every preset plays as before); throw: always, while
+                   holding one (as basic); keep: never while a number card is left. So
+                   "holding jokers" and "using them" can be compared with all else equal:
+                   ``joker-hoarder`` against ``joker-hoarder:ass_jokers=throw``.
+
+``pimc`` (3)       searches (strategies/ass/pimc.py): at each decision with a choice it deals the
+                   unseen cards ``worlds`` times consistently with its view (A-11), plays each
+                   of at most ``candidates`` moves to the end of the game in every world with
+                   the ``rollout`` strategy in every seat, and takes the move with the fewest
+                   own minus points on average. Knobs: worlds (0), candidates (1), rollout (2:
+                   the name of any strategy that does not search, carried encoded).
+``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
+                   For analysis only: peek minus pimc is what the hidden cards are worth.
+
 The tuned presets
 -----------------
 ``tuned`` (4 players; also the answer at 3) is read from tuned.toml beside this file, and
@@ -76,11 +92,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from strategies.files import register_file
-from strategies.registry import Param, StrategySpec, register
+from strategies.registry import (
+    Param,
+    StrategyError,
+    StrategySpec,
+    catalog,
+    register,
+    resolve_values,
+)
 
 BASIC = 0
 RANDOM = 1
 HEURISTIC = 2
+PIMC = 3
+PEEK = 4
+SEARCH_FAMILIES = (PIMC, PEEK)
 
 JOKERS = ("as-needed", "keep", "finish", "dump", "keep-until")
 J_AS_NEEDED, J_KEEP, J_FINISH, J_DUMP, J_KEEP_UNTIL = range(5)
@@ -88,8 +114,11 @@ LEAD_ASS = ("now", "hold")
 ASS_THROW = ("lowest", "safe-high")
 PASS_MODES = ("never", "save-sets")
 LEADS = ("low", "safe")
+ASS_JOKERS = ("same", "throw", "keep")
+AJ_SAME, AJ_THROW, AJ_KEEP = range(3)
 
 SLOT_JOKERS, SLOT_KEEP, SLOT_LEAD_ASS, SLOT_ASS_THROW, SLOT_PASS, SLOT_LEAD, SLOT_CHASE = range(7)
+SLOT_ASS_JOKERS = 7
 
 HEURISTIC_PARAMS = (
     Param("jokers", SLOT_JOKERS, 0.0, "when to use jokers", choices=JOKERS),
@@ -102,6 +131,8 @@ HEURISTIC_PARAMS = (
     Param("chase", SLOT_CHASE, 0.0,
           "in the last N games of a match, when behind, lead the biggest set (0 = never)",
           low=0, high=1000),
+    Param("ass_jokers", SLOT_ASS_JOKERS, 0.0, "throw a joker in an ass round: as the jokers "
+          "knob says, always, or never while number cards remain", choices=ASS_JOKERS),
 )
 
 register(StrategySpec("ass", "basic", BASIC, "the yardstick: lowest lead, cheapest raise"))
@@ -165,6 +196,81 @@ register(
         HEURISTIC_PARAMS, preset={"lead": "safe", "ass_throw": "safe-high"},
     )
 )
+
+
+# --- the search families (strategies/ass/pimc.py) ----------------------------------------------
+
+SLOT_WORLDS, SLOT_CANDIDATES, SLOT_ROLLOUT = range(3)
+ROLLOUT_FAMILY_SHIFT = 48  # a rollout strategy as one float: family * 2**48 + knobs, 6 bits each
+ROLLOUT_KNOB_BITS = 6
+
+
+def encode_rollout(name: str) -> float:
+    """A non-search strategy of this catalogue as one float (exact: below 2**53).
+
+    The search families carry their rollout strategy in one slot of their own parameter
+    vector: its family id times 2**48 plus its 8 parameters, 6 bits each. Every knob of the
+    non-search families is a whole number below 64, so the encoding is exact.
+    """
+    book = catalog("ass")
+    if name not in book:
+        raise StrategyError(f"unknown ass strategy {name!r} for rollout; known: {', '.join(book)}")
+    spec = book[name]
+    if spec.family in SEARCH_FAMILIES:
+        raise StrategyError(f"rollout must be a strategy that does not search; got {name!r}")
+    code = spec.family << ROLLOUT_FAMILY_SHIFT
+    for slot, value in enumerate(resolve_values(spec, {})):
+        if value != int(value) or not 0 <= value < (1 << ROLLOUT_KNOB_BITS):
+            raise StrategyError(f"strategy {name!r} has a knob that a rollout cannot carry")
+        code += int(value) << (ROLLOUT_KNOB_BITS * slot)
+    return float(code)
+
+
+class RolloutParam(Param):
+    """The ``rollout`` knob: the name of any non-search strategy, stored encoded."""
+
+    def parse(self, text: str) -> float:
+        return encode_rollout(text)
+
+    def show(self, value: float) -> str:
+        for name, spec in catalog("ass").items():
+            if spec.family in SEARCH_FAMILIES:
+                continue
+            try:
+                if encode_rollout(name) == value:
+                    return name
+            except StrategyError:  # a strategy with a knob no rollout can carry
+                continue
+        return f"{value:g}"
+
+
+_SEARCH_PARAMS = (
+    Param("worlds", SLOT_WORLDS, 128.0, "deals of the unseen cards drawn per decision",
+          low=1, high=256),
+    Param("candidates", SLOT_CANDIDATES, 10.0,
+          "moves searched: the top k of a cheap prior (the rollout's own move first)",
+          low=1, high=64),
+    RolloutParam("rollout", SLOT_ROLLOUT, encode_rollout("basic"),
+                 "the strategy every seat plays in the rollouts (any that does not search)"),
+)
+register(
+    StrategySpec(
+        "ass", "pimc", PIMC,
+        "searches: plays each candidate move to the end in sampled deals of the unseen cards",
+        _SEARCH_PARAMS,
+        tags=("slow",),
+    )
+)
+register(
+    StrategySpec(
+        "ass", "peek", PEEK,
+        "NOT A LEGAL PLAYER (sees every hand): pimc's search on the true deal, an upper bound",
+        _SEARCH_PARAMS,
+        legal_player=False,
+        tags=("slow", "not-a-player"),
+    )
+)
+
 
 # The shipped tuned presets (see the docstring), registered last.
 for _path in sorted(Path(__file__).parent.glob("tuned*.toml")):

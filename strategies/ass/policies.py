@@ -29,6 +29,7 @@ it was written it agreed with ``basic`` on 46.8 million random hands and decisio
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from analyzer.games.ass.cards import (
@@ -65,6 +66,8 @@ from analyzer.games.ass.moves import (
 )
 from analyzer.rng import randbelow
 from strategies.ass.catalog import (
+    AJ_KEEP,
+    AJ_THROW,
     BASIC,
     HEURISTIC,
     J_AS_NEEDED,
@@ -72,7 +75,9 @@ from strategies.ass.catalog import (
     J_FINISH,
     J_KEEP,
     J_KEEP_UNTIL,
+    PIMC,
     RANDOM,
+    SLOT_ASS_JOKERS,
     SLOT_ASS_THROW,
     SLOT_CHASE,
     SLOT_JOKERS,
@@ -245,7 +250,13 @@ def heuristic(params, view, rng):
         racing = chase > 0 and trailing_late(view, chase)
         return _heuristic_lead(params, view, mode, jokers, numbers, size, racing)
     if view[PUB_ASS_ROUND] != 0:
-        use_joker = jokers > 0 and jokers_allowed(mode, keep, size, size - 1, numbers)
+        ass_jokers = int(params[SLOT_ASS_JOKERS])
+        if ass_jokers == AJ_THROW:
+            use_joker = jokers > 0
+        elif ass_jokers == AJ_KEEP:
+            use_joker = jokers > 0 and numbers == 0
+        else:  # same: the jokers knob decides here too
+            use_joker = jokers > 0 and jokers_allowed(mode, keep, size, size - 1, numbers)
         high = view[PUB_HIGH]
         if int(params[SLOT_ASS_THROW]) == 1:  # safe-high: a card below the table's highest
             if use_joker and high > 1:
@@ -311,4 +322,10 @@ def decide(family, params, view, rng):
         return random_policy(params, view, rng)
     elif family == HEURISTIC:
         return heuristic(params, view, rng)
+    elif family == PIMC:  # (peek needs every hand, which a view never holds: the engine's own)
+        return _pimc.search_move(family, params, view, rng, np.zeros(0, dtype=np.uint64))
     return PASS - 1  # an unknown family: an illegal code the engine reports
+
+
+# Last: the search module rolls out with the policies above (a circular import otherwise).
+import strategies.ass.pimc as _pimc  # noqa: E402

@@ -105,7 +105,8 @@ from analyzer.games.ass.moves import (
     unpack_to,
 )
 from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
-from strategies.ass.catalog import BASIC, HEURISTIC, RANDOM
+from strategies.ass.catalog import BASIC, HEURISTIC, PEEK, PIMC, RANDOM
+from strategies.ass.pimc import search_move
 from strategies.ass.policies import basic_packed, heuristic, random_policy
 
 MAX_PLAYERS = 12
@@ -189,9 +190,10 @@ def _seat_params(params, s):
 
 
 @njit(cache=True, inline="always")
-def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high):
+def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high, packed):
     """The move of the seat's strategy. ``basic`` decides on the packed hand and scalars;
-    every other family gets the view, which the caller has filled for this decision.
+    every other family gets the view, which the caller has filled for this decision (and
+    ``peek``, which is no legal player, every hand: ``packed``).
 
     This is the dispatch of policies.decide, written out: calling decide (inlined or not)
     costs about 10 ns more per decision in reference counting of the view (measured).
@@ -203,6 +205,8 @@ def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k,
         return random_policy(pp, view, rng)
     elif fam == HEURISTIC:
         return heuristic(pp, view, rng)
+    elif fam in (PIMC, PEEK):
+        return search_move(fam, pp, view, rng, packed)
     return PASS - 1  # a family missing here: an illegal code, reported as such
 
 
@@ -256,7 +260,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         if fam != BASIC:
             _fill_view(view, hand, U0, gone, 0, starter, 0, 0, 0, may_lead_ass, starter,
                        starter, rounds)
-        move = _decide(fam, params, starter, view, rng, hand, 0, 0, may_lead_ass, 0, 0)
+        move = _decide(fam, params, starter, view, rng, hand, 0, 0, may_lead_ass, 0, 0,
+                       packed)
         if not _legal(move, hand, 0, 0, may_lead_ass, 0, 0):
             status = starter
             break
@@ -287,7 +292,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                 if fam != BASIC:
                     _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, 0,
                                starter, high_seat, rounds)
-                move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, 0, k, high)
+                move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, 0, k, high,
+                               packed)
                 if not _legal(move, hand, pos, ass_round, 0, k, high):
                     status = seat
                     break

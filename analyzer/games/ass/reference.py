@@ -8,9 +8,10 @@ its own rounds and scoring. Tests compare the two move for move.
 
 Strategies: ``basic`` and ``random`` are implemented here again, independently, from their
 specifications (baseline-strategies.md; the canonical move order in cards.py), with the same
-random draws. Every other strategy (the ``heuristic`` family and its presets) is asked through
-the same jitted policy the engine calls, given the same view (own hand + public state), so the
-comparison checks the engine's bookkeeping for them, not the policy's own logic.
+random draws. Every other strategy (the ``heuristic`` family and its presets, the search
+families ``pimc`` and ``peek``) is asked through the same jitted policy the engine calls, given
+the same view (own hand + public state; ``peek`` also every hand), so the comparison checks the
+engine's bookkeeping for them, not the policy's own logic.
 
 A hand is a list of 15 counts by card kind: 0 the ass, 1..13 number values, 14 jokers.
 A move is a triple (v, c, j): c cards of kind v plus j jokers (see cards.py), or None to pass.
@@ -57,7 +58,7 @@ from analyzer.games.ass.cards import (
 )
 from analyzer.games.ass.rules import AssRules
 from analyzer.rng import PyRng
-from strategies.ass.catalog import BASIC, RANDOM
+from strategies.ass.catalog import BASIC, RANDOM, SEARCH_FAMILIES
 from strategies.registry import Strategy
 
 Move = tuple[int, int, int]
@@ -207,8 +208,18 @@ class Player:
         from strategies.ass.policies import decide  # the jitted family, through the same view
 
         state = self.rng.as_array()
-        code = int(decide(self.strategy.family, tuple(self.strategy.values),
-                          table.view(turn, starter, high_seat, on_table), state))
+        view = table.view(turn, starter, high_seat, on_table)
+        if self.strategy.family in SEARCH_FAMILIES:
+            # pimc and peek: the jitted search, given the same view (and, for peek, which is
+            # no legal player, every hand packed as the engine keeps them)
+            from strategies.ass.pimc import search_move
+
+            packed = np.array([sum(count << (4 * kind) for kind, count in enumerate(h))
+                               for h in table.hands], dtype=np.uint64)
+            code = int(search_move(self.strategy.family, tuple(self.strategy.values), view,
+                                   state, packed))
+        else:
+            code = int(decide(self.strategy.family, tuple(self.strategy.values), view, state))
         self.rng.load_array(state)
         return None if code == PASS else decode(code)
 

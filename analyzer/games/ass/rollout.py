@@ -1,0 +1,185 @@
+"""The rollout entry point of Who's the Ass?: play on from a packed mid-game state.
+
+A search bot (strategies/ass/pimc.py) builds a complete state for every world it imagines
+and plays it to the end, thousands of times per decision. ``play_on`` does that without any
+of what the public ``engine.play_game`` does around the play (validation, allocation,
+packing, tracing): it takes the engine's own packed state, allocates nothing (compiled with
+``_nrt=False``), and is callable from jitted code.
+
+The state, as the engine keeps it (engine.py's module docstring):
+
+* ``packed``  uint64[n]: every seat's hand as 4-bit counts by kind (moves.py), updated in
+              place; the minus points at the end are ``engine.score(packed[s])``;
+* ``view``    int64[VIEW_LEN], the rollout's own work view: its PUB_SIZES hold every hand's
+              size (updated in place); before the decision of a family other than ``basic``
+              the decider's hand and the public state are written into it, as the engine does;
+* ``gone``    the cards that have left the game, packed; ``table`` the cards played in the
+              current round, packed;
+* the round: ``starter``, ``pos`` (the position of the next seat to move: 0 = the starter
+  has not led yet, n = every seat has had its turn), ``k``, ``high``, ``high_seat``,
+  ``ass_round`` (0/1), ``blocked`` (the seat that may not lead the ass when ``pos`` is 0,
+  -1 for none; A-8) and ``rounds`` (the round's number, for the view).
+
+Every seat plays the one rollout policy ``fam`` with parameters ``pp`` (a tuple of 8
+floats); the dispatcher ``_roll_decide`` holds the non-search families only (basic, random,
+heuristic), so a search family can roll out without calling itself (numba compiles no
+recursion through the engine). ``basic`` runs on the packed hand and scalars and is trusted
+without the legality check (tests hold basic_packed to basic move by move); every other
+family's move is checked, as in the engine.
+
+The rules are those of ``engine.play_packed`` (A-5..A-9), and tests hold ``play_on`` to it
+game by game (tests/test_ass_pimc.py): the same moves, so the same final hands.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from analyzer.games.ass.cards import (
+    ASS,
+    JOKER,
+    PASS,
+    PUB_ASS_ROUND,
+    PUB_GONE,
+    PUB_HIGH,
+    PUB_HIGH_SEAT,
+    PUB_K,
+    PUB_MAY_LEAD_ASS,
+    PUB_PLAYERS,
+    PUB_POS,
+    PUB_ROUND,
+    PUB_SEAT,
+    PUB_SIZES,
+    PUB_STARTER,
+    PUB_TABLE,
+)
+from analyzer.games.ass.moves import U0, U15, check_move, count_of, move_delta, unpack_to
+from strategies.ass.catalog import BASIC, HEURISTIC, RANDOM
+from strategies.ass.policies import basic_packed, heuristic, random_policy
+
+# the proven bound on rounds of engine.py (2 * 110 + 1), repeated to keep the import one-way
+MAX_ROUNDS = 221
+OK = -1
+ROUND_BOUND = 1000
+
+
+@njit(cache=True, inline="always")
+def _roll_decide(fam, pp, view, rng, hand, pos, ass_round, may_lead_ass, k, high):
+    """The move of the rollout policy (non-search families only)."""
+    if fam == BASIC:
+        return basic_packed(hand, pos, ass_round, may_lead_ass, k, high)
+    if fam == RANDOM:
+        return random_policy(pp, view, rng)
+    elif fam == HEURISTIC:
+        return heuristic(pp, view, rng)
+    return PASS - 1  # a search family or an unknown one: an illegal code, reported
+
+
+@njit(cache=True, inline="always")
+def _fill(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
+          high_seat, rounds):
+    """The decider's hand and the public state into the work view (as the engine's)."""
+    unpack_to(hand, view, 0)
+    unpack_to(table, view, PUB_TABLE)
+    unpack_to(gone, view, PUB_GONE)
+    view[PUB_POS] = pos
+    view[PUB_SEAT] = seat
+    view[PUB_K] = k
+    view[PUB_HIGH] = high
+    view[PUB_ASS_ROUND] = ass_round
+    view[PUB_MAY_LEAD_ASS] = may_lead_ass
+    view[PUB_STARTER] = starter
+    view[PUB_HIGH_SEAT] = high_seat
+    view[PUB_ROUND] = rounds
+
+
+@njit(cache=True, inline="always")
+def _checked(fam, move, hand, pos, ass_round, may_lead_ass, k, high):
+    """True for basic (trusted) and for a legal move of any other family."""
+    if fam == BASIC:
+        return True
+    kind = (move >> 8) & 15 if move >= 0 else 0
+    return check_move(move, count_of(hand, kind), count_of(hand, JOKER), count_of(hand, ASS),
+                      pos, ass_round, may_lead_ass, k, high)
+
+
+@njit(cache=True, _nrt=False)
+def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k, high,
+            high_seat, ass_round, rounds):
+    """Play from the state described in the module docstring to the end of the game.
+
+    Returns (status, turns): status OK (-1), the seat whose move was illegal, or ROUND_BOUND;
+    turns the number of seats that had a turn (forced passes included), for benchmarks.
+
+    One decision site serves the lead and the follows (half the code of two sites: the cold
+    compile of this function is what every first search pays).
+    """
+    view[PUB_PLAYERS] = n
+    turns = 0
+    emptied = False
+    for s in range(n):
+        if view[PUB_SIZES + s] == 0:
+            emptied = True
+    if pos == 0:  # a round to start: nothing of it yet
+        k = 0
+        high = 0
+        ass_round = 0
+    while True:
+        if pos == 0 and rounds >= MAX_ROUNDS:
+            return ROUND_BOUND, turns
+        seat = starter + pos
+        if seat >= n:
+            seat -= n
+        for p in range(pos, n):
+            turns += 1
+            # A-6: a follower with fewer than k cards (or none) passes without a decision
+            if p == 0 or view[PUB_SIZES + seat] >= k:
+                hand = packed[seat]
+                may = 0
+                if p == 0:  # the starter leads (A-5); A-8: the ass unless just taken
+                    may = 1 if ((hand & U15) != U0 and seat != blocked) else 0
+                    table = U0
+                    high_seat = seat
+                if fam != BASIC:
+                    _fill(view, hand, table, gone, p, seat, k, high, ass_round, may, starter,
+                          high_seat, rounds)
+                move = _roll_decide(fam, pp, view, rng, hand, p, ass_round, may, k, high)
+                if not _checked(fam, move, hand, p, ass_round, may, k, high):
+                    return seat, turns
+                if move != PASS:
+                    v = move >> 8
+                    c = (move >> 4) & 15
+                    j = move & 15
+                    delta = move_delta(move)
+                    packed[seat] = hand - delta
+                    table += delta
+                    view[PUB_SIZES + seat] -= c + j
+                    emptied = emptied or view[PUB_SIZES + seat] == 0
+                    if p == 0:
+                        high = v
+                        ass_round = 1 if v == ASS else 0
+                        k = 1 if ass_round else c + j
+                    # A-7: in an ass round the last of several equal highest takes the cards
+                    elif v > high or (ass_round and v == high):
+                        high = v
+                        high_seat = seat
+            seat += 1
+            if seat == n:
+                seat = 0
+        if ass_round:  # A-7: the taker takes every card of the round, the ass included
+            packed[high_seat] += table
+            view[PUB_SIZES + high_seat] += n
+            blocked = high_seat
+        else:  # A-6: played cards leave the game
+            gone += table
+            blocked = -1
+        starter = high_seat
+        pos = 0
+        k = 0
+        high = 0
+        ass_round = 0
+        rounds += 1
+        if emptied:  # A-9: the game ends at the end of a round with a hand empty
+            for s in range(n):
+                if view[PUB_SIZES + s] == 0:
+                    return OK, turns

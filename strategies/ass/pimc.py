@@ -90,7 +90,7 @@ MAX_CANDIDATES = 64
 MAX_WORLDS = 256
 MAX_PLAYERS = 12
 # the literal sizes of the stack arrays in search_move must agree with these
-assert VIEW_LEN == 1104 and MAX_WORLDS * MAX_PLAYERS == 3072
+assert VIEW_LEN == 1120 and MAX_WORLDS * MAX_PLAYERS == 3072
 KNOB_MASK = (1 << ROLLOUT_KNOB_BITS) - 1
 FAMILY_SHIFT = ROLLOUT_FAMILY_SHIFT
 
@@ -301,7 +301,7 @@ def search_move(family, params, view, rng, packed):
         else:
             sample_world(view, rng, world_hands, w * n, pool)
         streams[w] = next_u64(rng)
-    rview = stack_int64(1104)  # VIEW_LEN
+    rview = stack_int64(1120)  # VIEW_LEN
     for i in range(SCRATCH):
         rview[i] = 0
     cur = stack_uint64(16)

@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyzer.games.jass.cards import BIT, SUIT_MASK, SUIT_OF
+from analyzer.games.jass.cards import BIT, PACKET_OWNER, PAIR_SLOT, SUIT_MASK
+from analyzer.games.jass.play import deal_points, play_card, to_move
 from analyzer.games.jass.primitives import (
     S_BEST_CARD,
     S_BEST_SEAT,
@@ -45,21 +46,19 @@ from analyzer.games.jass.primitives import (
     S_POS,
     S_STICKS,
     S_SWISS,
-    S_TCARD,
+    S_TIES,
     S_TRICK,
     S_TRUMP,
-    S_TSEAT,
-    S_VOID,
     S_WON,
     ST_SIZE,
     U0,
     legal_mask,
-    mask_points,
-    trump_strength,
 )
 from analyzer.games.jass.scoring import base_sticks, match_winner, settle_ties
 from analyzer.rng import randbelow, seed_state
-from strategies.jass.policies import begin_deal, choose_card, forced_trump_card
+from strategies.jass.dispatch import decide, forced_card
+from strategies.jass.knobs import FAM_BASIC
+from strategies.jass.policies import basic_card, begin_deal
 
 MAX_PLAYERS = 4
 
@@ -155,13 +154,17 @@ def start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, de
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-    first = (dealer + 1) % n
+    first = dealer + 1
+    if first == n:
+        first = 0
     for i in range(MAX_PLAYERS):
         hands[i] = U0
         played[i] = U0
         taken[i] = U0
     for k in range(36):  # packets of three, in playing order from the seat after the dealer
-        seat = (first + (k // 3) % n) % n
+        seat = first + PACKET_OWNER[n - 3, k]
+        if seat >= n:
+            seat -= n
         hands[seat] |= BIT[deck[k]]
     for i in range(ST_SIZE):
         st[i] = 0
@@ -183,81 +186,37 @@ def start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, de
         st[S_STICKS + i] = sticks[i]
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def play_card(seat, card, hands, played, taken, st):
-    """Apply one (legal) card: trick state, trump fixing (J-5), showing out, trick end (J-7)."""
-    b = BIT[card]
-    hands[seat] &= ~b
-    played[seat] |= b
-    n = st[S_N]
-    pos = st[S_POS]
-    s = SUIT_OF[card]
-    trump = st[S_TRUMP]
-    st[S_TCARD + pos] = card
-    st[S_TSEAT + pos] = seat
-    if pos == 0:
-        st[S_LED] = s
-        st[S_BEST_SEAT] = seat
-        st[S_BEST_CARD] = card
-        st[S_HIGH_TRUMP] = trump_strength(card) if s == trump else -1
-    else:
-        led = st[S_LED]
-        if trump < 0:
-            if s != led:  # J-5: the first card off suit fixes trump, already in this trick
-                st[S_TRUMP] = s
-                st[S_FIXER] = seat
-                st[S_VOID + seat] |= 1 << led
-                st[S_HIGH_TRUMP] = trump_strength(card)
-                st[S_BEST_SEAT] = seat
-                st[S_BEST_CARD] = card
-            elif card > st[S_BEST_CARD]:  # same suit: card index order is plain rank order
-                st[S_BEST_SEAT] = seat
-                st[S_BEST_CARD] = card
-        elif s == trump:
-            g = trump_strength(card)
-            if g > st[S_HIGH_TRUMP]:
-                st[S_HIGH_TRUMP] = g
-                st[S_BEST_SEAT] = seat
-                st[S_BEST_CARD] = card
-        elif s != led:
-            # A plain card off the led suit proves the seat void in the led suit under both rule
-            # sets; under `seed` it also proves no trump when trump was led or already in the
-            # trick (the seat would have had to play one). Under `swiss` a bare Under may hide.
-            st[S_VOID + seat] |= 1 << led
-            if st[S_SWISS] == 0 and (led == trump or st[S_HIGH_TRUMP] >= 0):
-                st[S_VOID + seat] |= 1 << trump
-        elif st[S_HIGH_TRUMP] < 0 and card > st[S_BEST_CARD]:
-            st[S_BEST_SEAT] = seat
-            st[S_BEST_CARD] = card
-    pos += 1
-    if pos == n:
-        w = st[S_BEST_SEAT]
-        m = U0
-        for i in range(n):
-            m |= BIT[st[S_TCARD + i]]
-        taken[w] |= m
-        st[S_WON + w] += 1
-        st[S_LEADER] = w
-        st[S_TRICK] += 1
-        st[S_LED] = -1
-        st[S_HIGH_TRUMP] = -1
-        st[S_BEST_SEAT] = -1
-        st[S_BEST_CARD] = -1
-        if st[S_TRICK] == st[S_NTRICKS]:
-            st[S_LAST_WINNER] = w
-        pos = 0
-    st[S_POS] = pos
+@njit(cache=True, _nrt=False)
+def public_ties(st, ties, n):
+    """Copy the match's remembered ties into the public state (J-11: the scores are public)."""
+    for i in range(n):
+        for j in range(i + 1, n):
+            st[S_TIES + PAIR_SLOT[i, j]] = ties[i, j]
+
+
+@njit(cache=True, _nrt=False)
+def begin_all(fams, prms, hands, st, memo, n):
+    """Every seat's aim for the deal, in playing order from the first player."""
+    seat = st[S_FIRST]
+    for _ in range(n):
+        memo[seat] = begin_deal(fams[seat], prms[seat], seat, hands[seat], st)
+        seat += 1
+        if seat == n:
+            seat = 0
 
 
 @njit(cache=True, _nrt=False)
 def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace_on, trace, trow):
     """Play from the current state to the end of the deal; or, with ``stop_at_fix``, stop just
-    before a seat has to fix trump (returns STOPPED). Returns DONE or ILLEGAL + seat."""
+    before a seat has to fix trump (returns STOPPED). Returns DONE or ILLEGAL + seat.
+
+    The traced and counterfactual path (records, the trump study); plain runs use
+    :func:`run_deal_plain`."""
     n = st[S_N]
     ntr = st[S_NTRICKS]
     while st[S_TRICK] < ntr:
         pos = st[S_POS]
-        seat = (st[S_LEADER] + pos) % n
+        seat = to_move(st)
         hand = hands[seat]
         if (
             stop_at_fix
@@ -267,9 +226,8 @@ def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace
         ):
             return STOPPED
         legal = legal_mask(hand, st)
-        card = choose_card(
-            fams[seat], prms[seat], seat, hand, legal, st, played, taken, rng, memo[seat]
-        )
+        card = decide(fams[seat], prms[seat], seat, hands, legal, st, played, taken, rng,
+                      memo[seat])
         if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
             return ILLEGAL + seat
         t = st[S_TRICK]
@@ -284,13 +242,24 @@ def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace
 
 
 @njit(cache=True, _nrt=False)
-def deal_points(taken, st, points):
-    """J-8 points of every seat with the trump as finally fixed, last trick included."""
-    n = st[S_N]
-    trump = st[S_TRUMP]
-    for i in range(n):
-        points[i] = mask_points(taken[i], trump)
-    points[st[S_LAST_WINNER]] += 5
+def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo):
+    """:func:`run_deal` without trace or counterfactual: the plain run's play loop. ``basic``
+    is trusted (it picks from ``legal`` by construction); every other family's card is
+    checked. Returns DONE or ILLEGAL + seat."""
+    ntr = st[S_NTRICKS]
+    while st[S_TRICK] < ntr:
+        seat = to_move(st)
+        legal = legal_mask(hands[seat], st)
+        fam = fams[seat]
+        if fam == FAM_BASIC:
+            card = basic_card(legal, st)
+        else:
+            card = decide(fam, prms[seat], seat, hands, legal, st, played, taken, rng,
+                          memo[seat])
+            if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
+                return ILLEGAL + seat
+        play_card(seat, card, hands, played, taken, st)
+    return DONE
 
 
 @njit(cache=True, _nrt=False)
@@ -304,6 +273,68 @@ def _deal_sticks(points, n, deals_mode, ties, award, bonus, newties):
         settle_ties(award, bonus, ties, newties, nt, n)
 
 
+@njit(cache=True, _nrt=False)
+def end_deal(taken, st, ints, ties, n, deals_mode):
+    """Points, sticks (remembered ties in a match) and running totals at the end of a deal."""
+    points = ints[I_POINTS]
+    award = ints[I_AWARD]
+    bonus = ints[I_BONUS]
+    sticks = ints[I_STICKS]
+    bonus_total = ints[I_BONUS_TOTAL]
+    deal_points(taken, st, points)
+    _deal_sticks(points, n, deals_mode, ties, award, bonus, ints[I_NEWTIES])
+    for i in range(n):
+        sticks[i] += award[i] + bonus[i]
+        bonus_total[i] += bonus[i]
+
+
+@njit(cache=True, _nrt=False)
+def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
+    """Play one match (or one deal in ``deals_mode``) of a plain run: :func:`play_unit` with
+    nothing of the trace or the counterfactual. Same results, same draws."""
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    memo = ints[I_MEMO]
+    sticks = ints[I_STICKS]
+    seed_state(rng, seed, index, 0)
+    for i in range(MAX_PLAYERS):
+        sticks[i] = 0
+        ints[I_BONUS_TOTAL, i] = 0
+        for j in range(MAX_PLAYERS):
+            ties[i, j] = 0
+    if deals_mode:
+        dealer = n - 1
+        ndeals = 1
+    else:
+        dealer = randbelow(rng, n)
+        ndeals = cap
+    res[R_FIRST_DEALER] = dealer
+    winner = -1
+    d = 0
+    while d < ndeals:
+        d += 1
+        start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer,
+                   0 if deals_mode else d)
+        if not deals_mode:
+            public_ties(st, ties, n)
+        begin_all(fams, prms, hands, st, memo, n)
+        status = run_deal_plain(fams, prms, rng, hands, played, taken, st, memo)
+        if status != DONE:
+            return status
+        end_deal(taken, st, ints, ties, n, deals_mode)
+        if not deals_mode:
+            winner = match_winner(sticks, n)
+            if winner >= 0:
+                break
+            dealer += 1
+            if dealer == n:
+                dealer = 0
+    res[R_DEALS] = d
+    res[R_WINNER] = winner
+    res[R_CAPPED] = 1 if (not deals_mode and winner < 0) else 0
+    res[R_CF_ROWS] = 0
+    return DONE
+
+
 @njit(cache=True)
 def _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt, points, award,
                     bonus, newties, deals_mode, cf_out, row):
@@ -311,7 +342,7 @@ def _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt, 
     on copies of the state, and write one row per suit (the real game is left untouched)."""
     arng, ahands, aplayed, ataken, ast, aties = alt
     n = st[S_N]
-    seat = (st[S_LEADER] + st[S_POS]) % n
+    seat = to_move(st)
     hand = hands[seat]
     for s in range(4):
         if (hand & SUIT_MASK[s]) == U0:
@@ -322,8 +353,8 @@ def _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt, 
         ataken[:] = taken
         ast[:] = st
         aties[:, :] = ties
-        card = forced_trump_card(
-            fams[seat], prms[seat], seat, hand, s, ast, aplayed, ataken, arng, memo[seat]
+        card = forced_card(
+            fams[seat], prms[seat], seat, ahands, s, ast, aplayed, ataken, arng, memo[seat]
         )
         if card < 0 or card >= 36 or (hand & SUIT_MASK[s] & BIT[card]) == U0:
             return -(ILLEGAL + seat)
@@ -399,10 +430,9 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
         d += 1
         deal_no = 0 if deals_mode else d
         start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, deal_no)
-        first = st[S_FIRST]
-        for k in range(n):
-            seat = (first + k) % n
-            memo[seat] = begin_deal(fams[seat], prms[seat], seat, hands[seat], st)
+        if not deals_mode:
+            public_ties(st, ties, n)
+        begin_all(fams, prms, hands, st, memo, n)
         trow = d - 1
         if trace_on:
             for j in range(T_WIDTH):
@@ -420,7 +450,7 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
                 return -r
             first_row = cf_rows
             cf_rows = r
-            chooser = (st[S_LEADER] + st[S_POS]) % n
+            chooser = to_move(st)
             status = run_deal(fams, prms, rng, hands, played, taken, st, memo, OFF[0], trace_on,
                               trace, trow)
             if status != DONE:
@@ -456,7 +486,9 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
             winner = match_winner(sticks, n)
             if winner >= 0:
                 break
-            dealer = (dealer + 1) % n
+            dealer += 1
+            if dealer == n:
+                dealer = 0
     res[R_DEALS] = d
     res[R_WINNER] = winner
     res[R_CAPPED] = 1 if (not deals_mode and winner < 0) else 0
@@ -464,18 +496,11 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
     return DONE
 
 
-@njit(cache=True)
-def _dummies():
-    return np.zeros((1, T_WIDTH), dtype=np.int64), np.zeros((1, CF_WIDTH), dtype=np.int64)
-
-
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
     """Play matches start..start+count-1. Returns (status, bad index, per-(match, seat) arrays
     sticks/won/bonus, per-match arrays deals/capped/winner/first_dealer)."""
     work = new_work()
-    alt = new_alt()
-    trace, cf_out = _dummies()
     ints = work[W_INTS]
     res = work[W_RES]
     sticks = np.zeros(count * n, dtype=np.int16)
@@ -486,8 +511,7 @@ def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
     winner = np.zeros(count, dtype=np.int16)
     first_dealer = np.zeros(count, dtype=np.int16)
     for u in range(count):
-        status = play_unit(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0], OFF[0],
-                           trace, OFF[0], cf_out, alt)
+        status = play_plain(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0])
         if status != DONE:
             return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
         for i in range(n):
@@ -506,8 +530,6 @@ def deals_chunk(seed, start, count, n, swiss, fams, prms):
     """Play single deals start..start+count-1. Returns (status, bad index, per-(deal, seat)
     arrays points/tricks/sticks/fixed_trump/last_trick, per-deal array trump)."""
     work = new_work()
-    alt = new_alt()
-    trace, cf_out = _dummies()
     st = work[W_ST]
     ints = work[W_INTS]
     points = np.zeros(count * n, dtype=np.int16)
@@ -517,8 +539,7 @@ def deals_chunk(seed, start, count, n, swiss, fams, prms):
     last = np.zeros(count * n, dtype=np.bool_)
     trump = np.zeros(count, dtype=np.int8)
     for u in range(count):
-        status = play_unit(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0], OFF[0],
-                           trace, OFF[0], cf_out, alt)
+        status = play_plain(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0])
         if status != DONE:
             return status, start + u, points, tricks, sticks, fixed, last, trump
         for i in range(n):

@@ -50,13 +50,26 @@ from strategies.jass.knobs import (
     AIM_CHOICES,
     FAM_BASIC,
     FAM_HEURISTIC,
+    FAM_PEEK,
+    FAM_PIMC,
     FAM_RANDOM,
+    INFER_CHOICES,
+    OBJECTIVE_CHOICES,
+    ONOFF_CHOICES,
     P_AIM,
+    P_CANDIDATES,
     P_FIGHT,
     P_GAP,
+    P_INFER,
+    P_OBJECTIVE,
+    P_REAIM,
+    P_ROLLOUT,
     P_STRENGTH,
     P_TRACK,
     P_TRUMP,
+    P_UNDER100,
+    P_WORLDS,
+    ROLLOUT_CHOICES,
     TRACK_CHOICES,
     TRUMP_RULES,
 )
@@ -72,6 +85,23 @@ HEURISTIC_PARAMS = (
           choices=TRUMP_RULES),
     Param("track", P_TRACK, 0.0, "use the public record (cards seen, voids)",
           choices=TRACK_CHOICES),
+    Param("reaim", P_REAIM, 0.0, "re-aim once trump is fixed and as points come in",
+          choices=ONOFF_CHOICES),
+    Param("under100", P_UNDER100, 0.0, "aiming high, duck tricks that could reach 100 points",
+          choices=ONOFF_CHOICES),
+)
+
+SEARCH_PARAMS = (
+    Param("worlds", P_WORLDS, 32.0, "sampled deals of the unseen cards per decision", low=1,
+          high=4096),
+    Param("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("basic")),
+          "the preset that plays every world to the end of the deal", choices=ROLLOUT_CHOICES),
+    Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
+          low=0, high=12),
+    Param("infer", P_INFER, 0.0, "what worlds must respect: voids = every inference of the play",
+          choices=INFER_CHOICES),
+    Param("objective", P_OBJECTIVE, 0.0, "deal: own sticks from the deal; match: also the match",
+          choices=OBJECTIVE_CHOICES),
 )
 
 register(StrategySpec("jass", "basic", FAM_BASIC, "the yardstick: always the cheapest legal card"))
@@ -109,5 +139,28 @@ register(
         "jass", "catch-up", FAM_HEURISTIC,
         "aims high only when trailing the stick leader by 2 or more; trump by aim",
         HEURISTIC_PARAMS, preset={"aim": "standings", "trump": "by_aim", "track": "on"},
+    )
+)
+register(
+    StrategySpec(
+        "jass", "re-aim", FAM_HEURISTIC,
+        "adaptive, re-aiming once trump is fixed and as points come in; stays under 100",
+        HEURISTIC_PARAMS,
+        preset={"aim": "hand", "trump": "by_aim", "track": "on", "reaim": "on",
+                "under100": "on"},
+    )
+)
+register(
+    StrategySpec(
+        "jass", "pimc", FAM_PIMC,
+        "search: samples deals of the unseen cards, plays each card out in every one",
+        SEARCH_PARAMS,
+    )
+)
+register(
+    StrategySpec(
+        "jass", "peek", FAM_PEEK,
+        "NOT A LEGAL PLAYER (sees every hand): pimc's search on the true deal, for analysis",
+        SEARCH_PARAMS,
     )
 )

@@ -31,6 +31,21 @@ Families
                    to lead and take tricks with provably sure winners (aim high) and to lead
                    cards that an unseen card can still beat (aim low).
 
+    reaim (6)      off/on: once trump is fixed, re-judge the aim from the points won so far plus
+                   the hand's points under the real trump (high from ``strength`` x 157 /
+                   players), at every move.
+    under100 (7)   off/on: aiming high, stop taking tricks once winning one could bring the seat
+                   to 100 points (J-9 then gives the most points nothing).
+
+``pimc`` (3)       search (strategies/jass/search.py): at each decision with two or more legal
+                   cards, ``worlds`` deals of the unseen cards consistent with everything seen,
+                   every candidate played out in every world by the ``rollout`` preset, the
+                   best total for the decider wins. Knobs: worlds (0), rollout (1), candidates
+                   (2, 0 = all), infer (3, voids: every inference of the play), objective (4,
+                   deal or match).
+``peek`` (4)       the same search on the true deal: NOT A LEGAL PLAYER (it sees every hand);
+                   the upper bound that says what hidden information is worth.
+
 Leading, aiming high: a sure winner if the record proves one (track=on), else its highest plain
 card. Leading, aiming low: its lowest card (that can still be beaten, with track=on).
 
@@ -41,7 +56,9 @@ How to add a strategy
   strategies/jass/policies.py.
 * A new family: an id in knobs.py, a jitted policy in policies.py taking only what J-11 allows
   (see ``choose_card``), one more branch in ``begin_deal``/``choose_card``/``forced_trump_card``,
-  and a call in analyzer/games/jass/reference.py (``_strategy_card``).
+  and a call in analyzer/games/jass/reference.py (``_strategy_card``). A family that plays
+  deals out itself (a search) goes into strategies/jass/dispatch.py instead, so that the
+  rollout player (``choose_card``) never reaches it, and into knobs.SEARCH_FAMILIES.
 """
 
 from __future__ import annotations
@@ -92,9 +109,9 @@ HEURISTIC_PARAMS = (
 )
 
 SEARCH_PARAMS = (
-    Param("worlds", P_WORLDS, 32.0, "sampled deals of the unseen cards per decision", low=1,
+    Param("worlds", P_WORLDS, 16.0, "sampled deals of the unseen cards per decision", low=1,
           high=4096),
-    Param("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("basic")),
+    Param("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("aim-low")),
           "the preset that plays every world to the end of the deal", choices=ROLLOUT_CHOICES),
     Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
           low=0, high=12),

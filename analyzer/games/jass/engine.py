@@ -58,7 +58,7 @@ from analyzer.games.jass.scoring import base_sticks, match_winner, settle_ties
 from analyzer.rng import randbelow, seed_state
 from strategies.jass.dispatch import decide, forced_card
 from strategies.jass.knobs import FAM_BASIC
-from strategies.jass.policies import basic_card, begin_deal
+from strategies.jass.policies import basic_card, begin_deal, choose_card
 
 MAX_PLAYERS = 4
 
@@ -243,21 +243,39 @@ def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace
 
 @njit(cache=True, _nrt=False)
 def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo):
-    """:func:`run_deal` without trace or counterfactual: the plain run's play loop. ``basic``
-    is trusted (it picks from ``legal`` by construction); every other family's card is
-    checked. Returns DONE or ILLEGAL + seat."""
+    """:func:`run_deal` without trace, counterfactual or search families: the plain run's
+    play loop. ``basic`` is trusted (it picks from ``legal`` by construction); every other
+    family's card is checked. Returns DONE or ILLEGAL + seat."""
     ntr = st[S_NTRICKS]
     while st[S_TRICK] < ntr:
         seat = to_move(st)
-        legal = legal_mask(hands[seat], st)
+        hand = hands[seat]
+        legal = legal_mask(hand, st)
         fam = fams[seat]
         if fam == FAM_BASIC:
             card = basic_card(legal, st)
         else:
-            card = decide(fam, prms[seat], seat, hands, legal, st, played, taken, rng,
-                          memo[seat])
+            card = choose_card(fam, prms[seat], seat, hand, legal, st, played, taken, rng,
+                               memo[seat])
             if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
                 return ILLEGAL + seat
+        play_card(seat, card, hands, played, taken, st)
+    return DONE
+
+
+@njit(cache=True, _nrt=False)
+def run_deal_search(fams, prms, rng, hands, played, taken, st, memo):
+    """:func:`run_deal_plain` for tables with a search seat (pimc, peek): every family's card
+    comes through the full dispatcher and is checked. A separate function so that runs
+    without search never compile the search."""
+    ntr = st[S_NTRICKS]
+    while st[S_TRICK] < ntr:
+        seat = to_move(st)
+        legal = legal_mask(hands[seat], st)
+        card = decide(fams[seat], prms[seat], seat, hands, legal, st, played, taken, rng,
+                      memo[seat])
+        if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
+            return ILLEGAL + seat
         play_card(seat, card, hands, played, taken, st)
     return DONE
 
@@ -289,15 +307,13 @@ def end_deal(taken, st, ints, ties, n, deals_mode):
 
 
 @njit(cache=True, _nrt=False)
-def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
-    """Play one match (or one deal in ``deals_mode``) of a plain run: :func:`play_unit` with
-    nothing of the trace or the counterfactual. Same results, same draws."""
+def unit_begin(seed, index, n, cap, work, deals_mode):
+    """Start a unit: its stream, zero totals and ties, the first dealer. Returns (dealer,
+    most deals)."""
     rng, deck, hands, played, taken, st, ints, ties, res = work
-    memo = ints[I_MEMO]
-    sticks = ints[I_STICKS]
     seed_state(rng, seed, index, 0)
     for i in range(MAX_PLAYERS):
-        sticks[i] = 0
+        ints[I_STICKS, i] = 0
         ints[I_BONUS_TOTAL, i] = 0
         for j in range(MAX_PLAYERS):
             ties[i, j] = 0
@@ -308,30 +324,84 @@ def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
         dealer = randbelow(rng, n)
         ndeals = cap
     res[R_FIRST_DEALER] = dealer
-    winner = -1
-    d = 0
-    while d < ndeals:
-        d += 1
-        start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer,
-                   0 if deals_mode else d)
-        if not deals_mode:
-            public_ties(st, ties, n)
-        begin_all(fams, prms, hands, st, memo, n)
-        status = run_deal_plain(fams, prms, rng, hands, played, taken, st, memo)
-        if status != DONE:
-            return status
-        end_deal(taken, st, ints, ties, n, deals_mode)
-        if not deals_mode:
-            winner = match_winner(sticks, n)
-            if winner >= 0:
-                break
-            dealer += 1
-            if dealer == n:
-                dealer = 0
+    return dealer, ndeals
+
+
+@njit(cache=True, _nrt=False)
+def deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms):
+    """Shuffle and deal deal number ``d``, publish the ties, ask every seat for its aim."""
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    start_deal(rng, deck, hands, played, taken, st, ints[I_STICKS], n, swiss, dealer,
+               0 if deals_mode else d)
+    if not deals_mode:
+        public_ties(st, ties, n)
+    begin_all(fams, prms, hands, st, ints[I_MEMO], n)
+
+
+@njit(cache=True, _nrt=False)
+def deal_finish(work, n, deals_mode):
+    """Score the deal just played; the match's winner so far (J-10) or -1."""
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    end_deal(taken, st, ints, ties, n, deals_mode)
+    if deals_mode:
+        return -1
+    return match_winner(ints[I_STICKS], n)
+
+
+@njit(cache=True, _nrt=False)
+def unit_end(work, d, winner, deals_mode):
+    res = work[W_RES]
     res[R_DEALS] = d
     res[R_WINNER] = winner
     res[R_CAPPED] = 1 if (not deals_mode and winner < 0) else 0
     res[R_CF_ROWS] = 0
+
+
+@njit(cache=True, _nrt=False)
+def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
+    """Play one match (or one deal in ``deals_mode``) of a plain run with no search seat:
+    :func:`play_unit` with nothing of the trace or the counterfactual. Same results, same
+    draws. :func:`play_plain_search` is the same loop for tables with a search seat."""
+    dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
+    winner = -1
+    d = 0
+    while d < ndeals:
+        d += 1
+        deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms)
+        status = run_deal_plain(fams, prms, work[0], work[2], work[3], work[4], work[W_ST],
+                                work[W_INTS][I_MEMO])
+        if status != DONE:
+            return status
+        winner = deal_finish(work, n, deals_mode)
+        if winner >= 0:
+            break
+        dealer += 1
+        if dealer == n:
+            dealer = 0
+    unit_end(work, d, winner, deals_mode)
+    return DONE
+
+
+@njit(cache=True, _nrt=False)
+def play_plain_search(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
+    """:func:`play_plain` with the search families in the dispatcher."""
+    dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
+    winner = -1
+    d = 0
+    while d < ndeals:
+        d += 1
+        deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms)
+        status = run_deal_search(fams, prms, work[0], work[2], work[3], work[4], work[W_ST],
+                                 work[W_INTS][I_MEMO])
+        if status != DONE:
+            return status
+        winner = deal_finish(work, n, deals_mode)
+        if winner >= 0:
+            break
+        dealer += 1
+        if dealer == n:
+            dealer = 0
+    unit_end(work, d, winner, deals_mode)
     return DONE
 
 
@@ -496,60 +566,101 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
     return DONE
 
 
-@njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
-def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
-    """Play matches start..start+count-1. Returns (status, bad index, per-(match, seat) arrays
-    sticks/won/bonus, per-match arrays deals/capped/winner/first_dealer)."""
-    work = new_work()
+@njit(cache=True, _nrt=False)
+def _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer):
     ints = work[W_INTS]
     res = work[W_RES]
-    sticks = np.zeros(count * n, dtype=np.int16)
-    won = np.zeros(count * n, dtype=np.bool_)
-    bonus = np.zeros(count * n, dtype=np.int16)
-    deals = np.zeros(count, dtype=np.int16)
-    capped = np.zeros(count, dtype=np.bool_)
-    winner = np.zeros(count, dtype=np.int16)
-    first_dealer = np.zeros(count, dtype=np.int16)
+    for i in range(n):
+        sticks[u * n + i] = ints[I_STICKS, i]
+        bonus[u * n + i] = ints[I_BONUS_TOTAL, i]
+        won[u * n + i] = res[R_WINNER] == i
+    deals[u] = res[R_DEALS]
+    capped[u] = res[R_CAPPED] == 1
+    winner[u] = res[R_WINNER]
+    first_dealer[u] = res[R_FIRST_DEALER]
+
+
+@njit(cache=True, _nrt=False)
+def _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump):
+    st = work[W_ST]
+    ints = work[W_INTS]
+    for i in range(n):
+        k = u * n + i
+        points[k] = ints[I_POINTS, i]
+        tricks[k] = st[S_WON + i]
+        sticks[k] = ints[I_STICKS, i]
+        fixed[k] = st[S_FIXER] == i
+        last[k] = st[S_LAST_WINNER] == i
+    trump[u] = st[S_TRUMP]
+
+
+@njit(cache=True)
+def _match_columns(count, n):
+    return (np.zeros(count * n, dtype=np.int16), np.zeros(count * n, dtype=np.bool_),
+            np.zeros(count * n, dtype=np.int16), np.zeros(count, dtype=np.int16),
+            np.zeros(count, dtype=np.bool_), np.zeros(count, dtype=np.int16),
+            np.zeros(count, dtype=np.int16))
+
+
+@njit(cache=True)
+def _deal_columns(count, n):
+    return (np.zeros(count * n, dtype=np.int16), np.zeros(count * n, dtype=np.int16),
+            np.zeros(count * n, dtype=np.int16), np.zeros(count * n, dtype=np.bool_),
+            np.zeros(count * n, dtype=np.bool_), np.zeros(count, dtype=np.int8))
+
+
+@njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
+def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
+    """Play matches start..start+count-1 (no search seat). Returns (status, bad index,
+    per-(match, seat) arrays sticks/won/bonus, per-match arrays deals/capped/winner/
+    first_dealer)."""
+    work = new_work()
+    sticks, won, bonus, deals, capped, winner, first_dealer = _match_columns(count, n)
     for u in range(count):
         status = play_plain(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0])
         if status != DONE:
             return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
-        for i in range(n):
-            sticks[u * n + i] = ints[I_STICKS, i]
-            bonus[u * n + i] = ints[I_BONUS_TOTAL, i]
-            won[u * n + i] = res[R_WINNER] == i
-        deals[u] = res[R_DEALS]
-        capped[u] = res[R_CAPPED] == 1
-        winner[u] = res[R_WINNER]
-        first_dealer[u] = res[R_FIRST_DEALER]
+        _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
+    return DONE, -1, sticks, won, bonus, deals, capped, winner, first_dealer
+
+
+@njit(cache=True, nogil=True)
+def matches_chunk_search(seed, start, count, n, swiss, cap, fams, prms):
+    """:func:`matches_chunk` for tables with a search seat."""
+    work = new_work()
+    sticks, won, bonus, deals, capped, winner, first_dealer = _match_columns(count, n)
+    for u in range(count):
+        status = play_plain_search(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0])
+        if status != DONE:
+            return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
+        _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
     return DONE, -1, sticks, won, bonus, deals, capped, winner, first_dealer
 
 
 @njit(cache=True, nogil=True)
 def deals_chunk(seed, start, count, n, swiss, fams, prms):
-    """Play single deals start..start+count-1. Returns (status, bad index, per-(deal, seat)
-    arrays points/tricks/sticks/fixed_trump/last_trick, per-deal array trump)."""
+    """Play single deals start..start+count-1 (no search seat). Returns (status, bad index,
+    per-(deal, seat) arrays points/tricks/sticks/fixed_trump/last_trick, per-deal trump)."""
     work = new_work()
-    st = work[W_ST]
-    ints = work[W_INTS]
-    points = np.zeros(count * n, dtype=np.int16)
-    tricks = np.zeros(count * n, dtype=np.int16)
-    sticks = np.zeros(count * n, dtype=np.int16)
-    fixed = np.zeros(count * n, dtype=np.bool_)
-    last = np.zeros(count * n, dtype=np.bool_)
-    trump = np.zeros(count, dtype=np.int8)
+    points, tricks, sticks, fixed, last, trump = _deal_columns(count, n)
     for u in range(count):
         status = play_plain(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0])
         if status != DONE:
             return status, start + u, points, tricks, sticks, fixed, last, trump
-        for i in range(n):
-            k = u * n + i
-            points[k] = ints[I_POINTS, i]
-            tricks[k] = st[S_WON + i]
-            sticks[k] = ints[I_STICKS, i]
-            fixed[k] = st[S_FIXER] == i
-            last[k] = st[S_LAST_WINNER] == i
-        trump[u] = st[S_TRUMP]
+        _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)
+    return DONE, -1, points, tricks, sticks, fixed, last, trump
+
+
+@njit(cache=True, nogil=True)
+def deals_chunk_search(seed, start, count, n, swiss, fams, prms):
+    """:func:`deals_chunk` for tables with a search seat."""
+    work = new_work()
+    points, tricks, sticks, fixed, last, trump = _deal_columns(count, n)
+    for u in range(count):
+        status = play_plain_search(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0])
+        if status != DONE:
+            return status, start + u, points, tricks, sticks, fixed, last, trump
+        _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)
     return DONE, -1, points, tricks, sticks, fixed, last, trump
 
 

@@ -112,7 +112,7 @@ def test_every_sampled_world_is_a_legal_completion(seed, n, ruleset, frac):
             d.trick = []
     out = int(FULL_DECK) & ~int(np.bitwise_or.reduce(played))  # cards not played yet
     for p in range(n):
-        assert cards_mask(sorted(d.banned[p])) & out == int(st[S_BAN + p]) & out, p
+        assert cards_mask(sorted(ref.banned_cards(d, p))) & out == int(st[S_BAN + p]) & out, p
     state = np.array([seed ^ 0x5DEECE66D], dtype=np.uint64)
     for _ in range(5):
         wh = sample(seat, int(hands[seat]), st, played, state)

@@ -174,7 +174,9 @@ class _Deal:
         self.taken: list[list[int]] = [[] for _ in range(n)]
         self.won = [0] * n
         self.showed_out: list[set[int]] = [set() for _ in range(n)]
-        self.banned: list[set[int]] = [set() for _ in range(n)]  # cards a seat cannot hold
+        # moves that went off the led suit: (seat, card, trick before it, trump); what they
+        # prove a seat lacks is worked out only when a search strategy asks (banned_cards)
+        self.off_suit: list[tuple[int, int, list[int], int]] = []
         self.tricks: list[dict[str, Any]] = []
         self.last_winner = -1
 
@@ -191,8 +193,9 @@ class ReferenceJass:
     # --- strategies ------------------------------------------------------------------------
 
     def _view(self, d: _Deal, sticks: list[int], deal_no: int,
-              pending: Counter[tuple[int, int]] | None = None) -> np.ndarray:
-        """The public state in the engine's layout (primitives.S_*), built from this deal."""
+              pending: Counter[tuple[int, int]] | None = None, bans: bool = True) -> np.ndarray:
+        """The public state in the engine's layout (primitives.S_*), built from this deal
+        (``bans=False`` leaves S_BAN empty: only the search strategies read it)."""
         st = np.zeros(ST_SIZE, dtype=np.int64)
         st[S_N] = self.n
         st[S_SWISS] = 1 if self.rules.swiss else 0
@@ -223,7 +226,8 @@ class ReferenceJass:
             st[S_VOID + i] = sum(1 << s for s in d.showed_out[i])
             st[S_STICKS + i] = sticks[i]
             st[S_WON + i] = d.won[i]
-            st[S_BAN + i] = cards_mask(sorted(d.banned[i]))
+            if bans:
+                st[S_BAN + i] = cards_mask(sorted(self.banned_cards(d, i)))
         for (a, b), count in (pending or {}).items():
             st[S_TIES + int(PAIR_SLOT[a, b])] = count
         return st
@@ -236,7 +240,7 @@ class ReferenceJass:
             return AIM_NA
         prm = np.array(s.values, dtype=np.float64)
         hand = np.uint64(cards_mask(d.hands[seat]))
-        view = self._view(d, sticks, deal_no, self._pending)
+        view = self._view(d, sticks, deal_no, self._pending, bans=False)
         return int(begin_deal(s.family, prm, seat, hand, view))
 
     def _strategy_card(self, seat: int, d: _Deal, legal: list[int], rng: PyRng, aim: int,
@@ -255,7 +259,8 @@ class ReferenceJass:
         state = rng.as_array()
         prm = np.array(s.values, dtype=np.float64)
         hand = np.uint64(cards_mask(d.hands[seat]))
-        view = self._view(d, sticks, deal_no, self._pending)
+        view = self._view(d, sticks, deal_no, self._pending,
+                          bans=s.family in (FAM_PIMC, FAM_PEEK))
         if s.family == FAM_PIMC:  # the search sees its hand and the public state only
             card = int(pimc_card(prm, seat, hand, np.uint64(cards_mask(legal)), view, played,
                                  taken, state))
@@ -342,13 +347,7 @@ class ReferenceJass:
         led = suit(d.trick[0])
         if suit(card) == led:
             return  # following suit is always allowed: it proves nothing
-        # Banned: every card x that, held beside this one, would have made this card illegal
-        # (every J-5/J-6 restriction reads "who holds X must play X", so pairs decide it).
-        d.banned[seat].update(
-            x for x in range(N_CARDS)
-            if x != card and card not in legal_cards([card, x], d.trick, d.trump,
-                                                     self.rules.ruleset)
-        )
+        d.off_suit.append((seat, card, list(d.trick), d.trump))
         if d.trump < 0:
             d.showed_out[seat].add(led)  # J-5: it would have had to follow
             return
@@ -358,6 +357,18 @@ class ReferenceJass:
         trump_in_trick = any(suit(c) == d.trump for c in d.trick)
         if self.rules.ruleset == "seed" and (led == d.trump or trump_in_trick):
             d.showed_out[seat].add(d.trump)  # seed: a held trump would have been forced
+
+    def banned_cards(self, d: _Deal, seat: int) -> set[int]:
+        """The cards the play so far proves ``seat`` does not hold (J-5, J-6): for each of its
+        moves off the led suit, every card x that, held beside the card played, would have
+        made that card illegal (every J-5/J-6 restriction reads "who holds X must play X", so
+        pairs decide it)."""
+        out: set[int] = set()
+        for s, card, trick, trump in d.off_suit:
+            if s == seat:
+                out.update(x for x in range(N_CARDS) if x != card and card not in legal_cards(
+                    [card, x], trick, trump, self.rules.ruleset))
+        return out
 
     def points(self, d: _Deal) -> list[int]:
         """J-8: card points with the trump as finally fixed, +5 for the last trick."""

@@ -183,6 +183,7 @@ def _rollouts(out_u, out_s, rows, fams, prms, reps, play):
     rng = np.zeros(1, dtype=np.uint64)
     st = np.zeros(ST_SIZE, dtype=np.int64)
     memo = np.full(4, -1, dtype=np.int64)
+    trace = np.zeros((1, engine.T_WIDTH), dtype=np.int64)
     acc = 0
     cards = 0
     for _ in range(reps):
@@ -194,8 +195,11 @@ def _rollouts(out_u, out_s, rows, fams, prms, reps, play):
             rng[0] = out_u[k, 12]
             st[:] = out_s[k]
             cards += 36 - st[S_TRICK] * st[S_N] - st[S_POS]
-            if play:
+            if play == 1:
                 rollout(fams, prms, rng, hands, played, taken, st, memo)
+            elif play == 2:  # the records' loop (trace off): checks, stop and trace branches
+                engine.run_deal(fams, prms, rng, hands, played, taken, st, memo, False, False,
+                                trace, 0)
             acc += st[S_TRICK]
     return acc, cards
 
@@ -222,18 +226,22 @@ def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4) -> dict[str,
     total = min(_cpu(lambda: kernel.play_chunk(spec, 0, deals)) for _ in range(repeats)) / deals
     out_u, out_s, rows = _fix_states(1, min(deals, 50_000), n, fams, prms)
     reps = max(1, deals // max(rows, 1))
-    _rollouts(out_u, out_s, rows, fams, prms, 1, True)
-    _rollouts(out_u, out_s, rows, fams, prms, 1, False)
-    with_play = min(_cpu(lambda: _rollouts(out_u, out_s, rows, fams, prms, reps, True))
+    for play in (0, 1, 2):
+        _rollouts(out_u, out_s, rows, fams, prms, 1, play)
+    with_play = min(_cpu(lambda: _rollouts(out_u, out_s, rows, fams, prms, reps, 1))
                     for _ in range(repeats))
-    copy_only = min(_cpu(lambda: _rollouts(out_u, out_s, rows, fams, prms, reps, False))
+    traced = min(_cpu(lambda: _rollouts(out_u, out_s, rows, fams, prms, reps, 2))
+                 for _ in range(repeats))
+    copy_only = min(_cpu(lambda: _rollouts(out_u, out_s, rows, fams, prms, reps, 0))
                     for _ in range(repeats))
-    cards = _rollouts(out_u, out_s, rows, fams, prms, 1, False)[1] / rows
+    cards = _rollouts(out_u, out_s, rows, fams, prms, 1, 0)[1] / rows
     per_rollout = (with_play - copy_only) / (rows * reps)
+    per_traced = (traced - copy_only) / (rows * reps)
     ns = 1e9
     return {"deal_ns": deal * ns, "play_ns": (both - deal) * ns,
             "bookkeeping_ns": (total - both) * ns, "total_ns": total * ns,
             "rollout_ns": per_rollout * ns, "rollout_cards": cards,
+            "run_deal_ns": per_traced * ns,
             "rollout_ns_per_card": per_rollout * ns / cards, "play_ns_per_card": (both - deal)
             * ns / 36}
 
@@ -299,7 +307,8 @@ def print_jass(result: dict[str, object]) -> None:
               f" + play {sp['play_ns']:,.0f} + bookkeeping {sp['bookkeeping_ns']:,.0f}")
         print(f"  rollout from the trump-fixing card: {sp['rollout_ns']:,.0f} ns "
               f"({sp['rollout_cards']:.1f} cards, {sp['rollout_ns_per_card']:.1f} ns a card; "
-              f"the plain engine's play: {sp['play_ns_per_card']:.1f} ns a card)")
+              f"the plain engine's play: {sp['play_ns_per_card']:.1f} ns a card); the same "
+              f"playout through the records' loop (engine.run_deal): {sp['run_deal_ns']:,.0f} ns")
     for s in result.get("search", []):
         print(f"  {s['strategy']} in seat 0 among basic (4 players, deals): "
               f"{s['deals_per_s']:,.0f} deals/s, {s['rollouts_per_deal']:,.0f} rollouts a deal, "

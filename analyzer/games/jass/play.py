@@ -59,13 +59,13 @@ def play_card(seat, card, hands, played, taken, st):
     b = BIT[card]
     n = st[S_N]
     pos = st[S_POS]
-    if pos > 0:
+    s = SUIT_OF[card]
+    if pos > 0 and s != st[S_LED]:  # following suit proves nothing
         ban = ban_mask(card, st) & ~b  # the card itself is simply played
         if ban != U0:
             st[S_BAN + seat] |= np.int64(ban)
     hands[seat] &= ~b
     played[seat] |= b
-    s = SUIT_OF[card]
     trump = st[S_TRUMP]
     st[S_TCARD + pos] = card
     st[S_TSEAT + pos] = seat

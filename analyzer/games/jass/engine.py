@@ -11,7 +11,12 @@ or a single deal (``deals_mode`` true), from its (seed, index) alone:
   sticks are J-9 for that deal alone (no remembered ties: a tied stick goes to nobody).
 
 Work arrays are allocated once per chunk (:func:`new_work`) and reused for every unit, so the
-hot loop allocates nothing. Optional outputs of the same code path:
+hot loop allocates nothing. Plain runs (the chunk kernels) play through :func:`play_plain`,
+which has nothing of the trace or the counterfactual in it; tables with a search seat (pimc,
+peek) use :func:`play_plain_search`, the same loop with the full dispatcher, so that a run
+without search never compiles the search. The move itself and the rollout entry point of the
+search live in :mod:`analyzer.games.jass.play`. :func:`play_unit` is the traced path, with
+these optional outputs:
 
 * trace (``trace_on``): one row per deal in ``trace`` (layout ``T_*``), turned into a record by
   :mod:`analyzer.games.jass.records`;
@@ -19,8 +24,9 @@ hot loop allocates nothing. Optional outputs of the same code path:
   played once per suit the chooser holds (on scratch copies of the state), one row per suit in
   ``cf_out`` (layout ``CF_*``); see :mod:`analyzer.games.jass.trump_value`.
 
-Strategies are called through :func:`strategies.jass.policies.choose_card`, which receives the
-seat's own hand and the public state only (J-11).
+Strategies are called through :func:`strategies.jass.dispatch.decide` (or, without search,
+:func:`strategies.jass.policies.choose_card`); a legal player's policy receives the seat's own
+hand and the public state only (J-11).
 """
 
 from __future__ import annotations

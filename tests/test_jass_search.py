@@ -25,7 +25,7 @@ from analyzer.games.jass.primitives import (
 from analyzer.games.jass.records import check_record, replays_identically, trace_record
 from analyzer.games.jass.reference import ReferenceJass, _Deal, legal_cards, suit
 from analyzer.games.jass.rules import make_rules
-from analyzer.games.kernel import RunSpec
+from analyzer.games.kernel import KERNEL_MODULES, RunSpec
 from analyzer.runner import RunOptions, execute
 from analyzer.runner.backends import shared_pool
 from strategies.jass import policies, search
@@ -197,6 +197,7 @@ def test_reference_plays_search_games_move_for_move(field, ruleset):
         assert trace_record(spec_d, i) == ref.play_single_deal(42, i)
 
 
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")  # another cluster may hold it
 @pytest.mark.parametrize("mode", ["matches", "deals"])
 def test_search_results_depend_on_index_alone_whatever_the_backend(mode):
     spec = RunSpec("jass", 4, ("pimc:worlds=2", "basic", "peek:worlds=1", "aim-low"), seed=9,
@@ -214,6 +215,17 @@ def test_search_results_depend_on_index_alone_whatever_the_backend(mode):
                     backend=shared_pool(2)).rows
     pd.testing.assert_frame_equal(threads, base, check_exact=True)
     pd.testing.assert_frame_equal(procs, base, check_exact=True)
+    if mode == "deals":  # and on a Dask cluster (1 worker on loopback)
+        pytest.importorskip("distributed")
+        from analyzer.runner.dask_backend import DaskBackend
+
+        backend = DaskBackend(1, (KERNEL_MODULES["jass"],))
+        try:
+            dask = execute(spec, count, 0, RunOptions(chunk_size=count // 3 + 1),
+                           collect_rows=True, backend=backend).rows
+        finally:
+            backend.close()
+        pd.testing.assert_frame_equal(dask, base, check_exact=True)
 
 
 def test_rollout_entry_point_plays_on_from_a_packed_state():

@@ -5,6 +5,13 @@ it) and of the pure-Python reference engine, in the same run, for 3 and 4 player
 ``basic`` everywhere (``--strategy`` for another field), plus the process's peak memory and,
 with ``--compile``, the first-call time with an empty and with a warm numba cache.
 
+Also (``split``) the nanoseconds of one 4-player ``basic`` deal split into the deal (shuffle
+and packets), the play (aims and 36 cards) and the bookkeeping (points, sticks, the chunk's
+output columns), the nanoseconds of one rollout from the trump-fixing card
+(``analyzer.games.jass.play.rollout``, the search's playout, from a packed state) and
+(``search``) the speed of one ``pimc`` seat among ``basic`` players: deals/s, rollouts/s and
+the cost of a rollout card against the plain engine's cost per card.
+
 Run: ``.venv/bin/python scripts/bench_jass.py`` (about a minute); ``--quick`` for a smoke run.
 Timings on a shared machine are noisy: the figures are the best of N by process CPU time,
 wall-clock figures beside them.
@@ -24,7 +31,22 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one core: the kernels are serial anyway
 
+import time  # noqa: E402
+
+import numpy as np  # noqa: E402
 from bench_common import peak_rss_mb, probe_compile, rate  # noqa: E402
+from numba import njit  # noqa: E402
+
+from analyzer.games.jass import engine  # noqa: E402
+from analyzer.games.jass.play import rollout  # noqa: E402
+from analyzer.games.jass.primitives import (  # noqa: E402
+    S_LAST_WINNER,
+    S_N,
+    S_POS,
+    S_TRICK,
+    ST_SIZE,
+)
+from analyzer.rng import seed_state  # noqa: E402
 
 _COMPILE_PROBE = """
 import json, time
@@ -52,6 +74,9 @@ def bench_jass(
     strategy: str = "basic",
     ruleset: str = "seed",
     compile_probe: bool = False,
+    split: bool = True,
+    search: tuple[str, ...] = (),
+    search_deals: int = 200,
 ) -> dict[str, object]:
     """Measure the numba engine and the reference engine; return the figures as a dict.
 
@@ -87,11 +112,179 @@ def bench_jass(
                      "count": ref_matches, "per_s_cpu": cpu, "per_s_wall": wall})
     result: dict[str, object] = {"strategy": strategy, "ruleset": ruleset, "rows": rows,
                                  "peak_rss_mb": peak_rss_mb()}
+    if split:
+        result["split"] = bench_split(deals=max(deals // 2, 1_000), repeats=repeats)
+    result["search"] = [bench_search(s, deals=search_deals) for s in search]
     if compile_probe:
         with tempfile.TemporaryDirectory() as cold:
             result["compile_cold"] = probe_compile(_COMPILE_PROBE, cold)
             result["compile_warm"] = probe_compile(_COMPILE_PROBE, cold)
     return result
+
+
+@njit(cache=False)
+def _deal_only(seed, count, n):
+    work = engine.new_work()
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    acc = 0
+    for u in range(count):
+        seed_state(rng, seed, u, 0)
+        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
+        acc += hands[0] & 1
+    return acc
+
+
+@njit(cache=False)
+def _deal_and_play(seed, count, n, fams, prms):
+    work = engine.new_work()
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    acc = 0
+    for u in range(count):
+        seed_state(rng, seed, u, 0)
+        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
+        engine.begin_all(fams, prms, hands, st, ints[0], n)
+        engine.run_deal_plain(fams, prms, rng, hands, played, taken, st, ints[0])
+        acc += st[S_LAST_WINNER]
+    return acc
+
+
+@njit(cache=False)
+def _fix_states(seed, count, n, fams, prms):
+    """The packed state just before the trump-fixing card of deals 0..count-1 (deals with no
+    trump fix are skipped). Returns (states, rows)."""
+    work = engine.new_work()
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    trace = np.zeros((1, engine.T_WIDTH), dtype=np.int64)
+    out_u = np.zeros((count, 13), dtype=np.uint64)
+    out_s = np.zeros((count, ST_SIZE), dtype=np.int64)
+    k = 0
+    for u in range(count):
+        seed_state(rng, seed, u, 0)
+        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
+        engine.begin_all(fams, prms, hands, st, ints[0], n)
+        if engine.run_deal(fams, prms, rng, hands, played, taken, st, ints[0], True, False,
+                           trace, 0) != engine.STOPPED:
+            continue
+        for i in range(4):
+            out_u[k, i] = hands[i]
+            out_u[k, 4 + i] = played[i]
+            out_u[k, 8 + i] = taken[i]
+        out_u[k, 12] = rng[0]
+        out_s[k, :] = st
+        k += 1
+    return out_u, out_s, k
+
+
+@njit(cache=False)
+def _rollouts(out_u, out_s, rows, fams, prms, reps, play):
+    hands = np.zeros(4, dtype=np.uint64)
+    played = np.zeros(4, dtype=np.uint64)
+    taken = np.zeros(4, dtype=np.uint64)
+    rng = np.zeros(1, dtype=np.uint64)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    memo = np.full(4, -1, dtype=np.int64)
+    trace = np.zeros((1, engine.T_WIDTH), dtype=np.int64)
+    acc = 0
+    cards = 0
+    for _ in range(reps):
+        for k in range(rows):
+            for i in range(4):
+                hands[i] = out_u[k, i]
+                played[i] = out_u[k, 4 + i]
+                taken[i] = out_u[k, 8 + i]
+            rng[0] = out_u[k, 12]
+            st[:] = out_s[k]
+            cards += 36 - st[S_TRICK] * st[S_N] - st[S_POS]
+            if play == 1:
+                rollout(fams, prms, rng, hands, played, taken, st, memo)
+            elif play == 2:  # the records' loop (trace off): checks, stop and trace branches
+                engine.run_deal(fams, prms, rng, hands, played, taken, st, memo, False, False,
+                                trace, 0)
+            acc += st[S_TRICK]
+    return acc, cards
+
+
+def _cpu(fn) -> float:
+    c0 = time.process_time()
+    fn()
+    return time.process_time() - c0
+
+
+def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4) -> dict[str, float]:
+    """ns per 4-player basic deal: deal, play, bookkeeping (the rest of a plain run's
+    ``play_chunk``), and ns per rollout from the trump-fixing card (best of ``repeats``)."""
+    from analyzer.games.jass import kernel
+    from analyzer.games.kernel import RunSpec
+    from strategies.registry import engine_arrays, seat_strategies
+
+    fams, prms = engine_arrays(seat_strategies("jass", ["basic"], n))
+    spec = RunSpec("jass", n, ("basic",), seed=1, mode="deals")
+    _deal_only(1, 10, n), _deal_and_play(1, 10, n, fams, prms), kernel.play_chunk(spec, 0, 10)
+    deal = min(_cpu(lambda: _deal_only(1, deals, n)) for _ in range(repeats)) / deals
+    both = min(_cpu(lambda: _deal_and_play(1, deals, n, fams, prms))
+               for _ in range(repeats)) / deals
+    total = min(_cpu(lambda: kernel.play_chunk(spec, 0, deals)) for _ in range(repeats)) / deals
+    out_u, out_s, rows = _fix_states(1, min(deals, 50_000), n, fams, prms)
+    reps = max(1, deals // max(rows, 1))
+    for play in (0, 1, 2):
+        _rollouts(out_u, out_s, rows, fams, prms, 1, play)
+    with_play = min(_cpu(lambda: _rollouts(out_u, out_s, rows, fams, prms, reps, 1))
+                    for _ in range(repeats))
+    traced = min(_cpu(lambda: _rollouts(out_u, out_s, rows, fams, prms, reps, 2))
+                 for _ in range(repeats))
+    copy_only = min(_cpu(lambda: _rollouts(out_u, out_s, rows, fams, prms, reps, 0))
+                    for _ in range(repeats))
+    cards = _rollouts(out_u, out_s, rows, fams, prms, 1, 0)[1] / rows
+    per_rollout = (with_play - copy_only) / (rows * reps)
+    per_traced = (traced - copy_only) / (rows * reps)
+    ns = 1e9
+    return {"deal_ns": deal * ns, "play_ns": (both - deal) * ns,
+            "bookkeeping_ns": (total - both) * ns, "total_ns": total * ns,
+            "rollout_ns": per_rollout * ns, "rollout_cards": cards,
+            "run_deal_ns": per_traced * ns,
+            "rollout_ns_per_card": per_rollout * ns / cards, "play_ns_per_card": (both - deal)
+            * ns / 36}
+
+
+def bench_search(strategy: str = "pimc", deals: int = 200, n: int = 4) -> dict[str, float]:
+    """One search seat (seat 0) among basic players, single deals: deals/s by CPU time, and the
+    rollouts it plays per second (worlds x candidates searched, counted from the records)."""
+    from analyzer.games.jass import kernel
+    from analyzer.games.jass.cards import parse_card
+    from analyzer.games.jass.records import trace_record
+    from analyzer.games.jass.reference import legal_cards
+    from analyzer.games.kernel import RunSpec
+    from strategies.registry import parse_strategy
+
+    field = (strategy,) + ("basic",) * (n - 1)
+    spec = RunSpec("jass", n, field, seed=1, mode="deals")
+    kernel.play_chunk(spec, 0, 2)
+    cpu = _cpu(lambda: kernel.play_chunk(spec, 0, deals))
+    worlds = parse_strategy("jass", strategy).values[0]
+    cap = int(parse_strategy("jass", strategy).values[2])
+    cands = 0
+    sample = min(deals, 40)
+    for i in range(sample):  # candidates searched per deal, from the records
+        deal = trace_record(spec, i)["deals"][0]
+        hands = [[parse_card(c) for c in h] for h in deal["hands"]]
+        trump = -1
+        for trick in deal["tricks"]:
+            cards: list[int] = []
+            for pos, name in enumerate(trick["cards"]):
+                seat = (trick["leader"] + pos) % n
+                c = parse_card(name)
+                if seat == 0:
+                    k = len(legal_cards(hands[0], cards, trump, "seed"))
+                    if k >= 2:
+                        cands += min(k, cap) if cap > 0 else k
+                if trump < 0 and cards and c // 9 != cards[0] // 9:
+                    trump = c // 9
+                hands[seat].remove(c)
+                cards.append(c)
+    rollouts_per_deal = worlds * cands / sample
+    return {"strategy": strategy, "deals_per_s": deals / cpu,
+            "rollouts_per_deal": rollouts_per_deal,
+            "rollouts_per_s": rollouts_per_deal * deals / cpu}
 
 
 def print_jass(result: dict[str, object]) -> None:
@@ -108,6 +301,18 @@ def print_jass(result: dict[str, object]) -> None:
             print(f"  {r['players']} players  numba / reference ({PLURAL[r['unit']]}): "
                   f"{ratio:,.0f}x")
     print(f"  peak memory: {result['peak_rss_mb']:.0f} MiB")
+    if "split" in result:
+        sp = result["split"]
+        print(f"  4 players, basic, one deal: {sp['total_ns']:,.0f} ns = deal {sp['deal_ns']:,.0f}"
+              f" + play {sp['play_ns']:,.0f} + bookkeeping {sp['bookkeeping_ns']:,.0f}")
+        print(f"  rollout from the trump-fixing card: {sp['rollout_ns']:,.0f} ns "
+              f"({sp['rollout_cards']:.1f} cards, {sp['rollout_ns_per_card']:.1f} ns a card; "
+              f"the plain engine's play: {sp['play_ns_per_card']:.1f} ns a card); the same "
+              f"playout through the records' loop (engine.run_deal): {sp['run_deal_ns']:,.0f} ns")
+    for s in result.get("search", []):
+        print(f"  {s['strategy']} in seat 0 among basic (4 players, deals): "
+              f"{s['deals_per_s']:,.0f} deals/s, {s['rollouts_per_deal']:,.0f} rollouts a deal, "
+              f"{s['rollouts_per_s']:,.0f} rollouts/s")
     for key in ("compile_cold", "compile_warm"):
         if key in result:
             print(f"  {key.replace('_', ' ')}: {result[key]}")
@@ -121,11 +326,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ruleset", default="seed", choices=["seed", "swiss"])
     parser.add_argument("--compile", action="store_true", help="also time cold/warm compile")
     parser.add_argument("--json", type=Path, help="write the figures as JSON to this file")
+    parser.add_argument("--search", action="append", default=[], metavar="STRATEGY",
+                        help="also time this search strategy in seat 0 among basic players "
+                             "(repeatable), e.g. --search pimc --search pimc:worlds=64")
+    parser.add_argument("--search-deals", type=int, default=200)
     args = parser.parse_args(argv)
     sizes = (dict(deals=20_000, matches=2_000, ref_deals=100, ref_matches=10, repeats=1)
              if args.quick else {})
     result = bench_jass(strategy=args.strategy, ruleset=args.ruleset,
-                        compile_probe=args.compile, **sizes)
+                        compile_probe=args.compile, search=tuple(args.search),
+                        search_deals=args.search_deals, **sizes)
     print_jass(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))

@@ -31,6 +31,21 @@ Families
                    to lead and take tricks with provably sure winners (aim high) and to lead
                    cards that an unseen card can still beat (aim low).
 
+    reaim (6)      off/on: once trump is fixed, re-judge the aim from the points won so far plus
+                   the hand's points under the real trump (high from ``strength`` x 157 /
+                   players), at every move.
+    under100 (7)   off/on: aiming high, stop taking tricks once winning one could bring the seat
+                   to 100 points (J-9 then gives the most points nothing).
+
+``pimc`` (3)       search (strategies/jass/search.py): at each decision with two or more legal
+                   cards, ``worlds`` deals of the unseen cards consistent with everything seen,
+                   every candidate played out in every world by the ``rollout`` preset, the
+                   best total for the decider wins. Knobs: worlds (0), rollout (1), candidates
+                   (2, 0 = all), infer (3, voids: every inference of the play), objective (4,
+                   deal or match).
+``peek`` (4)       the same search on the true deal: NOT A LEGAL PLAYER (it sees every hand);
+                   the upper bound that says what hidden information is worth.
+
 Leading, aiming high: a sure winner if the record proves one (track=on), else its highest plain
 card. Leading, aiming low: its lowest card (that can still be beaten, with track=on).
 
@@ -54,7 +69,9 @@ How to add a strategy
   strategies/jass/policies.py.
 * A new family: an id in knobs.py, a jitted policy in policies.py taking only what J-11 allows
   (see ``choose_card``), one more branch in ``begin_deal``/``choose_card``/``forced_trump_card``,
-  and a call in analyzer/games/jass/reference.py (``_strategy_card``).
+  and a call in analyzer/games/jass/reference.py (``_strategy_card``). A family that plays
+  deals out itself (a search) goes into strategies/jass/dispatch.py instead, so that the
+  rollout player (``choose_card``) never reaches it, and into knobs.SEARCH_FAMILIES.
 """
 
 from __future__ import annotations
@@ -66,13 +83,26 @@ from strategies.jass.knobs import (
     AIM_CHOICES,
     FAM_BASIC,
     FAM_HEURISTIC,
+    FAM_PEEK,
+    FAM_PIMC,
     FAM_RANDOM,
+    INFER_CHOICES,
+    OBJECTIVE_CHOICES,
+    ONOFF_CHOICES,
     P_AIM,
+    P_CANDIDATES,
     P_FIGHT,
     P_GAP,
+    P_INFER,
+    P_OBJECTIVE,
+    P_REAIM,
+    P_ROLLOUT,
     P_STRENGTH,
     P_TRACK,
     P_TRUMP,
+    P_UNDER100,
+    P_WORLDS,
+    ROLLOUT_CHOICES,
     TRACK_CHOICES,
     TRUMP_RULES,
 )
@@ -88,6 +118,23 @@ HEURISTIC_PARAMS = (
           choices=TRUMP_RULES),
     Param("track", P_TRACK, 0.0, "use the public record (cards seen, voids)",
           choices=TRACK_CHOICES),
+    Param("reaim", P_REAIM, 0.0, "re-aim once trump is fixed and as points come in",
+          choices=ONOFF_CHOICES),
+    Param("under100", P_UNDER100, 0.0, "aiming high, duck tricks that could reach 100 points",
+          choices=ONOFF_CHOICES),
+)
+
+SEARCH_PARAMS = (
+    Param("worlds", P_WORLDS, 16.0, "sampled deals of the unseen cards per decision", low=1,
+          high=4096),
+    Param("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("aim-low")),
+          "the preset that plays every world to the end of the deal", choices=ROLLOUT_CHOICES),
+    Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
+          low=0, high=12),
+    Param("infer", P_INFER, 0.0, "what worlds must respect: voids = every inference of the play",
+          choices=INFER_CHOICES),
+    Param("objective", P_OBJECTIVE, 0.0, "deal: own sticks from the deal; match: also the match",
+          choices=OBJECTIVE_CHOICES),
 )
 
 register(StrategySpec("jass", "basic", FAM_BASIC, "the yardstick: always the cheapest legal card"))
@@ -125,6 +172,32 @@ register(
         "jass", "catch-up", FAM_HEURISTIC,
         "aims high only when trailing the stick leader by 2 or more; trump by aim",
         HEURISTIC_PARAMS, preset={"aim": "standings", "trump": "by_aim", "track": "on"},
+    )
+)
+register(
+    StrategySpec(
+        "jass", "re-aim", FAM_HEURISTIC,
+        "adaptive, re-aiming once trump is fixed and as points come in; stays under 100",
+        HEURISTIC_PARAMS,
+        preset={"aim": "hand", "trump": "by_aim", "track": "on", "reaim": "on",
+                "under100": "on"},
+    )
+)
+register(
+    StrategySpec(
+        "jass", "pimc", FAM_PIMC,
+        "search: samples deals of the unseen cards, plays each card out in every one",
+        SEARCH_PARAMS,
+        tags=("slow",),
+    )
+)
+register(
+    StrategySpec(
+        "jass", "peek", FAM_PEEK,
+        "NOT A LEGAL PLAYER (sees every hand): pimc's search on the true deal, for analysis",
+        SEARCH_PARAMS,
+        legal_player=False,
+        tags=("slow", "not-a-player"),
     )
 )
 

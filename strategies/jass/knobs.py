@@ -10,6 +10,9 @@ from __future__ import annotations
 FAM_BASIC = 0
 FAM_RANDOM = 1
 FAM_HEURISTIC = 2
+FAM_PIMC = 3  # search: perfect-information Monte Carlo over sampled worlds
+FAM_PEEK = 4  # the same search on the true deal: analysis only, NOT a legal player (J-11)
+SEARCH_FAMILIES = (FAM_PIMC, FAM_PEEK)
 
 # Parameter slots of the heuristic family.
 P_AIM = 0
@@ -18,6 +21,22 @@ P_GAP = 2
 P_FIGHT = 3
 P_TRUMP = 4
 P_TRACK = 5
+P_REAIM = 6
+P_UNDER100 = 7
+
+# Parameter slots of the search families (pimc, peek).
+P_WORLDS = 0
+P_ROLLOUT = 1
+P_CANDIDATES = 2
+P_INFER = 3
+P_OBJECTIVE = 4
+
+# The rollout policies a search may use (non-search presets only), by name.
+ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim")
+INFER_CHOICES = ("voids",)
+OBJECTIVE_CHOICES = ("deal", "match")
+OBJ_DEAL = 0
+OBJ_MATCH = 1
 
 AIM_CHOICES = ("high", "low", "hand", "standings")
 AIM_HIGH_MODE = 0
@@ -52,3 +71,4 @@ TR_BY_AIM = 6
 TABLE_TRUMP_RULES = TRUMP_RULES[:6]
 
 TRACK_CHOICES = ("off", "on")
+ONOFF_CHOICES = ("off", "on")

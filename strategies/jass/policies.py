@@ -28,19 +28,20 @@ from numba import njit
 
 from analyzer.bits import popcount
 from analyzer.games.jass.cards import (
+    BASIC_KEY,
     BIT,
+    DEAL_TOTAL,
     FULL_DECK,
     HIGHER_TRUMP,
+    LAST_TRICK_BONUS,
     M9,
     NINE_BIT,
-    PLAIN_POINTS_R,
     PTS9_PLAIN,
     PTS9_TRUMP,
     RANK_OF,
     SUIT_MASK,
     SUIT_OF,
     SUIT_SHIFT,
-    TRUMP_POINTS_R,
     TRUMP_STRENGTH_R,
     UNDER_BIT,
 )
@@ -48,8 +49,10 @@ from analyzer.games.jass.primitives import (
     S_LEADER,
     S_LED,
     S_N,
+    S_NTRICKS,
     S_POS,
     S_STICKS,
+    S_TRICK,
     S_TRUMP,
     S_VOID,
     U0,
@@ -57,6 +60,7 @@ from analyzer.games.jass.primitives import (
     beats_best,
     card_value,
     lowest_card,
+    mask_points,
     nth_card,
     suit_count,
     trick_points,
@@ -75,9 +79,11 @@ from strategies.jass.knobs import (
     P_AIM,
     P_FIGHT,
     P_GAP,
+    P_REAIM,
     P_STRENGTH,
     P_TRACK,
     P_TRUMP,
+    P_UNDER100,
     TR_BY_AIM,
     TR_FEWEST_POINTS,
     TR_LONGEST,
@@ -90,6 +96,7 @@ from strategies.jass.knobs import (
 BIG = np.int64(1) << np.int64(40)
 FAIR_PLAIN_POINTS = 120.0  # plain card points in the deck (J-8), shared out by hand size
 WORTH_FIGHTING = 20.0  # trick points at which even fight=0 goes for the trick
+MAX_PLAIN_CARD = 11  # the most a card of one's own adds to a trick short of a trump Under/9
 
 
 # --- basic ---------------------------------------------------------------------------------------
@@ -98,25 +105,25 @@ WORTH_FIGHTING = 20.0  # trick points at which even fight=0 goes for the trick
 @njit(cache=True, _nrt=False, inline="always")
 def basic_card(legal, st):
     """baseline-strategies.md: fewest points as the card would count with the trump as it stands
-    after playing it; ties to the lowest rank in its own order, then suit order B < S < R < A."""
+    after playing it; ties to the lowest rank in its own order, then suit order B < S < R < A.
+
+    The keys come from the table ``BASIC_KEY``; ``as_trump`` is the set of cards that count as
+    trumps: the trump suit, or, while none is fixed, every card off the led suit (it would fix
+    trump and count as one)."""
     trump = st[S_TRUMP]
-    opening = st[S_POS] == 0
-    led = st[S_LED]
+    if trump >= 0:
+        as_trump = SUIT_MASK[trump]
+    elif st[S_POS] > 0:
+        as_trump = ~SUIT_MASK[st[S_LED]]
+    else:
+        as_trump = U0
     best = -1
     best_key = BIG
     m = legal
     while m != U0:
         c = lowest_card(m)
         m = m & (m - U1)
-        s = SUIT_OF[c]
-        t = trump
-        if t < 0 and not opening and s != led:
-            t = s  # this card fixes trump and counts as a trump
-        r = RANK_OF[c]
-        if s == t:
-            key = TRUMP_POINTS_R[r] * 1000 + TRUMP_STRENGTH_R[r] * 4 + s
-        else:
-            key = PLAIN_POINTS_R[r] * 1000 + r * 4 + s
+        key = BASIC_KEY[1, c] if (as_trump & BIT[c]) != U0 else BASIC_KEY[0, c]
         if key < best_key:
             best_key = key
             best = c
@@ -347,7 +354,33 @@ def heuristic_aim(prm, seat, hand, st):
 
 
 @njit(cache=True, _nrt=False)
-def heuristic_card(prm, seat, hand, legal, st, played, rng, aim):
+def reaimed(prm, seat, hand, st, taken, aim):
+    """reaim=on: once trump is fixed, the aim follows the points. The seat counts the points it
+    has won so far plus those of its hand under the real trump, and aims high when that reaches
+    ``strength`` x a fair share of the deal (157 / players), low otherwise. Before trump is
+    fixed the aim of the deal's start stands."""
+    trump = st[S_TRUMP]
+    if trump < 0:
+        return aim
+    est = mask_points(taken[seat], trump) + mask_points(hand, trump)
+    return AIM_HIGH if est >= prm[P_STRENGTH] * DEAL_TOTAL / st[S_N] else AIM_LOW
+
+
+@njit(cache=True, _nrt=False)
+def over_100(seat, st, taken):
+    """under100=on: True when winning the current trick (or, leading, the seat's points so far)
+    would risk reaching 100, where J-9 gives the most points nothing. Counts the seat's won
+    points, the points in the trick, a card of up to 11 of its own and the last trick's 5."""
+    trump = st[S_TRUMP]
+    mine = mask_points(taken[seat], trump) if trump >= 0 else 0
+    at_stake = trick_points(st) + MAX_PLAIN_CARD
+    if st[S_TRICK] == st[S_NTRICKS] - 1:
+        at_stake += LAST_TRICK_BONUS
+    return mine + at_stake >= 100
+
+
+@njit(cache=True, _nrt=False)
+def heuristic_card(prm, seat, hand, legal, st, played, taken, rng, aim):
     """The heuristic family's move (see the module docstring and catalog for the knobs)."""
     trump = st[S_TRUMP]
     pos = st[S_POS]
@@ -358,7 +391,11 @@ def heuristic_card(prm, seat, hand, legal, st, played, rng, aim):
     unseen = U0
     if track:
         unseen = unseen_cards(hand, played, n)
+    if prm[P_REAIM] > 0.5:
+        aim = reaimed(prm, seat, hand, st, taken, aim)
     high = aim != AIM_LOW
+    if high and prm[P_UNDER100] > 0.5 and over_100(seat, st, taken):
+        high = False
     if pos == 0:
         if high:
             if track and trump >= 0:
@@ -431,7 +468,7 @@ def choose_card(fam, prm, seat, hand, legal, st, played, taken, rng, aim):
         return basic_card(legal, st)
     if fam == FAM_RANDOM:
         return random_card(legal, rng)
-    return heuristic_card(prm, seat, hand, legal, st, played, rng, aim)
+    return heuristic_card(prm, seat, hand, legal, st, played, taken, rng, aim)
 
 
 @njit(cache=True, _nrt=False)

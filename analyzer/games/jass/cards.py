@@ -79,6 +79,28 @@ HIGHER_TRUMP = _higher_trumps()
 POP9, LOW9, PTS9_PLAIN, PTS9_TRUMP, PTS9_NO_TRUMP = _nine_bit_tables()
 
 
+def _basic_keys() -> np.ndarray:
+    """BASIC_KEY[t, c]: the sort key of ``basic`` (baseline-strategies.md) for card c counted as
+    a plain card (t = 0) or as a trump (t = 1): points, then rank in its own order, then suit."""
+    keys = np.zeros((2, N_CARDS), dtype=np.int64)
+    for c in range(N_CARDS):
+        s, r = divmod(c, N_RANKS)
+        keys[0, c] = PLAIN_POINTS_R[r] * 1000 + r * 4 + s
+        keys[1, c] = TRUMP_POINTS_R[r] * 1000 + TRUMP_STRENGTH_R[r] * 4 + s
+    return keys
+
+
+BASIC_KEY = _basic_keys()
+# PACKET_OWNER[n - 3, k]: J-2, the seat (counted from the first player) that receives the card
+# at deck position k, packets of three in playing order; a table, so the deal divides nothing.
+PACKET_OWNER = np.array([[(k // 3) % n for k in range(N_CARDS)] for n in (3, 4)],
+                        dtype=np.int64)
+# PAIR_SLOT[i, j] (i < j): where the remembered ties of seats i and j sit in the public state.
+PAIR_SLOT = np.full((4, 4), -1, dtype=np.int64)
+for _k, (_i, _j) in enumerate((i, j) for i in range(4) for j in range(i + 1, 4)):
+    PAIR_SLOT[_i, _j] = _k
+
+
 def card_name(card: int) -> str:
     """Record name of a card: suit letter + rank, e.g. ``"R10"`` or ``"AU"``."""
     return SUIT_LETTERS[card // N_RANKS] + RANK_NAMES[card % N_RANKS]

@@ -11,7 +11,12 @@ or a single deal (``deals_mode`` true), from its (seed, index) alone:
   sticks are J-9 for that deal alone (no remembered ties: a tied stick goes to nobody).
 
 Work arrays are allocated once per chunk (:func:`new_work`) and reused for every unit, so the
-hot loop allocates nothing. Optional outputs of the same code path:
+hot loop allocates nothing. Plain runs (the chunk kernels) play through :func:`play_plain`,
+which has nothing of the trace or the counterfactual in it; tables with a search seat (pimc,
+peek) use :func:`play_plain_search`, the same loop with the full dispatcher, so that a run
+without search never compiles the search. The move itself and the rollout entry point of the
+search live in :mod:`analyzer.games.jass.play`. :func:`play_unit` is the traced path, with
+these optional outputs:
 
 * trace (``trace_on``): one row per deal in ``trace`` (layout ``T_*``), turned into a record by
   :mod:`analyzer.games.jass.records`;
@@ -19,8 +24,9 @@ hot loop allocates nothing. Optional outputs of the same code path:
   played once per suit the chooser holds (on scratch copies of the state), one row per suit in
   ``cf_out`` (layout ``CF_*``); see :mod:`analyzer.games.jass.trump_value`.
 
-Strategies are called through :func:`strategies.jass.policies.choose_card`, which receives the
-seat's own hand and the public state only (J-11).
+Strategies are called through :func:`strategies.jass.dispatch.decide` (or, without search,
+:func:`strategies.jass.policies.choose_card`); a legal player's policy receives the seat's own
+hand and the public state only (J-11).
 """
 
 from __future__ import annotations
@@ -28,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyzer.games.jass.cards import BIT, SUIT_MASK, SUIT_OF
+from analyzer.games.jass.cards import BIT, PACKET_OWNER, PAIR_SLOT, SUIT_MASK
+from analyzer.games.jass.play import deal_points, play_card, to_move
 from analyzer.games.jass.primitives import (
     S_BEST_CARD,
     S_BEST_SEAT,
@@ -45,21 +52,19 @@ from analyzer.games.jass.primitives import (
     S_POS,
     S_STICKS,
     S_SWISS,
-    S_TCARD,
+    S_TIES,
     S_TRICK,
     S_TRUMP,
-    S_TSEAT,
-    S_VOID,
     S_WON,
     ST_SIZE,
     U0,
     legal_mask,
-    mask_points,
-    trump_strength,
 )
 from analyzer.games.jass.scoring import base_sticks, match_winner, settle_ties
 from analyzer.rng import randbelow, seed_state
-from strategies.jass.policies import begin_deal, choose_card, forced_trump_card
+from strategies.jass.dispatch import decide, forced_card
+from strategies.jass.knobs import FAM_BASIC
+from strategies.jass.policies import basic_card, begin_deal, choose_card
 
 MAX_PLAYERS = 4
 
@@ -155,13 +160,17 @@ def start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, de
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
-    first = (dealer + 1) % n
+    first = dealer + 1
+    if first == n:
+        first = 0
     for i in range(MAX_PLAYERS):
         hands[i] = U0
         played[i] = U0
         taken[i] = U0
     for k in range(36):  # packets of three, in playing order from the seat after the dealer
-        seat = (first + (k // 3) % n) % n
+        seat = first + PACKET_OWNER[n - 3, k]
+        if seat >= n:
+            seat -= n
         hands[seat] |= BIT[deck[k]]
     for i in range(ST_SIZE):
         st[i] = 0
@@ -183,81 +192,37 @@ def start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, de
         st[S_STICKS + i] = sticks[i]
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def play_card(seat, card, hands, played, taken, st):
-    """Apply one (legal) card: trick state, trump fixing (J-5), showing out, trick end (J-7)."""
-    b = BIT[card]
-    hands[seat] &= ~b
-    played[seat] |= b
-    n = st[S_N]
-    pos = st[S_POS]
-    s = SUIT_OF[card]
-    trump = st[S_TRUMP]
-    st[S_TCARD + pos] = card
-    st[S_TSEAT + pos] = seat
-    if pos == 0:
-        st[S_LED] = s
-        st[S_BEST_SEAT] = seat
-        st[S_BEST_CARD] = card
-        st[S_HIGH_TRUMP] = trump_strength(card) if s == trump else -1
-    else:
-        led = st[S_LED]
-        if trump < 0:
-            if s != led:  # J-5: the first card off suit fixes trump, already in this trick
-                st[S_TRUMP] = s
-                st[S_FIXER] = seat
-                st[S_VOID + seat] |= 1 << led
-                st[S_HIGH_TRUMP] = trump_strength(card)
-                st[S_BEST_SEAT] = seat
-                st[S_BEST_CARD] = card
-            elif card > st[S_BEST_CARD]:  # same suit: card index order is plain rank order
-                st[S_BEST_SEAT] = seat
-                st[S_BEST_CARD] = card
-        elif s == trump:
-            g = trump_strength(card)
-            if g > st[S_HIGH_TRUMP]:
-                st[S_HIGH_TRUMP] = g
-                st[S_BEST_SEAT] = seat
-                st[S_BEST_CARD] = card
-        elif s != led:
-            # A plain card off the led suit proves the seat void in the led suit under both rule
-            # sets; under `seed` it also proves no trump when trump was led or already in the
-            # trick (the seat would have had to play one). Under `swiss` a bare Under may hide.
-            st[S_VOID + seat] |= 1 << led
-            if st[S_SWISS] == 0 and (led == trump or st[S_HIGH_TRUMP] >= 0):
-                st[S_VOID + seat] |= 1 << trump
-        elif st[S_HIGH_TRUMP] < 0 and card > st[S_BEST_CARD]:
-            st[S_BEST_SEAT] = seat
-            st[S_BEST_CARD] = card
-    pos += 1
-    if pos == n:
-        w = st[S_BEST_SEAT]
-        m = U0
-        for i in range(n):
-            m |= BIT[st[S_TCARD + i]]
-        taken[w] |= m
-        st[S_WON + w] += 1
-        st[S_LEADER] = w
-        st[S_TRICK] += 1
-        st[S_LED] = -1
-        st[S_HIGH_TRUMP] = -1
-        st[S_BEST_SEAT] = -1
-        st[S_BEST_CARD] = -1
-        if st[S_TRICK] == st[S_NTRICKS]:
-            st[S_LAST_WINNER] = w
-        pos = 0
-    st[S_POS] = pos
+@njit(cache=True, _nrt=False)
+def public_ties(st, ties, n):
+    """Copy the match's remembered ties into the public state (J-11: the scores are public)."""
+    for i in range(n):
+        for j in range(i + 1, n):
+            st[S_TIES + PAIR_SLOT[i, j]] = ties[i, j]
+
+
+@njit(cache=True, _nrt=False)
+def begin_all(fams, prms, hands, st, memo, n):
+    """Every seat's aim for the deal, in playing order from the first player."""
+    seat = st[S_FIRST]
+    for _ in range(n):
+        memo[seat] = begin_deal(fams[seat], prms[seat], seat, hands[seat], st)
+        seat += 1
+        if seat == n:
+            seat = 0
 
 
 @njit(cache=True, _nrt=False)
 def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace_on, trace, trow):
     """Play from the current state to the end of the deal; or, with ``stop_at_fix``, stop just
-    before a seat has to fix trump (returns STOPPED). Returns DONE or ILLEGAL + seat."""
+    before a seat has to fix trump (returns STOPPED). Returns DONE or ILLEGAL + seat.
+
+    The traced and counterfactual path (records, the trump study); plain runs use
+    :func:`run_deal_plain`."""
     n = st[S_N]
     ntr = st[S_NTRICKS]
     while st[S_TRICK] < ntr:
         pos = st[S_POS]
-        seat = (st[S_LEADER] + pos) % n
+        seat = to_move(st)
         hand = hands[seat]
         if (
             stop_at_fix
@@ -267,9 +232,8 @@ def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace
         ):
             return STOPPED
         legal = legal_mask(hand, st)
-        card = choose_card(
-            fams[seat], prms[seat], seat, hand, legal, st, played, taken, rng, memo[seat]
-        )
+        card = decide(fams[seat], prms[seat], seat, hands, legal, st, played, taken, rng,
+                      memo[seat])
         if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
             return ILLEGAL + seat
         t = st[S_TRICK]
@@ -284,13 +248,42 @@ def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace
 
 
 @njit(cache=True, _nrt=False)
-def deal_points(taken, st, points):
-    """J-8 points of every seat with the trump as finally fixed, last trick included."""
-    n = st[S_N]
-    trump = st[S_TRUMP]
-    for i in range(n):
-        points[i] = mask_points(taken[i], trump)
-    points[st[S_LAST_WINNER]] += 5
+def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo):
+    """:func:`run_deal` without trace, counterfactual or search families: the plain run's
+    play loop. ``basic`` is trusted (it picks from ``legal`` by construction); every other
+    family's card is checked. Returns DONE or ILLEGAL + seat."""
+    ntr = st[S_NTRICKS]
+    while st[S_TRICK] < ntr:
+        seat = to_move(st)
+        hand = hands[seat]
+        legal = legal_mask(hand, st)
+        fam = fams[seat]
+        if fam == FAM_BASIC:
+            card = basic_card(legal, st)
+        else:
+            card = choose_card(fam, prms[seat], seat, hand, legal, st, played, taken, rng,
+                               memo[seat])
+            if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
+                return ILLEGAL + seat
+        play_card(seat, card, hands, played, taken, st)
+    return DONE
+
+
+@njit(cache=True, _nrt=False)
+def run_deal_search(fams, prms, rng, hands, played, taken, st, memo):
+    """:func:`run_deal_plain` for tables with a search seat (pimc, peek): every family's card
+    comes through the full dispatcher and is checked. A separate function so that runs
+    without search never compile the search."""
+    ntr = st[S_NTRICKS]
+    while st[S_TRICK] < ntr:
+        seat = to_move(st)
+        legal = legal_mask(hands[seat], st)
+        card = decide(fams[seat], prms[seat], seat, hands, legal, st, played, taken, rng,
+                      memo[seat])
+        if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
+            return ILLEGAL + seat
+        play_card(seat, card, hands, played, taken, st)
+    return DONE
 
 
 @njit(cache=True, _nrt=False)
@@ -304,6 +297,120 @@ def _deal_sticks(points, n, deals_mode, ties, award, bonus, newties):
         settle_ties(award, bonus, ties, newties, nt, n)
 
 
+@njit(cache=True, _nrt=False)
+def end_deal(taken, st, ints, ties, n, deals_mode):
+    """Points, sticks (remembered ties in a match) and running totals at the end of a deal."""
+    points = ints[I_POINTS]
+    award = ints[I_AWARD]
+    bonus = ints[I_BONUS]
+    sticks = ints[I_STICKS]
+    bonus_total = ints[I_BONUS_TOTAL]
+    deal_points(taken, st, points)
+    _deal_sticks(points, n, deals_mode, ties, award, bonus, ints[I_NEWTIES])
+    for i in range(n):
+        sticks[i] += award[i] + bonus[i]
+        bonus_total[i] += bonus[i]
+
+
+@njit(cache=True, _nrt=False)
+def unit_begin(seed, index, n, cap, work, deals_mode):
+    """Start a unit: its stream, zero totals and ties, the first dealer. Returns (dealer,
+    most deals)."""
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    seed_state(rng, seed, index, 0)
+    for i in range(MAX_PLAYERS):
+        ints[I_STICKS, i] = 0
+        ints[I_BONUS_TOTAL, i] = 0
+        for j in range(MAX_PLAYERS):
+            ties[i, j] = 0
+    if deals_mode:
+        dealer = n - 1
+        ndeals = 1
+    else:
+        dealer = randbelow(rng, n)
+        ndeals = cap
+    res[R_FIRST_DEALER] = dealer
+    return dealer, ndeals
+
+
+@njit(cache=True, _nrt=False)
+def deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms):
+    """Shuffle and deal deal number ``d``, publish the ties, ask every seat for its aim."""
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    start_deal(rng, deck, hands, played, taken, st, ints[I_STICKS], n, swiss, dealer,
+               0 if deals_mode else d)
+    if not deals_mode:
+        public_ties(st, ties, n)
+    begin_all(fams, prms, hands, st, ints[I_MEMO], n)
+
+
+@njit(cache=True, _nrt=False)
+def deal_finish(work, n, deals_mode):
+    """Score the deal just played; the match's winner so far (J-10) or -1."""
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    end_deal(taken, st, ints, ties, n, deals_mode)
+    if deals_mode:
+        return -1
+    return match_winner(ints[I_STICKS], n)
+
+
+@njit(cache=True, _nrt=False)
+def unit_end(work, d, winner, deals_mode):
+    res = work[W_RES]
+    res[R_DEALS] = d
+    res[R_WINNER] = winner
+    res[R_CAPPED] = 1 if (not deals_mode and winner < 0) else 0
+    res[R_CF_ROWS] = 0
+
+
+@njit(cache=True, _nrt=False)
+def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
+    """Play one match (or one deal in ``deals_mode``) of a plain run with no search seat:
+    :func:`play_unit` with nothing of the trace or the counterfactual. Same results, same
+    draws. :func:`play_plain_search` is the same loop for tables with a search seat."""
+    dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
+    winner = -1
+    d = 0
+    while d < ndeals:
+        d += 1
+        deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms)
+        status = run_deal_plain(fams, prms, work[0], work[2], work[3], work[4], work[W_ST],
+                                work[W_INTS][I_MEMO])
+        if status != DONE:
+            return status
+        winner = deal_finish(work, n, deals_mode)
+        if winner >= 0:
+            break
+        dealer += 1
+        if dealer == n:
+            dealer = 0
+    unit_end(work, d, winner, deals_mode)
+    return DONE
+
+
+@njit(cache=True, _nrt=False)
+def play_plain_search(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
+    """:func:`play_plain` with the search families in the dispatcher."""
+    dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
+    winner = -1
+    d = 0
+    while d < ndeals:
+        d += 1
+        deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms)
+        status = run_deal_search(fams, prms, work[0], work[2], work[3], work[4], work[W_ST],
+                                 work[W_INTS][I_MEMO])
+        if status != DONE:
+            return status
+        winner = deal_finish(work, n, deals_mode)
+        if winner >= 0:
+            break
+        dealer += 1
+        if dealer == n:
+            dealer = 0
+    unit_end(work, d, winner, deals_mode)
+    return DONE
+
+
 @njit(cache=True)
 def _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt, points, award,
                     bonus, newties, deals_mode, cf_out, row):
@@ -311,7 +418,7 @@ def _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt, 
     on copies of the state, and write one row per suit (the real game is left untouched)."""
     arng, ahands, aplayed, ataken, ast, aties = alt
     n = st[S_N]
-    seat = (st[S_LEADER] + st[S_POS]) % n
+    seat = to_move(st)
     hand = hands[seat]
     for s in range(4):
         if (hand & SUIT_MASK[s]) == U0:
@@ -322,8 +429,8 @@ def _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt, 
         ataken[:] = taken
         ast[:] = st
         aties[:, :] = ties
-        card = forced_trump_card(
-            fams[seat], prms[seat], seat, hand, s, ast, aplayed, ataken, arng, memo[seat]
+        card = forced_card(
+            fams[seat], prms[seat], seat, ahands, s, ast, aplayed, ataken, arng, memo[seat]
         )
         if card < 0 or card >= 36 or (hand & SUIT_MASK[s] & BIT[card]) == U0:
             return -(ILLEGAL + seat)
@@ -399,10 +506,9 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
         d += 1
         deal_no = 0 if deals_mode else d
         start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, deal_no)
-        first = st[S_FIRST]
-        for k in range(n):
-            seat = (first + k) % n
-            memo[seat] = begin_deal(fams[seat], prms[seat], seat, hands[seat], st)
+        if not deals_mode:
+            public_ties(st, ties, n)
+        begin_all(fams, prms, hands, st, memo, n)
         trow = d - 1
         if trace_on:
             for j in range(T_WIDTH):
@@ -420,7 +526,7 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
                 return -r
             first_row = cf_rows
             cf_rows = r
-            chooser = (st[S_LEADER] + st[S_POS]) % n
+            chooser = to_move(st)
             status = run_deal(fams, prms, rng, hands, played, taken, st, memo, OFF[0], trace_on,
                               trace, trow)
             if status != DONE:
@@ -456,7 +562,9 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
             winner = match_winner(sticks, n)
             if winner >= 0:
                 break
-            dealer = (dealer + 1) % n
+            dealer += 1
+            if dealer == n:
+                dealer = 0
     res[R_DEALS] = d
     res[R_WINNER] = winner
     res[R_CAPPED] = 1 if (not deals_mode and winner < 0) else 0
@@ -464,71 +572,101 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
     return DONE
 
 
+@njit(cache=True, _nrt=False)
+def _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer):
+    ints = work[W_INTS]
+    res = work[W_RES]
+    for i in range(n):
+        sticks[u * n + i] = ints[I_STICKS, i]
+        bonus[u * n + i] = ints[I_BONUS_TOTAL, i]
+        won[u * n + i] = res[R_WINNER] == i
+    deals[u] = res[R_DEALS]
+    capped[u] = res[R_CAPPED] == 1
+    winner[u] = res[R_WINNER]
+    first_dealer[u] = res[R_FIRST_DEALER]
+
+
+@njit(cache=True, _nrt=False)
+def _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump):
+    st = work[W_ST]
+    ints = work[W_INTS]
+    for i in range(n):
+        k = u * n + i
+        points[k] = ints[I_POINTS, i]
+        tricks[k] = st[S_WON + i]
+        sticks[k] = ints[I_STICKS, i]
+        fixed[k] = st[S_FIXER] == i
+        last[k] = st[S_LAST_WINNER] == i
+    trump[u] = st[S_TRUMP]
+
+
 @njit(cache=True)
-def _dummies():
-    return np.zeros((1, T_WIDTH), dtype=np.int64), np.zeros((1, CF_WIDTH), dtype=np.int64)
+def _match_columns(count, n):
+    return (np.zeros(count * n, dtype=np.int16), np.zeros(count * n, dtype=np.bool_),
+            np.zeros(count * n, dtype=np.int16), np.zeros(count, dtype=np.int16),
+            np.zeros(count, dtype=np.bool_), np.zeros(count, dtype=np.int16),
+            np.zeros(count, dtype=np.int16))
+
+
+@njit(cache=True)
+def _deal_columns(count, n):
+    return (np.zeros(count * n, dtype=np.int16), np.zeros(count * n, dtype=np.int16),
+            np.zeros(count * n, dtype=np.int16), np.zeros(count * n, dtype=np.bool_),
+            np.zeros(count * n, dtype=np.bool_), np.zeros(count, dtype=np.int8))
 
 
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
-    """Play matches start..start+count-1. Returns (status, bad index, per-(match, seat) arrays
-    sticks/won/bonus, per-match arrays deals/capped/winner/first_dealer)."""
+    """Play matches start..start+count-1 (no search seat). Returns (status, bad index,
+    per-(match, seat) arrays sticks/won/bonus, per-match arrays deals/capped/winner/
+    first_dealer)."""
     work = new_work()
-    alt = new_alt()
-    trace, cf_out = _dummies()
-    ints = work[W_INTS]
-    res = work[W_RES]
-    sticks = np.zeros(count * n, dtype=np.int16)
-    won = np.zeros(count * n, dtype=np.bool_)
-    bonus = np.zeros(count * n, dtype=np.int16)
-    deals = np.zeros(count, dtype=np.int16)
-    capped = np.zeros(count, dtype=np.bool_)
-    winner = np.zeros(count, dtype=np.int16)
-    first_dealer = np.zeros(count, dtype=np.int16)
+    sticks, won, bonus, deals, capped, winner, first_dealer = _match_columns(count, n)
     for u in range(count):
-        status = play_unit(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0], OFF[0],
-                           trace, OFF[0], cf_out, alt)
+        status = play_plain(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0])
         if status != DONE:
             return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
-        for i in range(n):
-            sticks[u * n + i] = ints[I_STICKS, i]
-            bonus[u * n + i] = ints[I_BONUS_TOTAL, i]
-            won[u * n + i] = res[R_WINNER] == i
-        deals[u] = res[R_DEALS]
-        capped[u] = res[R_CAPPED] == 1
-        winner[u] = res[R_WINNER]
-        first_dealer[u] = res[R_FIRST_DEALER]
+        _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
+    return DONE, -1, sticks, won, bonus, deals, capped, winner, first_dealer
+
+
+@njit(cache=True, nogil=True)
+def matches_chunk_search(seed, start, count, n, swiss, cap, fams, prms):
+    """:func:`matches_chunk` for tables with a search seat."""
+    work = new_work()
+    sticks, won, bonus, deals, capped, winner, first_dealer = _match_columns(count, n)
+    for u in range(count):
+        status = play_plain_search(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0])
+        if status != DONE:
+            return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
+        _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
     return DONE, -1, sticks, won, bonus, deals, capped, winner, first_dealer
 
 
 @njit(cache=True, nogil=True)
 def deals_chunk(seed, start, count, n, swiss, fams, prms):
-    """Play single deals start..start+count-1. Returns (status, bad index, per-(deal, seat)
-    arrays points/tricks/sticks/fixed_trump/last_trick, per-deal array trump)."""
+    """Play single deals start..start+count-1 (no search seat). Returns (status, bad index,
+    per-(deal, seat) arrays points/tricks/sticks/fixed_trump/last_trick, per-deal trump)."""
     work = new_work()
-    alt = new_alt()
-    trace, cf_out = _dummies()
-    st = work[W_ST]
-    ints = work[W_INTS]
-    points = np.zeros(count * n, dtype=np.int16)
-    tricks = np.zeros(count * n, dtype=np.int16)
-    sticks = np.zeros(count * n, dtype=np.int16)
-    fixed = np.zeros(count * n, dtype=np.bool_)
-    last = np.zeros(count * n, dtype=np.bool_)
-    trump = np.zeros(count, dtype=np.int8)
+    points, tricks, sticks, fixed, last, trump = _deal_columns(count, n)
     for u in range(count):
-        status = play_unit(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0], OFF[0],
-                           trace, OFF[0], cf_out, alt)
+        status = play_plain(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0])
         if status != DONE:
             return status, start + u, points, tricks, sticks, fixed, last, trump
-        for i in range(n):
-            k = u * n + i
-            points[k] = ints[I_POINTS, i]
-            tricks[k] = st[S_WON + i]
-            sticks[k] = ints[I_STICKS, i]
-            fixed[k] = st[S_FIXER] == i
-            last[k] = st[S_LAST_WINNER] == i
-        trump[u] = st[S_TRUMP]
+        _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)
+    return DONE, -1, points, tricks, sticks, fixed, last, trump
+
+
+@njit(cache=True, nogil=True)
+def deals_chunk_search(seed, start, count, n, swiss, fams, prms):
+    """:func:`deals_chunk` for tables with a search seat."""
+    work = new_work()
+    points, tricks, sticks, fixed, last, trump = _deal_columns(count, n)
+    for u in range(count):
+        status = play_plain_search(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0])
+        if status != DONE:
+            return status, start + u, points, tricks, sticks, fixed, last, trump
+        _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)
     return DONE, -1, points, tricks, sticks, fixed, last, trump
 
 

@@ -16,6 +16,7 @@ from analyzer.errors import CardlabError
 from analyzer.games.jass.rules import make_rules
 from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
+from strategies.jass.knobs import SEARCH_FAMILIES
 from strategies.registry import engine_arrays, parse_strategy
 
 MODES = ("matches", "deals")
@@ -100,8 +101,10 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
         "index": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int16), count),
     }
+    search = bool(np.isin(fams, SEARCH_FAMILIES).any())  # only then compile the search
     if spec.mode == "matches":
-        status, bad, sticks, won, bonus, deals, capped, winner, first = engine.matches_chunk(
+        chunk = engine.matches_chunk_search if search else engine.matches_chunk
+        status, bad, sticks, won, bonus, deals, capped, winner, first = chunk(
             spec.seed, start, count, n, swiss, spec.rules["deal_cap"], fams, prms
         )
         _check(spec, status, bad)
@@ -113,7 +116,8 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
         out["winner"] = np.repeat(winner, n)
         out["first_dealer"] = np.repeat(first, n)
     else:
-        status, bad, points, tricks, sticks, fixed, last, trump = engine.deals_chunk(
+        chunk = engine.deals_chunk_search if search else engine.deals_chunk
+        status, bad, points, tricks, sticks, fixed, last, trump = chunk(
             spec.seed, start, count, n, swiss, fams, prms
         )
         _check(spec, status, bad)

@@ -26,6 +26,7 @@ from numba import njit
 
 from analyzer.bits import trailing_zeros
 from analyzer.games.jass.cards import (
+    FULL_DECK,
     HIGHER_TRUMP,
     M9,
     PLAIN_POINTS_R,
@@ -67,7 +68,12 @@ S_TSEAT = 20  # 4 slots: seats that played them
 S_VOID = 24  # 4 slots: per seat, bit s set once the seat showed out of suit s
 S_STICKS = 28  # 4 slots: stick totals before this deal (J-11: the scores are public)
 S_WON = 32  # 4 slots: tricks won in this deal
-ST_SIZE = 36
+# 4 slots: per seat, the cards its play so far proves it does not hold (a uint64 mask stored as
+# int64; see :func:`ban_mask`): every inference J-5/J-6 allow, exactly. A hand is consistent
+# with the public record if and only if it holds none of its seat's banned cards.
+S_BAN = 36
+S_TIES = 40  # 6 slots: remembered ties (J-9) per pair of seats, at cards.PAIR_SLOT[i, j]
+ST_SIZE = 46
 
 
 @njit(cache=True, inline="always")
@@ -135,6 +141,46 @@ def legal_mask(hand, st):
     if tm != U0:
         return tm
     return hand
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def ban_mask(card, st):
+    """The cards that playing ``card`` now proves the seat to move does not hold (J-5, J-6).
+
+    Every restriction of J-5/J-6 reads "who holds X must play X", so what a move reveals is
+    always a set of cards the player lacks: the led suit when it neither follows nor trumps;
+    under ``seed`` every trump when a plain card goes off suit on a trumped or trump-led trick,
+    and every higher trump (and the led suit) when it under-trumps; under ``swiss`` every trump
+    but the Under when trump is led and it plays none, and everything but trumps when it
+    under-trumps (allowed only with nothing but trumps in hand)."""
+    if st[S_POS] == 0:
+        return U0
+    s = SUIT_OF[card]
+    led = st[S_LED]
+    trump = st[S_TRUMP]
+    if trump < 0:
+        if s != led:
+            return SUIT_MASK[led]
+        return U0
+    swiss = st[S_SWISS] != 0
+    if led == trump:
+        if s == trump:
+            return U0
+        if swiss:
+            return SUIT_MASK[trump] & ~UNDER_BIT[trump]
+        return SUIT_MASK[trump]
+    if s == led:
+        return U0
+    high = st[S_HIGH_TRUMP]
+    if s == trump:
+        if high < 0 or TRUMP_STRENGTH_R[RANK_OF[card]] > high:
+            return U0
+        if swiss:  # an under-trump: only a hand of nothing but trumps may play one
+            return FULL_DECK & ~SUIT_MASK[trump]
+        return SUIT_MASK[led] | HIGHER_TRUMP[trump, high + 1]
+    if high >= 0 and not swiss:
+        return SUIT_MASK[led] | SUIT_MASK[trump]
+    return SUIT_MASK[led]
 
 
 @njit(cache=True, inline="always", _nrt=False)

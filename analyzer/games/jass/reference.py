@@ -19,6 +19,7 @@ from analyzer.games.jass.cards import (
     LAST_TRICK_BONUS,
     N_CARDS,
     N_RANKS,
+    PAIR_SLOT,
     PLAIN_POINTS_R,
     SUIT_LETTERS,
     TRUMP_STRENGTH_R,
@@ -29,6 +30,7 @@ from analyzer.games.jass.cards import (
     hand_names,
 )
 from analyzer.games.jass.primitives import (
+    S_BAN,
     S_BEST_CARD,
     S_BEST_SEAT,
     S_DEAL_NO,
@@ -45,6 +47,7 @@ from analyzer.games.jass.primitives import (
     S_STICKS,
     S_SWISS,
     S_TCARD,
+    S_TIES,
     S_TRICK,
     S_TRUMP,
     S_TSEAT,
@@ -54,7 +57,7 @@ from analyzer.games.jass.primitives import (
 )
 from analyzer.games.jass.rules import JassRules
 from analyzer.rng import PyRng
-from strategies.jass.knobs import AIM_LABELS, AIM_NA, FAM_BASIC, FAM_RANDOM
+from strategies.jass.knobs import AIM_LABELS, AIM_NA, FAM_BASIC, FAM_PEEK, FAM_PIMC, FAM_RANDOM
 from strategies.registry import Strategy
 
 
@@ -171,6 +174,9 @@ class _Deal:
         self.taken: list[list[int]] = [[] for _ in range(n)]
         self.won = [0] * n
         self.showed_out: list[set[int]] = [set() for _ in range(n)]
+        # moves that went off the led suit: (seat, card, trick before it, trump); what they
+        # prove a seat lacks is worked out only when a search strategy asks (banned_cards)
+        self.off_suit: list[tuple[int, int, list[int], int]] = []
         self.tricks: list[dict[str, Any]] = []
         self.last_winner = -1
 
@@ -182,11 +188,14 @@ class ReferenceJass:
         self.rules = rules
         self.n = rules.players
         self.strategies = strategies
+        self._pending: Counter[tuple[int, int]] = Counter()  # the match's remembered ties
 
     # --- strategies ------------------------------------------------------------------------
 
-    def _view(self, d: _Deal, sticks: list[int], deal_no: int) -> np.ndarray:
-        """The public state in the engine's layout (primitives.S_*), built from this deal."""
+    def _view(self, d: _Deal, sticks: list[int], deal_no: int,
+              pending: Counter[tuple[int, int]] | None = None, bans: bool = True) -> np.ndarray:
+        """The public state in the engine's layout (primitives.S_*), built from this deal
+        (``bans=False`` leaves S_BAN empty: only the search strategies read it)."""
         st = np.zeros(ST_SIZE, dtype=np.int64)
         st[S_N] = self.n
         st[S_SWISS] = 1 if self.rules.swiss else 0
@@ -217,6 +226,10 @@ class ReferenceJass:
             st[S_VOID + i] = sum(1 << s for s in d.showed_out[i])
             st[S_STICKS + i] = sticks[i]
             st[S_WON + i] = d.won[i]
+            if bans:
+                st[S_BAN + i] = cards_mask(sorted(self.banned_cards(d, i)))
+        for (a, b), count in (pending or {}).items():
+            st[S_TIES + int(PAIR_SLOT[a, b])] = count
         return st
 
     def _aim(self, seat: int, d: _Deal, sticks: list[int], deal_no: int) -> int:
@@ -227,7 +240,8 @@ class ReferenceJass:
             return AIM_NA
         prm = np.array(s.values, dtype=np.float64)
         hand = np.uint64(cards_mask(d.hands[seat]))
-        return int(begin_deal(s.family, prm, seat, hand, self._view(d, sticks, deal_no)))
+        view = self._view(d, sticks, deal_no, self._pending, bans=False)
+        return int(begin_deal(s.family, prm, seat, hand, view))
 
     def _strategy_card(self, seat: int, d: _Deal, legal: list[int], rng: PyRng, aim: int,
                        sticks: list[int], deal_no: int) -> int:
@@ -237,16 +251,27 @@ class ReferenceJass:
         if s.family == FAM_RANDOM:
             return legal[rng.randbelow(len(legal))]
         from strategies.jass.policies import choose_card
+        from strategies.jass.search import peek_card, pimc_card
 
         played = np.array([cards_mask(p) for p in d.played] + [0] * (4 - self.n),
                           dtype=np.uint64)
         taken = np.array([cards_mask(t) for t in d.taken] + [0] * (4 - self.n), dtype=np.uint64)
         state = rng.as_array()
-        card = int(choose_card(
-            s.family, np.array(s.values, dtype=np.float64), seat,
-            np.uint64(cards_mask(d.hands[seat])), np.uint64(cards_mask(legal)),
-            self._view(d, sticks, deal_no), played, taken, state, aim,
-        ))
+        prm = np.array(s.values, dtype=np.float64)
+        hand = np.uint64(cards_mask(d.hands[seat]))
+        view = self._view(d, sticks, deal_no, self._pending,
+                          bans=s.family in (FAM_PIMC, FAM_PEEK))
+        if s.family == FAM_PIMC:  # the search sees its hand and the public state only
+            card = int(pimc_card(prm, seat, hand, np.uint64(cards_mask(legal)), view, played,
+                                 taken, state))
+        elif s.family == FAM_PEEK:  # analysis only: the true deal
+            hands = np.array([cards_mask(h) for h in d.hands] + [0] * (4 - self.n),
+                             dtype=np.uint64)
+            card = int(peek_card(prm, seat, hands, np.uint64(cards_mask(legal)), view, played,
+                                 taken, state))
+        else:
+            card = int(choose_card(s.family, prm, seat, hand, np.uint64(cards_mask(legal)),
+                                   view, played, taken, state, aim))
         rng.load_array(state)
         return card
 
@@ -321,7 +346,8 @@ class ReferenceJass:
             return
         led = suit(d.trick[0])
         if suit(card) == led:
-            return
+            return  # following suit is always allowed: it proves nothing
+        d.off_suit.append((seat, card, list(d.trick), d.trump))
         if d.trump < 0:
             d.showed_out[seat].add(led)  # J-5: it would have had to follow
             return
@@ -331,6 +357,18 @@ class ReferenceJass:
         trump_in_trick = any(suit(c) == d.trump for c in d.trick)
         if self.rules.ruleset == "seed" and (led == d.trump or trump_in_trick):
             d.showed_out[seat].add(d.trump)  # seed: a held trump would have been forced
+
+    def banned_cards(self, d: _Deal, seat: int) -> set[int]:
+        """The cards the play so far proves ``seat`` does not hold (J-5, J-6): for each of its
+        moves off the led suit, every card x that, held beside the card played, would have
+        made that card illegal (every J-5/J-6 restriction reads "who holds X must play X", so
+        pairs decide it)."""
+        out: set[int] = set()
+        for s, card, trick, trump in d.off_suit:
+            if s == seat:
+                out.update(x for x in range(N_CARDS) if x != card and card not in legal_cards(
+                    [card, x], trick, trump, self.rules.ruleset))
+        return out
 
     def points(self, d: _Deal) -> list[int]:
         """J-8: card points with the trump as finally fixed, +5 for the last trick."""
@@ -354,6 +392,7 @@ class ReferenceJass:
         out["first_dealer"] = dealer
         sticks = [0] * n
         pending: Counter[tuple[int, int]] = Counter()
+        self._pending = pending
         deals = []
         winner = None
         for deal_no in range(1, self.rules.deal_cap + 1):
@@ -382,6 +421,7 @@ class ReferenceJass:
         rng = PyRng(seed, index, 0)
         out = self._header(seed, index, "deals")
         out["first_dealer"] = n - 1
+        self._pending = Counter()
         rec: dict[str, Any] = {}
         d = self._play_deal(rng, n - 1, [0] * n, 0, rec)
         pts = self.points(d)

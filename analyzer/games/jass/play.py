@@ -1,0 +1,177 @@
+"""The per-move core of the Plus-Minus Jass engine, and the rollout entry point of search.
+
+Shared by the engine (:mod:`analyzer.games.jass.engine`) and the search strategies
+(:mod:`strategies.jass.search`), so it imports only the non-search policies:
+
+* :func:`play_card` applies one legal card to the packed deal state (``hands``, ``played``,
+  ``taken`` uint64[4] and the public state ``st``, layout in ``primitives``);
+* :func:`rollout` plays a deal on from any packed mid-deal state to its end with the given
+  per-seat families and parameters. It allocates nothing, checks nothing (the policies it can
+  call, ``basic``/``random``/``heuristic``, only return legal cards) and is meant to be called
+  from jitted code: a search strategy builds a state per sampled world and rolls it out;
+* :func:`deal_points`, :func:`deal_bonus`: J-8 points and the J-9 bonus sticks of remembered
+  ties for the deal as it ended, without touching the match's own tie book.
+
+Seats advance by a compare-and-subtract instead of ``% n``: n is a run-time value, so a modulo
+is a real division (about 25 cycles), and the play loop needs one per card.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from analyzer.games.jass.cards import BIT, PAIR_SLOT, SUIT_OF
+from analyzer.games.jass.primitives import (
+    S_BAN,
+    S_BEST_CARD,
+    S_BEST_SEAT,
+    S_FIXER,
+    S_HIGH_TRUMP,
+    S_LAST_WINNER,
+    S_LEADER,
+    S_LED,
+    S_N,
+    S_NTRICKS,
+    S_POS,
+    S_SWISS,
+    S_TCARD,
+    S_TIES,
+    S_TRICK,
+    S_TRUMP,
+    S_TSEAT,
+    S_VOID,
+    S_WON,
+    U0,
+    ban_mask,
+    legal_mask,
+    mask_points,
+    trump_strength,
+)
+from strategies.jass.policies import choose_card
+
+DONE = 0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_card(seat, card, hands, played, taken, st):
+    """Apply one (legal) card: trick state, trump fixing (J-5), showing out, trick end (J-7)."""
+    b = BIT[card]
+    n = st[S_N]
+    pos = st[S_POS]
+    s = SUIT_OF[card]
+    if pos > 0 and s != st[S_LED]:  # following suit proves nothing
+        ban = ban_mask(card, st) & ~b  # the card itself is simply played
+        if ban != U0:
+            st[S_BAN + seat] |= np.int64(ban)
+    hands[seat] &= ~b
+    played[seat] |= b
+    trump = st[S_TRUMP]
+    st[S_TCARD + pos] = card
+    st[S_TSEAT + pos] = seat
+    if pos == 0:
+        st[S_LED] = s
+        st[S_BEST_SEAT] = seat
+        st[S_BEST_CARD] = card
+        st[S_HIGH_TRUMP] = trump_strength(card) if s == trump else -1
+    else:
+        led = st[S_LED]
+        if trump < 0:
+            if s != led:  # J-5: the first card off suit fixes trump, already in this trick
+                st[S_TRUMP] = s
+                st[S_FIXER] = seat
+                st[S_VOID + seat] |= 1 << led
+                st[S_HIGH_TRUMP] = trump_strength(card)
+                st[S_BEST_SEAT] = seat
+                st[S_BEST_CARD] = card
+            elif card > st[S_BEST_CARD]:  # same suit: card index order is plain rank order
+                st[S_BEST_SEAT] = seat
+                st[S_BEST_CARD] = card
+        elif s == trump:
+            g = trump_strength(card)
+            if g > st[S_HIGH_TRUMP]:
+                st[S_HIGH_TRUMP] = g
+                st[S_BEST_SEAT] = seat
+                st[S_BEST_CARD] = card
+        elif s != led:
+            # A plain card off the led suit proves the seat void in the led suit under both rule
+            # sets; under `seed` it also proves no trump when trump was led or already in the
+            # trick (the seat would have had to play one). S_BAN holds the exact inferences.
+            st[S_VOID + seat] |= 1 << led
+            if st[S_SWISS] == 0 and (led == trump or st[S_HIGH_TRUMP] >= 0):
+                st[S_VOID + seat] |= 1 << trump
+        elif st[S_HIGH_TRUMP] < 0 and card > st[S_BEST_CARD]:
+            st[S_BEST_SEAT] = seat
+            st[S_BEST_CARD] = card
+    pos += 1
+    if pos == n:
+        w = st[S_BEST_SEAT]
+        m = U0
+        for i in range(n):
+            m |= BIT[st[S_TCARD + i]]
+        taken[w] |= m
+        st[S_WON + w] += 1
+        st[S_LEADER] = w
+        st[S_TRICK] += 1
+        st[S_LED] = -1
+        st[S_HIGH_TRUMP] = -1
+        st[S_BEST_SEAT] = -1
+        st[S_BEST_CARD] = -1
+        if st[S_TRICK] == st[S_NTRICKS]:
+            st[S_LAST_WINNER] = w
+        pos = 0
+    st[S_POS] = pos
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def to_move(st):
+    """The seat whose turn it is (no division: leader + position wraps at most once)."""
+    seat = st[S_LEADER] + st[S_POS]
+    if seat >= st[S_N]:
+        seat -= st[S_N]
+    return seat
+
+
+@njit(cache=True, _nrt=False)
+def rollout(fams, prms, rng, hands, played, taken, st, memo):
+    """Play the deal on from the packed state to its end with the non-search families
+    ``fams[seat]`` / ``prms[seat]`` and aims ``memo[seat]``; draws come from ``rng``. Allocates
+    nothing; returns DONE. The search strategies' playout (never reaches a search family)."""
+    ntr = st[S_NTRICKS]
+    while st[S_TRICK] < ntr:
+        seat = to_move(st)
+        hand = hands[seat]
+        legal = legal_mask(hand, st)
+        card = choose_card(fams[seat], prms[seat], seat, hand, legal, st, played, taken, rng,
+                           memo[seat])
+        play_card(seat, card, hands, played, taken, st)
+    return DONE
+
+
+@njit(cache=True, _nrt=False)
+def deal_points(taken, st, points):
+    """J-8 points of every seat with the trump as finally fixed, last trick included."""
+    n = st[S_N]
+    trump = st[S_TRUMP]
+    for i in range(n):
+        points[i] = mask_points(taken[i], trump)
+    points[st[S_LAST_WINNER]] += 5
+
+
+@njit(cache=True, _nrt=False)
+def deal_bonus(award, st, bonus):
+    """J-9 bonus sticks this deal's ``award`` would collect from the remembered ties in the
+    public state (a pending tie pays the one of its pair awarded a stick when the other is not);
+    the tie book itself is not changed."""
+    n = st[S_N]
+    for i in range(n):
+        bonus[i] = 0
+    for i in range(n):
+        for j in range(i + 1, n):
+            c = st[S_TIES + PAIR_SLOT[i, j]]
+            if c == 0:
+                continue
+            if award[i] > 0 and award[j] == 0:
+                bonus[i] += c
+            elif award[j] > 0 and award[i] == 0:
+                bonus[j] += c

@@ -1,0 +1,44 @@
+"""The engine's dispatcher of Plus-Minus Jass strategies: every family, search included.
+
+:func:`strategies.jass.policies.choose_card` holds the non-search families only, so that a
+search strategy can roll worlds out with it (numba cannot recurse engine -> policy ->
+engine); :func:`decide` adds the search families on top and is what the engine calls.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from analyzer.bits import popcount
+from analyzer.games.jass.cards import SUIT_MASK
+from strategies.jass.knobs import FAM_PEEK, FAM_PIMC
+from strategies.jass.policies import choose_card, forced_trump_card
+from strategies.jass.search import peek_card, pimc_card, search_card
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def decide(fam, prm, seat, hands, legal, st, played, taken, rng, aim):
+    """The card the seat's strategy plays (one of ``legal``). ``hands`` is the engine's full
+    deal: a legal player's policy receives ``hands[seat]`` only; ``peek`` (analysis, not a
+    legal player) receives every hand."""
+    if fam == FAM_PIMC:
+        return pimc_card(prm, seat, hands[seat], legal, st, played, taken, rng)
+    if fam == FAM_PEEK:
+        return peek_card(prm, seat, hands, legal, st, played, taken, rng)
+    return choose_card(fam, prm, seat, hands[seat], legal, st, played, taken, rng, aim)
+
+
+@njit(cache=True, _nrt=True)
+def forced_card(fam, prm, seat, hands, suit, st, played, taken, rng, aim):
+    """The card the strategy plays when it must fix trump to ``suit`` (the trump study's
+    counterfactual), with the same draws as its free decision there."""
+    hand = hands[seat]
+    # search exactly when the free decision (any card of the hand) would
+    least = 1 if popcount(hand) >= 2 else 2
+    if fam == FAM_PIMC:
+        return search_card(prm, seat, hand, hand & SUIT_MASK[suit], st, played, taken, rng,
+                           hands, False, least)
+    if fam == FAM_PEEK:
+        return search_card(prm, seat, hand, hand & SUIT_MASK[suit], st, played, taken, rng,
+                           hands, True, least)
+    return forced_trump_card(fam, prm, seat, hand, suit, st, played, taken, rng, aim)

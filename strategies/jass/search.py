@@ -1,0 +1,330 @@
+"""Determinized Monte Carlo search for Plus-Minus Jass: the ``pimc`` and ``peek`` families.
+
+At a decision with more than one legal card, ``pimc`` (perfect-information Monte Carlo):
+
+1. draws ``worlds`` deals of the cards it cannot see to the other seats, each consistent with
+   everything it has seen and nothing else (J-11): its own hand, every card played and by whom,
+   each seat's hand size, and every inference the rules allow from the play (the public state's
+   ``S_BAN`` masks: suits a seat showed out of, trumps it cannot hold after J-6 forced its hand);
+2. for every candidate card, plays every world to the end of the deal with the ``rollout``
+   policy (a non-search preset), with the same worlds and the same rollout streams for every
+   candidate (common random numbers, so the comparison is paired);
+3. plays the candidate with the best total outcome for itself: ``objective=deal`` its sticks
+   from this deal under J-9 given the standings (the 100-point rule, and the remembered ties
+   that this deal's sticks would pay); ``objective=match`` adds the match: +10 when the deal
+   wins it the match (J-10), -10 when it makes another seat the winner, plus its sticks minus
+   the most sticks another seat gets from the deal. Ties go to the earlier candidate in the
+   prior order (cheapest card, dearest card, second cheapest, ... by ``basic``'s key), which
+   also decides which ``candidates`` are searched when that knob caps them.
+
+``peek`` is the same search on the true deal (every world is the real one): it sees every hand,
+which J-11 forbids, so it is an upper bound for analysis and never a legal player.
+
+All randomness comes from the game's own stream in decision order: per world, the sampler's
+draws and then one 64-bit draw that seeds that world's rollout stream. The rollout player
+(:func:`analyzer.games.jass.play.rollout`) has its own dispatcher holding the non-search
+families only, because numba cannot recurse engine -> policy -> engine.
+
+World sampling: the hidden cards are dealt one by one, the cards fewest seats may hold first,
+each to a seat drawn in proportion to the cards it still lacks among the seats that may hold
+it and leave the rest of the deal completable (Hall's condition over the sets of seats, which
+the true deal proves satisfiable). With no inference in play this is exactly a uniform random
+deal of the hidden cards; with inferences it is a close approximation of uniform.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from analyzer.bits import popcount
+from analyzer.games.jass.cards import BASIC_KEY, BIT, FULL_DECK, SUIT_MASK
+from analyzer.games.jass.play import deal_bonus, deal_points, play_card, rollout
+from analyzer.games.jass.primitives import (
+    S_BAN,
+    S_DEAL_NO,
+    S_LED,
+    S_N,
+    S_NTRICKS,
+    S_POS,
+    S_STICKS,
+    S_TRUMP,
+    ST_SIZE,
+    U0,
+    U1,
+    lowest_card,
+)
+from analyzer.games.jass.scoring import base_sticks, match_winner
+from analyzer.rng import next_u64, randbelow
+from strategies.jass.knobs import (
+    OBJ_DEAL,
+    P_CANDIDATES,
+    P_OBJECTIVE,
+    P_ROLLOUT,
+    P_WORLDS,
+    ROLLOUT_CHOICES,
+)
+from strategies.jass.policies import begin_deal
+from strategies.registry import N_PARAMS, parse_strategy
+
+MATCH_WEIGHT = 10  # objective=match: a won (lost) match counts as ten sticks
+
+
+def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Family id and parameter vector of every rollout choice (frozen into the kernels: after
+    changing a preset, run ``make clean-cache``)."""
+    fams = np.zeros(len(ROLLOUT_CHOICES), dtype=np.int64)
+    prms = np.zeros((len(ROLLOUT_CHOICES), N_PARAMS), dtype=np.float64)
+    for k, name in enumerate(ROLLOUT_CHOICES):
+        s = parse_strategy("jass", name)
+        fams[k] = s.family
+        prms[k] = s.values
+    return fams, prms
+
+
+ROLLOUT_FAMS, ROLLOUT_PRMS = _rollout_tables()
+
+
+@njit(cache=True, _nrt=False)
+def _hall_ok(rest, caps, outs, m):
+    """True when the cards ``rest`` can still be dealt to the m other seats: for every set T of
+    seats, the cards only seats of T may hold are no more than T's free places (``outs[t]``:
+    the cards some seat outside T may hold)."""
+    for t in range(1, 1 << m):
+        room = 0
+        for q in range(m):
+            if (t >> q) & 1:
+                room += caps[q]
+        if popcount(rest & ~outs[t]) > room:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
+    """Deal the cards ``seat`` cannot see to the other seats (module docstring) into ``wh``
+    (uint64[4]; ``wh[seat]`` = its own hand). Scratch: ``others``/``caps`` int64[4],
+    ``allow`` uint64[4], ``outs`` uint64[8]; ``others`` int64[8]. Returns False only on an
+    inconsistent state."""
+    n = st[S_N]
+    ntr = st[S_NTRICKS]
+    unseen = FULL_DECK & ~hand
+    for p in range(n):
+        unseen &= ~played[p]
+    m = 0
+    free = True
+    for p in range(4):
+        wh[p] = U0
+    wh[seat] = hand
+    for p in range(n):
+        if p == seat:
+            continue
+        others[m] = p
+        allow[m] = unseen & ~np.uint64(st[S_BAN + p])
+        if allow[m] != unseen:
+            free = False
+        caps[m] = ntr - popcount(played[p])
+        m += 1
+    for t in range(1 << m):
+        o = U0
+        for q in range(m):
+            if not (t >> q) & 1:
+                o |= allow[q]
+        outs[t] = o
+    # the cards fewest seats may hold go first
+    a0 = allow[0]
+    a1 = allow[1]
+    a2 = allow[2] if m > 2 else U0
+    one = (a0 & ~a1 & ~a2) | (~a0 & a1 & ~a2) | (~a0 & ~a1 & a2)
+    every = a0 & a1 & a2 if m > 2 else a0 & a1
+    rest = unseen
+    for group in range(3):
+        if group == 0:
+            g = one & unseen
+        elif group == 1:
+            g = unseen & ~one & ~every
+        else:
+            g = every & unseen
+        while g != U0:
+            c = lowest_card(g)
+            g &= g - U1
+            b = BIT[c]
+            rest &= ~b
+            total = 0
+            for q in range(m):  # others[4 + q]: may seat q take the card
+                ok = (allow[q] & b) != U0 and caps[q] > 0
+                if ok and not free:
+                    caps[q] -= 1
+                    ok = _hall_ok(rest, caps, outs, m)
+                    caps[q] += 1
+                others[4 + q] = 1 if ok else 0
+                if ok:
+                    total += caps[q]
+            if total == 0:
+                return False
+            r = randbelow(rng, total)
+            for q in range(m):
+                if others[4 + q] == 0:
+                    continue
+                if r < caps[q]:
+                    wh[others[q]] |= b
+                    caps[q] -= 1
+                    break
+                r -= caps[q]
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def prior_order(legal, st, cands):
+    """The candidates in prior order: by ``basic``'s key, cheapest, dearest, second cheapest,
+    second dearest, ... Returns how many (all legal cards)."""
+    trump = st[S_TRUMP]
+    if trump >= 0:
+        as_trump = SUIT_MASK[trump]
+    elif st[S_POS] > 0:
+        as_trump = ~SUIT_MASK[st[S_LED]]
+    else:
+        as_trump = U0
+    k = 0
+    m = legal
+    while m != U0:
+        c = lowest_card(m)
+        m &= m - U1
+        cands[k] = c
+        k += 1
+    # insertion sort by key (at most 12 cards)
+    for i in range(1, k):
+        c = cands[i]
+        kc = BASIC_KEY[1, c] if (as_trump & BIT[c]) != U0 else BASIC_KEY[0, c]
+        j = i - 1
+        while j >= 0:
+            d = cands[j]
+            kd = BASIC_KEY[1, d] if (as_trump & BIT[d]) != U0 else BASIC_KEY[0, d]
+            if kd <= kc:
+                break
+            cands[j + 1] = d
+            j -= 1
+        cands[j + 1] = c
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def _interleave(cands, k, out):
+    """cheapest, dearest, second cheapest, ... of a sorted list."""
+    lo = 0
+    hi = k - 1
+    i = 0
+    while lo <= hi:
+        out[i] = cands[lo]
+        i += 1
+        lo += 1
+        if lo <= hi:
+            out[i] = cands[hi]
+            i += 1
+            hi -= 1
+
+
+@njit(cache=True, _nrt=False)
+def outcome(seat, taken, st, objective, pts, award, bonus, newties, totals):
+    """The decider's outcome of a finished deal (module docstring, ``objective``)."""
+    n = st[S_N]
+    deal_points(taken, st, pts)
+    base_sticks(pts, n, award, newties)
+    if st[S_DEAL_NO] > 0:
+        deal_bonus(award, st, bonus)
+    else:
+        for i in range(n):
+            bonus[i] = 0
+    mine = award[seat] + bonus[seat]
+    if objective == OBJ_DEAL:
+        return mine
+    best_other = 0
+    for i in range(n):
+        totals[i] = st[S_STICKS + i] + award[i] + bonus[i]
+        if i != seat and award[i] + bonus[i] > best_other:
+            best_other = award[i] + bonus[i]
+    value = mine - best_other
+    if st[S_DEAL_NO] > 0:
+        w = match_winner(totals, n)
+        if w == seat:
+            value += MATCH_WEIGHT
+        elif w >= 0:
+            value -= MATCH_WEIGHT
+    return value
+
+
+@njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
+def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min_cands):
+    """The search's card (module docstring). ``peek``: every world is ``truth`` (the real
+    hands); otherwise ``truth`` is never read. With fewer than ``min_cands`` legal cards the
+    only card is played without a draw."""
+    nlegal = popcount(legal)
+    if nlegal < min_cands:
+        return lowest_card(legal)
+    n = st[S_N]
+    worlds = max(1, int(prm[P_WORLDS]))
+    rk = int(prm[P_ROLLOUT])
+    kcap = int(prm[P_CANDIDATES])
+    objective = int(prm[P_OBJECTIVE])
+    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
+    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
+    for i in range(4):
+        rprms[i, :] = ROLLOUT_PRMS[rk]
+    sorted_c = np.empty(12, dtype=np.int64)
+    cands = np.empty(12, dtype=np.int64)
+    nc = prior_order(legal, st, sorted_c)
+    _interleave(sorted_c, nc, cands)
+    if kcap > 0 and nc > kcap:
+        nc = kcap
+    scores = np.zeros(12, dtype=np.int64)
+    wh = np.zeros(4, dtype=np.uint64)
+    h2 = np.zeros(4, dtype=np.uint64)
+    p2 = np.zeros(4, dtype=np.uint64)
+    t2 = np.zeros(4, dtype=np.uint64)
+    allow = np.zeros(4, dtype=np.uint64)
+    outs = np.zeros(8, dtype=np.uint64)
+    st2 = np.empty(ST_SIZE, dtype=np.int64)
+    memo = np.zeros(4, dtype=np.int64)
+    others = np.zeros(8, dtype=np.int64)
+    caps = np.zeros(4, dtype=np.int64)
+    ints = np.zeros((5, 8), dtype=np.int64)
+    rr = np.zeros(1, dtype=np.uint64)
+    for _ in range(worlds):
+        if peek:
+            for p in range(4):
+                wh[p] = truth[p]
+        elif not sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
+            return -1
+        base = next_u64(rng)
+        for p in range(n):
+            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+        for ci in range(nc):
+            for p in range(4):
+                h2[p] = wh[p]
+                p2[p] = played[p]
+                t2[p] = taken[p]
+            st2[:] = st
+            play_card(seat, cands[ci], h2, p2, t2, st2)
+            rr[0] = base
+            rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
+            scores[ci] += outcome(seat, t2, st2, objective, ints[0], ints[1], ints[2], ints[3],
+                                  ints[4])
+    best = 0
+    for ci in range(1, nc):
+        if scores[ci] > scores[best]:
+            best = ci
+    return cands[best]
+
+
+@njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
+def pimc_card(prm, seat, hand, legal, st, played, taken, rng):
+    """``pimc``: the search over worlds sampled from what the seat has seen. It is given its
+    own hand and the public state only (J-11)."""
+    nothing = np.zeros(4, dtype=np.uint64)
+    return search_card(prm, seat, hand, legal, st, played, taken, rng, nothing, False, 2)
+
+
+@njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
+def peek_card(prm, seat, hands, legal, st, played, taken, rng):
+    """``peek`` (NOT a legal player): the same search on the true deal ``hands``."""
+    return search_card(prm, seat, hands[seat], legal, st, played, taken, rng, hands, True, 2)

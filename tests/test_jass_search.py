@@ -1,0 +1,319 @@
+"""The Plus-Minus Jass search families (pimc, peek), the public inferences (S_BAN) their worlds
+respect, the rollout entry point, and the heuristic's re-aim and under-100 knobs.
+
+Small W everywhere: these check behaviour and reproducibility, never strength or speed.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as hs
+
+from analyzer.games.jass import engine
+from analyzer.games.jass.cards import FULL_DECK, cards_mask, mask_cards, parse_card
+from analyzer.games.jass.kernel import play_chunk
+from analyzer.games.jass.play import deal_points, rollout, to_move
+from analyzer.games.jass.primitives import (
+    S_BAN,
+    S_FIXER,
+    S_NTRICKS,
+    S_TRICK,
+    S_TRUMP,
+    legal_mask,
+)
+from analyzer.games.jass.records import check_record, replays_identically, trace_record
+from analyzer.games.jass.reference import ReferenceJass, _Deal, legal_cards, suit
+from analyzer.games.jass.rules import make_rules
+from analyzer.games.kernel import KERNEL_MODULES, RunSpec
+from analyzer.runner import RunOptions, execute
+from analyzer.runner.backends import shared_pool
+from strategies.jass import policies, search
+from strategies.jass.dispatch import decide
+from strategies.jass.knobs import AIM_HIGH, AIM_LOW, FAM_PEEK, FAM_PIMC
+from strategies.registry import engine_arrays, parse_strategy, seat_strategies
+
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def random_position(seed, n, ruleset, moves):
+    """Deal ``seed`` and play ``moves`` random legal cards in the engine. Returns the engine
+    state (hands, played, taken, st) and the history as (seat, card) pairs."""
+    work = engine.new_work()
+    rng, deck, hands, played, taken, st = work[:6]
+    rng[0] = np.uint64(seed)
+    engine.start_deal(rng, deck, hands, played, taken, st, np.zeros(4, np.int64), n,
+                      ruleset == "swiss", n - 1, 0)
+    py = np.random.default_rng(seed)
+    history = []
+    for _ in range(moves):
+        seat = to_move(st)
+        legal = mask_cards(int(legal_mask(hands[seat], st)))
+        card = int(py.choice(legal))
+        history.append((seat, card))
+        engine.play_card(seat, card, hands, played, taken, st)
+    return hands, played, taken, st, history
+
+
+def history_is_legal(start_hands, history, n, ruleset):
+    """Independent of the engine and the sampler: replay the history from the given start
+    hands with the reference rules; True when every card was in hand and legal."""
+    hands = [sorted(h) for h in start_hands]
+    trump, trick, leader = -1, [], 0
+    for seat, card in history:
+        if seat != (leader + len(trick)) % n or card not in hands[seat]:
+            return False
+        if card not in legal_cards(hands[seat], trick, trump, ruleset):
+            return False
+        if trump < 0 and trick and suit(card) != suit(trick[0]):
+            trump = suit(card)
+        hands[seat].remove(card)
+        trick.append(card)
+        if len(trick) == n:
+            from analyzer.games.jass.reference import trick_winner
+
+            leader = (leader + trick_winner(trick, trump)) % n
+            trick = []
+    return True
+
+
+def sample(seat, hand, st, played, state):
+    wh = np.zeros(4, np.uint64)
+    ok = search.sample_world(seat, np.uint64(hand), st, played, state, wh,
+                             np.zeros(8, np.int64), np.zeros(4, np.uint64),
+                             np.zeros(4, np.int64), np.zeros(8, np.uint64))
+    assert ok
+    return wh
+
+
+@SETTINGS
+@given(seed=hs.integers(0, 2**62), n=hs.sampled_from([3, 4]),
+       ruleset=hs.sampled_from(["seed", "swiss"]), frac=hs.floats(0, 0.97))
+def test_every_sampled_world_is_a_legal_completion(seed, n, ruleset, frac):
+    """Every world: each card exactly once, hand sizes right, and the whole play so far legal
+    from the world's hands (checked by replaying with the reference rules, not the sampler's
+    constraints); the public bans hold for the true deal and equal the reference's own."""
+    moves = int(frac * 36 // n * n)
+    hands, played, taken, st, history = random_position(seed, n, ruleset, moves)
+    seat = to_move(st)
+    for p in range(n):  # the bans are sound: the true hands hold no banned card
+        assert int(hands[p]) & int(st[S_BAN + p]) == 0
+    # the reference derives the same bans on its own (pairs of cards against legal_cards)
+    ref = ReferenceJass(make_rules(n, {"ruleset": ruleset}), seat_strategies("jass", ["basic"], n))
+    d = _Deal(n, n - 1, [[] for _ in range(n)])
+    for s_, c in history:
+        if not d.trick:
+            d.trick_seats = []
+        ref._note_showing_out(d, s_, c)
+        if d.trump < 0 and d.trick and suit(c) != suit(d.trick[0]):
+            d.trump = suit(c)
+        d.trick.append(c)
+        if len(d.trick) == n:
+            d.trick = []
+    out = int(FULL_DECK) & ~int(np.bitwise_or.reduce(played))  # cards not played yet
+    for p in range(n):
+        assert cards_mask(sorted(ref.banned_cards(d, p))) & out == int(st[S_BAN + p]) & out, p
+    state = np.array([seed ^ 0x5DEECE66D], dtype=np.uint64)
+    for _ in range(5):
+        wh = sample(seat, int(hands[seat]), st, played, state)
+        assert wh[seat] == hands[seat]
+        union = 0
+        for p in range(n):
+            assert int(wh[p]) & union == 0 and int(wh[p]) & int(played[p]) == 0
+            union |= int(wh[p]) | int(played[p])
+            assert bin(int(wh[p])).count("1") == bin(int(hands[p])).count("1")
+        assert union == int(FULL_DECK)
+        start = [mask_cards(int(wh[p]) | int(played[p])) for p in range(n)]
+        assert history_is_legal(start, history, n, ruleset)
+
+
+def test_an_under_trump_bans_higher_trumps_and_the_led_suit():
+    """J-6 (seed): a seat that under-trumps holds no higher trump and none of the led suit;
+    every sampled world respects it."""
+    hands, played, taken, st, _ = random_position(3, 4, "seed", 0)
+    deal = ["R6 R7 R8 R9 R10 RU RO RK RA", "AO B6 B7 B8 B9 B10 BU BO BK",
+            "A6 BA S6 S7 S8 S9 S10 SU SO", "SK SA A7 A8 A9 A10 AU AK AA"]
+    for p, text in enumerate(deal):
+        hands[p] = np.uint64(cards_mask([parse_card(c) for c in text.split()]))
+    for seat, name in enumerate(["R6", "AO", "A6"]):  # AO fixes acorns; A6 under-trumps
+        engine.play_card(seat, parse_card(name), hands, played, taken, st)
+    roses = cards_mask(list(range(18, 27)))
+    assert int(st[S_BAN + 1]) == roses  # (R6 was played by seat 0, still a rose it lacks)
+    higher = cards_mask([parse_card(c) for c in ["AK", "AA", "A9", "AU"]])
+    assert int(st[S_BAN + 2]) == roses | higher
+    state = np.array([7], dtype=np.uint64)
+    for _ in range(50):
+        wh = sample(3, int(hands[3]), st, played, state)
+        assert int(wh[2]) & (roses | higher) == 0 and int(wh[1]) & roses == 0
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hs.integers(0, 2**62), n=hs.sampled_from([3, 4]),
+       ruleset=hs.sampled_from(["seed", "swiss"]), moves=hs.integers(0, 30),
+       stream=hs.integers(0, 2**63 - 1))
+def test_pimc_does_not_peek(seed, n, ruleset, moves, stream):
+    """No peeking (J-11): two deals that agree on everything the decider has seen (own hand,
+    every card played and by whom, hand sizes, the public inferences) give the same pimc
+    decision from the same stream."""
+    prm = np.array(parse_strategy("jass", "pimc:worlds=6").values)
+    hands, played, taken, st, history = random_position(seed, n, ruleset, moves)
+    seat = to_move(st)
+    legal = np.uint64(legal_mask(hands[seat], st))
+    # another deal of the hidden cards, checked consistent by the independent replay
+    other = sample(seat, int(hands[seat]), st, played, np.array([seed + 99], dtype=np.uint64))
+    start = [mask_cards(int(other[p]) | int(played[p])) for p in range(n)]
+    assert history_is_legal(start, history, n, ruleset)
+    cards = []
+    for world in (hands, other):
+        state = np.array([stream], dtype=np.uint64)
+        cards.append(decide(FAM_PIMC, prm, seat, world.copy(), legal, st.copy(), played.copy(),
+                            taken.copy(), state, -1))
+        assert int(legal) >> cards[-1] & 1
+    assert cards[0] == cards[1]
+
+
+ENGINE_FIELDS = [
+    ["pimc:worlds=2", "basic", "aim-low", "random"],
+    ["peek:worlds=2", "pimc:worlds=2,rollout=random", "adaptive", "re-aim"],
+    ["pimc:worlds=3,objective=match,rollout=aim-low", "catch-up", "pimc:worlds=1,candidates=2"],
+]
+
+
+@pytest.mark.parametrize("ruleset", ["seed", "swiss"])
+@pytest.mark.parametrize("field", ENGINE_FIELDS, ids=lambda f: "+".join(f))
+def test_reference_plays_search_games_move_for_move(field, ruleset):
+    """The reference engine (its own public view, bans and ties included) plays pimc and
+    peek games exactly like the numba engine; records replay and pass the rules check."""
+    players = len(field) if len(field) == 3 else 4
+    rules = {"ruleset": ruleset, "deal_cap": 40}
+    ref = ReferenceJass(make_rules(players, rules), seat_strategies("jass", field, players))
+    spec = RunSpec("jass", players, tuple(field), seed=41, rules=rules)
+    for i in range(2):
+        mine = trace_record(spec, i)
+        assert mine == ref.play_match(41, i)
+        assert check_record(mine) == [] and replays_identically(mine)
+    spec_d = RunSpec("jass", players, tuple(field), seed=42, mode="deals", rules=rules)
+    for i in range(4):
+        assert trace_record(spec_d, i) == ref.play_single_deal(42, i)
+
+
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")  # another cluster may hold it
+@pytest.mark.parametrize("mode", ["matches", "deals"])
+def test_search_results_depend_on_index_alone_whatever_the_backend(mode):
+    spec = RunSpec("jass", 4, ("pimc:worlds=2", "basic", "peek:worlds=1", "aim-low"), seed=9,
+                   mode=mode, rules={"deal_cap": 25})
+    count = 12 if mode == "matches" else 40
+    whole = play_chunk(spec, 0, count)
+    parts = [play_chunk(spec, s, c) for s, c in [(0, 5), (5, 1), (6, count - 6)]]
+    for name in whole:
+        assert np.array_equal(whole[name], np.concatenate([p[name] for p in parts])), name
+    base = execute(spec, count, 0, RunOptions(backend="serial", chunk_size=count),
+                   collect_rows=True).rows
+    threads = execute(spec, count, 0, RunOptions(backend="threads", workers=2, chunk_size=3),
+                      collect_rows=True).rows
+    procs = execute(spec, count, 0, RunOptions(chunk_size=count // 2 + 1), collect_rows=True,
+                    backend=shared_pool(2)).rows
+    pd.testing.assert_frame_equal(threads, base, check_exact=True)
+    pd.testing.assert_frame_equal(procs, base, check_exact=True)
+    if mode == "deals":  # and on a Dask cluster (1 worker on loopback)
+        pytest.importorskip("distributed")
+        from analyzer.runner.dask_backend import DaskBackend
+
+        backend = DaskBackend(1, (KERNEL_MODULES["jass"],))
+        try:
+            dask = execute(spec, count, 0, RunOptions(chunk_size=count // 3 + 1),
+                           collect_rows=True, backend=backend).rows
+        finally:
+            backend.close()
+        pd.testing.assert_frame_equal(dask, base, check_exact=True)
+
+
+def test_rollout_entry_point_plays_on_from_a_packed_state():
+    """rollout() finishes a deal from a mid-deal state exactly as the engine's plain loop does
+    for the same families, and leaves a complete deal (157 points)."""
+    for seed in range(6):
+        hands, played, taken, st, _ = random_position(seed, 4, "seed", 13)
+        fams, prms = engine_arrays(seat_strategies("jass", ["aim-low"], 4))
+        memo = np.array([AIM_LOW] * 4, dtype=np.int64)
+        a = [x.copy() for x in (hands, played, taken, st)]
+        b = [x.copy() for x in (hands, played, taken, st)]
+        ra = np.array([seed], dtype=np.uint64)
+        rb = ra.copy()
+        assert rollout(fams, prms, ra, *a, memo) == engine.DONE
+        assert engine.run_deal_plain(fams, prms, rb, *b, memo) == engine.DONE
+        for x, y in zip(a, b, strict=True):
+            assert np.array_equal(x, y)
+        assert a[3][S_TRICK] == a[3][S_NTRICKS] and a[0].sum() == 0
+        pts = np.zeros(4, np.int64)
+        deal_points(a[2], a[3], pts)
+        assert pts.sum() == 157
+
+
+def test_peek_is_labelled_as_not_a_legal_player():
+    spec = parse_strategy("jass", "peek").spec
+    assert spec.family == FAM_PEEK and "NOT A LEGAL PLAYER" in spec.description
+
+
+def _view(trump, hand_names, taken_names=""):
+    hands, played, taken, st, _ = random_position(0, 4, "seed", 0)
+    st[S_TRUMP] = trump
+    st[S_FIXER] = 1 if trump >= 0 else -1
+    hand = np.uint64(cards_mask([parse_card(c) for c in hand_names.split()]))
+    if taken_names:
+        taken[0] = np.uint64(cards_mask([parse_card(c) for c in taken_names.split()]))
+    return hand, st, played, taken
+
+
+def test_reaim_follows_trump_and_points():
+    """reaim=on (issue 9): the aim is re-judged once trump is fixed, from the points won so far
+    plus the hand's points under the real trump; before trump is fixed the deal's aim stands."""
+    prm = np.array(parse_strategy("jass", "re-aim").values)
+    strong = "AU A9 AA AK A10 B6 B7 S6 R6"  # 62 points with acorns trump, 8 with bells
+    hand, st, played, taken = _view(-1, strong)
+    assert policies.reaimed(prm, 0, hand, st, taken, AIM_LOW) == AIM_LOW  # no trump yet
+    hand, st, played, taken = _view(3, strong)
+    assert policies.reaimed(prm, 0, hand, st, taken, AIM_LOW) == AIM_HIGH
+    hand, st, played, taken = _view(0, strong)
+    assert policies.reaimed(prm, 0, hand, st, taken, AIM_HIGH) == AIM_LOW
+    # as points come in: the same weak hand, but 45 points already won -> high
+    weak = "B6 B7 S6 R6"
+    hand, st, played, taken = _view(0, weak)
+    assert policies.reaimed(prm, 0, hand, st, taken, AIM_HIGH) == AIM_LOW
+    hand, st, played, taken = _view(0, weak, "SA RA SK S10 RK R10")
+    assert policies.reaimed(prm, 0, hand, st, taken, AIM_LOW) == AIM_HIGH
+    # the knob changes play: aim=low with a strong trump hand leads differently with reaim on
+    hand, st, played, taken = _view(3, strong)
+    legal = np.uint64(legal_mask(hand, st))
+    off = np.array(parse_strategy("jass", "re-aim:reaim=off").values)
+    rng = np.zeros(1, np.uint64)
+    a = policies.heuristic_card(prm, 0, hand, legal, st, played, taken, rng, AIM_LOW)
+    b = policies.heuristic_card(off, 0, hand, legal, st, played, taken, rng, AIM_LOW)
+    assert a != b
+
+
+def test_under100_stops_aiming_high_near_100_points():
+    """under100=on (issue 9): a seat aiming high stops taking tricks once winning one could
+    bring it to 100 points (J-9 then gives the most points nothing)."""
+    prm = np.array(parse_strategy("jass", "re-aim").values)
+    off = np.array(parse_strategy("jass", "re-aim:under100=off").values)
+    near = "RA SK S10 RK R10 SO RO SU RU AA AK A10 BA BK B10"  # 99 points, bells trump
+    hand, st, played, taken = _view(0, "B6 SA S6", near)
+    assert policies.over_100(0, st, taken)
+    legal = np.uint64(legal_mask(hand, st))
+    rng = np.zeros(1, np.uint64)
+    # leading, aiming high: without the knob it cashes the Ace, with it it leads low
+    a = policies.heuristic_card(off, 0, hand, legal, st, played, taken, rng, AIM_HIGH)
+    b = policies.heuristic_card(prm, 0, hand, legal, st, played, taken, rng, AIM_HIGH)
+    assert a == parse_card("SA") and b != a
+    hand, st, played, taken = _view(0, "B6 SA S6", "RA RK")
+    assert not policies.over_100(0, st, taken)
+
+
+def test_pimc_beats_basic_on_the_same_deals():
+    """A smoke check of direction (the strength table is in the README): one pimc seat among
+    basic players wins more sticks per deal than basic in that seat, on the same deals."""
+    n_deals = 150
+    base = play_chunk(RunSpec("jass", 4, ("basic",), seed=5, mode="deals"), 0, n_deals)
+    srch = play_chunk(RunSpec("jass", 4, ("pimc:worlds=8", "basic", "basic", "basic"), seed=5,
+                              mode="deals"), 0, n_deals)
+    assert srch["sticks"][::4].mean() > base["sticks"][::4].mean()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import typer
 
@@ -29,6 +30,10 @@ def _print_version(value: bool) -> None:
 def main_options(
     version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
                                  help="Print the version of cardlab and exit."),
+    strategies: list[Path] = typer.Option(
+        [], "--strategies", help="A strategies file (TOML) of named presets, e.g. written by "
+        "`cardlab tune`; may be repeated and stand anywhere on the command line. Also read "
+        "from CARDLAB_STRATEGIES.", show_default=False, metavar="FILE"),
 ) -> None:
     """cardlab: Monte Carlo strategy analyzer for Who's the Ass? and Plus-Minus Jass.
 
@@ -36,6 +41,14 @@ def main_options(
     results into tables, figures and an HTML report. Every number comes with its 95%
     interval. Start with `cardlab study all --report report`, or `cardlab strategies`.
     """
+    from strategies.files import add_to_env, env_paths
+
+    # --strategies may stand anywhere (analyzer.cli.tune_commands.hoist_strategies_option
+    # moves it here); the files go into CARDLAB_STRATEGIES so worker processes load them too
+    for path in strategies:
+        add_to_env(path)
+    for path in env_paths():  # files named only in the environment are checked now too
+        add_to_env(path)
 
 
 def _wrap(text: str, indent: int, width: int) -> str:
@@ -49,13 +62,23 @@ def _values(p: Param) -> str:
     if p.choices:
         return ", ".join(c + (" (default)" if i == int(p.default) else "")
                          for i, c in enumerate(p.choices))
-    bounds = (f"{p.low:g} to {p.high:g}" if p.low is not None and p.high is not None
-              else "a number")
-    return f"{bounds} (default {p.default:g})"
+    if p.low is None or p.high is None:  # e.g. a strategy name, stored encoded
+        return f"default {p.show(p.default)}"
+    return f"{p.low:g} to {p.high:g} (default {p.show(p.default)})"
 
 
 def _family_of(spec: StrategySpec, book: dict[str, StrategySpec]) -> StrategySpec:
     return next((s for s in book.values() if s.family == spec.family and not s.preset), spec)
+
+
+def _changes(spec: StrategySpec, knob: str, value: str) -> bool:
+    """Whether a preset's ``knob=value`` differs from the family default (a tuned preset's file
+    names every knob)."""
+    p = spec.param(knob)
+    try:
+        return p.parse(str(value)) != p.default
+    except StrategyError:  # show what cannot be compared
+        return True
 
 
 def game_listing(game: str, width: int) -> list[str]:
@@ -65,8 +88,13 @@ def game_listing(game: str, width: int) -> list[str]:
     presets = [s for s in book.values() if s.preset]
     name_w = max(len(s.name) for s in book.values()) + 2
     lines = [f"{GAME_TITLES.get(game, game)} ({game})", "", "Families:"]
+    shown: dict[tuple, str] = {}  # knob lists already printed -> the family that has them
     for spec in families:
         lines.append(_wrap(f"  {spec.name:<{name_w}}{spec.description}", name_w + 2, width))
+        if spec.params and spec.params in shown:
+            lines.append(f"      knobs as {shown[spec.params]}")
+            continue
+        shown.setdefault(spec.params, spec.name)
         knob_w = max((len(p.name) for p in spec.params), default=0) + 2
         for p in spec.params:
             lines.append(_wrap(f"      {p.name:<{knob_w}}{p.description}: {_values(p)}",
@@ -75,7 +103,8 @@ def game_listing(game: str, width: int) -> list[str]:
         lines += ["", "Presets (a family with some knobs set; only the knobs they set):"]
         for spec in presets:
             family = _family_of(spec, book).name
-            sets = ", ".join(f"{k}={v}" for k, v in spec.preset.items())
+            sets = ", ".join(f"{k}={v}" for k, v in spec.preset.items()
+                             if _changes(spec, k, v)) or "the family's defaults"
             lines.append(_wrap(f"  {spec.name:<{name_w}}{spec.description} [{family}: {sets}]",
                                name_w + 2, width))
     return lines

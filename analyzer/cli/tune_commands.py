@@ -41,22 +41,6 @@ def hoist_strategies_option(argv: list[str]) -> list[str]:
     return front + rest
 
 
-@app.callback()
-def main_options(
-    strategies: list[Path] = typer.Option(
-        [], OPTION, help="A strategies file (TOML) of named presets, e.g. written by `cardlab "
-        "tune`; may be repeated and stand anywhere on the command line. Also read from "
-        "CARDLAB_STRATEGIES.", show_default=False),
-) -> None:
-    """cardlab: Monte Carlo strategy analyzer for Who's the Ass? and Plus-Minus Jass."""
-    from strategies.files import add_to_env, env_paths
-
-    for path in strategies:
-        add_to_env(path)
-    for path in env_paths():  # files named only in the environment are checked now too
-        add_to_env(path)
-
-
 @app.command("tune")
 def tune(
     game: str = typer.Argument(..., help="ass or jass."),

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analyzer.games.registry import title as game_title
 from analyzer.numbers import count, interval, number
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import GAME_TITLES, is_rate, metric_words
+from analyzer.studies.text import is_rate, metric_words
 from reports.figures import compare_unit, diff_against
 from reports.names import policy_label, rule_label, rule_phrase
 
@@ -164,7 +165,7 @@ def compare_finding(result: StudyResult) -> Finding:
             unclear.append(str(other))
     value = interval(best["mean"], best["half"], percent=rate)
     fair = f" against a fair share of {100 / n:.0f}%" if metric == "won" else ""
-    game = GAME_TITLES.get(str(m.get("game")), str(m.get("game")))
+    game = game_title(str(m.get("game")))
     units = "matches" if unit == "match" else unit + "s"
     if unclear:
         verdict = f"No clear winner between {best['strategy']} and {', '.join(unclear)}."

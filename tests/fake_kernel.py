@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.errors import CardlabError
+from analyzer.games.registry import GameDescription, Measure, Mode
 from analyzer.rng import next_u64, randbelow, seed_state
 from analyzer.summary import Metric
 
@@ -31,6 +32,13 @@ COLUMNS = {
 }
 UNIT_COLUMNS = ["winner"]
 SEAT_METRICS = [Metric("score", "mean score"), Metric("won", "win %", 100.0)]
+# The toy game's one description (docs/adding-a-game.md, step 1).
+DESCRIPTION = GameDescription(
+    name=GAME, title="Dice", min_players=2, max_players=6,
+    modes=(Mode("games", "game", 1_000, "won", "single games"),),
+    measures=(Measure("won", "higher"), Measure("score", "higher")),
+    kernel="fake_kernel", strategies="fake_kernel",
+)
 
 def strategy_spec():
     """The dice game's one strategy family, for tests that register it in the registry."""
@@ -47,11 +55,11 @@ def strategy_spec():
 
 def install(monkeypatch) -> None:
     """Register the dice game as game ``dice`` (kernel module and strategy catalogue)."""
-    from analyzer.games import kernel
+    from analyzer.games import registry as games
     from strategies import registry
 
-    monkeypatch.setitem(kernel.KERNEL_MODULES, GAME, "fake_kernel")
-    monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, GAME))
+    games.names()  # the built-in games first
+    monkeypatch.setitem(games._GAMES, GAME, DESCRIPTION)
     monkeypatch.setitem(registry._CATALOGS, GAME, {"basic": strategy_spec()})
 
 

@@ -33,8 +33,6 @@ from typing import Any
 from analyzer.errors import CardlabError
 from analyzer.rng import MAX_SEED
 
-KERNEL_MODULES = {"ass": "analyzer.games.ass.kernel", "jass": "analyzer.games.jass.kernel"}
-
 
 @dataclass(frozen=True)
 class RunSpec:
@@ -66,9 +64,14 @@ class RunSpec:
 
 def kernel_module(game: str) -> ModuleType:
     """Import the kernel module of ``game`` (lazily: a run compiles only what it uses)."""
-    if game not in KERNEL_MODULES:
-        raise CardlabError(f"unknown game {game!r}; games: {', '.join(KERNEL_MODULES)}")
-    return importlib.import_module(KERNEL_MODULES[game])
+    return importlib.import_module(kernel_path(game))
+
+
+def kernel_path(game: str) -> str:
+    """The module path of ``game``'s kernel, from the game registry."""
+    from analyzer.games import registry
+
+    return registry.get(game).kernel
 
 
 def check_game_and_mode(spec: RunSpec, game: str, modes: tuple[str, ...]) -> str:

@@ -59,7 +59,13 @@ def study_command(result: StudyResult, out: str = OUT) -> str | None:
             if seq.get("batch") is not None:
                 args += ["--batch", str(seq["batch"])]
     else:
-        return None
+        from analyzer.studies import registry
+
+        names = registry.names()
+        make = registry.get(result.study).reproduce if result.study in names else None
+        if make is None:
+            return None
+        args = ["cardlab", *make(m)]
     return shlex.join([*args, "--out", out])
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from fake_kernel import install as install_dice  # tests/ is on sys.path
 
-from analyzer.games.kernel import KERNEL_MODULES, RunSpec
+from analyzer.games.kernel import RunSpec, kernel_path
 from analyzer.runner import RunOptions, collect, execute, summarize_folder
 from analyzer.runner.backends import shared_pool
 from analyzer.runner.folder import RunFolder
@@ -41,7 +41,7 @@ def dask_backend():
     pytest.importorskip("distributed")
     from analyzer.runner.dask_backend import DaskBackend
 
-    backend = DaskBackend(2, (KERNEL_MODULES["ass"], KERNEL_MODULES["jass"]))
+    backend = DaskBackend(2, (kernel_path("ass"), kernel_path("jass")))
     yield backend
     backend.close()
 
@@ -61,7 +61,7 @@ def _warm_kernels() -> list[str]:
 def test_dask_workers_are_single_threaded_and_warm_before_the_first_chunk(dask_backend):
     client = dask_backend.client
     assert set(client.run(_numba_threads).values()) == {("1", 1)}
-    warm = sorted([KERNEL_MODULES["ass"], KERNEL_MODULES["jass"]])
+    warm = sorted([kernel_path("ass"), kernel_path("jass")])
     assert list(client.run(_warm_kernels).values()) == [warm, warm]
 
 

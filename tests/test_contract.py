@@ -39,8 +39,8 @@ def test_builtin_games_are_described_once():
     ass, jass = games.get("ass"), games.get("jass")
     assert ass.title == "Who's the Ass?" and (ass.min_players, ass.max_players) == (3, 12)
     assert jass.units() == {"matches": "match", "deals": "deal"}
-    assert kernel_module("jass").MODES == tuple(m.name for m in jass.modes)
-    assert kernel_module("ass").UNIT == ass.units()
+    assert tuple(m.name for m in jass.modes) == kernel_module("jass").MODES
+    assert ass.units() == kernel_module("ass").UNIT
     for d in (ass, jass):  # every measure is a result column of the kernel
         assert {m.column for m in d.measures} <= set(kernel_module(d.name).COLUMNS)
         for mode in d.modes:
@@ -79,3 +79,15 @@ def test_a_toy_study_registered_through_the_checklist_reaches_the_report(monkeyp
     assert "Does the coin land heads?" in html
     assert "heads and tails come up equally often" in html
     assert "cardlab study coin --seed 7" in html
+
+
+@pytest.mark.parametrize("game", ["ass", "jass"])
+def test_play_chunk_returns_exactly_the_declared_columns(game):
+    description = games.get(game)
+    for mode in description.modes:
+        spec = RunSpec(game, 3, ("basic",), 1, mode=mode.name)
+        out = kernel_module(game).play_chunk(spec, 0, 3)
+        assert {n: str(a.dtype) for n, a in out.items()} == mode.dtypes(), mode.name
+        for col in mode.unit_columns():  # the same value on every seat's row of a unit
+            assert (out[col].reshape(3, 3) == out[col].reshape(3, 3)[:, :1]).all()
+        assert {m.column for m in mode.metrics} <= set(mode.dtypes())

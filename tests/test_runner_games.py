@@ -110,7 +110,6 @@ def test_rows_identical_on_every_backend(name, dask_backend, tmp_path):
 
 @pytest.mark.parametrize("name", ["ass", "ass-matches", "jass-deals"])
 def test_aggregate_run_gives_the_seat_tables_of_the_rows(name, tmp_path):
-    from analyzer.games.kernel import kernel_module
     from analyzer.runner.aggregate import moments_from_histogram
     from analyzer.runner.manifest import mode_metrics
     from analyzer.summary import seat_moments, seat_table
@@ -123,7 +122,7 @@ def test_aggregate_run_gives_the_seat_tables_of_the_rows(name, tmp_path):
             aggregate=True)
     rows, agg = summarize_folder(tmp_path / "rows"), summarize_folder(tmp_path / "agg")
     pd.testing.assert_frame_equal(agg.moments, rows.moments, check_exact=True)
-    metrics = mode_metrics(kernel_module(spec.game), agg.plan["mode"])
+    metrics = mode_metrics(spec.game, agg.plan["mode"])
     pd.testing.assert_frame_equal(seat_table(agg.moments, metrics),
                                   seat_table(rows.moments, metrics), check_exact=True)
     # every per-seat distribution too: the histograms are the rows' value counts per seat

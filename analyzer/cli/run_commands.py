@@ -19,8 +19,8 @@ from analyzer.cli.app import app, fail, simulate_app
 from analyzer.cli.console import console, fitted_table
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games
-from analyzer.games.kernel import RunSpec, kernel_module
-from analyzer.runner.manifest import mode_metrics, plural
+from analyzer.games.kernel import RunSpec
+from analyzer.runner.manifest import mode_metrics, plural, row_name
 from analyzer.summary import Metric, format_seat_table, seat_table
 
 # Options both simulate commands take (typer reads them from each function's defaults).
@@ -77,7 +77,7 @@ def print_seat_table(
 
     ``fmt`` table (for people; fits 80 columns), csv (one row per seat: each metric's mean,
     low and high) or json (one object: ``title``, ``seats``, plus ``extra``). ``who`` names
-    the first column (a kernel's ROW_NAMES: "player" where rows are players).
+    the first column (the mode's row_name: "player" where rows are players).
     """
     values = seat_table(moments, metrics)
     if fmt != "table":
@@ -114,11 +114,6 @@ def print_seat_table(
     out = console()
     out.print(fitted_table(title, header, rows, left={1} if labels else set(),
                            width=out.width, caption="± is the 95% interval"))
-
-
-def _row_name(kernel, mode: str) -> str:
-    """What a result row's ``seat`` stands for in ``mode`` ("seat" unless the kernel says)."""
-    return getattr(kernel, "ROW_NAMES", {}).get(mode, "seat")
 
 
 def _title(game: str, spec: RunSpec, count: int, unit: str, start: int) -> str:
@@ -162,8 +157,7 @@ def simulate(
         where = f"; finished chunks are kept in {out}: continue with --resume" if out else ""
         typer.echo(f"interrupted{where}", err=True)
         raise typer.Exit(130) from None
-    kernel = kernel_module(game)
-    metrics = mode_metrics(kernel, result.spec.mode)
+    metrics = mode_metrics(game, result.spec.mode)
     units = plural(result.unit)
     line = f"{result.played:,} {units} in {result.seconds:.2f} s"
     if result.played:
@@ -179,7 +173,7 @@ def simulate(
              "unit": result.unit, "out": None if out is None else str(out)}
     print_seat_table(
         _title(game, result.spec, count, result.unit, start),
-        result.moments, metrics, labels, fmt, extra, _row_name(kernel, result.spec.mode),
+        result.moments, metrics, labels, fmt, extra, row_name(game, result.spec.mode),
     )
     # csv and json keep standard output machine-readable: the rest goes to standard error
     err = fmt != "table"
@@ -293,7 +287,7 @@ def summarize(
         summary = summarize_folder(run)
         plan = summary.plan
         spec = spec_of(plan)
-        kernel = kernel_module(plan["game"])
+        games.get(plan["game"])  # a plan of a game this cardlab does not know: one line
     except CardlabError as exc:
         fail(exc)
     unit = plan["unit"]
@@ -310,12 +304,12 @@ def summarize(
     if summary.moments is None:
         typer.echo(f"{run}: {state}; no {unit} finished yet")
         return
-    metrics = mode_metrics(kernel, plan["mode"])
+    metrics = mode_metrics(plan["game"], plan["mode"])
     extra = {"game": plan["game"], "mode": plan["mode"], "players": spec.players,
              "seed": spec.seed, "rules": dict(spec.rules), "count": plan["count"],
              "start": plan["start"], "complete": bool(summary.complete), "unit": unit,
              "version": plan["version"]}
     print_seat_table(_title(plan["game"], spec, plan["count"], unit, plan["start"]),
                      summary.moments, metrics, labels, fmt, extra,
-                     _row_name(kernel, plan["mode"]))
+                     row_name(plan["game"], plan["mode"]))
     typer.echo(f"{run}: {plan['kind']}, {state}; cardlab {plan['version']}", err=fmt != "table")

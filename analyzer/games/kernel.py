@@ -1,7 +1,9 @@
 """The contract between the games and everything downstream (runner, studies, reports).
 
 A run is described by a :class:`RunSpec` (plain, JSON-able data: it is also the core of the
-manifest). Each game has a *kernel module* ``analyzer.games.<game>.kernel`` that provides:
+manifest). Each game has one description (analyzer/games/registry.py: modes, units, result
+columns with dtypes, metrics, chunk sizes) and a *kernel module*, named by the description,
+that provides (the tables below are views of the description, never a second list):
 
 ``UNIT``                 what one index identifies for each mode: {"games": "game"} for ass,
                          {"matches": "match", "deals": "deal"} for jass.

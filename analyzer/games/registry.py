@@ -20,6 +20,17 @@ BUILTIN = ("analyzer.games.ass.description", "analyzer.games.jass.description")
 
 
 @dataclass(frozen=True)
+class Column:
+    """A result column, declared once: name, numpy dtype, meaning, and whether it describes
+    the whole unit (the same value repeated on every seat's row) rather than the seat."""
+
+    name: str
+    dtype: str
+    description: str
+    per_unit: bool = False
+
+
+@dataclass(frozen=True)
 class Mode:
     """A way to play a game: what one index identifies (``unit``), the preferred chunk
     size (units per runner chunk, about 0.2-0.3 s on one core) and the result column a
@@ -30,6 +41,21 @@ class Mode:
     chunk_size: int
     default_metric: str
     description: str = ""
+    columns: tuple[Column, ...] = ()
+    row_name: str = "seat"  # what a row's ``seat`` stands for ("player" in ass matches)
+    metrics: tuple = ()  # analyzer.summary.Metric: the per-seat table's columns
+
+    def column_descriptions(self) -> dict[str, str]:
+        """{column: description}, in the order play_chunk returns them."""
+        return {c.name: c.description for c in self.columns}
+
+    def dtypes(self) -> dict[str, str]:
+        """{column: numpy dtype name}."""
+        return {c.name: c.dtype for c in self.columns}
+
+    def unit_columns(self) -> tuple[str, ...]:
+        """The columns that describe the whole unit, not the seat."""
+        return tuple(c.name for c in self.columns if c.per_unit)
 
 
 @dataclass(frozen=True)
@@ -88,6 +114,14 @@ class GameDescription:
     def measure(self, column: str) -> Measure | None:
         """The ranking facts of result ``column``, None for a column without a direction."""
         return next((m for m in self.measures if m.column == column), None)
+
+    def columns(self) -> dict[str, str]:
+        """Every mode's columns, the default mode's first: {column: description}."""
+        out: dict[str, str] = {}
+        for m in self.modes:
+            for name, text in m.column_descriptions().items():
+                out.setdefault(name, text)
+        return out
 
     def units(self) -> dict[str, str]:
         """{mode: unit}, e.g. {"matches": "match", "deals": "deal"}."""

@@ -182,7 +182,7 @@ class Plan:
 
     @property
     def columns(self) -> list[str]:
-        return value_columns(list(mf.mode_columns(self.kernel, self.spec.mode)))
+        return value_columns(list(mf.mode_columns(self.spec.game, self.spec.mode)))
 
 
 class Sink:

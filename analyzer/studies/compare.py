@@ -63,13 +63,12 @@ def metric_for(game: str, mode: str, metric: str | None, better: str | None) -> 
 def check_metric(game: str, mode: str, metric: str | None, better: str | None) -> None:
     """One line for a --metric that is no result column of the game's mode, or a --better
     that is neither lower nor higher."""
-    from analyzer.games.kernel import kernel_module
     from analyzer.runner.manifest import mode_columns
 
     if better is not None and better not in ("lower", "higher"):
         raise CardlabError(f"--better must be lower or higher; got {better!r}")
     col, _ = metric_for(game, mode, metric, better)
-    columns = [c for c in mode_columns(kernel_module(game), mode) if c not in ("index", "seat")]
+    columns = [c for c in mode_columns(game, mode) if c not in ("index", "seat")]
     if col not in columns:
         raise CardlabError(
             f"--metric {col!r} is not a result column of {game} {mode}; columns: "

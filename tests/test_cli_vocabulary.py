@@ -121,3 +121,23 @@ def test_replay_from_a_run_folder(tmp_path):
     outside = cardlab("replay", "--from", run_dir, "--index", 3)
     assert outside.returncode == 2
     assert outside.stderr.startswith("error: --index 3 is outside the run")
+
+
+@pytest.mark.parametrize("path,args", [
+    ("study jokers", ["--field", "careful", "--no-progress"]),
+    ("study seats", ["--progress", "-p", "4,5"]),
+    ("study compare", ["--game", "jass", "-s", "a", "-s", "b", "--mode", "deals",
+                       "--rule", "ruleset=swiss"]),
+    ("export jass", ["--matches", "3", "--mode", "deals", "-o", "x.jsonl"]),
+])
+def test_hidden_old_spellings_still_parse(path, args):
+    cmd = dict(commands())[path]
+    ctx = cmd.make_context(path.split()[-1], list(args))
+    assert ctx.params  # parsed, not run
+
+
+def test_field_and_strategy_together_is_one_line_error(tmp_path):
+    res = run("study", "jokers", "-s", "basic", "--field", "careful", "-o", tmp_path)
+    assert res.exit_code != 0
+    assert "give --strategy or its old spelling --field, not both" in str(res.exception or
+                                                                          res.output)

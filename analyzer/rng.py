@@ -33,6 +33,8 @@ S31 = np.uint64(31)
 S32 = np.uint64(32)
 
 MAX_SEED = (1 << 63) - 1
+# The master seed a command uses when none is given: the same for every command and study.
+DEFAULT_SEED = 0
 
 
 @njit(cache=True, inline="always")

@@ -17,9 +17,10 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from analyzer.games.registry import title as game_title
 from analyzer.numbers import interval
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import GAME_TITLES, is_rate, metric_words
+from analyzer.studies.text import is_rate, metric_words
 from reports.names import aim_label, policy_label, rule_label, ruleset_label
 
 DPI = 110
@@ -239,7 +240,7 @@ def compare_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
     scale = 100.0 if rate else 1.0
     better = result.manifest.get("better", "lower")
     unit = compare_unit(result.manifest)
-    game = GAME_TITLES.get(str(result.manifest.get("game")), str(result.manifest.get("game")))
+    game = game_title(str(result.manifest.get("game")))
     counts = sorted(rank["players"].unique())
     out = []
     fig, axes = _grid(len(counts), width=5.0, height=1.3 + 0.45 * rank["strategy"].nunique())

@@ -15,18 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from analyzer.games.registry import title as game_title
 from analyzer.numbers import count, interval, number
+from analyzer.studies import registry as studies
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import GAME_TITLES, is_rate, metric_words
+from analyzer.studies.text import is_rate, metric_words
 from reports.figures import compare_unit, diff_against
 from reports.names import policy_label, rule_label, rule_phrase
-
-QUESTIONS = {
-    "seats": "Does your seat matter in Who's the Ass?",
-    "jokers": "Is it worth holding jokers? (Who's the Ass?)",
-    "trump": "Which suit should you fix as trump? (Plus-Minus Jass)",
-    "compare": "Which strategy wins?",
-}
 
 
 @dataclass(frozen=True)
@@ -72,7 +67,7 @@ def seats_finding(result: StudyResult) -> Finding:
               f"the average seat pays {number(average, 1)}). "
               f"{clear} of {len(t)} seats differ clearly from their table's average; about "
               f"{expected:.0f} would by chance alone.")
-    return Finding("seats", QUESTIONS["seats"], verdict, detail)
+    return Finding("seats", question("seats"), verdict, detail)
 
 
 def jokers_finding(result: StudyResult) -> Finding:
@@ -85,7 +80,7 @@ def jokers_finding(result: StudyResult) -> Finding:
         if len(d):
             parts.append((int(n), float(d["difference"].iloc[0]), float(d["half"].iloc[0])))
     if not parts:
-        return Finding("jokers", QUESTIONS["jokers"], "See below.", "")
+        return Finding("jokers", question("jokers"), "See below.", "")
     costs = [p for p in parts if p[1] - p[2] > 0]
     saves = [p for p in parts if p[1] + p[2] < 0]
     verdict = ("No." if len(costs) == len(parts) else
@@ -104,7 +99,7 @@ def jokers_finding(result: StudyResult) -> Finding:
     detail = (f"Hoarding jokers (never playing one while number cards remain) {how} {span} "
               f"compared with using them as needed, on the same deals and seats. The best "
               f"policy at most player counts: {common}.")
-    return Finding("jokers", QUESTIONS["jokers"], verdict, detail)
+    return Finding("jokers", question("jokers"), verdict, detail)
 
 
 def _pooled(part: pd.DataFrame, col: str) -> tuple[float, float]:
@@ -130,7 +125,7 @@ def trump_finding(result: StudyResult) -> Finding:
                "n/a": "Without an aim"}[aim]
         advice.append((who, best, pooled[best], worst, pooled[worst]))
     if not advice:
-        return Finding("trump", QUESTIONS["trump"], "See below.", "")
+        return Finding("trump", question("trump"), "See below.", "")
     if len({a[1] for a in advice}) == 1:
         verdict = f"Fix {rule_phrase(advice[0][1])}."
     else:
@@ -140,7 +135,7 @@ def trump_finding(result: StudyResult) -> Finding:
         f"against the best suit in hindsight (the worst way, {rule_label(worst)}: "
         f"{interval(*w)})."
         for who, best, b, worst, w in advice)
-    return Finding("trump", QUESTIONS["trump"], verdict,
+    return Finding("trump", question("trump"), verdict,
                    detail + " Lost sticks: how many fewer sticks the chooser gets than with "
                    "the suit that would have been best, knowing every hand.")
 
@@ -164,7 +159,7 @@ def compare_finding(result: StudyResult) -> Finding:
             unclear.append(str(other))
     value = interval(best["mean"], best["half"], percent=rate)
     fair = f" against a fair share of {100 / n:.0f}%" if metric == "won" else ""
-    game = GAME_TITLES.get(str(m.get("game")), str(m.get("game")))
+    game = game_title(str(m.get("game")))
     units = "matches" if unit == "match" else unit + "s"
     if unclear:
         verdict = f"No clear winner between {best['strategy']} and {', '.join(unclear)}."
@@ -181,6 +176,11 @@ def compare_finding(result: StudyResult) -> Finding:
 
 FINDINGS = {"seats": seats_finding, "jokers": jokers_finding, "trump": trump_finding,
             "compare": compare_finding}
+
+
+def question(study: str) -> str:
+    """The question ``study`` answers for players (the study registry)."""
+    return studies.get(study).question
 
 
 def key_finding(result: StudyResult) -> Finding | None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analyzer.errors import CardlabError
+from analyzer.games.registry import title as game_title
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import GAME_TITLES
 from strategies.registry import catalog, parse_strategy
 
 
@@ -49,7 +49,7 @@ def entry(game: str, label: str) -> Entry:
         if value != p.show(p.default) or p.name in spec.preset or f"{p.name}=" in label:
             settings.append(f"{p.name} = {value} ({p.description})")
     base = "" if family.name == spec.name else f"the {family.name} family; "
-    return Entry(label, GAME_TITLES.get(game, game), spec.description,
+    return Entry(label, game_title(game), spec.description,
                  base + ("; ".join(settings) if settings else "no knobs changed"))
 
 
@@ -102,6 +102,6 @@ def glossary(results: list[StudyResult]) -> list[Entry]:
             try:
                 seen[(game, label)] = entry(game, label)
             except CardlabError:  # a name from a synthetic or older run: say so, do not fail
-                seen[(game, label)] = Entry(label, GAME_TITLES.get(game, game),
+                seen[(game, label)] = Entry(label, game_title(game),
                                             "not a registered strategy", "")
     return list(seen.values())

@@ -39,6 +39,15 @@ TITLES = {
 }
 SHORT = {"seats": "Seats", "jokers": "Jokers", "trump": "Trump choice", "compare": "Head to head",
          "ladder": "Ladder", "best-response": "Best response", "fields": "Across fields"}
+
+
+def _title(study: str) -> str:
+    """A section's title: the report's own wording, else the study's question (registry)."""
+    from analyzer.studies import registry
+
+    if study in TITLES:
+        return TITLES[study]
+    return registry.get(study).question if study in registry.names() else study
 # Manifest fields shown in the summary list (the full manifest is folded out below it).
 SUMMARY_KEYS = ("game", "mode", "players", "strategies", "field", "games", "deals", "seed",
                 "rules", "rules_sets", "metric", "better", "design", "level", "version",
@@ -302,7 +311,7 @@ def section_html(s: SectionContent) -> str:
         repro = ('<h3>Reproduce this section</h3><p class="more">The same seed and budget give '
                  "the very same numbers, on any number of workers:</p>"
                  f'<pre class="cmd">{_e(chr(10).join(s.reproduce))}</pre>')
-    return (f'<section id="{_e(s.study)}"><h2>{_e(TITLES.get(s.study, s.study))}</h2>'
+    return (f'<section id="{_e(s.study)}"><h2>{_e(_title(s.study))}</h2>'
             f'<div class="answer">{answer}</div>{more}'
             f'<div class="figs">{figs}</div>{figs_more}{sample}{tables}{repro}'
             f"{manifest_html(s.manifest, s.data_dir)}</section>")
@@ -356,7 +365,7 @@ def appendix_html(sections: Sequence[SectionContent]) -> str:
         tables = "".join(table_html(t, s.data_dir) for t in s.tables if t.appendix)
         lines = "".join(f"<p>{_say(h)}</p>" for h in s.headlines if _is_check(h))
         if figs or tables or lines:
-            parts.append(f"<h3>{_e(TITLES.get(s.study, s.study))}</h3>{lines}"
+            parts.append(f"<h3>{_e(_title(s.study))}</h3>{lines}"
                          f'<div class="figs">{figs}</div>{tables}')
     body = "".join(parts) or '<p class="more">No correctness checks in these studies.</p>'
     return ('<section id="appendix"><h2>Appendix: correctness checks</h2>'

@@ -35,20 +35,20 @@ def study_command(result: StudyResult, out: str = OUT) -> str | None:
     elif result.study == "jokers":
         args += ["--players", _ints(m["players"]), "--keep", _ints(m["keep"]),
                  "--games", str(m["games"]), "--seed", str(m["seed"]),
-                 *_repeat("--field", m["field"])]
+                 *_repeat("--strategy", m["field"])]
     elif result.study == "trump":
         args += ["--players", _ints(m["players"]), "--ruleset", ",".join(m["rules_sets"]),
                  "--deals", str(m["deals"]), "--seed", str(m["seed"]),
                  *_repeat("--strategy", m["strategies"])]
     elif result.study == "compare":
+        # the count under the mode's own name: --games, --matches or --deals
+        mode = m.get("mode") or ("matches" if m.get("game") == "jass" else "games")
         args += ["--game", str(m["game"]), *_repeat("--strategy", m["strategies"]),
-                 "--players", _ints(m["players"]), "--games", str(m["games"]),
+                 "--players", _ints(m["players"]), f"--{mode}", str(m["games"]),
                  "--seed", str(m["seed"])]
-        if m.get("mode") and m.get("game") == "jass":
-            args += ["--mode", str(m["mode"])]
         rules = next(iter((m.get("rules") or {}).values()), {})
         if rules.get("ruleset", "seed") != "seed":
-            args += ["--rule", f"ruleset={rules['ruleset']}"]
+            args += ["--ruleset", str(rules["ruleset"])]
         if m.get("metric"):
             args += ["--metric", str(m["metric"]), "--better", str(m.get("better", "lower"))]
         seq = m.get("sequential") or {}
@@ -59,7 +59,13 @@ def study_command(result: StudyResult, out: str = OUT) -> str | None:
             if seq.get("batch") is not None:
                 args += ["--batch", str(seq["batch"])]
     else:
-        return None
+        from analyzer.studies import registry
+
+        names = registry.names()
+        make = registry.get(result.study).reproduce if result.study in names else None
+        if make is None:
+            return None
+        args = ["cardlab", *make(m)]
     return shlex.join([*args, "--out", out])
 
 

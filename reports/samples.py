@@ -188,7 +188,7 @@ def trump_drawing(sample) -> SampleGame:
                f"{fixer} was the first who could not follow suit and fixed {suit} as trump, "
                f"a suit of which it held {held} card{'s' if held != 1 else ''}, {outcome}")
     command = shlex.join(["cardlab", "replay", "jass", "--seed", str(record["seed"]),
-                          "--index", str(index), "--players", str(n), "--mode", "deals",
+                          "--index", str(index), "--players", str(n), "--deals",
                           "--ruleset", record["rules"]["ruleset"],
                           *_strategy_args(record["strategies"]), "--pretty"])
     return SampleGame("trump", "A sample deal: a trump choice that crossed 100", caption,

@@ -36,7 +36,8 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from strategies.registry import GAMES, StrategyError, StrategySpec, register, resolve_values
+from analyzer.games import registry as games_registry
+from strategies.registry import StrategyError, StrategySpec, register, resolve_values
 
 ENV = "CARDLAB_STRATEGIES"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
@@ -136,8 +137,9 @@ def read_file(path: str | Path) -> dict[str, list[StrategySpec]]:
         raise StrategyError(f"strategies file {path} is not valid TOML: {exc}") from None
     out: dict[str, list[StrategySpec]] = {}
     for game, presets in data.items():
-        if game not in GAMES:
-            raise StrategyError(f"{path}: unknown game [{game}]; games: {', '.join(GAMES)}")
+        known = games_registry.names()
+        if game not in known:
+            raise StrategyError(f"{path}: unknown game [{game}]; games: {', '.join(known)}")
         if not isinstance(presets, dict):
             raise StrategyError(f"{path}: [{game}] must hold tables [{game}.NAME]")
         out[game] = [_spec_from(game, name, t, full) for name, t in presets.items()]

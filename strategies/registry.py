@@ -20,9 +20,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer.errors import CardlabError
+from analyzer.games import registry as games
 
 N_PARAMS = 8
-GAMES = ("ass", "jass")
 # A knob value: ASCII digits only (float() would also read "٣" or "１"), no nan/inf.
 NUMBER_RE = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
@@ -44,14 +44,21 @@ class Param:
     high: float | None = None
     integer: bool = False  # whole numbers only (a count, a hand size)
 
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """The choices as the command line writes them: hyphens (``under-nine``)."""
+        return tuple(c.replace("_", "-") for c in self.choices)
+
     def parse(self, text: str) -> float:
         if self.choices:
-            if text not in self.choices:
+            # one spelling (hyphens); the underscore spelling is still accepted
+            key = text.replace("_", "-")
+            if key not in self.spellings:
                 raise StrategyError(
-                    f"parameter {self.name!r} must be one of {', '.join(self.choices)}; "
+                    f"parameter {self.name!r} must be one of {', '.join(self.spellings)}; "
                     f"got {text!r}"
                 )
-            return float(self.choices.index(text))
+            return float(self.spellings.index(key))
         kind = "a number (a whole number)" if self.integer else "a number"
         if not NUMBER_RE.fullmatch(text):
             raise StrategyError(f"parameter {self.name!r} needs {kind}, got {text!r}")
@@ -70,7 +77,7 @@ class Param:
 
     def show(self, value: float) -> str:
         if self.choices:
-            return self.choices[int(value)]
+            return self.spellings[int(value)]
         return f"{value:g}"
 
 
@@ -135,7 +142,7 @@ _CATALOGS: dict[str, dict[str, StrategySpec]] = {}
 
 def register(spec: StrategySpec) -> StrategySpec:
     """Add a strategy to its game's catalogue (called by the catalogue modules)."""
-    if spec.game not in GAMES:
+    if spec.game not in games.names():
         raise ValueError(f"unknown game {spec.game!r}")
     book = _CATALOGS.setdefault(spec.game, {})
     if spec.name in book:
@@ -152,10 +159,10 @@ def catalog(game: str, with_files: bool = True) -> dict[str, StrategySpec]:
 
     Presets of the strategies files in ``CARDLAB_STRATEGIES`` come last (strategies/files.py).
     """
-    if game not in GAMES:
-        raise StrategyError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    if game not in games.names():
+        raise StrategyError(f"unknown game {game!r}; games: {', '.join(games.names())}")
     if game not in _CATALOGS:
-        importlib.import_module(f"strategies.{game}.catalog")
+        importlib.import_module(games.get(game).strategies)
     if with_files and game in _CATALOGS:
         from strategies.files import load_for
 

@@ -16,21 +16,30 @@ import numpy as np
 from numba import njit
 
 from analyzer.errors import CardlabError
+from analyzer.games.registry import Column, GameDescription, Measure, Mode
 from analyzer.rng import next_u64, randbelow, seed_state
 from analyzer.summary import Metric
 
 GAME = "dice"
-UNIT = {"games": "game"}
-MODES = ("games",)
-COLUMNS = {
-    "index": "game index",
-    "seat": "seat number",
-    "score": "total of the seat's dice",
-    "won": "the seat had the highest total (ties: lowest seat)",
-    "winner": "the winning seat",
-}
-UNIT_COLUMNS = ["winner"]
-SEAT_METRICS = [Metric("score", "mean score"), Metric("won", "win %", 100.0)]
+# The toy game's one description (docs/adding-a-game.md, step 1).
+DESCRIPTION = GameDescription(
+    name=GAME, title="Dice", min_players=2, max_players=6,
+    modes=(Mode("games", "game", 1_000, "won", "single games", columns=(
+        Column("index", "int64", "game index"),
+        Column("seat", "int16", "seat number"),
+        Column("score", "int16", "total of the seat's dice"),
+        Column("won", "bool", "the seat had the highest total (ties: lowest seat)"),
+        Column("winner", "int16", "the winning seat", per_unit=True),
+    ), metrics=(Metric("score", "mean score"), Metric("won", "win %", 100.0))),),
+    measures=(Measure("won", "higher"), Measure("score", "higher")),
+    kernel="fake_kernel", strategies="fake_kernel",
+)
+UNIT = DESCRIPTION.units()
+MODES = tuple(m.name for m in DESCRIPTION.modes)
+COLUMNS = DESCRIPTION.columns()
+UNIT_COLUMNS = list(DESCRIPTION.modes[0].unit_columns())
+SEAT_METRICS = list(DESCRIPTION.modes[0].metrics)
+
 
 def strategy_spec():
     """The dice game's one strategy family, for tests that register it in the registry."""
@@ -47,11 +56,11 @@ def strategy_spec():
 
 def install(monkeypatch) -> None:
     """Register the dice game as game ``dice`` (kernel module and strategy catalogue)."""
-    from analyzer.games import kernel
+    from analyzer.games import registry as games
     from strategies import registry
 
-    monkeypatch.setitem(kernel.KERNEL_MODULES, GAME, "fake_kernel")
-    monkeypatch.setattr(registry, "GAMES", (*registry.GAMES, GAME))
+    games.names()  # the built-in games first
+    monkeypatch.setitem(games._GAMES, GAME, DESCRIPTION)
     monkeypatch.setitem(registry._CATALOGS, GAME, {"basic": strategy_spec()})
 
 

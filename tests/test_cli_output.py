@@ -138,7 +138,7 @@ def test_strategies_lists_each_knob_once_and_one_strategy_in_full():
     assert "…" not in listing and len(listing.splitlines()) < 115
     assert listing.count("deals of the unseen cards drawn per decision") == 1  # peek: as pimc
     assert listing.count("when to use jokers") == 1  # the family's knob, not per preset
-    assert "keep-until" in listing and "most_points" in listing  # no choice list cut
+    assert "keep-until" in listing and "most-points" in listing  # no choice list cut
     assert "careful" in listing and "lead=safe, ass_throw=safe-high" in listing
     one = _run("strategies", "hold-jokers:keep=3").stdout
     assert "keep = 3" in one and "jokers = keep-until" in one and "lead_ass = now" in one

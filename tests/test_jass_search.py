@@ -25,7 +25,7 @@ from analyzer.games.jass.primitives import (
 from analyzer.games.jass.records import check_record, replays_identically, trace_record
 from analyzer.games.jass.reference import ReferenceJass, _Deal, legal_cards, suit
 from analyzer.games.jass.rules import make_rules
-from analyzer.games.kernel import KERNEL_MODULES, RunSpec
+from analyzer.games.kernel import RunSpec, kernel_path
 from analyzer.runner import RunOptions, execute
 from analyzer.runner.backends import shared_pool
 from strategies.jass import policies, search
@@ -219,7 +219,7 @@ def test_search_results_depend_on_index_alone_whatever_the_backend(mode):
         pytest.importorskip("distributed")
         from analyzer.runner.dask_backend import DaskBackend
 
-        backend = DaskBackend(1, (KERNEL_MODULES["jass"],))
+        backend = DaskBackend(1, (kernel_path("jass"),))
         try:
             dask = execute(spec, count, 0, RunOptions(chunk_size=count // 3 + 1),
                            collect_rows=True, backend=backend).rows

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from fake_kernel import install as install_dice  # tests/ is on sys.path
 
-from analyzer.games.kernel import KERNEL_MODULES, RunSpec
+from analyzer.games.kernel import RunSpec, kernel_path
 from analyzer.runner import RunOptions, collect, execute, summarize_folder
 from analyzer.runner.backends import shared_pool
 from analyzer.runner.folder import RunFolder
@@ -41,7 +41,7 @@ def dask_backend():
     pytest.importorskip("distributed")
     from analyzer.runner.dask_backend import DaskBackend
 
-    backend = DaskBackend(2, (KERNEL_MODULES["ass"], KERNEL_MODULES["jass"]))
+    backend = DaskBackend(2, (kernel_path("ass"), kernel_path("jass")))
     yield backend
     backend.close()
 
@@ -61,7 +61,7 @@ def _warm_kernels() -> list[str]:
 def test_dask_workers_are_single_threaded_and_warm_before_the_first_chunk(dask_backend):
     client = dask_backend.client
     assert set(client.run(_numba_threads).values()) == {("1", 1)}
-    warm = sorted([KERNEL_MODULES["ass"], KERNEL_MODULES["jass"]])
+    warm = sorted([kernel_path("ass"), kernel_path("jass")])
     assert list(client.run(_warm_kernels).values()) == [warm, warm]
 
 
@@ -110,7 +110,6 @@ def test_rows_identical_on_every_backend(name, dask_backend, tmp_path):
 
 @pytest.mark.parametrize("name", ["ass", "ass-matches", "jass-deals"])
 def test_aggregate_run_gives_the_seat_tables_of_the_rows(name, tmp_path):
-    from analyzer.games.kernel import kernel_module
     from analyzer.runner.aggregate import moments_from_histogram
     from analyzer.runner.manifest import mode_metrics
     from analyzer.summary import seat_moments, seat_table
@@ -123,7 +122,7 @@ def test_aggregate_run_gives_the_seat_tables_of_the_rows(name, tmp_path):
             aggregate=True)
     rows, agg = summarize_folder(tmp_path / "rows"), summarize_folder(tmp_path / "agg")
     pd.testing.assert_frame_equal(agg.moments, rows.moments, check_exact=True)
-    metrics = mode_metrics(kernel_module(spec.game), agg.plan["mode"])
+    metrics = mode_metrics(spec.game, agg.plan["mode"])
     pd.testing.assert_frame_equal(seat_table(agg.moments, metrics),
                                   seat_table(rows.moments, metrics), check_exact=True)
     # every per-seat distribution too: the histograms are the rows' value counts per seat

@@ -147,7 +147,7 @@ def test_repro8_full_disk_report_keeps_the_previous_one(tmp_path, monkeypatch):
 @pytest.mark.parametrize("args,text,hint", [
     (["simulate", "ass", "--games", "x"], "Invalid value for '--games'", "see cardlab"),
     (["simulate", "ass", "--gamez", "3"], "No such option: --gamez", "did you mean --games?"),
-    (["export", "ass", "--games", "3"], "Missing option '--seed'", "see cardlab export ass"),
+    (["export", "ass", "--games", "3"], "Missing option '--out'", "see cardlab export ass"),
     (["simulate", "pocker"], "No such command 'pocker'", "see cardlab simulate --help"),
 ])
 def test_repro9_usage_errors_are_one_line_and_a_hint(cli, args, text, hint):

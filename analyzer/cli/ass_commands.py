@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
     FORCE_HELP,
@@ -46,47 +47,57 @@ def _spec(seed: int, players: int, strategy: list[str] | None, mode: str = "game
 
 @replay_app.command("ass")
 def replay_ass(
-    seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
+    seed: int = opt.seed(help="Master seed of the run (0 .. 2**63-1)."),
     index: int = typer.Option(..., "--index", help="Game (match) number within the run (>= 0)."),
-    players: int = typer.Option(4, "--players", help="Number of players, 3 to 12."),
-    strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
+    players: int = opt.players(4, "Number of players, 3 to 12."),
+    strategy: list[str] = opt.strategy(help=STRATEGY_HELP),
     pretty: bool = typer.Option(False, "--pretty", help="A readable round-by-round account."),
-    mode: str = typer.Option("games", "--mode", help=MODE_HELP),
+    matches: bool = typer.Option(False, "--matches",
+                                 help="INDEX is a match of K games (A-12), strategies per "
+                                 "player."),
+    mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),
     games_per_match: int = typer.Option(None, "--games-per-match", help=GPM_HELP),
 ) -> None:
     """Replay game INDEX of a run and print it as one JSON line (game-records format).
 
     The same seed, index, players and strategies always give the same game, so a game seen
-    in a simulation or an export can be looked at again move by move. With --mode matches,
-    match INDEX of a run of matches (one line per match).
+    in a simulation or an export can be looked at again move by move. With --matches, match
+    INDEX of a run of matches (one line per match). `cardlab replay --from RUN --index I`
+    takes all of these from a run folder.
     """
-    from analyzer.games.ass.records import MatchTracer, Tracer
-
     check_seed(seed)
     check_index(index)
-    spec = _spec(seed, players, strategy, mode, games_per_match)
-    tracer = MatchTracer(spec) if mode == "matches" else Tracer(spec)
+    mode = mode or ("matches" if matches else "games")
+    show_record(_spec(seed, players, strategy, mode, games_per_match), index, pretty)
+
+
+def show_record(spec, index: int, pretty: bool) -> None:
+    """Print game (match) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text."""
+    from analyzer.games.ass.records import MatchTracer, Tracer
+
+    matches = spec.mode == "matches"
+    tracer = MatchTracer(spec) if matches else Tracer(spec)
     record, status = tracer.record(index)
     if status >= 0:
-        where = "player" if mode == "matches" else "seat"
+        where = "player" if matches else "seat"
         raise CardlabError(f"strategy at {where} {status} made an illegal move (engine bug)")
     if pretty:
-        typer.echo(format_pretty_match(record) if mode == "matches" else format_pretty(record))
+        typer.echo(format_pretty_match(record) if matches else format_pretty(record))
     else:
         typer.echo(json.dumps(record))
 
 
 @export_app.command("ass")
 def export_ass(
-    seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
-    games: int = typer.Option(None, "--games", help="How many games to write (>= 1)."),
-    out: Path = typer.Option(..., "--out", help=OUT_HELP),
-    players: int = typer.Option(4, "--players", help="Number of players, 3 to 12."),
-    strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
+    seed: int = opt.seed(help="Master seed of the run (0 .. 2**63-1)."),
+    games: int = opt.games(None, "How many games to write (>= 1)."),
+    out: Path = typer.Option(..., *opt.SHARED_FLAGS["out"], help=OUT_HELP),
+    players: int = opt.players(4, "Number of players, 3 to 12."),
+    strategy: list[str] = opt.strategy(help=STRATEGY_HELP),
     start: int = typer.Option(0, "--start", help="Index of the first game (match) (>= 0)."),
-    matches: int = typer.Option(
-        None, "--matches",
-        help="Write this many whole matches instead (A-12), one match record per line; "
+    matches: int = opt.matches(
+        None,
+        "Write this many whole matches instead (A-12), one match record per line; "
         "strategies per player.",
     ),
     games_per_match: int = typer.Option(None, "--games-per-match", help=GPM_HELP),

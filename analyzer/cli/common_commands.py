@@ -8,10 +8,10 @@ from pathlib import Path
 import typer
 
 from analyzer import __version__
-from analyzer.cli.app import app
-from analyzer.studies.text import GAME_TITLES
+from analyzer.cli.app import app, replay_app
+from analyzer.errors import CardlabError
+from analyzer.games import registry as games
 from strategies.registry import (
-    GAMES,
     Param,
     StrategyError,
     StrategySpec,
@@ -61,7 +61,7 @@ def _values(p: Param) -> str:
     """A knob's possible values, every one, with the default marked."""
     if p.choices:
         return ", ".join(c + (" (default)" if i == int(p.default) else "")
-                         for i, c in enumerate(p.choices))
+                         for i, c in enumerate(p.spellings))
     if p.low is None or p.high is None:  # e.g. a strategy name, stored encoded
         return f"default {p.show(p.default)}"
     return f"{p.low:g} to {p.high:g} (default {p.show(p.default)})"
@@ -87,7 +87,7 @@ def game_listing(game: str, width: int) -> list[str]:
     families = [s for s in book.values() if not s.preset]
     presets = [s for s in book.values() if s.preset]
     name_w = max(len(s.name) for s in book.values()) + 2
-    lines = [f"{GAME_TITLES.get(game, game)} ({game})", "", "Families:"]
+    lines = [f"{games.title(game)} ({game})", "", "Families:"]
     shown: dict[tuple, str] = {}  # knob lists already printed -> the family that has them
     for spec in families:
         lines.append(_wrap(f"  {spec.name:<{name_w}}{spec.description}", name_w + 2, width))
@@ -116,7 +116,7 @@ def strategy_detail(game: str, text: str, width: int) -> list[str]:
     strategy = parse_strategy(game, text)
     spec = strategy.spec
     family = _family_of(spec, book)
-    lines = [f"{strategy.label()} ({GAME_TITLES.get(game, game)})",
+    lines = [f"{strategy.label()} ({games.title(game)})",
              _wrap(f"  {spec.description}", 2, width)]
     if family.name != spec.name:
         lines.append(f"  a preset of the {family.name} family")
@@ -146,24 +146,67 @@ def list_strategies(
     from analyzer.cli.console import console
 
     width = min(console().width, 100)
-    if what is None or what in GAMES:
-        games = GAMES if what is None else (what,)
+    if what is None or what in games.names():
+        names = games.names() if what is None else (what,)
         lines = []
-        for g in games:
+        for g in names:
             lines += [*game_listing(g, width), ""]
         lines.append("Everything about one strategy: cardlab strategies NAME")
         typer.echo("\n".join(lines))
         return
     name = what.partition(":")[0]
-    games = [g for g in GAMES if name in catalog(g)]
-    if not games:
-        known = sorted({n for g in GAMES for n in catalog(g)})
-        fail(f"unknown game {what!r} and no strategy of that name; games: {', '.join(GAMES)}; "
-             f"strategies: {', '.join(known)}")
+    found = [g for g in games.names() if name in catalog(g)]
+    if not found:
+        known = sorted({n for g in games.names() for n in catalog(g)})
+        fail(f"unknown game {what!r} and no strategy of that name; games: "
+             f"{', '.join(games.names())}; strategies: {', '.join(known)}")
     out = []
-    for g in games:
+    for g in found:
         try:
             out += [*strategy_detail(g, what, width), ""]
         except StrategyError as exc:
             fail(str(exc))
     typer.echo("\n".join(out).rstrip())
+
+
+@replay_app.callback(invoke_without_command=True)
+def replay_from(
+    ctx: typer.Context,
+    run: Path = typer.Option(None, "--from",
+                             help="A run folder written by simulate --out: replay one of its "
+                             "games with its game, mode, players, strategies, rules and seed."),
+    index: int = typer.Option(None, "--index", help="With --from: the game (match, deal) "
+                              "to replay; it must lie in the run's range."),
+    pretty: bool = typer.Option(False, "--pretty", help="With --from: a readable account."),
+) -> None:
+    """Replay one game, identified by (seed, index), as a record; `cardlab replay --from RUN
+    --index I` replays game I of a run folder with that run's parameters."""
+    if ctx.invoked_subcommand is not None:
+        if run is not None or index is not None:
+            raise CardlabError("--from and --index go before nothing else: "
+                               "cardlab replay --from RUN --index I")
+        return
+    if run is None or index is None:
+        raise CardlabError("give --from RUN --index I, or a game: cardlab replay ass|jass ...")
+    spec, start, count = run_spec(run)
+    if not start <= index < start + count:
+        raise CardlabError(f"--index {index} is outside the run {run}: it holds indices "
+                           f"{start} to {start + count - 1}")
+    games.module(spec.game, "cli").show_record(spec, index, pretty)
+
+
+def run_spec(run: Path):
+    """The RunSpec, first index and count of a run folder's plan (``_run.json``)."""
+    import json
+
+    from analyzer.runner.manifest import RUN_FILE, spec_of
+
+    path = Path(run) / RUN_FILE
+    try:
+        plan = json.loads(path.read_text())
+        return spec_of(plan), int(plan["start"]), int(plan["count"])
+    except FileNotFoundError:
+        raise CardlabError(f"{run} is not a run folder (no {RUN_FILE}); write one with "
+                           "cardlab simulate ... --out") from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise CardlabError(f"cannot read the plan of {run}: {exc}") from None

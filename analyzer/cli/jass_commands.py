@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 
+from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
     FORCE_HELP,
@@ -16,14 +17,11 @@ from analyzer.cli.atomic import (
     check_seed,
     export_lines,
 )
+from analyzer.errors import CardlabError
 
 STRATEGY_HELP = (
     "Strategy for every seat, or repeat once per seat (seat 0 first); "
     "NAME or NAME:key=value (see `cardlab strategies jass`)."
-)
-RULESET_HELP = (
-    "Rule set: seed (default, the rules as the seed text reads them) or swiss (common Swiss "
-    "practice); docs/rulings.md J-6 lists the differences."
 )
 MODE_HELP = "matches: whole matches (default); deals: single deals (seat n-1 deals)."
 CAP_HELP = "Most deals a match may last; an undecided match is reported as capped."
@@ -38,14 +36,26 @@ def _spec(seed: int, players: int, strategy: list[str] | None, ruleset: str, mod
                             rules={"ruleset": ruleset, "deal_cap": deal_cap}))
 
 
+def _mode(deals: bool, mode: str | None) -> str:
+    """The mode from --deals (or the hidden old --mode)."""
+    if mode is not None:
+        if mode not in ("matches", "deals"):
+            raise CardlabError(f"--mode must be matches or deals; got {mode!r}")
+        return mode
+    return "deals" if deals else "matches"
+
+
 @replay_app.command("jass")
 def replay_jass(
-    seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
+    seed: int = opt.seed(help="Master seed of the run (0 .. 2**63-1)."),
     index: int = typer.Option(..., "--index", help="Match (or deal) number in the run (>= 0)."),
-    players: int = typer.Option(4, "--players", help="Number of players, 3 or 4."),
-    strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
-    ruleset: str = typer.Option("seed", "--ruleset", help=RULESET_HELP),
-    mode: str = typer.Option("matches", "--mode", help=MODE_HELP),
+    players: int = opt.players(4, "Number of players, 3 or 4."),
+    strategy: list[str] = opt.strategy(help=STRATEGY_HELP),
+    ruleset: str = opt.ruleset(),
+    matches: bool = typer.Option(False, "--matches", help="INDEX is a match (the default)."),
+    deals: bool = typer.Option(False, "--deals", help="INDEX is a single deal (seat n-1 "
+                               "deals)."),
+    mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),
     deal_cap: int = typer.Option(200, "--deal-cap", help=CAP_HELP),
     pretty: bool = typer.Option(False, "--pretty", help="A readable trick-by-trick account."),
 ) -> None:
@@ -53,41 +63,55 @@ def replay_jass(
 
     The same seed, index, players, rules and strategies always give the same match, so a
     match seen in a simulation or an export can be looked at again card by card.
+    `cardlab replay --from RUN --index I` takes all of these from a run folder.
     """
-    from analyzer.games.jass.records import to_json, trace_record
-
+    if matches and deals:
+        raise CardlabError("give --matches or --deals, not both")
     check_seed(seed)
     check_index(index)
-    record = trace_record(_spec(seed, players, strategy, ruleset, mode, deal_cap), index)
+    show_record(_spec(seed, players, strategy, ruleset, _mode(deals, mode), deal_cap), index,
+                pretty)
+
+
+def show_record(spec, index: int, pretty: bool) -> None:
+    """Print match (deal) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text."""
+    from analyzer.games.jass.records import to_json, trace_record
+
+    record = trace_record(spec, index)
     typer.echo(format_pretty(record) if pretty else to_json(record))
 
 
 @export_app.command("jass")
 def export_jass(
-    seed: int = typer.Option(..., "--seed", help="Master seed of the run (0 .. 2**63-1)."),
-    matches: int = typer.Option(..., "--matches", help="How many matches (or deals) to write."),
-    out: Path = typer.Option(..., "--out", help=OUT_HELP),
-    players: int = typer.Option(4, "--players", help="Number of players, 3 or 4."),
-    strategy: list[str] = typer.Option(None, "--strategy", help=STRATEGY_HELP),
-    ruleset: str = typer.Option("seed", "--ruleset", help=RULESET_HELP),
-    mode: str = typer.Option("matches", "--mode", help=MODE_HELP),
+    seed: int = opt.seed(help="Master seed of the run (0 .. 2**63-1)."),
+    matches: int = opt.matches(None, "How many matches to write."),
+    deals: int = opt.deals(None, "Write this many single deals instead."),
+    out: Path = typer.Option(..., *opt.SHARED_FLAGS["out"], help=OUT_HELP),
+    players: int = opt.players(4, "Number of players, 3 or 4."),
+    strategy: list[str] = opt.strategy(help=STRATEGY_HELP),
+    ruleset: str = opt.ruleset(),
+    mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),
     deal_cap: int = typer.Option(200, "--deal-cap", help=CAP_HELP),
-    start: int = typer.Option(0, "--start", help="Index of the first match (>= 0)."),
+    start: int = typer.Option(0, "--start", help="Index of the first match (deal) (>= 0)."),
     force: bool = typer.Option(False, "--force", help=FORCE_HELP),
 ) -> None:
-    """Write matches START .. START+MATCHES-1 as JSON Lines, one match record per line.
+    """Write matches START .. START+MATCHES-1 as JSON Lines, one match record per line (or,
+    with --deals, single deals).
 
     The file appears under its name only when complete (written to a temporary file in the
     same folder, then renamed).
     """
     from analyzer.games.jass.records import to_json, trace_record
 
+    if (matches is None) == (deals is None):
+        raise CardlabError("give --matches or --deals (one of them)")
+    mode = _mode(deals is not None, mode)
+    count = matches if matches is not None else deals
     check_seed(seed)
-    check_range(start, matches, "--matches")
+    check_range(start, count, f"--{mode}")
     spec = _spec(seed, players, strategy, ruleset, mode, deal_cap)
-    unit = "matches" if mode == "matches" else "deals"
     export_lines(out, (to_json(trace_record(spec, index))
-                       for index in range(start, start + matches)), force, unit)
+                       for index in range(start, start + count)), force, mode)
 
 
 CARD_LEGEND = (

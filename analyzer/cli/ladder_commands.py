@@ -8,10 +8,10 @@ from pathlib import Path
 
 import typer
 
+from analyzer.cli import options as opt
 from analyzer.cli.study_commands import (
     DEFAULT_OUT,
     OUT_HELP,
-    WORKERS_HELP,
     _backend,
     _finish,
     parse_ints,
@@ -19,61 +19,70 @@ from analyzer.cli.study_commands import (
     study_app,
 )
 
+FIELD_ALIAS = typer.Option([], "--field", "-f", hidden=True)  # the old spelling of -s
+
 
 @study_app.command("ladder")
 def study_ladder(
     game: str = typer.Option("ass,jass", help="ass, jass, or both (ass,jass)."),
-    strategy: list[str] = typer.Option([], "--strategy", "-s",
-                                       help="Strategies to rate (default: every registered "
-                                            "one, without those tagged slow or "
-                                            "not-a-player)."),
+    strategy: list[str] = opt.strategy([], "Strategies to rate (default: every registered "
+                                           "one, without those tagged slow or not-a-player)."),
     include: list[str] = typer.Option([], "--include",
                                       help="Add a strategy tagged slow or not-a-player."),
-    players: str = typer.Option("4", help="Player counts, e.g. 4 or 3-6."),
-    games: int = typer.Option(2_000, help="Deals (Jass: matches) per player count; each is "
-                                          "played once per rotation of the strategies."),
-    seed: int = typer.Option(5, help="Master seed."),
-    mode: str = typer.Option("", help="Game mode (jass: matches or deals)."),
-    rule: list[str] = typer.Option([], "--rule", help="Rules option key=value."),
+    players: str = opt.players("4", "Player counts, e.g. 4 or 3-6."),
+    games: int = opt.games(2_000, "Deals (Jass: matches) per player count; each is played "
+                                  "once per rotation of the strategies."),
+    seed: int = opt.seed(),
+    mode: str = typer.Option("", "--mode", hidden=True, help="jass: matches or deals."),
+    ruleset: str = opt.ruleset(None),
+    rule: list[str] = typer.Option([], "--rule", hidden=True, help="Rules option key=value."),
     metric: str = typer.Option(None, help="Result column (default: minus_points for ass, won "
                                           "for jass matches, sticks for deals)."),
     better: str = typer.Option(None, help="lower or higher (needed for other columns)."),
-    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
-    workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
+    workers: int = opt.workers(),
+    quiet: bool = opt.quiet(),
+    progress: bool = opt.progress_alias(),
 ) -> None:
     """Rate every strategy on mixed tables of the same deals: ratings, rank intervals, tiers
     and the pairwise matrix (corrected for all pairs)."""
     from analyzer.studies.ladder import run_ladder
 
     games_list = [g.strip() for g in game.split(",") if g.strip()]
-    result = run_ladder(_backend(workers, progress), games_list, strategy or None,
+    rules = parse_rules(rule)
+    if ruleset is not None:
+        rules["ruleset"] = ruleset
+    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("ladder",))
+    result = run_ladder(backend, games_list, strategy or None,
                         parse_ints(players, "--players"), games, seed, mode,
-                        parse_rules(rule), metric, better, include=include)
+                        rules, metric, better, include=include)
     _finish(result, out)
 
 
 @study_app.command("best-response")
 def study_best_response(
     game: str = typer.Option("ass", help="ass or jass."),
-    field: list[str] = typer.Option([], "--field", "-f",
-                                    help="A field (its strategy in every other seat); repeat. "
-                                         "Default: basic, the strongest hand-made preset, "
-                                         "tuned."),
-    players: str = typer.Option("4", help="Player counts, e.g. 4 or 3-6."),
-    games: int = typer.Option(400_000, help="Tuning budget per field (games or matches)."),
+    strategy: list[str] = opt.strategy([], "A field (its strategy in every other seat); "
+                                           "repeat. Default: basic, the strongest hand-made "
+                                           "preset, tuned."),
+    field: list[str] = FIELD_ALIAS,
+    players: str = opt.players("4", "Player counts, e.g. 4 or 3-6."),
+    games: int = opt.games(400_000, "Tuning budget per field (games or matches)."),
     confirm: int = typer.Option(4_000, help="Held-out deals (matches) for the gain."),
     start: str = typer.Option("heuristic", help="The family to tune, by a strategy of it."),
-    seed: int = typer.Option(13, help="Master seed (held-out deals: seed + 1)."),
-    mode: str = typer.Option("", help="Game mode (jass: matches or deals)."),
-    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
-    workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+    seed: int = opt.seed(),
+    mode: str = typer.Option("", "--mode", hidden=True, help="jass: matches or deals."),
+    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
+    workers: int = opt.workers(),
+    quiet: bool = opt.quiet(),
+    progress: bool = opt.progress_alias(),
 ) -> None:
     """How exploitable is a table? The gain of one seat tuned against each field."""
     from analyzer.studies.best_response import run_best_response
 
-    result = run_best_response(_backend(workers, progress), game, field or None,
+    field = opt.merge_alias(strategy, field, "--strategy", "--field")
+    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("best-response",))
+    result = run_best_response(backend, game, field or None,
                                parse_ints(players, "--players"), games, confirm, seed, start,
                                mode)
     _finish(result, out)
@@ -81,11 +90,11 @@ def study_best_response(
 
 @study_app.command("fields")
 def study_fields(
-    field: list[str] = typer.Option([], "--field", "-f",
-                                    help="A field (its strategy in every other seat); repeat. "
-                                         "Default: basic, careful, tuned, random."),
-    players: str = typer.Option("3,4,5,6,8", help="Player counts, e.g. 3-8."),
-    games: int = typer.Option(2_000, help="Deals per field and player count."),
+    strategy: list[str] = opt.strategy([], "A field (its strategy in every other seat); "
+                                           "repeat. Default: basic, careful, tuned, random."),
+    field: list[str] = FIELD_ALIAS,
+    players: str = opt.players("3,4,5,6,8", "Player counts, e.g. 3-8."),
+    games: int = opt.games(2_000, "Deals per field and player count."),
     trump_field: list[str] = typer.Option([], "--trump-field",
                                           help="Jass players of the trump question; repeat. "
                                                "Default: adaptive, aim-low, catch-up, tuned."),
@@ -94,16 +103,19 @@ def study_fields(
                                                  "question."),
     seats_games: int = typer.Option(20_000, help="Games per field at 4 and 6 players for the "
                                                  "seat effects; 0 skips them."),
-    seed: int = typer.Option(2, help="Master seed."),
-    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
-    workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+    seed: int = opt.seed(),
+    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
+    workers: int = opt.workers(),
+    quiet: bool = opt.quiet(),
+    progress: bool = opt.progress_alias(),
 ) -> None:
     """The joker answer (holding against using jokers, everything else equal), the trump
     answer and the seat effects across fields of opponents, each with a robustness sentence."""
     from analyzer.studies.fields import DEFAULT_FIELDS, TRUMP_FIELDS, run_fields
 
-    result = run_fields(_backend(workers, progress), field or DEFAULT_FIELDS,
+    field = opt.merge_alias(strategy, field, "--strategy", "--field")
+    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("fields",))
+    result = run_fields(backend, field or DEFAULT_FIELDS,
                         parse_ints(players, "--players"), games, seed,
                         trump_field or TRUMP_FIELDS, trump_deals, seats_games)
     _finish(result, out)

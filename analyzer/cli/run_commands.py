@@ -14,27 +14,21 @@ from pathlib import Path
 
 import typer
 
+from analyzer.cli import options as opt
 from analyzer.cli.app import app, fail, simulate_app
 from analyzer.cli.console import console, fitted_table
 from analyzer.errors import CardlabError
-from analyzer.games.kernel import RunSpec, kernel_module
-from analyzer.runner.manifest import mode_metrics, plural
+from analyzer.games import registry as games
+from analyzer.games.kernel import RunSpec
+from analyzer.runner.manifest import mode_metrics, plural, row_name
 from analyzer.summary import Metric, format_seat_table, seat_table
 
-GAME_TITLES = {"ass": "Who's the Ass?", "jass": "Plus-Minus Jass"}
-
 # Options both simulate commands take (typer reads them from each function's defaults).
-SEED = typer.Option(0, "--seed", help="Master seed (0..2**63-1): with the index it fixes a game.")
-STRATEGY = typer.Option(
-    None, "--strategy", "-s",
-    help="Strategy for every seat, or repeat once per seat; parameters as "
-    "NAME:key=value,key=value (see `cardlab strategies`).",
-)
-OUT = typer.Option(
-    None, "--out", "-o",
-    help="Write results to this folder (a Parquet dataset: part files + _manifest.json).",
-)
-WORKERS = typer.Option(None, "--workers", "-w", help="Worker processes (default: every core).")
+SEED = opt.seed()
+STRATEGY = opt.strategy()
+OUT = opt.out(help="Write results to this folder (a Parquet dataset: part files + "
+              "_manifest.json).")
+WORKERS = opt.workers()
 CHUNK = typer.Option(
     None, "--chunk-size", help="Games (matches, deals) per chunk (default: automatic)."
 )
@@ -56,7 +50,7 @@ REPAIR = typer.Option(
     help="With --resume: move damaged parts (and a damaged manifest) of --out into "
     "_damaged/ and play exactly their ranges again.",
 )
-QUIET = typer.Option(False, "--quiet", "-q", help="No progress bar.")
+QUIET = opt.quiet()
 FORMAT = typer.Option(
     "table", "--format",
     help="table (for people), csv (one row per seat: mean, low and high of each result) or "
@@ -71,8 +65,6 @@ def check_format(fmt: str) -> str:
         fail(f"--format must be one of {', '.join(FORMATS)}; got {fmt!r}")
     return fmt
 START = typer.Option(0, "--start", help="Index of the first game (match, deal).")
-RULESET_HELP = ("Rule set: seed (default, the rules as the seed text reads them) or swiss "
-                "(common Swiss practice); docs/rulings.md J-6 lists the differences.")
 CAP_HELP = ("Most deals a match may last; a match still undecided then is reported as capped "
             "(default 200).")
 
@@ -85,7 +77,7 @@ def print_seat_table(
 
     ``fmt`` table (for people; fits 80 columns), csv (one row per seat: each metric's mean,
     low and high) or json (one object: ``title``, ``seats``, plus ``extra``). ``who`` names
-    the first column (a kernel's ROW_NAMES: "player" where rows are players).
+    the first column (the mode's row_name: "player" where rows are players).
     """
     values = seat_table(moments, metrics)
     if fmt != "table":
@@ -124,16 +116,11 @@ def print_seat_table(
                            width=out.width, caption="± is the 95% interval"))
 
 
-def _row_name(kernel, mode: str) -> str:
-    """What a result row's ``seat`` stands for in ``mode`` ("seat" unless the kernel says)."""
-    return getattr(kernel, "ROW_NAMES", {}).get(mode, "seat")
-
-
 def _title(game: str, spec: RunSpec, count: int, unit: str, start: int) -> str:
     rules = ", ".join(f"{k}={v}" for k, v in spec.rules.items())
     first = f", from index {start:,}" if start else ""
     return (
-        f"{GAME_TITLES.get(game, game)}: {spec.players} players, {count:,} {plural(unit)}{first}, "
+        f"{games.title(game)}: {spec.players} players, {count:,} {plural(unit)}{first}, "
         f"seed {spec.seed}" + (f" ({rules})" if rules else "")
     )
 
@@ -170,8 +157,7 @@ def simulate(
         where = f"; finished chunks are kept in {out}: continue with --resume" if out else ""
         typer.echo(f"interrupted{where}", err=True)
         raise typer.Exit(130) from None
-    kernel = kernel_module(game)
-    metrics = mode_metrics(kernel, result.spec.mode)
+    metrics = mode_metrics(game, result.spec.mode)
     units = plural(result.unit)
     line = f"{result.played:,} {units} in {result.seconds:.2f} s"
     if result.played:
@@ -187,7 +173,7 @@ def simulate(
              "unit": result.unit, "out": None if out is None else str(out)}
     print_seat_table(
         _title(game, result.spec, count, result.unit, start),
-        result.moments, metrics, labels, fmt, extra, _row_name(kernel, result.spec.mode),
+        result.moments, metrics, labels, fmt, extra, row_name(game, result.spec.mode),
     )
     # csv and json keep standard output machine-readable: the rest goes to standard error
     err = fmt != "table"
@@ -204,11 +190,11 @@ def simulate(
 
 @simulate_app.command("ass")
 def simulate_ass(
-    players: int = typer.Option(4, "--players", "-p", help="Players, 3 to 12."),
-    games: int = typer.Option(None, "--games", "-n", help="Games to play (default 100000)."),
-    matches: int = typer.Option(
-        None, "--matches",
-        help="Play whole matches instead (A-12): K games each, the deal moving one player "
+    players: int = opt.players(4, "Players, 3 to 12."),
+    games: int = opt.games(None, "Games to play (default 100000)."),
+    matches: int = opt.matches(
+        None,
+        "Play whole matches instead (A-12): K games each, the deal moving one player "
         "on each game; the table is then per player: total minus points, P(win match) with "
         "ties shared, P(tie).",
     ),
@@ -256,12 +242,12 @@ def simulate_ass(
 
 @simulate_app.command("jass")
 def simulate_jass(
-    players: int = typer.Option(4, "--players", "-p", help="Players, 3 or 4."),
-    matches: int = typer.Option(None, "--matches", help="Matches to play (default 10000)."),
-    deals: int = typer.Option(None, "--deals", help="Play single deals instead of matches."),
+    players: int = opt.players(4, "Players, 3 or 4."),
+    matches: int = opt.matches(None, "Matches to play (default 10000)."),
+    deals: int = opt.deals(),
     seed: int = SEED,
     strategy: list[str] = STRATEGY,
-    ruleset: str = typer.Option("seed", "--ruleset", help=RULESET_HELP),
+    ruleset: str = opt.ruleset(),
     deal_cap: int = typer.Option(None, "--deal-cap", help=CAP_HELP),
     out: Path = OUT,
     workers: int = WORKERS,
@@ -306,7 +292,7 @@ def summarize(
         summary = summarize_folder(run)
         plan = summary.plan
         spec = spec_of(plan)
-        kernel = kernel_module(plan["game"])
+        games.get(plan["game"])  # a plan of a game this cardlab does not know: one line
     except CardlabError as exc:
         fail(exc)
     unit = plan["unit"]
@@ -323,12 +309,12 @@ def summarize(
     if summary.moments is None:
         typer.echo(f"{run}: {state}; no {unit} finished yet")
         return
-    metrics = mode_metrics(kernel, plan["mode"])
+    metrics = mode_metrics(plan["game"], plan["mode"])
     extra = {"game": plan["game"], "mode": plan["mode"], "players": spec.players,
              "seed": spec.seed, "rules": dict(spec.rules), "count": plan["count"],
              "start": plan["start"], "complete": bool(summary.complete), "unit": unit,
              "version": plan["version"]}
     print_seat_table(_title(plan["game"], spec, plan["count"], unit, plan["start"]),
                      summary.moments, metrics, labels, fmt, extra,
-                     _row_name(kernel, plan["mode"]))
+                     row_name(plan["game"], plan["mode"]))
     typer.echo(f"{run}: {plan['kind']}, {state}; cardlab {plan['version']}", err=fmt != "table")

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from analyzer.cli import options as opt
 from analyzer.cli.app import _SETTINGS, app
 from analyzer.errors import CardlabError
 
@@ -25,7 +26,6 @@ app.add_typer(study_app, name="study")
 
 DEFAULT_OUT = Path("runs/studies")
 OUT_HELP = "Study results folder (each study writes its own subfolder)."
-WORKERS_HELP = "Worker processes (default: every core)."
 
 
 def parse_ints(text: str, what: str) -> list[int]:
@@ -108,94 +108,102 @@ def _finish(result, out: Path, fmt: str = "table") -> None:
     typer.echo(saved)
 
 
+PLAYERS_HELP = "Player counts, e.g. 3-12 or 4,5,8."
+QUIET_HELP = "No progress bars (they show only on a terminal anyway)."
+
+
 @study_app.command("seats")
 def study_seats(
-    players: str = typer.Option("3-12", help="Player counts, e.g. 3-12 or 4,5,8."),
-    strategy: list[str] = typer.Option(["basic"], "--strategy", "-s",
-                                       help="Field: one for all seats, or several repeated "
-                                            "around the table."),
-    games: int = typer.Option(20_000, help="Games per player count."),
-    seed: int = typer.Option(1, help="Master seed."),
-    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
-    workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+    players: str = opt.players("3-12", PLAYERS_HELP),
+    strategy: list[str] = opt.strategy(None, "Field: one for all seats, or several repeated "
+                                             "around the table (default basic)."),
+    games: int = opt.games(20_000, "Games per player count."),
+    seed: int = opt.seed(),
+    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
+    workers: int = opt.workers(),
+    quiet: bool = opt.quiet(QUIET_HELP),
+    progress: bool = opt.progress_alias(),
 ) -> None:
     """Who's the Ass?: expected minus points and ass penalty by seat, dealt-ass check."""
     from analyzer.studies.seats import run_seats
 
-    backend = _backend(workers, progress, out, ("seats",))
-
-    result = run_seats(backend, parse_ints(players, "--players"), strategy,
+    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("seats",))
+    result = run_seats(backend, parse_ints(players, "--players"), strategy or ["basic"],
                        games, seed)
     _finish(result, out)
 
 
 @study_app.command("jokers")
 def study_jokers(
-    players: str = typer.Option("3,4,5,6,8", help="Player counts, e.g. 3-8."),
-    field: list[str] = typer.Option(["basic"], "--field", "-f",
-                                    help="The opponents: one for all seats or one per seat."),
+    players: str = opt.players("3,4,5,6,8", "Player counts, e.g. 3-8."),
+    strategy: list[str] = opt.strategy(None, "The field (the opponents): one for all seats or "
+                                             "one per seat (default basic)."),
+    field: list[str] = typer.Option(None, "--field", "-f", hidden=True),
     keep: str = typer.Option("0,1,2,3,4,6,8,13",
                              help="Sweep of k for 'keep jokers until k cards are left'."),
-    games: int = typer.Option(4_000, help="Deals per player count (each policy plays each "
-                                          "deal once in every seat)."),
-    matches: int = typer.Option(None, help="Matches per player count for the chance to win "
-                                           "a match (K = players games each; default "
-                                           "games / 20; 0 to skip)."),
-    seed: int = typer.Option(2, help="Master seed."),
-    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
-    workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+    games: int = opt.games(4_000, "Deals per player count (each policy plays each deal once "
+                                  "in every seat)."),
+    matches: int = opt.matches(None, "Matches per player count for the chance to win a match "
+                                     "(K = players games each; default games / 20; 0 to "
+                                     "skip)."),
+    seed: int = opt.seed(),
+    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
+    workers: int = opt.workers(),
+    quiet: bool = opt.quiet(QUIET_HELP),
+    progress: bool = opt.progress_alias(),
 ) -> None:
     """Who's the Ass?: is it worth holding jokers? Joker policies in duplicate format, in
     minus points per game and in the chance to win a match (A-12)."""
     from analyzer.studies.jokers import run_jokers
 
-    backend = _backend(workers, progress, out, ("jokers",))
-    result = run_jokers(backend, parse_ints(players, "--players"), field,
+    field_ = opt.merge_alias(strategy, field, "--strategy", "--field")
+    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("jokers",))
+    result = run_jokers(backend, parse_ints(players, "--players"), field_ or ["basic"],
                         parse_ints(keep, "--keep"), games, seed, matches=matches)
     _finish(result, out)
 
 
 @study_app.command("trump")
 def study_trump(
-    players: str = typer.Option("3,4", help="Player counts (3 and/or 4)."),
-    ruleset: str = typer.Option("seed,swiss", help="Rule sets, comma-separated: seed (the seed "
-                                                   "text) and/or swiss (common Swiss practice)."),
-    strategy: list[str] = typer.Option(["adaptive"], "--strategy", "-s",
-                                       help="The players: one for all seats or several "
-                                            "repeated around the table."),
-    deals: int = typer.Option(20_000, help="Deals per (player count, rule set)."),
-    seed: int = typer.Option(3, help="Master seed."),
-    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
-    workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+    players: str = opt.players("3,4", "Player counts (3 and/or 4)."),
+    ruleset: str = opt.ruleset("seed,swiss", "Rule sets, comma-separated: seed (the seed "
+                                             "text) and/or swiss (common Swiss practice)."),
+    strategy: list[str] = opt.strategy(None, "The players: one for all seats or several "
+                                             "repeated around the table (default adaptive)."),
+    deals: int = opt.deals(20_000, "Deals per (player count, rule set)."),
+    seed: int = opt.seed(),
+    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
+    workers: int = opt.workers(),
+    quiet: bool = opt.quiet(QUIET_HELP),
+    progress: bool = opt.progress_alias(),
 ) -> None:
     """Plus-Minus Jass: each trump-choice rule against the best suit in hindsight."""
     from analyzer.studies.trump import run_trump
 
-    backend = _backend(workers, progress, out, ("trump",))
-
+    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("trump",))
     rulesets = [r.strip() for r in ruleset.split(",") if r.strip()]
     result = run_trump(backend, parse_ints(players, "--players"), rulesets,
-                       strategy, deals, seed)
+                       strategy or ["adaptive"], deals, seed)
     _finish(result, out)
 
 
 @study_app.command("compare")
 def study_compare(
     game: str = typer.Option(..., help="ass or jass."),
-    strategy: list[str] = typer.Option(..., "--strategy", "-s",
-                                       help="Two or more strategies (repeat the option)."),
-    players: str = typer.Option("4", help="Player counts, e.g. 4 or 3,4."),
-    games: int = typer.Option(2_000, help="Deals (matches in mode matches, Jass's default) "
-                                          "per player count; the budget "
-                                          "with --until-sure."),
-    seed: int = typer.Option(4, help="Master seed."),
-    mode: str = typer.Option("", help="Game mode (jass: matches or deals; ass: games or "
-                                      "matches, compared by share of match wins)."),
+    strategy: list[str] = opt.strategy(..., "Two or more strategies (repeat the option)."),
+    players: str = opt.players("4", "Player counts, e.g. 4 or 3,4."),
+    games: int = opt.games(None, "Games (Who's the Ass?) per player count; the budget with "
+                                 "--until-sure (default 2000)."),
+    matches: int = opt.matches(None, "Compare whole matches, this many per player count "
+                                     "(Jass's default mode; Who's the Ass?: by share of "
+                                     "match wins)."),
+    deals: int = opt.deals(None, "Jass: compare single deals, this many per player count."),
+    seed: int = opt.seed(),
+    mode: str = typer.Option("", hidden=True, help="Game mode (old spelling: use --matches or "
+                                                   "--deals)."),
+    ruleset: str = opt.ruleset(None, "Jass rule set: seed (default) or swiss."),
     rule: list[str] = typer.Option([], "--rule", help="Rules option key=value, e.g. "
-                                                      "ruleset=swiss."),
+                                                      "deal_cap=100."),
     metric: str = typer.Option(None, help="Result column to compare (default: minus_points "
                                           "for ass, won for jass matches, sticks for deals)."),
     better: str = typer.Option(None, help="lower or higher (needed for other columns)."),
@@ -206,9 +214,10 @@ def study_compare(
     margin: float = typer.Option(None, help="With --until-sure: also stop when a difference "
                                             "is surely smaller than this."),
     batch: int = typer.Option(None, help="Deals per look with --until-sure."),
-    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
-    workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
+    workers: int = opt.workers(),
+    quiet: bool = opt.quiet(QUIET_HELP),
+    progress: bool = opt.progress_alias(),
     fmt: str = typer.Option("table", "--format",
                             help="table (the answers as sentences), csv (the ranking) or json "
                                  "(every table and the sentences)."),
@@ -217,16 +226,32 @@ def study_compare(
     from analyzer.studies.compare import run_compare
 
     _check_format(fmt)
+    given = {name: n for name, n in (("--games", games), ("--matches", matches),
+                                     ("--deals", deals)) if n is not None}
+    if len(given) > 1:
+        raise CardlabError(f"give one of {', '.join(given)}, not several")
+    if matches is not None or deals is not None:
+        wanted = "matches" if matches is not None else "deals"
+        if mode and mode != wanted:
+            raise CardlabError(f"--mode {mode} contradicts --{wanted}")
+        mode = wanted
+    count = next(iter(given.values()), 2_000)
+    rules = parse_rules(rule)
+    if ruleset is not None:
+        if rules.get("ruleset", ruleset) != ruleset:
+            raise CardlabError(f"--ruleset {ruleset} contradicts --rule ruleset="
+                               f"{rules['ruleset']}")
+        rules["ruleset"] = ruleset
     if not (math.isfinite(alpha) and 0 < alpha < 1):
         raise CardlabError(f"--alpha must be between 0 and 1; got {alpha}")
     if margin is not None and not (math.isfinite(margin) and margin >= 0):
         raise CardlabError(f"--margin must be a number >= 0; got {margin}")
     if batch is not None and batch < 1:
         raise CardlabError(f"--batch must be at least 1; got {batch}")
-    backend = _backend(workers, progress, out, ("compare",))
+    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("compare",))
     result = run_compare(
-        backend, game, strategy, parse_ints(players, "--players"), games,
-        seed, mode, parse_rules(rule), metric, better, until_sure=until_sure, alpha=alpha,
+        backend, game, strategy, parse_ints(players, "--players"), count,
+        seed, mode, rules, metric, better, until_sure=until_sure, alpha=alpha,
         margin=margin, batch=batch,
     )
     _finish(result, out, fmt)
@@ -234,11 +259,12 @@ def study_compare(
 
 @study_app.command("all")
 def study_all(
-    out: Path = typer.Option(DEFAULT_OUT, help=OUT_HELP),
+    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     report_dir: Path = typer.Option(None, "--report", help="Also write the HTML report here."),
     scale: float = typer.Option(1.0, help="Multiply every study's default budget (e.g. 10)."),
-    workers: int = typer.Option(None, help=WORKERS_HELP),
-    progress: bool = typer.Option(True, help="Progress bars (only on a terminal)."),
+    workers: int = opt.workers(),
+    quiet: bool = opt.quiet(QUIET_HELP),
+    progress: bool = opt.progress_alias(),
 ) -> None:
     """Every study on its default budget (times --scale), then optionally the report."""
     from analyzer.studies.suite import run_all
@@ -250,7 +276,8 @@ def study_all(
 
         refuse_stdout(report_dir, "--report")
         check_folder_target(Path(os.path.abspath(report_dir)), "report", "--report")
-    backend = _backend(workers, progress, out, ("seats", "jokers", "trump", "compare"))
+    backend = _backend(workers, opt.show_progress(quiet, progress), out,
+                       ("seats", "jokers", "trump", "compare"))
     for result in run_all(backend, scale):
         _finish(result, out)
     if report_dir is not None:
@@ -262,8 +289,7 @@ def study_all(
 
 @app.command("report")
 def report(
-    out: Path = typer.Option(Path("report"), help="Report folder (index.html, figures/, "
-                                                  "data/)."),
+    out: Path = opt.out(Path("report"), "Report folder (index.html, figures/, data/)."),
     source: Path = typer.Option(DEFAULT_OUT, "--from", help="Study results folder."),
 ) -> None:
     """Turn study results into a self-contained HTML report with PNG figures."""

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import typer
 
+from analyzer.cli import options as opt
 from analyzer.cli.app import app
 from analyzer.cli.study_commands import parse_rules
 from analyzer.errors import CardlabError
@@ -49,14 +50,15 @@ def tune(
                                    "the result is confirmed against it."),
     knob: list[str] = typer.Option([], "--knob", "-k",
                                    help="Knob to tune (repeat; default: every knob)."),
-    field: list[str] = typer.Option(["basic"], "--field", "-f",
-                                    help="The opponents: one for all seats or one per seat."),
-    players: int = typer.Option(4, help="Players at the table."),
-    games: int = typer.Option(200_000, "--games",
-                              help="Tuning budget in games (Jass: matches or deals)."),
-    seed: int = typer.Option(11, help="Tuning seed; the confirmation plays seed + 1."),
-    mode: str = typer.Option("", help="Game mode (jass: matches or deals)."),
-    rule: list[str] = typer.Option([], "--rule", help="Rules option key=value."),
+    strategy: list[str] = opt.strategy(None, "The field (the opponents): one for all seats or "
+                                             "one per seat (default basic)."),
+    field: list[str] = typer.Option(None, "--field", "-f", hidden=True),
+    players: int = opt.players(4, "Players at the table."),
+    games: int = opt.games(200_000, "Tuning budget in games (Jass: matches or deals)."),
+    seed: int = opt.seed("Tuning seed; the confirmation plays seed + 1."),
+    mode: str = typer.Option("", "--mode", hidden=True, help="jass: matches or deals."),
+    ruleset: str = opt.ruleset(None),
+    rule: list[str] = typer.Option([], "--rule", hidden=True, help="Rules option key=value."),
     metric: str = typer.Option(None, help="Result column to optimise (default: minus_points "
                                           "for ass, won for jass matches, sticks for deals)."),
     better: str = typer.Option(None, help="lower or higher (needed for other columns)."),
@@ -69,14 +71,15 @@ def tune(
     alpha: float = typer.Option(0.05, help="Error rate of the confirmation, over all its "
                                            "comparisons."),
     name: str = typer.Option("my-tuned", help="Name of the preset written."),
-    out: Path = typer.Option(Path("strategies.toml"), "--out",
-                             help="Strategies file the preset is added to (created if "
-                                  "missing; other presets in it are kept)."),
+    out: Path = opt.out(Path("strategies.toml"), "Strategies file the preset is added to "
+                                                 "(created if missing; other presets in it "
+                                                 "are kept)."),
     state: Path = typer.Option(None, "--state",
                                help="State file for resuming (default: OUT with "
                                     ".state.json); an interrupted run continues from it."),
-    workers: int = typer.Option(None, help="Worker processes (default: every core)."),
-    progress: bool = typer.Option(True, help="Progress bar (only on a terminal)."),
+    workers: int = opt.workers(),
+    quiet: bool = opt.quiet(),
+    progress: bool = opt.progress_alias(),
 ) -> None:
     """Tune a strategy family's knobs for one seat against a field (duplicate format).
 
@@ -84,8 +87,9 @@ def tune(
     deals shared by all its candidates. Then held-out deals confirm the result against the
     start by a sequential test, and the preset is added to --out. Example:
 
-        cardlab tune ass --start heuristic --field basic --games 400000 --name tuned
+        cardlab tune ass --start heuristic -s basic --games 400000 --name tuned
     """
+    from analyzer.games import registry as games_registry
     from analyzer.runner.manifest import plural
     from analyzer.runner.progress import RunProgress
     from analyzer.stats.duplicate import seat_swaps
@@ -101,10 +105,12 @@ def tune(
         gain_sentence,
     )
     from strategies.files import Preset, write_presets
-    from strategies.registry import GAMES, catalog, parse_strategy
+    from strategies.registry import catalog, parse_strategy
 
-    if game not in GAMES:
-        raise CardlabError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
+    if game not in games_registry.names():
+        raise CardlabError(f"unknown game {game!r}; games: {', '.join(games_registry.names())}")
+    field = opt.merge_alias(strategy, field, "--strategy", "--field") or ["basic"]
+    progress = opt.show_progress(quiet, progress)
     if games < 1 or confirm_deals < 2:
         raise CardlabError("--games must be positive and --confirm at least 2")
     if out.exists() and not out.is_file():
@@ -115,12 +121,16 @@ def tune(
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CardlabError(f"cannot create the folder of --out {out}: {exc}") from None
-    backend = KernelBackend(workers=workers, progress=False)
+    from analyzer.runner.backends import cap_workers
+
+    backend = KernelBackend(workers=cap_workers(workers), progress=False)
     space = space_for(game, start, knob or None)
     start_label = backend.canonical(game, start)
     field_labels = [backend.canonical(game, f) for f in field]
     seat_swaps("x", field_labels, players)
     rules = parse_rules(rule)
+    if ruleset is not None:
+        rules["ruleset"] = ruleset
     seats = field_labels * (players if len(field_labels) == 1 else 1)
     probe = backend.validate(RunSpec(game, players, tuple(seats), seed, mode, rules))
     col, lower = metric_for(game, probe.mode, metric, better)

@@ -1,7 +1,9 @@
 """The contract between the games and everything downstream (runner, studies, reports).
 
 A run is described by a :class:`RunSpec` (plain, JSON-able data: it is also the core of the
-manifest). Each game has a *kernel module* ``analyzer.games.<game>.kernel`` that provides:
+manifest). Each game has one description (analyzer/games/registry.py: modes, units, result
+columns with dtypes, metrics, chunk sizes) and a *kernel module*, named by the description,
+that provides (the tables below are views of the description, never a second list):
 
 ``UNIT``                 what one index identifies for each mode: {"games": "game"} for ass,
                          {"matches": "match", "deals": "deal"} for jass.
@@ -32,8 +34,6 @@ from typing import Any
 
 from analyzer.errors import CardlabError
 from analyzer.rng import MAX_SEED
-
-KERNEL_MODULES = {"ass": "analyzer.games.ass.kernel", "jass": "analyzer.games.jass.kernel"}
 
 
 @dataclass(frozen=True)
@@ -66,9 +66,14 @@ class RunSpec:
 
 def kernel_module(game: str) -> ModuleType:
     """Import the kernel module of ``game`` (lazily: a run compiles only what it uses)."""
-    if game not in KERNEL_MODULES:
-        raise CardlabError(f"unknown game {game!r}; games: {', '.join(KERNEL_MODULES)}")
-    return importlib.import_module(KERNEL_MODULES[game])
+    return importlib.import_module(kernel_path(game))
+
+
+def kernel_path(game: str) -> str:
+    """The module path of ``game``'s kernel, from the game registry."""
+    from analyzer.games import registry
+
+    return registry.get(game).kernel
 
 
 def check_game_and_mode(spec: RunSpec, game: str, modes: tuple[str, ...]) -> str:

@@ -15,16 +15,21 @@ from dataclasses import dataclass
 # yet leave every worker several chunks, so that the last one does not idle long.
 DEFAULT_CHUNK_SIZE = 20_000
 CHUNKS_PER_WORKER = 4
-# Units per chunk for about 0.2 to 0.3 s on one core here (measured with the basic strategies,
-# runner included: ass ~1.1M games/s, jass ~72k matches/s and ~650k deals/s); Dask's
-# per-task cost (about 10 ms) is then a few percent (measured: +1.5% with 0.4 s chunks).
-# Bigger chunks cost memory (a worker holds one chunk's rows), smaller ones per-chunk overhead.
-PREFERRED_CHUNK_SIZE = {
-    ("ass", "games"): 200_000,
-    ("ass", "matches"): 50_000,  # of 4 games at the default K for 4 players
-    ("jass", "matches"): 20_000,
-    ("jass", "deals"): 150_000,
-}
+# Units per chunk: each game's description says (analyzer.games.registry: Mode.chunk_size),
+# sized for about 0.2 to 0.3 s on one core; Dask's per-task cost (about 10 ms) is then a few
+# percent. Bigger chunks cost memory (a worker holds one chunk's rows), smaller ones
+# per-chunk overhead.
+
+
+def preferred_chunk_size(game: str, mode: str) -> int:
+    """The chunk size the game's description prefers for ``mode`` (else the default)."""
+    from analyzer.errors import CardlabError
+    from analyzer.games import registry
+
+    try:
+        return registry.get(game).mode(mode).chunk_size
+    except CardlabError:
+        return DEFAULT_CHUNK_SIZE
 
 
 @dataclass(frozen=True, order=True)

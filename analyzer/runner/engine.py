@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
-from analyzer.games.kernel import KERNEL_MODULES, RunSpec, kernel_module
+from analyzer.games.kernel import RunSpec, kernel_module, kernel_path
 from analyzer.rng import MAX_SEED
 from analyzer.runner import manifest as mf
 from analyzer.runner.aggregate import (
@@ -39,12 +39,12 @@ from analyzer.runner.backends import (
 )
 from analyzer.runner.chunks import (
     DEFAULT_CHUNK_SIZE,
-    PREFERRED_CHUNK_SIZE,
     Chunk,
     count_chunks,
     default_chunk_size,
     gaps,
     iter_missing,
+    preferred_chunk_size,
 )
 from analyzer.runner.folder import RunFolder, damaged_error, prepare, write_part
 from analyzer.runner.interrupts import StopRequest, graceful_interrupts
@@ -144,7 +144,7 @@ def check_request(spec: RunSpec, count: int, start: int, options: RunOptions, un
 def prepare_spec(spec: RunSpec) -> tuple[RunSpec, str]:
     """The kernel-validated spec and the kernel module's import name."""
     kernel = kernel_module(spec.game)
-    return kernel.validate(spec), KERNEL_MODULES[spec.game]
+    return kernel.validate(spec), kernel_path(spec.game)
 
 
 @dataclass
@@ -171,7 +171,7 @@ class Plan:
             )
         check_request(spec, count, start, options, kernel.UNIT[spec.mode or kernel.MODES[0]])
         spec, module = prepare_spec(spec)
-        preferred = PREFERRED_CHUNK_SIZE.get((spec.game, spec.mode), DEFAULT_CHUNK_SIZE)
+        preferred = preferred_chunk_size(spec.game, spec.mode)
         return cls(spec, module, kernel, start, count, kernel.UNIT[spec.mode], kind, preferred)
 
     def todo(self, done: list[Chunk], chunk_size: int) -> tuple[Iterator[Chunk], int]:
@@ -182,7 +182,7 @@ class Plan:
 
     @property
     def columns(self) -> list[str]:
-        return value_columns(list(mf.mode_columns(self.kernel, self.spec.mode)))
+        return value_columns(list(mf.mode_columns(self.spec.game, self.spec.mode)))
 
 
 class Sink:

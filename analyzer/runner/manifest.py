@@ -36,35 +36,31 @@ def plural(unit: str) -> str:
     return unit + ("es" if unit.endswith(("ch", "sh", "s", "x")) else "s")
 
 
-def mode_columns(kernel: ModuleType, mode: str) -> dict[str, str]:
-    """The result columns of ``mode``: ``MODE_COLUMNS[mode]`` where a kernel whose modes have
-    different columns provides it (jass), else ``COLUMNS``."""
-    by_mode = getattr(kernel, "MODE_COLUMNS", None)
-    if isinstance(by_mode, dict) and mode in by_mode:
-        return dict(by_mode[mode])
-    return dict(kernel.COLUMNS)
+def _mode(game: str, mode: str):
+    from analyzer.games import registry
+
+    return registry.get(game).mode(mode)
 
 
-def mode_unit_columns(kernel: ModuleType, mode: str) -> list[str]:
-    """``MODE_UNIT_COLUMNS[mode]`` where provided, else the UNIT_COLUMNS among the mode's."""
-    by_mode = getattr(kernel, "MODE_UNIT_COLUMNS", None)
-    if isinstance(by_mode, dict) and mode in by_mode:
-        return list(by_mode[mode])
-    columns = mode_columns(kernel, mode)
-    return [c for c in kernel.UNIT_COLUMNS if c in columns]
+def mode_columns(game: str, mode: str) -> dict[str, str]:
+    """The result columns of ``game`` in ``mode``: {name: description}, from the game's
+    description (analyzer.games.registry), in the order play_chunk returns them."""
+    return _mode(game, mode).column_descriptions()
 
 
-def mode_metrics(kernel: ModuleType, mode: str) -> list:
-    """The per-seat metrics of ``mode``: ``seat_metrics(mode)`` where a kernel provides it,
-    else SEAT_METRICS (a list, or a dict by mode), limited to the mode's columns."""
-    if callable(getattr(kernel, "seat_metrics", None)):
-        metrics = kernel.seat_metrics(mode)
-    else:
-        metrics = kernel.SEAT_METRICS
-        if isinstance(metrics, dict):
-            metrics = metrics.get(mode, [])
-    columns = mode_columns(kernel, mode)
-    return [m for m in metrics if m.column in columns]
+def mode_unit_columns(game: str, mode: str) -> list[str]:
+    """The columns of ``mode`` that describe the whole unit (the same on every seat's row)."""
+    return list(_mode(game, mode).unit_columns())
+
+
+def mode_metrics(game: str, mode: str) -> list:
+    """The per-seat metrics (analyzer.summary.Metric) of ``game`` in ``mode``."""
+    return list(_mode(game, mode).metrics)
+
+
+def row_name(game: str, mode: str) -> str:
+    """What a result row's ``seat`` stands for ("seat", or "player" in ass matches)."""
+    return _mode(game, mode).row_name
 
 
 def describe_strategies(spec: RunSpec) -> list[dict[str, Any]]:
@@ -89,7 +85,7 @@ def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: 
         "kind": kind,
         "game": spec.game,
         "mode": spec.mode,
-        "unit": kernel.UNIT[spec.mode],
+        "unit": _mode(spec.game, spec.mode).unit,
         "seed": spec.seed,
         "start": start,
         "count": count,
@@ -98,8 +94,8 @@ def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: 
         "rules": spec.rules,
         "strategies": describe_strategies(spec),
         "spec": spec.to_dict(),
-        "columns": mode_columns(kernel, spec.mode),
-        "unit_columns": mode_unit_columns(kernel, spec.mode),
+        "columns": mode_columns(spec.game, spec.mode),
+        "unit_columns": mode_unit_columns(spec.game, spec.mode),
         "version": analyzer.__version__,
     }
     if kind == "aggregate":

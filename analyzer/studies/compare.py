@@ -22,49 +22,38 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
-from analyzer.games.ass.cards import WIN_SHARE_UNIT
+from analyzer.games import registry as games_registry
+from analyzer.games.registry import title as game_title
 from analyzer.numbers import PM, bounds, count, decimals_for, interval, number
 from analyzer.numbers import percent as percent_text
+from analyzer.rng import DEFAULT_SEED
+from analyzer.runner.manifest import plural
 from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, rotations, unit_means
 from analyzer.stats.sequential import run_sequential_many
 from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
-from analyzer.studies.text import GAME_TITLES, is_rate, metric_words, pm
+from analyzer.studies.text import is_rate, metric_words, pm
 from strategies.registry import illegal_players
-
-# Known result columns and whether less is better; other numeric columns need ``better``.
-DIRECTION = {
-    "minus_points": "lower", "cards_left": "lower", "jokers_left": "lower",
-    "ended_with_ass": "lower", "ass_taken": "lower", "went_out": "higher",
-    "won": "higher", "sticks": "higher", "bonus_sticks": "higher", "tricks": "higher",
-    "win_share": "higher", "total": "lower", "tied": "higher",
-}
-DEFAULT_METRIC = {"ass": "minus_points", "jass": "won"}
-DEFAULT_METRIC_BY_MODE = {("jass", "deals"): "sticks", ("ass", "matches"): "win_share"}
-# Columns stored in whole units that the comparison reads as fractions: Who's the Ass?
-# match-win shares (A-12) are counted in 1/WIN_SHARE_UNIT (analyzer.games.ass.cards).
-SCALE = {("ass", "win_share"): 1 / WIN_SHARE_UNIT}
 
 
 def scaled(game: str, games: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """The games table with ``metric`` in its natural unit (see SCALE)."""
-    factor = SCALE.get((game, metric))
+    """The games table with ``metric`` in its natural unit (the game's Measure.scale)."""
+    measure = games_registry.get(game).measure(metric)
+    factor = None if measure is None or measure.scale == 1 else measure.scale
     if factor is None:
         return games
     out = games.copy()
     out[metric] = out[metric].to_numpy(dtype=np.float64) * factor
     return out
-UNITS = {"ass": "game", "jass": "match"}
-UNIT_PLURALS = {"match": "matches"}
 
 
 def metric_for(game: str, mode: str, metric: str | None, better: str | None) -> tuple[str, bool]:
     """The metric column and whether lower is better (default: the game's usual goal)."""
+    description = games_registry.get(game)
     if metric is None:
-        metric = DEFAULT_METRIC_BY_MODE.get((game, mode), DEFAULT_METRIC.get(game))
-    if metric is None:
-        raise CardlabError(f"no default metric for game {game!r}; give --metric")
-    direction = better or DIRECTION.get(metric)
+        metric = description.mode(mode).default_metric
+    measure = description.measure(metric)
+    direction = better or (measure.better if measure else None)
     if direction not in ("lower", "higher"):
         raise CardlabError(
             f"say whether a lower or higher {metric!r} is better (--better lower|higher)"
@@ -75,13 +64,12 @@ def metric_for(game: str, mode: str, metric: str | None, better: str | None) -> 
 def check_metric(game: str, mode: str, metric: str | None, better: str | None) -> None:
     """One line for a --metric that is no result column of the game's mode, or a --better
     that is neither lower nor higher."""
-    from analyzer.games.kernel import kernel_module
     from analyzer.runner.manifest import mode_columns
 
     if better is not None and better not in ("lower", "higher"):
         raise CardlabError(f"--better must be lower or higher; got {better!r}")
     col, _ = metric_for(game, mode, metric, better)
-    columns = [c for c in mode_columns(kernel_module(game), mode) if c not in ("index", "seat")]
+    columns = [c for c in mode_columns(game, mode) if c not in ("index", "seat")]
     if col not in columns:
         raise CardlabError(
             f"--metric {col!r} is not a result column of {game} {mode}; columns: "
@@ -117,8 +105,8 @@ def _sentences(ranking, pairs, players, game, metric, lower, unit, seq_rows) -> 
     scale, diff_unit = (100.0, f"percentage points of {words}") if rate else (1.0, words)
     lines = []
     best = ranking.iloc[0]
-    units = UNIT_PLURALS.get(unit, unit + "s")
-    title = GAME_TITLES.get(game, game)
+    units = plural(unit)
+    title = game_title(game)
     level = (f"{words} {pm(best['mean'], best['half'], percent=rate)} per {unit} "
              f"({'lower' if lower else 'higher'} is better)")
     others = list(ranking["strategy"].iloc[1:])
@@ -163,7 +151,7 @@ def run_compare(
     strategies: Sequence[str],
     players: Sequence[int] = (4,),
     games: int = 1000,
-    seed: int = 4,
+    seed: int = DEFAULT_SEED,
     mode: str = "",
     rules: dict[str, Any] | None = None,
     metric: str | None = None,
@@ -235,13 +223,13 @@ def run_compare(
         rankings.append(rank)
         pair_tables.append(pairs)
         seq_all.extend(seq_rows)
-        unit = {"deals": "deal", "matches": "match"}.get(base.mode, UNITS.get(game, "deal"))
+        unit = games_registry.get(game).mode(base.mode).unit
         lines.extend(_sentences(rank, pairs, n, game, col, lower, unit, seq_rows))
         for label in illegal_players(game, labels):
             lines.append(f"{label} is NOT A LEGAL PLAYER: it sees the hidden cards, and is "
                          f"there only as an upper bound.")
     col, lower = metric_for(game, mode_used, metric, better)
-    unit_used = {"deals": "deal", "matches": "match"}.get(mode_used, UNITS.get(game, "deal"))
+    unit_used = games_registry.get(game).mode(mode_used).unit
     manifest = base_manifest(
         "compare", game=game, mode=mode_used, seed=seed, games=games, players=list(players),
         strategies=labels, rules=rules_by_players(specs), metric=col,

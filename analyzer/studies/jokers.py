@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.rng import DEFAULT_SEED
 from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, seat_swaps
 from analyzer.studies.play import Backend, make_spec, seat_field
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
@@ -288,7 +289,7 @@ def run_jokers(
     field: Sequence[str] = ("basic",),
     keep: Sequence[int] = DEFAULT_KEEP,
     games: int = 1000,
-    seed: int = 2,
+    seed: int = DEFAULT_SEED,
     level: float = 0.95,
     matches: int | None = None,
 ) -> StudyResult:

@@ -22,10 +22,10 @@ import pandas as pd
 from analyzer import __version__
 from analyzer.errors import CardlabError
 from analyzer.outputs import check_folder_target, refuse_stdout, replace_folder
+from analyzer.studies import registry as studies
 
 FORMAT = "cardlab-study/1"
 MANIFEST = "manifest.json"
-STUDY_NAMES = ("seats", "jokers", "trump", "compare", "ladder", "best-response", "fields")
 
 
 @dataclass
@@ -135,7 +135,7 @@ def load_study(folder: str | Path) -> StudyResult:
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
         raise CardlabError(f"{path} is not a {FORMAT} manifest")
     study = manifest.get("study")
-    if study not in STUDY_NAMES:
+    if study not in studies.names():
         raise CardlabError(f"{path} names an unknown study {study!r}")
     tables = {}
     for name, info in (manifest.get("tables") or {}).items():
@@ -157,7 +157,7 @@ def load_study(folder: str | Path) -> StudyResult:
 
 
 def find_studies(folder: str | Path) -> list[StudyResult]:
-    """Every study saved under ``folder`` (in the order of STUDY_NAMES).
+    """Every study saved under ``folder`` (in the order of the study registry).
 
     ``folder`` may also be a single study's folder. Raises CardlabError when there is none
     or when one of them is damaged.
@@ -167,11 +167,11 @@ def find_studies(folder: str | Path) -> list[StudyResult]:
         raise CardlabError(f"no study results folder {folder}; run `cardlab study ...` first")
     if (folder / MANIFEST).is_file():
         return [load_study(folder)]
-    found = [load_study(folder / name) for name in STUDY_NAMES
+    found = [load_study(folder / name) for name in studies.names()
              if (folder / name / MANIFEST).is_file()]
     if not found:
         raise CardlabError(
             f"{folder} holds no cardlab study results (expected subfolders such as "
-            f"{', '.join(STUDY_NAMES)} with a {MANIFEST})"
+            f"{', '.join(studies.names())} with a {MANIFEST})"
         )
     return found

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.rng import DEFAULT_SEED
 from analyzer.stats.intervals import mean_interval_from_moments, wilson_interval
 from analyzer.studies.play import Backend, collect_seat_moments, make_spec, seat_field
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
@@ -138,7 +139,7 @@ def run_seats(
     players: Sequence[int] = tuple(range(3, 13)),
     strategies: Sequence[str] = ("basic",),
     games: int = 2000,
-    seed: int = 1,
+    seed: int = DEFAULT_SEED,
     level: float = 0.95,
 ) -> StudyResult:
     """Play ``games`` games at each player count and tabulate every seat (study ``seats``).

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from analyzer.numbers import decimals_for, interval
 
-__all__ = ["GAME_TITLES", "RATES", "decimals_for", "is_rate", "metric_words", "pm"]
+__all__ = ["RATES", "decimals_for", "is_rate", "metric_words", "pm"]
 
-GAME_TITLES = {"ass": "Who's the Ass?", "jass": "Plus-Minus Jass"}
+
 
 METRIC_WORDS = {
     "minus_points": "minus points", "cards_left": "cards left", "jokers_left": "jokers left",

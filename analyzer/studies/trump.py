@@ -26,6 +26,7 @@ import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.numbers import count, interval
+from analyzer.rng import DEFAULT_SEED
 from analyzer.stats.intervals import mean_interval
 from analyzer.stats.paired import paired_difference
 from analyzer.studies.play import Backend, make_spec, seat_field
@@ -185,7 +186,7 @@ def run_trump(
     rulesets: Sequence[str] = ("seed", "swiss"),
     strategies: Sequence[str] = ("adaptive",),
     deals: int = 20_000,
-    seed: int = 3,
+    seed: int = DEFAULT_SEED,
     level: float = 0.95,
 ) -> StudyResult:
     """Counterfactual trump choices on ``deals`` deals per (player count, rule set)."""

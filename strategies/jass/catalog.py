@@ -23,9 +23,9 @@ Families
                    its cheapest card. Low-aiming players always duck with their strongest card
                    that does not take the lead.
     trump (4)      which suit to fix as trump when it is the first who cannot follow suit
-                   (J-5): longest, under_nine (the suit holding its Under and/or 9), most_points,
-                   shortest, fewest_points, random (from the match's stream), by_aim (under_nine
-                   when aiming high, fewest_points when aiming low). Ties: see
+                   (J-5): longest, under-nine (the suit holding its Under and/or 9), most-points,
+                   shortest, fewest-points, random (from the match's stream), by-aim (under-nine
+                   when aiming high, fewest-points when aiming low). Ties: see
                    policies.pick_trump_suit. It fixes trump with its lowest card of that suit.
     track (5)      off/on: read the public record (cards played, who showed out of which suit)
                    to lead and take tricks with provably sure winners (aim high) and to lead
@@ -150,28 +150,28 @@ register(
         "jass", "aim-high", FAM_HEURISTIC,
         "always plays for many points, fights hard, trumps with Under/9, tracks the record",
         HEURISTIC_PARAMS,
-        preset={"aim": "high", "fight": "0.8", "trump": "under_nine", "track": "on"},
+        preset={"aim": "high", "fight": "0.8", "trump": "under-nine", "track": "on"},
     )
 )
 register(
     StrategySpec(
         "jass", "aim-low", FAM_HEURISTIC,
         "always plays for few points, trumps with its poorest suit, tracks the record",
-        HEURISTIC_PARAMS, preset={"aim": "low", "trump": "fewest_points", "track": "on"},
+        HEURISTIC_PARAMS, preset={"aim": "low", "trump": "fewest-points", "track": "on"},
     )
 )
 register(
     StrategySpec(
         "jass", "adaptive", FAM_HEURISTIC,
         "aims high with a strong hand, low otherwise; trump by aim; tracks the record",
-        HEURISTIC_PARAMS, preset={"aim": "hand", "trump": "by_aim", "track": "on"},
+        HEURISTIC_PARAMS, preset={"aim": "hand", "trump": "by-aim", "track": "on"},
     )
 )
 register(
     StrategySpec(
         "jass", "catch-up", FAM_HEURISTIC,
         "aims high only when trailing the stick leader by 2 or more; trump by aim",
-        HEURISTIC_PARAMS, preset={"aim": "standings", "trump": "by_aim", "track": "on"},
+        HEURISTIC_PARAMS, preset={"aim": "standings", "trump": "by-aim", "track": "on"},
     )
 )
 register(

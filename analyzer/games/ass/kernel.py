@@ -19,88 +19,27 @@ from dataclasses import replace
 import numpy as np
 
 from analyzer.errors import CardlabError
-from analyzer.games.ass.cards import WIN_SHARE_UNIT
+from analyzer.games.ass.description import DESCRIPTION
 from analyzer.games.ass.rules import check_players, games_per_match, rules_from_options
 from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
 from strategies.registry import engine_arrays, parse_strategy
 
-UNIT = {"games": "game", "matches": "match"}
-MODES = ("games", "matches")
-
-GAME_COLUMNS = {
-    "index": "game number within the run (with the seed it identifies the game)",
-    "seat": "seat in dealing order, 0 gets the first card, n-1 deals (A-3)",
-    "minus_points": "minus points at the end: ass 20, joker 14, number its value (A-10)",
-    "ended_with_ass": "the seat held the ass at the end",
-    "dealt_ass": "the seat was dealt the ass (and so started the first round)",
-    "cards_left": "cards in hand at the end",
-    "jokers_left": "jokers in hand at the end",
-    "ass_taken": "ass rounds in which the seat took the cards",
-    "went_out": "the seat had no cards at the end",
-    "rounds": "rounds in the game",
-    "ass_rounds": "ass rounds in the game",
-    "out_seat": "lowest seat number with no cards at the end (the game's first 'winner')",
-}
-# A share of a match win is stored as a whole number of 1/WIN_SHARE_UNIT (lcm(1..12) = 27720),
-# so that --aggregate keeps it exactly: 27720 alone, 13860 in a two-way tie, 0 otherwise.
-MATCH_COLUMNS = {
-    "index": "match number within the run (with the seed it identifies the match)",
-    "seat": "the player (0..n-1), fixed for the match; in a game dealt by player d the "
-            "player p sits in seat (p - d - 1) mod n (A-12)",
-    "total": "total minus points over the match's games (A-10, A-12)",
-    "won": "the player has the fewest total (alone or tied: a share of the win)",
-    "tied": "the player is tied for the fewest total with another player",
-    "win_share": f"share of the match win in units of 1/{WIN_SHARE_UNIT}: {WIN_SHARE_UNIT}/k "
-                 "for each of k players tied for the fewest total, else 0 (A-12)",
-    "winners": "number of players tied for the fewest total (1 = a clear winner)",
-    "first_dealer": "the player drawn to deal the first game",
-}
-COLUMNS = {**GAME_COLUMNS, **{k: v for k, v in MATCH_COLUMNS.items() if k not in GAME_COLUMNS}}
-MODE_COLUMNS = {"games": GAME_COLUMNS, "matches": MATCH_COLUMNS}
-UNIT_COLUMNS = ("rounds", "ass_rounds", "out_seat", "winners", "first_dealer")
-MODE_UNIT_COLUMNS = {
-    "games": ("rounds", "ass_rounds", "out_seat"),
-    "matches": ("winners", "first_dealer"),
-}
+# Modes, units, result columns (names, dtypes, meanings) and the per-seat table come from
+# the game's one description (analyzer/games/ass/description.py); these are views of it.
+UNIT = DESCRIPTION.units()
+MODES = tuple(m.name for m in DESCRIPTION.modes)
+MODE_COLUMNS = {m.name: m.column_descriptions() for m in DESCRIPTION.modes}
+GAME_COLUMNS = MODE_COLUMNS["games"]
+MATCH_COLUMNS = MODE_COLUMNS["matches"]
+COLUMNS = DESCRIPTION.columns()
+MODE_UNIT_COLUMNS = {m.name: m.unit_columns() for m in DESCRIPTION.modes}
+UNIT_COLUMNS = tuple(dict.fromkeys(c for cols in MODE_UNIT_COLUMNS.values() for c in cols))
 # What a row's ``seat`` column stands for, by mode (for table headers).
-ROW_NAMES = {"games": "seat", "matches": "player"}
-DTYPES = {
-    "index": np.int64,
-    "seat": np.int16,
-    "minus_points": np.int16,
-    "ended_with_ass": np.bool_,
-    "dealt_ass": np.bool_,
-    "cards_left": np.int16,
-    "jokers_left": np.int16,
-    "ass_taken": np.int16,
-    "went_out": np.bool_,
-    "rounds": np.int16,
-    "ass_rounds": np.int16,
-    "out_seat": np.int16,
-}
-MATCH_DTYPES = {
-    "index": np.int64,
-    "seat": np.int16,
-    "total": np.int32,
-    "won": np.bool_,
-    "tied": np.bool_,
-    "win_share": np.int32,
-    "winners": np.int16,
-    "first_dealer": np.int16,
-}
-MODE_METRICS = {
-    "games": [
-        Metric("minus_points", "mean minus points"),
-        Metric("ended_with_ass", "P(end with ass) %", 100.0),
-        Metric("dealt_ass", "P(dealt ass) %", 100.0),
-    ],
-    "matches": [
-        Metric("total", "mean total minus points"),
-        Metric("win_share", "P(win match) %", 100.0 / WIN_SHARE_UNIT),
-        Metric("tied", "P(tie) %", 100.0),
-    ],
-}
+ROW_NAMES = {m.name: m.row_name for m in DESCRIPTION.modes}
+DTYPES = {name: np.dtype(dt) for name, dt in DESCRIPTION.mode("games").dtypes().items()}
+MATCH_DTYPES = {name: np.dtype(dt) for name, dt in DESCRIPTION.mode("matches").dtypes().items()}
+MODE_METRICS = {m.name: list(m.metrics) for m in DESCRIPTION.modes}
 SEAT_METRICS = MODE_METRICS["games"]
 
 

@@ -13,55 +13,24 @@ from dataclasses import replace
 import numpy as np
 
 from analyzer.errors import CardlabError
+from analyzer.games.jass.description import DESCRIPTION
 from analyzer.games.jass.rules import make_rules
 from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
 from strategies.jass.knobs import SEARCH_FAMILIES
 from strategies.registry import engine_arrays, parse_strategy
 
-MODES = ("matches", "deals")
-UNIT = {"matches": "match", "deals": "deal"}
-
-MATCH_COLUMNS = {
-    "index": "match number within the run (with the seed it identifies the match)",
-    "seat": "the player's seat, fixed for the whole match, in playing order (J-3)",
-    "sticks": "final stick total (J-9, bonus sticks included)",
-    "won": "the seat won the match (J-10)",
-    "bonus_sticks": "extra sticks from remembered ties, over the match (J-9)",
-    "deals": "deals played in the match",
-    "capped": "the match hit the deal cap without a winner",
-    "winner": "the winning seat, -1 if capped",
-    "first_dealer": "the seat drawn to deal first",
-}
-DEAL_COLUMNS = {
-    "index": "deal number within the run (with the seed it identifies the deal)",
-    "seat": "position relative to the dealer: 0 plays first, n-1 deals (J-3)",
-    "points": "card points won, last trick included (J-8; a deal totals 157)",
-    "tricks": "tricks won",
-    "sticks": "sticks for this deal alone (J-9 without remembered ties)",
-    "fixed_trump": "the seat played the card that fixed trump (J-5)",
-    "trump": "trump suit: -1 none, 0..3 = bells, shields, roses, acorns",
-    "last_trick": "the seat won the last trick (+5)",
-}
-COLUMNS = {**MATCH_COLUMNS, **{k: v for k, v in DEAL_COLUMNS.items() if k not in MATCH_COLUMNS}}
-MODE_COLUMNS = {"matches": MATCH_COLUMNS, "deals": DEAL_COLUMNS}
-UNIT_COLUMNS = ("deals", "capped", "winner", "first_dealer", "trump")
-MODE_UNIT_COLUMNS = {
-    "matches": ("deals", "capped", "winner", "first_dealer"),
-    "deals": ("trump",),
-}
-
-MODE_METRICS = {
-    "matches": [
-        Metric("sticks", "mean final sticks"),
-        Metric("won", "P(win) %", 100.0),
-    ],
-    "deals": [
-        Metric("points", "mean points"),
-        Metric("sticks", "mean sticks"),
-        Metric("fixed_trump", "P(fixed trump) %", 100.0),
-    ],
-}
+# Modes, units, result columns (names, dtypes, meanings) and the per-seat table come from
+# the game's one description (analyzer/games/jass/description.py); these are views of it.
+MODES = tuple(m.name for m in DESCRIPTION.modes)
+UNIT = DESCRIPTION.units()
+MODE_COLUMNS = {m.name: m.column_descriptions() for m in DESCRIPTION.modes}
+MATCH_COLUMNS = MODE_COLUMNS["matches"]
+DEAL_COLUMNS = MODE_COLUMNS["deals"]
+COLUMNS = DESCRIPTION.columns()
+MODE_UNIT_COLUMNS = {m.name: m.unit_columns() for m in DESCRIPTION.modes}
+UNIT_COLUMNS = tuple(dict.fromkeys(c for cols in MODE_UNIT_COLUMNS.values() for c in cols))
+MODE_METRICS = {m.name: list(m.metrics) for m in DESCRIPTION.modes}
 SEAT_METRICS = MODE_METRICS["matches"]
 
 

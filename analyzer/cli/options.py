@@ -1,0 +1,120 @@
+"""The command-line vocabulary, defined once: every command builds its shared options here.
+
+One name, one short flag and one default per idea, whatever the command:
+
+``-p/--players``   how many players (a study takes a list: ``3-12`` or ``3,4,8``)
+``-n/--games``     how many games; Jass counts ``--matches`` or ``--deals`` (Who's the Ass?
+                   also ``--matches``)
+``-s/--strategy``  a strategy for every seat, or one per seat (a study's field too)
+``-o/--out``       where results go
+``-w/--workers``   worker processes
+``-q/--quiet``     no progress bar
+``--seed``         the master seed, default :data:`SEED_DEFAULT` everywhere
+``--ruleset``      Jass's rule set (seed or swiss)
+
+Typer reads an option from a function's default, so each helper returns a fresh
+``typer.Option``; the help text may differ per command, the spelling may not.
+Old spellings that still work (``study jokers --field``, ``--progress/--no-progress``,
+``replay jass --mode``) are hidden options, merged by :func:`merge_alias`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from analyzer.rng import DEFAULT_SEED
+
+SEED_DEFAULT = DEFAULT_SEED
+RULESETS = ("seed", "swiss")
+RULESET_HELP = ("Rule set: seed (default, the rules as the seed text reads them) or swiss "
+                "(common Swiss practice); docs/rulings.md J-6 lists the differences.")
+
+# Every shared option: its long name and short flag (a test checks every command uses these).
+SHARED = {
+    "players": ("--players", "-p"),
+    "games": ("--games", "-n"),
+    "matches": ("--matches", None),
+    "deals": ("--deals", None),
+    "strategy": ("--strategy", "-s"),
+    "out": ("--out", "-o"),
+    "workers": ("--workers", "-w"),
+    "quiet": ("--quiet", "-q"),
+    "seed": ("--seed", None),
+    "ruleset": ("--ruleset", None),
+}
+
+
+SHARED_FLAGS = {name: (long, *([short] if short else []))
+                for name, (long, short) in SHARED.items()}
+
+
+def _flags(name: str) -> tuple[str, ...]:
+    return SHARED_FLAGS[name]
+
+
+def players(default: Any = 4, help: str = "Players.") -> Any:
+    return typer.Option(default, *_flags("players"), help=help)
+
+
+def games(default: Any = None, help: str = "Games to play.") -> Any:
+    return typer.Option(default, *_flags("games"), help=help)
+
+
+def matches(default: Any = None, help: str = "Matches to play.") -> Any:
+    return typer.Option(default, *_flags("matches"), help=help)
+
+
+def deals(default: Any = None, help: str = "Play single deals instead of matches.") -> Any:
+    return typer.Option(default, *_flags("deals"), help=help)
+
+
+STRATEGY_HELP = ("Strategy for every seat, or repeat once per seat (seat 0 first); "
+                 "NAME or NAME:key=value,key=value (see `cardlab strategies`).")
+
+
+def strategy(default: Any = None, help: str = STRATEGY_HELP) -> Any:
+    return typer.Option(default, *_flags("strategy"), help=help)
+
+
+def out(default: Any = None, help: str = "Output folder.") -> Any:
+    return typer.Option(default, *_flags("out"), help=help)
+
+
+def workers(default: Any = None, help: str = "Worker processes (default: every core).") -> Any:
+    return typer.Option(default, *_flags("workers"), help=help)
+
+
+def quiet(help: str = "No progress bar.") -> Any:
+    return typer.Option(False, *_flags("quiet"), help=help)
+
+
+def seed(help: str = "Master seed (0..2**63-1): with the index it fixes a game.") -> Any:
+    return typer.Option(SEED_DEFAULT, *_flags("seed"), help=help)
+
+
+def ruleset(default: Any = "seed", help: str = RULESET_HELP) -> Any:
+    return typer.Option(default, *_flags("ruleset"), help=help)
+
+
+def progress_alias() -> Any:
+    """The old ``--progress/--no-progress`` of the studies, hidden (``-q/--quiet`` now)."""
+    return typer.Option(None, "--progress/--no-progress", hidden=True)
+
+
+def show_progress(quiet_: bool, progress: bool | None) -> bool:
+    """Progress bars unless -q or the old --no-progress was given."""
+    return not quiet_ and progress is not False
+
+
+def merge_alias(value: Any, alias: Any, name: str, old: str) -> Any:
+    """``value`` of a shared option, or the value given under its hidden old spelling
+    (both at once is a one-line error)."""
+    from analyzer.errors import CardlabError
+
+    if alias:
+        if value:
+            raise CardlabError(f"give {name} or its old spelling {old}, not both")
+        return alias
+    return value

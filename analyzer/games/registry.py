@@ -1,0 +1,172 @@
+"""The registry of games: one :class:`GameDescription` per game, found by name.
+
+Each game exports ``DESCRIPTION`` from ``analyzer.games.<game>.description`` (plain data, no
+numba: importing it compiles nothing). The runner, the studies, the command line, the
+strategy registry and the reports ask this registry for names, titles, player ranges,
+modes, units and chunk sizes instead of keeping lists of their own. ``docs/adding-a-game.md``
+says what a new game provides; :func:`register` adds one (the toy game in the tests does).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from analyzer.errors import CardlabError
+
+# The games cardlab ships: the only list of them (others come in through register()).
+BUILTIN = ("analyzer.games.ass.description", "analyzer.games.jass.description")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A result column, declared once: name, numpy dtype, meaning, and whether it describes
+    the whole unit (the same value repeated on every seat's row) rather than the seat."""
+
+    name: str
+    dtype: str
+    description: str
+    per_unit: bool = False
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A way to play a game: what one index identifies (``unit``), the preferred chunk
+    size (units per runner chunk, about 0.2-0.3 s on one core) and the result column a
+    comparison ranks by when none is given."""
+
+    name: str
+    unit: str
+    chunk_size: int
+    default_metric: str
+    description: str = ""
+    columns: tuple[Column, ...] = ()
+    row_name: str = "seat"  # what a row's ``seat`` stands for ("player" in ass matches)
+    metrics: tuple = ()  # analyzer.summary.Metric: the per-seat table's columns
+
+    def column_descriptions(self) -> dict[str, str]:
+        """{column: description}, in the order play_chunk returns them."""
+        return {c.name: c.description for c in self.columns}
+
+    def dtypes(self) -> dict[str, str]:
+        """{column: numpy dtype name}."""
+        return {c.name: c.dtype for c in self.columns}
+
+    def unit_columns(self) -> tuple[str, ...]:
+        """The columns that describe the whole unit, not the seat."""
+        return tuple(c.name for c in self.columns if c.per_unit)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A result column that can rank strategies: which way is better, and the factor that
+    turns its stored whole units into its natural unit (e.g. a share of a match win)."""
+
+    column: str
+    better: str  # "lower" or "higher"
+    scale: float = 1.0
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A rules option of a game (RunSpec.rules key), with its default and meaning."""
+
+    name: str
+    default: object
+    description: str
+
+
+@dataclass(frozen=True)
+class GameDescription:
+    """Everything downstream needs to know about a game, in one place.
+
+    ``kernel`` is the module path of the kernel (the runner contract in
+    analyzer/games/kernel.py: validate, play_chunk, warmup, COLUMNS, SEAT_METRICS);
+    ``strategies`` the module that registers the game's strategies; ``cli`` the module
+    whose ``show_record(spec, index, pretty)`` prints one game (``cardlab replay --from``).
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    modes: tuple[Mode, ...]
+    kernel: str
+    strategies: str
+    cli: str = ""
+    rules: tuple[RuleOption, ...] = field(default_factory=tuple)
+    measures: tuple[Measure, ...] = field(default_factory=tuple)
+
+    @property
+    def default_mode(self) -> str:
+        return self.modes[0].name
+
+    def mode(self, name: str) -> Mode:
+        """Mode ``name`` (the default mode for an empty name)."""
+        name = name or self.default_mode
+        for m in self.modes:
+            if m.name == name:
+                return m
+        raise CardlabError(f"unknown mode {name!r} for {self.name}; modes: "
+                           f"{', '.join(m.name for m in self.modes)}")
+
+    def measure(self, column: str) -> Measure | None:
+        """The ranking facts of result ``column``, None for a column without a direction."""
+        return next((m for m in self.measures if m.column == column), None)
+
+    def columns(self) -> dict[str, str]:
+        """Every mode's columns, the default mode's first: {column: description}."""
+        out: dict[str, str] = {}
+        for m in self.modes:
+            for name, text in m.column_descriptions().items():
+                out.setdefault(name, text)
+        return out
+
+    def units(self) -> dict[str, str]:
+        """{mode: unit}, e.g. {"matches": "match", "deals": "deal"}."""
+        return {m.name: m.unit for m in self.modes}
+
+
+_GAMES: dict[str, GameDescription] = {}
+
+
+def register(description: GameDescription) -> GameDescription:
+    """Add a game (a second description under the same name replaces the first)."""
+    _GAMES[description.name] = description
+    return description
+
+
+def _load_builtin() -> None:
+    if not all(path.rsplit(".", 2)[-2] in _GAMES for path in BUILTIN):
+        for path in BUILTIN:
+            register(importlib.import_module(path).DESCRIPTION)
+
+
+def names() -> tuple[str, ...]:
+    """The names of every game, the built-in ones first."""
+    _load_builtin()
+    return tuple(_GAMES)
+
+
+def get(name: str) -> GameDescription:
+    """The description of game ``name``, or a one-line error naming the games."""
+    _load_builtin()
+    if name not in _GAMES:
+        raise CardlabError(f"unknown game {name!r}; games: {', '.join(_GAMES)}")
+    return _GAMES[name]
+
+
+def title(name: str) -> str:
+    """The game's title for people ("Who's the Ass?"), or the name of an unknown game."""
+    _load_builtin()
+    return _GAMES[name].title if name in _GAMES else name
+
+
+def module(name: str, part: str) -> ModuleType:
+    """Import a part of game ``name``: "kernel", "strategies" or "cli" (lazily: a run
+    compiles only what it uses)."""
+    path = getattr(get(name), part)
+    if not path:
+        raise CardlabError(f"game {name!r} has no {part} module")
+    return importlib.import_module(path)

@@ -174,8 +174,34 @@ def compare_finding(result: StudyResult) -> Finding:
     return Finding("compare", f"Which strategy wins? ({game})", verdict, detail)
 
 
+def ladder_finding(result: StudyResult) -> Finding:
+    """The strongest strategy of each game (its first tier) at the smallest player count."""
+    ratings = result.table("ratings")
+    games = list(dict.fromkeys(ratings["game"])) if "game" in ratings else [""]
+    verdicts, details = [], []
+    for g in games:
+        part = ratings[ratings["game"] == g] if g else ratings
+        n = int(sorted(part["players"].unique())[0])
+        part = part[part["players"] == n].sort_values("rank")
+        top = part[part["tier"] == part["tier"].iloc[0]]
+        names = [str(x) for x in top["strategy"]]
+        title = game_title(str(g)) if g else "the game"
+        verdicts.append(f"{title}: {' and '.join(names)}"
+                        + (" (tied)" if len(names) > 1 else ""))
+        best = top.iloc[0]
+        details.append(
+            f"at {n} players of {title}, {best['strategy']} rates "
+            f"{interval(best['rating'], (best['high'] - best['low']) / 2, signed=True)} "
+            f"against the average of the same deals' tables, rank "
+            f"{int(best['rank_low'])}-{int(best['rank_high'])} of {len(part)}")
+    detail = ("On mixed tables of the same deals, every strategy in every seat: "
+              + "; ".join(details) + ". Strategies in one tier cannot be separated after "
+              "Holm's correction over all pairs.")
+    return Finding("ladder", question("ladder"), "; ".join(verdicts) + ".", detail)
+
+
 FINDINGS = {"seats": seats_finding, "jokers": jokers_finding, "trump": trump_finding,
-            "compare": compare_finding}
+            "compare": compare_finding, "ladder": ladder_finding}
 
 
 def question(study: str) -> str:

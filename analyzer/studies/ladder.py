@@ -33,10 +33,12 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.games import registry as games_registry
+from analyzer.runner.manifest import plural
 from analyzer.stats.duplicate import duplicate_pairs, rotations, seat_swaps, unit_means
 from analyzer.stats.hygiene import holm, rank_intervals, tiers, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
-from analyzer.studies.compare import UNIT_PLURALS, UNITS, metric_for
+from analyzer.studies.compare import metric_for
 from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.studies.text import decimals_for, metric_words, pm
@@ -179,7 +181,7 @@ def rate(games: pd.DataFrame, metric: str, lower: bool, level: float = 0.95,
 
 def _sentences(ratings, pairs, merged, n, game, metric, lower, unit) -> list[str]:
     words = metric_words(metric)
-    units = UNIT_PLURALS.get(unit, unit + "s")
+    units = plural(unit)
     lines = []
     k = len(ratings)
     deals = int(ratings["deals"].iloc[0])
@@ -289,7 +291,7 @@ def run_ladder(
         all_ratings.append(ratings)
         all_pairs.append(pairs)
         all_merged += [{"game": game, "players": n, **m} for m in merged]
-        unit = "deal" if base.mode == "deals" else UNITS.get(game, "deal")
+        unit = games_registry.get(game).mode(base.mode).unit
         lines.extend(_sentences(ratings, pairs, merged, n, game, col, lower, unit))
     col, lower = metric_for(game, mode_used, metric, better)
     manifest = base_manifest(

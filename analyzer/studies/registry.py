@@ -35,14 +35,45 @@ def register(description: StudyDescription) -> StudyDescription:
     return description
 
 
+def _ints(values) -> str:
+    return ",".join(str(int(v)) for v in values)
+
+
+def _strategies(values) -> list[str]:
+    return [x for v in values for x in ("--strategy", str(v))]
+
+
+def _ladder_args(m: dict) -> list[str]:
+    game = m["game"] if isinstance(m["game"], str) else ",".join(m["game"])
+    return ["study", "ladder", "--game", game, "--players", _ints(m["players"]),
+            "--games", str(m["games"]), "--seed", str(m["seed"])]
+
+
+def _fields_args(m: dict) -> list[str]:
+    trump, seats = m.get("trump") or {}, m.get("seats") or {}
+    return ["study", "fields", "--players", _ints(m["players"]), "--games", str(m["games"]),
+            "--seed", str(m["seed"]), *_strategies(m["field"]),
+            "--trump-deals", str(trump.get("deals", 0)),
+            *[x for f in trump.get("fields", []) for x in ("--trump-field", str(f))],
+            "--seats-games", str(seats.get("games", 0))]
+
+
+def _best_response_args(m: dict) -> list[str]:
+    return ["study", "best-response", "--game", str(m["game"]), "--players",
+            _ints(m["players"]), "--games", str(m["games"]), "--confirm", str(m["confirm"]),
+            "--start", str(m["start"]), "--seed", str(m["seed"]), *_strategies(m["field"])]
+
+
 for _d in (
     StudyDescription("seats", "ass", "Does your seat matter in Who's the Ass?"),
     StudyDescription("jokers", "ass", "Is it worth holding jokers? (Who's the Ass?)"),
     StudyDescription("trump", "jass", "Which suit should you fix as trump? (Plus-Minus Jass)"),
     StudyDescription("compare", "", "Which strategy wins?"),
-    StudyDescription("ladder", "", "Which strategy is strongest overall?"),
-    StudyDescription("best-response", "", "How much could one seat gain by playing differently?"),
-    StudyDescription("fields", "", "Do the answers hold whatever the opponents?"),
+    StudyDescription("ladder", "", "Which strategy is strongest overall?", _ladder_args),
+    StudyDescription("best-response", "", "How much could one seat gain by playing "
+                     "differently?", _best_response_args),
+    StudyDescription("fields", "", "Do the answers hold whatever the opponents?",
+                     _fields_args),
 ):
     register(_d)
 

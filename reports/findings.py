@@ -186,8 +186,8 @@ def ladder_finding(result: StudyResult) -> Finding:
         top = part[part["tier"] == part["tier"].iloc[0]]
         names = [str(x) for x in top["strategy"]]
         title = game_title(str(g)) if g else "the game"
-        verdicts.append(f"{title}: {' and '.join(names)}"
-                        + (" (tied)" if len(names) > 1 else ""))
+        named = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        verdicts.append(f"{title}: {named}" + (" (tied)" if len(names) > 1 else ""))
         best = top.iloc[0]
         details.append(
             f"at {n} players of {title}, {best['strategy']} rates "

@@ -52,9 +52,9 @@ games/s (8 players: 383k -> about 0.75M). What paid off, largest first:
   unnoticed).
 * The built-in ``basic`` is decided in place and trusted without the per-move legality check
   (tests/test_ass_basic_packed.py holds ``basic_packed`` to ``basic`` and to the rules in
-  every context the engine asks it in); every other family is asked out of line, through
-  ``_decide_other`` (view filled, family asked, move checked), so that its code (random,
-  heuristic, the search) is not inlined into the hot loop; a ``basic`` follower after a 14
+  every context the engine asks it in); every other family is asked through
+  ``_decide_other`` (view filled, family asked, move checked; inlined: out of line it
+  measured faster play but a much slower cold compile); a ``basic`` follower after a 14
   in a normal round passes without being asked (it cannot raise; no draw is skipped, since
   ``basic`` draws none); ``play_packed`` no longer writes the cards gone and the table back
   into the view at the end of every game (``play_game`` rebuilds them for its callers).
@@ -222,11 +222,12 @@ def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k,
     return PASS - 1  # a family missing here: an illegal code, reported as such
 
 
-@njit(cache=True)  # not inlined: the other families' code stays out of play_packed's loop
+@njit(cache=True, inline="always")  # one call site per decision kind
 def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
                   ass_round, may_lead_ass, starter, high_seat, rounds):
     """The checked move of a family other than ``basic``: fill the view for the decision,
-    ask the family, and return its move, or ILLEGAL when the move breaks the rules."""
+    ask the family, and return its move, or ILLEGAL when the move breaks the rules. Inlined:
+    out of line it measured faster play but a much slower cold compile (README, Speed)."""
     _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
                high_seat, rounds)
     move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high,

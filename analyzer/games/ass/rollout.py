@@ -25,9 +25,9 @@ floats); the dispatcher ``_roll_decide`` holds the non-search families only (bas
 heuristic), so a search family can roll out without calling itself (numba compiles no
 recursion through the engine). ``basic`` runs on the packed hand and scalars in the loop and
 is trusted without the legality check (tests hold basic_packed to basic and to the rules), and
-a ``basic`` follower after a 14 in a normal round passes unasked; every other family is asked
-out of line (``_roll_other``: view filled, family asked, move checked), so its code stays out
-of the loop.
+a ``basic`` follower after a 14 in a normal round passes unasked (``_play_on_basic``, a loop
+for ``basic`` alone); every other family is asked through ``_roll_other`` (view filled, family
+asked, move checked).
 
 The rules are those of ``engine.play_packed`` (A-5..A-9), and tests hold ``play_on`` to it
 game by game (tests/test_ass_pimc.py): the same moves, so the same final hands.
@@ -97,11 +97,12 @@ def _fill(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, 
     view[PUB_ROUND] = rounds
 
 
-@njit(cache=True)  # not inlined: the other families' code stays out of play_on's loop
+@njit(cache=True, inline="always")
 def _roll_other(fam, pp, view, rng, hand, table, gone, pos, seat, k, high, ass_round,
                 may_lead_ass, starter, high_seat, rounds):
     """The checked move of a rollout family other than ``basic``: fill the work view, ask the
-    family, and return its move, or ILLEGAL when the move breaks the rules."""
+    family, and return its move, or ILLEGAL when the move breaks the rules (inlined, as
+    engine._decide_other)."""
     _fill(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
           high_seat, rounds)
     move = _roll_decide(fam, pp, view, rng, hand, pos, ass_round, may_lead_ass, k, high)
@@ -189,7 +190,8 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
 
     ``basic`` is decided in place on the packed hand and trusted; once a 14 leads a normal
     round (or beats it), no ``basic`` follower can raise and the round's remaining turns are
-    passes without a decision. Every other family is asked out of line (``_roll_other``).
+    passes without a decision (``_play_on_basic``). Every other family is asked through
+    ``_roll_other``.
     """
     view[PUB_PLAYERS] = n
     turns = 0

@@ -6,8 +6,10 @@ pure-Python reference engine, in the same run, for 4 and 8 players with ``basic`
 first-call compile time with an empty numba cache (a fresh ``NUMBA_CACHE_DIR``) and with a
 warm one; peak memory. Matches (A-12) beside them: matches per second at 4 players with
 K = 4 games per match, numba and reference, in the same run (a match of K games should
-take about K single games' time). Plus-Minus Jass: see scripts/bench_jass.py
-(``bench_jass``). Default runtime: about two minutes for both games.
+take about K single games' time); ns per game split into deal, play and bookkeeping, and ns
+per rollout from mid-game, numba beside reference (scripts/bench_ass_split.py).
+Plus-Minus Jass: see scripts/bench_jass.py (``bench_jass``). Default runtime: about two
+minutes for both games.
 
 Run: ``.venv/bin/python scripts/bench.py`` (or ``make bench``); ``--quick`` for a smoke run.
 Timings on a shared machine are noisy: the figures are best-of-N CPU time per process, and
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from bench_ass_split import bench_split, print_split  # noqa: E402
 from bench_common import peak_rss_mb, probe_compile, rate  # noqa: E402
 from bench_jass import bench_jass, print_jass  # noqa: E402
 
@@ -79,6 +82,8 @@ def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ..
         results["matches"][n] = {"games_per_match": n, "numba_cpu": fast[0],
                                  "numba_wall": fast[1], "reference_cpu": slow[0],
                                  "reference_wall": slow[1]}
+    results["split"] = bench_split(games, ref_games, states=min(2000, max(200, games // 100)),
+                                   repeats=repeats)
     results["peak_rss_mb"] = peak_rss_mb()
     return results
 
@@ -107,6 +112,8 @@ def print_ass(results: dict) -> None:
               f"(every ass kernel: {cold['all_kernels_s']:.2f} s / {warm['all_kernels_s']:.2f} s)")
         print(f"peak memory of those processes: {cold['peak_rss_mb']:.0f} MB (cold), "
               f"{warm['peak_rss_mb']:.0f} MB (warm)")
+    if "split" in results:
+        print_split(results["split"])
     print(f"peak memory of this process: {results['peak_rss_mb']:.0f} MB")
 
 

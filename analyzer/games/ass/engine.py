@@ -46,15 +46,24 @@ games/s (8 players: 383k -> about 0.75M). What paid off, largest first:
 * The game-end test scans the hand sizes only after a round in which some hand was emptied.
 * Every array passed to a jitted call that is not inlined costs reference counting, so a
   policy other than ``basic`` gets one array (the view) plus the stream and its parameters as
-  a tuple of floats, and the engine dispatches on the family id in place (``_decide``, the
-  same if/elif as ``strategies.ass.policies.decide``, which the reference engine and the
-  tests use; a family missing here makes every one of its moves illegal, so it cannot go
+  a tuple of floats, and the engine dispatches on the family id (``_decide``, the same
+  if/elif as ``strategies.ass.policies.decide``, which the reference engine and the tests
+  use; a family missing here makes every one of its moves illegal, so it cannot go
   unnoticed).
+* The built-in ``basic`` is decided in place and trusted without the per-move legality check
+  (tests/test_ass_basic_packed.py holds ``basic_packed`` to ``basic`` and to the rules in
+  every context the engine asks it in); every other family is asked through
+  ``_decide_other`` (view filled, family asked, move checked; inlined: out of line it
+  measured faster play but a much slower cold compile); a ``basic`` follower after a 14
+  in a normal round passes without being asked (it cannot raise; no draw is skipped, since
+  ``basic`` draws none); ``play_packed`` no longer writes the cards gone and the table back
+  into the view at the end of every game (``play_game`` rebuilds them for its callers).
+  Measured with scripts/bench_ass_split.py against the previous engine in the same run: see
+  the README's "Speed" section.
 
 Tried and dropped (slower or no gain): branch-free versions of ``basic_packed``'s follow rule
 (+10% play time) and of the legality check (+20%), writing only the dealt positions in the
-shuffle, dealing inside the shuffle, inlining ``play_packed``. The legality check of every
-decision costs about 9% of the run; it stays, so that no strategy can move illegally unseen.
+shuffle, dealing inside the shuffle, inlining ``play_packed``.
 """
 
 from __future__ import annotations
@@ -69,6 +78,7 @@ from analyzer.games.ass.cards import (
     COPIES,
     DECK_SIZE,
     JOKER,
+    JOKER_HIGH,
     JOKER_PENALTY,
     N_JOKERS,
     N_VALUES,
@@ -118,6 +128,7 @@ TRACE_WIDTH = 2 + MAX_PLAYERS
 # the proven bound on rounds was hit.
 OK = -1
 ROUND_BOUND = 1000
+ILLEGAL = -1000  # _decide_other's answer for an illegal move (no move code is negative)
 
 
 def canonical_deck() -> np.ndarray:
@@ -193,7 +204,8 @@ def _seat_params(params, s):
 def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high, packed):
     """The move of the seat's strategy. ``basic`` decides on the packed hand and scalars;
     every other family gets the view, which the caller has filled for this decision (and
-    ``peek``, which is no legal player, every hand: ``packed``).
+    ``peek``, which is no legal player, every hand: ``packed``). play_packed decides basic
+    itself and calls this through ``_decide_other`` for the other families.
 
     This is the dispatch of policies.decide, written out: calling decide (inlined or not)
     costs about 10 ns more per decision in reference counting of the view (measured).
@@ -208,6 +220,21 @@ def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k,
     elif fam in (PIMC, PEEK):
         return search_move(fam, pp, view, rng, packed)
     return PASS - 1  # a family missing here: an illegal code, reported as such
+
+
+@njit(cache=True, inline="always")  # one call site per decision kind
+def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
+                  ass_round, may_lead_ass, starter, high_seat, rounds):
+    """The checked move of a family other than ``basic``: fill the view for the decision,
+    ask the family, and return its move, or ILLEGAL when the move breaks the rules. Inlined:
+    out of line it measured faster play but a much slower cold compile (README, Speed)."""
+    _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
+               high_seat, rounds)
+    move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high,
+                   packed)
+    if not _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
+        return ILLEGAL
+    return move
 
 
 @njit(cache=True, inline="always")
@@ -257,14 +284,14 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         hand = packed[starter]
         may_lead_ass = 1 if ((hand & U15) != U0 and starter != blocked) else 0
         fam = families[starter]
-        if fam != BASIC:
-            _fill_view(view, hand, U0, gone, 0, starter, 0, 0, 0, may_lead_ass, starter,
-                       starter, rounds)
-        move = _decide(fam, params, starter, view, rng, hand, 0, 0, may_lead_ass, 0, 0,
-                       packed)
-        if not _legal(move, hand, 0, 0, may_lead_ass, 0, 0):
-            status = starter
-            break
+        if fam == BASIC:  # the built-in basic is trusted (tests hold it to the rules)
+            move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)
+        else:
+            move = _decide_other(fam, params, view, rng, packed, hand, U0, gone, 0, starter, 0,
+                                 0, 0, may_lead_ass, starter, starter, rounds)
+            if move == ILLEGAL:
+                status = starter
+                break
         if tracing:
             trace[rounds, 0] = starter
             trace[rounds, 2] = move
@@ -289,14 +316,18 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
             else:
                 hand = packed[seat]
                 fam = families[seat]
-                if fam != BASIC:
-                    _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, 0,
-                               starter, high_seat, rounds)
-                move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, 0, k, high,
-                               packed)
-                if not _legal(move, hand, pos, ass_round, 0, k, high):
-                    status = seat
-                    break
+                if fam == BASIC:  # trusted (tests hold basic_packed to the rules)
+                    if high == JOKER_HIGH and ass_round == 0:
+                        move = PASS  # nothing beats 14: basic passes, asked or not
+                    else:
+                        move = basic_packed(hand, pos, ass_round, 0, k, high)
+                else:
+                    move = _decide_other(fam, params, view, rng, packed, hand, table, gone, pos,
+                                         seat, k, high, ass_round, 0, starter, high_seat,
+                                         rounds)
+                    if move == ILLEGAL:
+                        status = seat
+                        break
                 if move != PASS:
                     v = move >> 8
                     delta = move_delta(move)
@@ -335,8 +366,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                     break
             if ended:
                 break
-    unpack_to(gone, view, PUB_GONE)  # the view's public state as play_game leaves it
-    unpack_to(U0, view, PUB_TABLE)
+    # the view's PUB_GONE and PUB_TABLE are not written back here (play_game does that)
     return rounds, ass_rounds, status
 
 
@@ -366,8 +396,16 @@ def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tr
     packed = np.empty(n, dtype=np.uint64)
     for s in range(n):
         packed[s] = pack_counts(hands[s], 0)
+    gone = pack_counts(view, PUB_GONE)  # play_packed may leave a later state in the view
     result = play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                          tracing, taken)
+    # the view's public state at the end: the cards that left the hands in normal rounds
+    # are gone (an ass round only moves cards between hands), and the table is empty
+    for kind in range(JOKER + 1):
+        view[PUB_GONE + kind] = count_of(gone, kind)
+        for s in range(n):
+            view[PUB_GONE + kind] += hands[s, kind] - count_of(packed[s], kind)
+        view[PUB_TABLE + kind] = 0
     for s in range(n):
         unpack_to(packed[s], hands[s], 0)
     return result

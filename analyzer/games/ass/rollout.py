@@ -23,9 +23,11 @@ The state, as the engine keeps it (engine.py's module docstring):
 Every seat plays the one rollout policy ``fam`` with parameters ``pp`` (a tuple of 8
 floats); the dispatcher ``_roll_decide`` holds the non-search families only (basic, random,
 heuristic), so a search family can roll out without calling itself (numba compiles no
-recursion through the engine). ``basic`` runs on the packed hand and scalars and is trusted
-without the legality check (tests hold basic_packed to basic move by move); every other
-family's move is checked, as in the engine.
+recursion through the engine). ``basic`` runs on the packed hand and scalars in the loop and
+is trusted without the legality check (tests hold basic_packed to basic and to the rules), and
+a ``basic`` follower after a 14 in a normal round passes unasked (``_play_on_basic``, a loop
+for ``basic`` alone); every other family is asked through ``_roll_other`` (view filled, family
+asked, move checked).
 
 The rules are those of ``engine.play_packed`` (A-5..A-9), and tests hold ``play_on`` to it
 game by game (tests/test_ass_pimc.py): the same moves, so the same final hands.
@@ -38,6 +40,7 @@ from numba import njit
 from analyzer.games.ass.cards import (
     ASS,
     JOKER,
+    JOKER_HIGH,
     PASS,
     PUB_ASS_ROUND,
     PUB_GONE,
@@ -61,6 +64,7 @@ from strategies.ass.policies import basic_packed, heuristic, random_policy
 MAX_ROUNDS = 221
 OK = -1
 ROUND_BOUND = 1000
+ILLEGAL = -1000  # _roll_other's answer for an illegal move (no move code is negative)
 
 
 @njit(cache=True, inline="always")
@@ -94,13 +98,86 @@ def _fill(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, 
 
 
 @njit(cache=True, inline="always")
-def _checked(fam, move, hand, pos, ass_round, may_lead_ass, k, high):
-    """True for basic (trusted) and for a legal move of any other family."""
-    if fam == BASIC:
-        return True
+def _roll_other(fam, pp, view, rng, hand, table, gone, pos, seat, k, high, ass_round,
+                may_lead_ass, starter, high_seat, rounds):
+    """The checked move of a rollout family other than ``basic``: fill the work view, ask the
+    family, and return its move, or ILLEGAL when the move breaks the rules (inlined, as
+    engine._decide_other)."""
+    _fill(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
+          high_seat, rounds)
+    move = _roll_decide(fam, pp, view, rng, hand, pos, ass_round, may_lead_ass, k, high)
     kind = (move >> 8) & 15 if move >= 0 else 0
-    return check_move(move, count_of(hand, kind), count_of(hand, JOKER), count_of(hand, ASS),
-                      pos, ass_round, may_lead_ass, k, high)
+    if not check_move(move, count_of(hand, kind), count_of(hand, JOKER), count_of(hand, ASS),
+                      pos, ass_round, may_lead_ass, k, high):
+        return ILLEGAL
+    return move
+
+
+@njit(cache=True, _nrt=False)
+def _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high, high_seat,
+                   ass_round, rounds, emptied):
+    """play_on with ``basic`` in every seat: no other family's branch or call in the loop,
+    and once a 14 leads or beats a normal round, the round's other turns are passes."""
+    turns = 0
+    while True:
+        if pos == 0:  # the starter leads (A-5); A-8: the ass unless just taken
+            if rounds >= MAX_ROUNDS:
+                return ROUND_BOUND, turns
+            hand = packed[starter]
+            may = 1 if ((hand & U15) != U0 and starter != blocked) else 0
+            move = basic_packed(hand, 0, 0, may, 0, 0)
+            high = move >> 8
+            c = (move >> 4) & 15
+            j = move & 15
+            table = move_delta(move)
+            packed[starter] = hand - table
+            view[PUB_SIZES + starter] -= c + j
+            emptied = emptied or view[PUB_SIZES + starter] == 0
+            high_seat = starter
+            ass_round = 1 if high == ASS else 0
+            k = 1 if ass_round else c + j
+            pos = 1
+            turns += 1
+        turns += n - pos
+        if high != JOKER_HIGH or ass_round:  # else nothing beats 14: everyone passes
+            seat = starter + pos
+            if seat >= n:
+                seat -= n
+            for p in range(pos, n):
+                # A-6: a follower with fewer than k cards (or none) passes unasked
+                if view[PUB_SIZES + seat] >= k:
+                    hand = packed[seat]
+                    move = basic_packed(hand, p, ass_round, 0, k, high)
+                    if move != PASS:
+                        v = move >> 8
+                        delta = move_delta(move)
+                        packed[seat] = hand - delta
+                        table += delta
+                        view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
+                        emptied = emptied or view[PUB_SIZES + seat] == 0
+                        # A-7: in an ass round the last of several equal highest takes
+                        if v > high or (ass_round and v == high):
+                            high = v
+                            high_seat = seat
+                            if v == JOKER_HIGH and not ass_round:
+                                break  # the rest pass
+                seat += 1
+                if seat == n:
+                    seat = 0
+        if ass_round:  # A-7: the taker takes every card of the round, the ass included
+            packed[high_seat] += table
+            view[PUB_SIZES + high_seat] += n
+            blocked = high_seat
+        else:  # A-6: played cards leave the game
+            gone += table
+            blocked = -1
+        starter = high_seat
+        pos = 0
+        rounds += 1
+        if emptied:  # A-9: the game ends at the end of a round with a hand empty
+            for s in range(n):
+                if view[PUB_SIZES + s] == 0:
+                    return OK, turns
 
 
 @njit(cache=True, _nrt=False)
@@ -111,8 +188,10 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
     Returns (status, turns): status OK (-1), the seat whose move was illegal, or ROUND_BOUND;
     turns the number of seats that had a turn (forced passes included), for benchmarks.
 
-    One decision site serves the lead and the follows (half the code of two sites: the cold
-    compile of this function is what every first search pays).
+    ``basic`` is decided in place on the packed hand and trusted; once a 14 leads a normal
+    round (or beats it), no ``basic`` follower can raise and the round's remaining turns are
+    passes without a decision (``_play_on_basic``). Every other family is asked through
+    ``_roll_other``.
     """
     view[PUB_PLAYERS] = n
     turns = 0
@@ -120,47 +199,63 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
     for s in range(n):
         if view[PUB_SIZES + s] == 0:
             emptied = True
-    if pos == 0:  # a round to start: nothing of it yet
-        k = 0
-        high = 0
-        ass_round = 0
+    if fam == BASIC:
+        return _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high,
+                              high_seat, ass_round, rounds, emptied)
+    basic = False  # the loop below serves the other families (basic branches compile away)
     while True:
-        if pos == 0 and rounds >= MAX_ROUNDS:
-            return ROUND_BOUND, turns
+        if pos == 0:  # the starter leads (A-5); A-8: the ass unless just taken
+            if rounds >= MAX_ROUNDS:
+                return ROUND_BOUND, turns
+            seat = starter
+            hand = packed[seat]
+            may = 1 if ((hand & U15) != U0 and seat != blocked) else 0
+            turns += 1
+            if basic:
+                move = basic_packed(hand, 0, 0, may, 0, 0)
+            else:
+                move = _roll_other(fam, pp, view, rng, hand, U0, gone, 0, seat, 0, 0, 0, may,
+                                   starter, seat, rounds)
+                if move == ILLEGAL:
+                    return seat, turns
+            high = move >> 8
+            c = (move >> 4) & 15
+            j = move & 15
+            table = move_delta(move)
+            packed[seat] = hand - table
+            view[PUB_SIZES + seat] -= c + j
+            emptied = emptied or view[PUB_SIZES + seat] == 0
+            high_seat = seat
+            ass_round = 1 if high == ASS else 0
+            k = 1 if ass_round else c + j
+            pos = 1
         seat = starter + pos
         if seat >= n:
             seat -= n
         for p in range(pos, n):
+            if basic and high == JOKER_HIGH and ass_round == 0:
+                turns += n - p  # nothing beats 14: every basic follower passes
+                break
             turns += 1
             # A-6: a follower with fewer than k cards (or none) passes without a decision
-            if p == 0 or view[PUB_SIZES + seat] >= k:
+            if view[PUB_SIZES + seat] >= k:
                 hand = packed[seat]
-                may = 0
-                if p == 0:  # the starter leads (A-5); A-8: the ass unless just taken
-                    may = 1 if ((hand & U15) != U0 and seat != blocked) else 0
-                    table = U0
-                    high_seat = seat
-                if fam != BASIC:
-                    _fill(view, hand, table, gone, p, seat, k, high, ass_round, may, starter,
-                          high_seat, rounds)
-                move = _roll_decide(fam, pp, view, rng, hand, p, ass_round, may, k, high)
-                if not _checked(fam, move, hand, p, ass_round, may, k, high):
-                    return seat, turns
+                if basic:
+                    move = basic_packed(hand, p, ass_round, 0, k, high)
+                else:
+                    move = _roll_other(fam, pp, view, rng, hand, table, gone, p, seat, k, high,
+                                       ass_round, 0, starter, high_seat, rounds)
+                    if move == ILLEGAL:
+                        return seat, turns
                 if move != PASS:
                     v = move >> 8
-                    c = (move >> 4) & 15
-                    j = move & 15
                     delta = move_delta(move)
                     packed[seat] = hand - delta
                     table += delta
-                    view[PUB_SIZES + seat] -= c + j
+                    view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
                     emptied = emptied or view[PUB_SIZES + seat] == 0
-                    if p == 0:
-                        high = v
-                        ass_round = 1 if v == ASS else 0
-                        k = 1 if ass_round else c + j
                     # A-7: in an ass round the last of several equal highest takes the cards
-                    elif v > high or (ass_round and v == high):
+                    if v > high or (ass_round and v == high):
                         high = v
                         high_seat = seat
             seat += 1
@@ -175,9 +270,6 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
             blocked = -1
         starter = high_seat
         pos = 0
-        k = 0
-        high = 0
-        ass_round = 0
         rounds += 1
         if emptied:  # A-9: the game ends at the end of a round with a hand empty
             for s in range(n):

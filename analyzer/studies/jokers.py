@@ -63,41 +63,26 @@ def policies(keep: Sequence[int]) -> list[Policy]:
 
 
 def play_policies(
-    backend: Backend, players: int, field: list[str], pols: list[Policy], games: int,
-    seed: int,
+    backend: Backend, players: int, field: list[str], pols: list[Policy], count: int,
+    seed: int, mode: str = "games",
 ) -> tuple[pd.DataFrame, list[dict]]:
-    """Games of every policy in every seat against ``field``; only the policy's own rows."""
-    frames, specs = [], []
-    for p_i, pol in enumerate(pols):
-        for seat, seats in enumerate(seat_swaps(pol.label, field, players)):
-            spec = make_spec(backend, "ass", players, seats, seed, mode="games")
-            specs.append(spec.to_dict())
-            rows = backend.collect(spec, games)
-            mine = rows[rows["seat"] == seat].copy()
-            mine.insert(2, "arrangement", p_i * players + seat)
-            mine.insert(3, "strategy", pol.name)
-            frames.append(mine)
-    return pd.concat(frames, ignore_index=True), specs
+    """Games of every policy in every seat against ``field``; only the policy's own rows.
 
-
-def play_policy_matches(
-    backend: Backend, players: int, field: list[str], pols: list[Policy], matches: int,
-    seed: int,
-) -> tuple[pd.DataFrame, list[dict]]:
-    """Matches (K = players) of every policy in every player's place against ``field``; only
-    the policy's own rows, with its share of the win in ``win``."""
+    With ``mode="matches"``: matches (K = players) with the policy in every player's place,
+    and its share of the win in ``win``."""
     from analyzer.games.ass.cards import WIN_SHARE_UNIT
 
     frames, specs = [], []
     for p_i, pol in enumerate(pols):
         for seat, seats in enumerate(seat_swaps(pol.label, field, players)):
-            spec = make_spec(backend, "ass", players, seats, seed, mode="matches")
+            spec = make_spec(backend, "ass", players, seats, seed, mode=mode)
             specs.append(spec.to_dict())
-            rows = backend.collect(spec, matches)
+            rows = backend.collect(spec, count)
             mine = rows[rows["seat"] == seat].copy()
             mine.insert(2, "arrangement", p_i * players + seat)
             mine.insert(3, "strategy", pol.name)
-            mine[WIN] = mine["win_share"].to_numpy() / WIN_SHARE_UNIT
+            if mode == "matches":
+                mine[WIN] = mine["win_share"].to_numpy() / WIN_SHARE_UNIT
             frames.append(mine)
     return pd.concat(frames, ignore_index=True), specs
 
@@ -326,8 +311,8 @@ def run_jokers(
         pairs["p_holm"] = _holm_p(pairs, level)
         pair_tables.append(pairs)
         if matches:
-            match_table, match_specs = play_policy_matches(
-                backend, n, seat_field(field_labels, n), pols, matches, seed)
+            match_table, match_specs = play_policies(
+                backend, n, seat_field(field_labels, n), pols, matches, seed, mode="matches")
             specs.extend(match_specs)
             wins = duplicate_ranking(match_table, WIN, lower_is_better=False, level=level,
                                      order=order)

@@ -15,7 +15,7 @@ from analyzer.cli.study_commands import (
     _backend,
     _finish,
     parse_ints,
-    parse_rules,
+    rules_with_ruleset,
     study_app,
 )
 
@@ -49,9 +49,7 @@ def study_ladder(
     from analyzer.studies.ladder import run_ladder
 
     games_list = [g.strip() for g in game.split(",") if g.strip()]
-    rules = parse_rules(rule)
-    if ruleset is not None:
-        rules["ruleset"] = ruleset
+    rules = rules_with_ruleset(rule, ruleset)
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("ladder",))
     result = run_ladder(backend, games_list, strategy or None,
                         parse_ints(players, "--players"), games, seed, mode,

@@ -59,6 +59,17 @@ def parse_rules(items: list[str]) -> dict[str, str]:
     return rules
 
 
+def rules_with_ruleset(items: list[str], ruleset: str | None) -> dict[str, str]:
+    """The ``--rule key=value`` options plus ``--ruleset`` (the two must agree)."""
+    rules = parse_rules(items)
+    if ruleset is not None:
+        if rules.get("ruleset", ruleset) != ruleset:
+            raise CardlabError(f"--ruleset {ruleset} contradicts --rule ruleset="
+                               f"{rules['ruleset']}")
+        rules["ruleset"] = ruleset
+    return rules
+
+
 def _backend(workers: int | None, progress: bool, out: Path | None = None,
              studies: tuple[str, ...] = ()):
     """The backend the studies play on, after the checks that must come before playing: the
@@ -236,12 +247,7 @@ def study_compare(
             raise CardlabError(f"--mode {mode} contradicts --{wanted}")
         mode = wanted
     count = next(iter(given.values()), 2_000)
-    rules = parse_rules(rule)
-    if ruleset is not None:
-        if rules.get("ruleset", ruleset) != ruleset:
-            raise CardlabError(f"--ruleset {ruleset} contradicts --rule ruleset="
-                               f"{rules['ruleset']}")
-        rules["ruleset"] = ruleset
+    rules = rules_with_ruleset(rule, ruleset)
     if not (math.isfinite(alpha) and 0 < alpha < 1):
         raise CardlabError(f"--alpha must be between 0 and 1; got {alpha}")
     if margin is not None and not (math.isfinite(margin) and margin >= 0):

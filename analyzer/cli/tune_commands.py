@@ -15,7 +15,7 @@ import typer
 
 from analyzer.cli import options as opt
 from analyzer.cli.app import app
-from analyzer.cli.study_commands import parse_rules
+from analyzer.cli.study_commands import rules_with_ruleset
 from analyzer.errors import CardlabError
 from analyzer.games.kernel import RunSpec
 
@@ -128,9 +128,7 @@ def tune(
     start_label = backend.canonical(game, start)
     field_labels = [backend.canonical(game, f) for f in field]
     seat_swaps("x", field_labels, players)
-    rules = parse_rules(rule)
-    if ruleset is not None:
-        rules["ruleset"] = ruleset
+    rules = rules_with_ruleset(rule, ruleset)
     seats = field_labels * (players if len(field_labels) == 1 else 1)
     probe = backend.validate(RunSpec(game, players, tuple(seats), seed, mode, rules))
     col, lower = metric_for(game, probe.mode, metric, better)

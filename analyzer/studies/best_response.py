@@ -69,8 +69,13 @@ def _sentence(row: dict[str, Any], game: str, metric: str, lower: bool, unit: st
         return (f"At {table}, {row['field']} is its own best response within the family "
                 f"tuned: the tuned seat plays exactly as it on all {row['held_out']:,} "
                 f"held-out {units} (gain 0).")
-    clear = "" if row["low"] > 0 else " (not clearly more than nothing)"
     verb = "saves" if lower else "gains"
+    if row["gain"] <= 0:  # the tuning's pick did not hold up on held-out deals
+        return (f"At {table}, the tuning found nothing better than {row['field']}: its pick, "
+                f"{row['response']}, {verb} {pm(row['gain'], row['half'])} {words} per {unit} "
+                f"on {row['held_out']:,} held-out {units} (tuned on {row['tuning_games']:,}; "
+                "a bigger budget may still find a gain).")
+    clear = "" if row["low"] > 0 else " (not clearly more than nothing)"
     return (f"At {table}, one seat {verb} {pm(row['gain'], row['half'])} {words} per {unit}"
             f"{clear} by playing {row['response']} instead of {row['field']}: tuned on "
             f"{row['tuning_games']:,} {units} against that table, measured on "

@@ -332,6 +332,7 @@ def _pl_sentence(ratings: pd.DataFrame, n: int, words: str) -> str:
     score = list(ratings.sort_values(["rank", "strategy"])["strategy"])
     moved = [s for i, s in enumerate(pl["strategy"]) if score[i] != s]
     agree = ("the same order as the score model" if not moved else
-             f"the score model orders {', '.join(moved)} differently")
+             f"the score model, which also weighs the margins, places {', '.join(moved)} "
+             "differently")
     return (f"Plackett-Luce at {n} players, from each table's finishing order by {words} alone "
             f"(log-strength, 95% bootstrap interval over deals): {order}; {agree}.")

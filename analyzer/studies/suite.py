@@ -32,58 +32,64 @@ COMPARE = {"game": "jass", "strategies": ("basic", "aim-high", "aim-low", "adapt
 BEST_RESPONSE_KNOBS = ("jokers", "ass_throw", "lead", "aim", "trump")
 
 
-def warm_game(game: str) -> float:
-    """Compile (or load from numba's cache) every kernel ``study all`` uses of ``game``: the
-    kernel module's warmup and, for Jass, the trump counterfactual (the full dispatcher, search
+WARM_PARTS = ("jass-trump", "ass", "jass")  # what prewarm compiles, one process each
+
+
+def warm_part(part: str) -> float:
+    """Compile (or load from numba's cache) one part of what ``study all`` uses: a game's
+    kernel module (``ass``, ``jass``: its warmup plus the trace mode that replays the report's
+    sample games) or ``jass-trump``, the trump counterfactual (the full dispatcher, search
     included). Returns the seconds it took."""
     import time
 
-    from analyzer.games.kernel import kernel_path
+    from analyzer.games.kernel import RunSpec, kernel_module, kernel_path
     from analyzer.runner.tasks import load_kernel
 
     t0 = time.perf_counter()
-    load_kernel(kernel_path(game))
-    from analyzer.games.kernel import RunSpec, kernel_module
-
-    # the report's sample games replay through the engines' trace mode
-    if game == "jass":
-        from analyzer.games.jass.records import trace_record
+    if part == "jass-trump":
         from analyzer.games.jass.trump_value import counterfactual_table
 
         spec = kernel_module("jass").validate(RunSpec("jass", 4, ("adaptive",) * 4, seed=0,
                                                       mode="deals"))
         counterfactual_table(spec, 0, 2)
-        trace_record(spec, 0)
-    elif game == "ass":
+    elif part == "jass":
+        from analyzer.games.jass.records import trace_record
+
+        load_kernel(kernel_path("jass"))
+        trace_record(kernel_module("jass").validate(
+            RunSpec("jass", 4, ("adaptive",) * 4, seed=0, mode="deals")), 0)
+    elif part == "ass":
         from analyzer.games.ass.records import Tracer
 
-        spec = kernel_module("ass").validate(RunSpec("ass", 4, ("basic",) * 4, seed=0,
-                                                     mode="games"))
-        Tracer(spec).record(0)
+        load_kernel(kernel_path("ass"))
+        Tracer(kernel_module("ass").validate(
+            RunSpec("ass", 4, ("basic",) * 4, seed=0, mode="games"))).record(0)
+    else:
+        raise ValueError(f"unknown part {part!r}")
     return time.perf_counter() - t0
 
 
-def prewarm(workers: int | None, games: tuple[str, ...] = ("ass", "jass")) -> None:
-    """Compile the games' kernels side by side, one process per game, before the studies.
+def prewarm(workers: int | None, parts: tuple[str, ...] = WARM_PARTS) -> None:
+    """Compile what the studies use side by side, one process per part, before the studies.
 
     On a cold cache (a fresh clone, or any edit to the sources) the studies would otherwise
-    compile one game after the other, and every worker of a run compiles the same kernel at
-    the same time; here each game compiles once, in parallel (Who's the Ass? about 100 s and
-    Plus-Minus Jass about 150 s of CPU on the loaded 2-core machine), and every later process
-    loads the machine code from the cache. Skipped with one worker.
+    compile one part after the other, and every worker of a run compiles the same kernel at
+    the same time. Here each part compiles once (Who's the Ass? about 100 s, Jass's chunk
+    kernels about 45 s and its trump counterfactual about 105 s of CPU on the loaded 2-core
+    machine) in processes of their own, so the longest part and not the sum sets the wait;
+    every later process loads the machine code from the cache. Skipped with one worker.
     """
     import multiprocessing
-    import os
     from concurrent.futures import ProcessPoolExecutor
 
     from analyzer.runner.tasks import limit_numba_threads
 
-    count = min(len(games), workers or os.cpu_count() or 1)
-    if count < 2:
+    if workers == 1 or len(parts) < 2:
         return
     ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(count, mp_context=ctx, initializer=limit_numba_threads) as pool:
-        for _ in pool.map(warm_game, games):
+    with ProcessPoolExecutor(len(parts), mp_context=ctx,
+                             initializer=limit_numba_threads) as pool:
+        for _ in pool.map(warm_part, parts):
             pass
 
 

@@ -348,6 +348,8 @@ def trump_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
             "starts at zero (no loss), less is better. \"strategy's own choice\" is what the "
             "players' strategy fixed.", wide=len(groups) > 1, extra=col == "points_loss"))
 
+    if "choosers" in result.tables and result.table("choosers")["chooser"].nunique() > 1:
+        out.append(_choosers_figure(result.table("choosers"), folder))
     feats = result.table("features")
     longest = feats[(feats["feature"] == "longest suit")]
     if len(longest):
@@ -373,15 +375,57 @@ def trump_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
     return out
 
 
+def _choosers_figure(c: pd.DataFrame, folder: Path) -> FigureInfo:
+    """Per (players, rule set): each chooser's own loss, beside the longest-suit rule and the
+    best fixed rule on the same decisions (95% intervals)."""
+    groups = list(c.groupby(["players", "ruleset"], sort=True))
+    choosers = list(dict.fromkeys(c["chooser"]))
+    fig, axes = _grid(len(groups), width=4.6, height=0.9 + 0.5 * len(choosers), max_cols=2)
+    marks = (("own", "o", BLUE, "its own choice"), ("longest", "s", GREY, "longest suit"),
+             ("best", "D", ORANGE, "best fixed rule on its decisions"))
+    for ax, ((players, ruleset), part) in zip(axes, groups, strict=True):
+        for k, (key, marker, color, label) in enumerate(marks):
+            xs, lo, hi, ys = [], [], [], []
+            for i, name in enumerate(choosers):
+                sub = part[part["chooser"] == name]
+                row = (sub[sub["rule"] == "as-played"] if key == "own" else
+                       sub[sub["rule"] == "longest"] if key == "longest" else
+                       sub[sub["best_rule"].astype(bool)])
+                if row.empty:
+                    continue
+                r = row.iloc[0]
+                xs.append(r["sticks_loss"])
+                lo.append(r["sticks_loss"] - r["sticks_loss_low"])
+                hi.append(r["sticks_loss_high"] - r["sticks_loss"])
+                ys.append(len(choosers) - 1 - i + 0.2 - 0.2 * k)
+            ax.errorbar(xs, ys, xerr=[lo, hi], fmt=marker, color=color, capsize=2,
+                        label=label, mfc="none" if key != "own" else color)
+        ax.set_yticks(len(choosers) - 1 - np.arange(len(choosers)), choosers, fontsize=8)
+        ax.set_xlim(left=0)
+        ax.set_title(f"{players} players, {ruleset_label(ruleset)}", fontsize=9)
+        ax.set_xlabel("sticks lost per trump choice (less is better)", fontsize=8)
+        ax.tick_params(axis="x", labelsize=8)
+        ax.legend(fontsize=6)
+    fig.suptitle("Trump choosers: sticks lost against the best suit in hindsight", fontsize=10)
+    return FigureInfo(
+        _save(fig, folder, "trump_choosers.png"), "Trump choosers against the best suit",
+        "Each chooser on a table of its own: sticks its own trump choice loses per decision "
+        "against the best suit in hindsight (filled), and on the very same decisions the "
+        "longest-suit rule and the rule that lost least there (hollow), with 95% intervals.",
+        wide=len(groups) > 1)
+
+
 FIGURES = {"seats": seats_figures, "jokers": jokers_figures, "compare": compare_figures,
            "trump": trump_figures}
 
 
 def study_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
     """Write every figure of ``result`` into ``folder``."""
-    if result.study in ("ladder", "fields"):
-        from reports.ladder import fields_figures, ladder_figures
+    if result.study in ("ladder", "fields", "best-response"):
+        from reports.ladder import best_response_figures, fields_figures, ladder_figures
 
-        return (ladder_figures if result.study == "ladder" else fields_figures)(result, folder)
+        make = {"ladder": ladder_figures, "fields": fields_figures,
+                "best-response": best_response_figures}[result.study]
+        return make(result, folder)
     make = FIGURES.get(result.study)
     return make(result, folder) if make else []

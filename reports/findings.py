@@ -135,9 +135,31 @@ def trump_finding(result: StudyResult) -> Finding:
         f"against the best suit in hindsight (the worst way, {rule_label(worst)}: "
         f"{interval(*w)})."
         for who, best, b, worst, w in advice)
+    detail += _choosers_detail(result)
     return Finding("trump", question("trump"), verdict,
                    detail + " Lost sticks: how many fewer sticks the chooser gets than with "
                    "the suit that would have been best, knowing every hand.")
+
+
+def _choosers_detail(result: StudyResult) -> str:
+    """Each chooser's own choice and the longest-suit rule on the same decisions, pooled
+    over player counts and rule sets ("" without choosers)."""
+    if "choosers" not in result.tables:
+        return ""
+    c = result.table("choosers")
+    if c["chooser"].nunique() < 2:
+        return ""
+    parts = []
+    for name, part in c.groupby("chooser", sort=False):
+        own = _pooled(part[part["rule"] == "as-played"], "sticks_loss")
+        longest = part[part["rule"] == "longest"]
+        text = f"{name}'s own choice loses {interval(*own)}"
+        if len(longest):
+            rule = _pooled(longest, "sticks_loss")
+            text += f" (the longest suit on the same decisions: {interval(*rule)})"
+        parts.append(text)
+    return (" Choosers, each on a table of its own, in sticks per trump choice: "
+            + "; ".join(parts) + ".")
 
 
 def compare_finding(result: StudyResult) -> Finding:

@@ -40,6 +40,10 @@ def study_command(result: StudyResult, out: str = OUT) -> str | None:
         args += ["--players", _ints(m["players"]), "--ruleset", ",".join(m["rules_sets"]),
                  "--deals", str(m["deals"]), "--seed", str(m["seed"]),
                  *_repeat("--strategy", m["strategies"])]
+        if "choosers" in m:  # older results ran no choosers
+            args += (_repeat("--chooser", m["choosers"]) if m["choosers"] else
+                     ["--chooser", "none"])
+            args += ["--slow-deals", str(m["slow_deals"])]
     elif result.study == "compare":
         # the count under the mode's own name: --games, --matches or --deals
         mode = m.get("mode") or ("matches" if m.get("game") == "jass" else "games")

@@ -184,6 +184,22 @@ def trump_views(result: StudyResult) -> list[TableView]:
         })
         views.append(TableView("Each rule against the best one, on the same decisions", pview,
                                "pairs"))
+    if "choosers" in result.tables and len(result.table("choosers")):
+        c = result.table("choosers")
+        views.append(TableView("Each chooser's own choice, and every rule on the same decisions",
+                               pd.DataFrame({
+            "chooser": c["chooser"], "players": c["players"],
+            "rule set": [ruleset_label(r) for r in c["ruleset"]],
+            "choice": [rule_label(r) for r in c["rule"]], "choices": _counts(c["decisions"]),
+            "sticks lost ± 95%": _loss_cells(c, "sticks_loss"),
+            "points lost ± 95% (aimed)": _loss_cells(c, "points_loss"),
+            "own choice minus this ± 95% (paired)": [
+                "" if pd.isna(d) else interval(d, h, signed=True)
+                for d, h in zip(c["own_minus"], c["own_minus_half"], strict=True)],
+            "clear (Holm)": ["" if r == "as-played" else ("yes" if x else "no")
+                             for r, x in zip(c["rule"], c["clear"], strict=True)],
+            "picked the best suit": [percent(x, 1) for x in c["picked_best"]],
+        }), "choosers"))
     views.append(TableView("Loss by hand feature", fview, "features"))
     return views
 

@@ -52,7 +52,12 @@ def test_seats_study_then_report(tmp_path):
 def test_errors_are_one_line_with_exit_code_2(tmp_path):
     for args in (("report", "--from", tmp_path / "nothing", "--out", tmp_path / "r"),
                  ("study", "seats", "--players", "2", "--games", "10", "--out", tmp_path),
-                 ("study", "compare", "--game", "ass", "-s", "basic", "--out", tmp_path)):
+                 ("study", "compare", "--game", "ass", "-s", "basic", "--out", tmp_path),
+                 ("study", "trump", "--chooser", "nosuch", "--out", tmp_path),
+                 ("study", "trump", "--slow-deals", "1", "--out", tmp_path),
+                 ("study", "fields", "--add-field", "nosuch", "--out", tmp_path),
+                 ("study", "best-response", "--game", "ass,jass", "--knob", "aim",
+                  "--out", tmp_path)):
         run = cardlab(*args)
         assert run.returncode == 2, (args, run.stderr)
         lines = run.stderr.strip().splitlines()

@@ -81,3 +81,22 @@ def test_seat_effects_across_fields_are_judged_after_holm():
     last = steep[(steep["players"] == 6) & (steep["seat"] == 5)].iloc[0]
     assert last["clear"] and last["seat_effect_low"] > 0
     assert "seat 5 at 6 players against F1" in lines[0]
+
+
+def test_pimc_is_a_field_the_user_adds_and_plays_a_smaller_budget():
+    import pytest
+
+    from analyzer.errors import CardlabError
+    from analyzer.studies.fields import DEFAULT_FIELDS, TRUMP_FIELDS, with_added
+
+    assert "pimc" not in DEFAULT_FIELDS and "pimc" not in TRUMP_FIELDS
+    ass, jass = with_added(list(DEFAULT_FIELDS), list(TRUMP_FIELDS), ["pimc", "careful"])
+    assert ass == [*DEFAULT_FIELDS, "pimc"] and jass == [*TRUMP_FIELDS, "pimc"]
+    with pytest.raises(CardlabError, match="neither game"):
+        with_added([], [], ["nosuch"])
+    backend = SyntheticAssBackend(effects={"h1": 2.0, "h2": 2.0})
+    result = run_joker_fields(backend, ["F1", "pimc"], players=[4], games=400,
+                              pairs={"F1": ("h1", "u1"), "pimc": ("h2", "u2")}, slow_share=8)
+    cells = result.table("cells").set_index("field")
+    assert cells.loc["F1", "deals"] == 400 and cells.loc["pimc", "deals"] == 50
+    assert "(50 games per player count: a slow field)" in result.headlines[1]

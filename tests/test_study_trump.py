@@ -87,3 +87,43 @@ def test_trump_study_on_real_deals():
     assert rules.groupby(["ruleset", "rule"])["decisions"].sum().max() <= 150
     assert result.manifest["runs"][1]["rules"]["ruleset"] == "swiss"
     assert result.headlines
+
+
+@pytest.fixture(scope="module")
+def with_choosers():
+    return run_trump(SyntheticTrumpBackend(), players=[4], rulesets=["seed"], deals=1200,
+                     choosers=["hindsight", "random", "x"], slow_deals=50)
+
+
+def test_a_chooser_that_knows_the_best_suit_loses_nothing_and_is_clearly_better(with_choosers):
+    c = with_choosers.table("choosers")
+    # x plays exactly as the table's own players (adaptive): merged, named together
+    assert set(c["chooser"]) == {"adaptive = x", "hindsight", "random"}
+    own = c[(c["chooser"] == "hindsight") & (c["rule"] == AS_PLAYED)].iloc[0]
+    assert own["sticks_loss"] == 0 and own["points_loss"] == 0 and own["picked_best"] == 1
+    longest = c[(c["chooser"] == "hindsight") & (c["rule"] == "longest")].iloc[0]
+    # paired on the same decisions: own minus rule is minus the rule's loss, clear after Holm
+    assert longest["own_minus"] == pytest.approx(-longest["sticks_loss"])
+    assert longest["clear"] and longest["own_minus_high"] < 0
+    line = next(x for x in with_choosers.headlines if x.startswith("4 players, seed rules: "
+                                                                   "hindsight's trump choice"))
+    assert "loses 0 sticks per decision against the best suit in hindsight" in line
+    assert "hindsight's choice loses clearly less" in line
+
+
+def test_a_chooser_that_is_a_rule_is_not_clearly_different_from_it(with_choosers):
+    c = with_choosers.table("choosers").set_index(["chooser", "rule"])
+    same = c.loc[("random", "random")]
+    assert same["own_minus"] == 0 and same["own_minus_half"] == 0 and not same["clear"]
+    # the table's own players are in the table too, measured on their own decisions
+    assert c.loc[("adaptive = x", AS_PLAYED), "decisions"] == 1200
+
+
+def test_identical_choosers_are_merged_and_slow_ones_get_their_own_budget():
+    res = run_trump(SyntheticTrumpBackend(), players=[4], rulesets=["seed"], deals=300,
+                    choosers=["y", "pimc"], slow_deals=40)
+    c = res.table("choosers")
+    # y plays exactly as the table's players x: named together, measured once
+    assert set(c["chooser"]) == {"adaptive = y", "pimc"}
+    assert res.manifest["chooser_deals"] == {"adaptive": 300, "y": 300, "pimc": 40}
+    assert (c[c["chooser"] == "pimc"]["decisions"] == 40).all()

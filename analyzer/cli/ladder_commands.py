@@ -18,6 +18,7 @@ from analyzer.cli.study_commands import (
     rules_with_ruleset,
     study_app,
 )
+from analyzer.errors import CardlabError
 
 FIELD_ALIAS = typer.Option([], "--field", "-f", hidden=True)  # the old spelling of -s
 
@@ -59,15 +60,20 @@ def study_ladder(
 
 @study_app.command("best-response")
 def study_best_response(
-    game: str = typer.Option("ass", help="ass or jass."),
+    game: str = typer.Option("ass", help="ass, jass, or both (ass,jass: each game's "
+                                         "default fields)."),
     strategy: list[str] = opt.strategy([], "A field (its strategy in every other seat); "
                                            "repeat. Default: basic, the strongest hand-made "
                                            "preset, tuned."),
     field: list[str] = FIELD_ALIAS,
     players: str = opt.players("4", "Player counts, e.g. 4 or 3-6."),
-    games: int = opt.games(400_000, "Tuning budget per field (games or matches)."),
+    games: str = opt.games("400000", "Tuning budget per field (games or matches); with "
+                                     "both games one each, e.g. ass=100000,jass=10000."),
     confirm: int = typer.Option(4_000, help="Held-out deals (matches) for the gain."),
     start: str = typer.Option("heuristic", help="The family to tune, by a strategy of it."),
+    knob: list[str] = typer.Option([], "--knob", "-k",
+                                   help="Knob to tune (repeat; default: every knob). With "
+                                        "both games each tunes the knobs its family has."),
     seed: int = opt.seed(),
     mode: str = typer.Option("", "--mode", hidden=True, help="jass: matches or deals."),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
@@ -80,10 +86,32 @@ def study_best_response(
 
     field = opt.merge_alias(strategy, field, "--strategy", "--field")
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("best-response",))
-    result = run_best_response(backend, game, field or None,
-                               parse_ints(players, "--players"), games, confirm, seed, start,
-                               mode)
+    games_list = [g.strip() for g in game.split(",") if g.strip()]
+    budget = parse_budgets(games)
+    result = run_best_response(backend, games_list if len(games_list) > 1 else game,
+                               field or None,
+                               parse_ints(players, "--players"), budget, confirm, seed, start,
+                               mode, knobs=knob or None)
     _finish(result, out)
+
+
+def parse_budgets(text: str) -> int | dict[str, int]:
+    """``--games`` of best-response: one positive count, or ``game=count`` pairs."""
+    def positive(value: str) -> int:
+        value = value.strip()
+        if not (value.isascii() and value.isdigit()) or int(value) < 1:
+            raise CardlabError(f"--games needs positive whole numbers; got {text!r}")
+        return int(value)
+
+    if "=" not in text:
+        return positive(text)
+    out = {}
+    for item in text.split(","):
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise CardlabError(f"--games: give N or game=N,game=N; got {text!r}")
+        out[name.strip()] = positive(value)
+    return out
 
 
 @study_app.command("fields")
@@ -101,6 +129,13 @@ def study_fields(
                                                  "question."),
     seats_games: int = typer.Option(20_000, help="Games per field at 4 and 6 players for the "
                                                  "seat effects; 0 skips them."),
+    add_field: list[str] = typer.Option([], "--add-field",
+                                        help="Add a field to the defaults (or to -s and "
+                                             "--trump-field) of each game that has it, e.g. "
+                                             "pimc; repeat."),
+    slow_share: int = typer.Option(10, "--slow-share",
+                                   help="A field tagged slow (pimc) plays 1/this of each "
+                                        "budget."),
     seed: int = opt.seed(),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     workers: int = opt.workers(),
@@ -109,11 +144,15 @@ def study_fields(
 ) -> None:
     """The joker answer (holding against using jokers, everything else equal), the trump
     answer and the seat effects across fields of opponents, each with a robustness sentence."""
-    from analyzer.studies.fields import DEFAULT_FIELDS, TRUMP_FIELDS, run_fields
+    from analyzer.studies.fields import DEFAULT_FIELDS, TRUMP_FIELDS, run_fields, with_added
 
     field = opt.merge_alias(strategy, field, "--strategy", "--field")
+    if slow_share < 1:
+        raise CardlabError(f"--slow-share must be at least 1; got {slow_share}")
+    ass_fields, jass_fields = with_added(list(field or DEFAULT_FIELDS),
+                                         list(trump_field or TRUMP_FIELDS), add_field)
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("fields",))
-    result = run_fields(backend, field or DEFAULT_FIELDS,
+    result = run_fields(backend, ass_fields,
                         parse_ints(players, "--players"), games, seed,
-                        trump_field or TRUMP_FIELDS, trump_deals, seats_games)
+                        jass_fields, trump_deals, seats_games, slow_share=slow_share)
     _finish(result, out)

@@ -182,19 +182,30 @@ def study_trump(
     strategy: list[str] = opt.strategy(None, "The players: one for all seats or several "
                                              "repeated around the table (default adaptive)."),
     deals: int = opt.deals(20_000, "Deals per (player count, rule set)."),
+    chooser: list[str] = typer.Option([], "--chooser",
+                                      help="A chooser on a table of its own, its trump choice "
+                                           "against the best suit in hindsight; repeat. "
+                                           "Default: re-aim, pimc; none: no choosers."),
+    slow_deals: int = typer.Option(None, "--slow-deals",
+                                   help="Deals per (player count, rule set) for choosers "
+                                        "tagged slow (pimc, about 25-40 deals/s). Default: "
+                                        "--deals / 20."),
     seed: int = opt.seed(),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     workers: int = opt.workers(),
     quiet: bool = opt.quiet(QUIET_HELP),
     progress: bool = opt.progress_alias(),
 ) -> None:
-    """Plus-Minus Jass: each trump-choice rule against the best suit in hindsight."""
-    from analyzer.studies.trump import run_trump
+    """Plus-Minus Jass: each trump-choice rule against the best suit in hindsight, and how
+    close the choosers (re-aim, pimc) come to it."""
+    from analyzer.studies.trump import DEFAULT_CHOOSERS, run_trump
 
+    choosers = [] if chooser == ["none"] else (chooser or list(DEFAULT_CHOOSERS))
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("trump",))
     rulesets = [r.strip() for r in ruleset.split(",") if r.strip()]
     result = run_trump(backend, parse_ints(players, "--players"), rulesets,
-                       strategy or ["adaptive"], deals, seed)
+                       strategy or ["adaptive"], deals, seed, choosers=choosers,
+                       slow_deals=slow_deals)
     _finish(result, out)
 
 
@@ -273,7 +284,7 @@ def study_all(
     progress: bool = opt.progress_alias(),
 ) -> None:
     """Every study on its default budget (times --scale), then optionally the report."""
-    from analyzer.studies.suite import run_all
+    from analyzer.studies.suite import prewarm, run_all
 
     if not math.isfinite(scale) or scale <= 0:
         raise CardlabError(f"--scale must be a positive number, got {scale}")
@@ -283,7 +294,9 @@ def study_all(
         refuse_stdout(report_dir, "--report")
         check_folder_target(Path(os.path.abspath(report_dir)), "report", "--report")
     backend = _backend(workers, opt.show_progress(quiet, progress), out,
-                       ("seats", "jokers", "trump", "compare"))
+                       ("seats", "jokers", "trump", "compare", "ladder", "best-response",
+                        "fields"))
+    prewarm(backend.workers)
     for result in run_all(backend, scale):
         _finish(result, out)
     if report_dir is not None:

@@ -15,7 +15,7 @@ its own best response in that family: the gain is exactly 0 and is said so.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -51,6 +51,12 @@ def best_response_row(backend: Backend, space: Space, settings: TuneSettings, co
             "field_mean": float(means[1].mean()), "response_mean": float(means[0].mean())}
 
 
+def _own_knobs(game: str, start: str, knobs: Sequence[str] | None) -> list[str]:
+    """Those of ``knobs`` that the family of ``start`` has in ``game`` ([] for all)."""
+    names = [k.name for k in space_for(game, start).knobs]
+    return [k for k in knobs or () if k in names]
+
+
 TITLES = {"ass": "Who's the Ass?", "jass": "Plus-Minus Jass"}
 
 
@@ -63,8 +69,13 @@ def _sentence(row: dict[str, Any], game: str, metric: str, lower: bool, unit: st
         return (f"At {table}, {row['field']} is its own best response within the family "
                 f"tuned: the tuned seat plays exactly as it on all {row['held_out']:,} "
                 f"held-out {units} (gain 0).")
-    clear = "" if row["low"] > 0 else " (not clearly more than nothing)"
     verb = "saves" if lower else "gains"
+    if row["gain"] <= 0:  # the tuning's pick did not hold up on held-out deals
+        return (f"At {table}, the tuning found nothing better than {row['field']}: its pick, "
+                f"{row['response']}, {verb} {pm(row['gain'], row['half'])} {words} per {unit} "
+                f"on {row['held_out']:,} held-out {units} (tuned on {row['tuning_games']:,}; "
+                "a bigger budget may still find a gain).")
+    clear = "" if row["low"] > 0 else " (not clearly more than nothing)"
     return (f"At {table}, one seat {verb} {pm(row['gain'], row['half'])} {words} per {unit}"
             f"{clear} by playing {row['response']} instead of {row['field']}: tuned on "
             f"{row['tuning_games']:,} {units} against that table, measured on "
@@ -79,10 +90,10 @@ def _range(row: pd.Series) -> str:
 
 def run_best_response(
     backend: Backend,
-    game: str,
+    game: str | Sequence[str],
     fields: Sequence[str] | None = None,
     players: Sequence[int] = (4,),
-    games: int = 100_000,
+    games: int | Mapping[str, int] = 100_000,
     confirm: int = 4000,
     seed: int = 13,
     start: str = "heuristic",
@@ -90,15 +101,68 @@ def run_best_response(
     metric: str | None = None,
     better: str | None = None,
     level: float = 0.95,
+    knobs: Sequence[str] | None = None,
 ) -> StudyResult:
-    """The best-response gain against each field (one strategy in every other seat)."""
+    """The best-response gain against each field (one strategy in every other seat).
+
+    ``game`` may name several games (then ``fields`` must be None: each game's default
+    fields): one result whose table carries the ``game`` column and whose manifest has the
+    games' metrics under ``by_game``. ``knobs`` (default: every knob of the family) are the
+    knobs tuned; with several games each game tunes those of its own family. ``games`` may
+    map each game to its own tuning budget (a Who's the Ass? game costs a fraction of a Jass
+    match, and is far noisier).
+    """
+    if isinstance(game, str) and isinstance(games, Mapping):
+        if game not in games:
+            raise CardlabError(f"no tuning budget for {game} in {dict(games)}")
+        games = games[game]
+    if not isinstance(game, str):
+        games_list = list(dict.fromkeys(game))
+        if len(games_list) > 1:
+            if fields:
+                raise CardlabError("name fields only when the best response is for one game")
+            if confirm < 10:
+                raise CardlabError(f"--confirm needs at least 10 held-out deals, got {confirm}")
+            own = {}
+            for g in games_list:  # every game's input is checked before any game is played
+                own[g] = _own_knobs(g, start, knobs)
+                for f in DEFAULT_FIELDS.get(g, ()):
+                    backend.canonical(g, f)
+            stray = [k for k in knobs or () if not any(k in v for v in own.values())]
+            if stray:
+                raise CardlabError(f"knob {stray[0]!r} belongs to none of the games "
+                                   f"{', '.join(games_list)}")
+            missing = [g for g in games_list if isinstance(games, Mapping) and g not in games]
+            if missing:
+                raise CardlabError(f"no tuning budget for {missing[0]}: give ass=N,jass=M")
+            bare = [g for g in games_list if knobs and not own[g]]
+            if bare:
+                raise CardlabError(f"name at least one knob of {bare[0]} too (or none at all)")
+            parts = [run_best_response(backend, g, None, players, games, confirm, seed, start,
+                                       mode, metric, better, level, own[g] or None)
+                     for g in games_list]
+            keys = ("mode", "metric", "better", "field", "start", "knobs", "elapsed_s")
+            manifest = {**parts[0].manifest, "game": games_list, "knobs": list(knobs or []),
+                        "games": dict(games) if isinstance(games, Mapping) else games,
+                        "field": [f for p in parts for f in p.manifest["field"]],
+                        "by_game": {g: {k: p.manifest[k] for k in keys}
+                                    for g, p in zip(games_list, parts, strict=True)}}
+            return StudyResult("best-response",
+                               {"gains": pd.concat([p.table("gains") for p in parts],
+                                                   ignore_index=True)},
+                               manifest, [h for p in parts for h in p.headlines])
+        game = games_list[0]
     if confirm < 10:
         raise CardlabError(f"--confirm needs at least 10 held-out deals, got {confirm}")
+    if isinstance(games, Mapping):  # one game left from several: its own budget
+        if game not in games:
+            raise CardlabError(f"no tuning budget for {game} in {dict(games)}")
+        games = games[game]
     t0 = time.perf_counter()
     labels = [backend.canonical(game, f) for f in (fields or DEFAULT_FIELDS.get(game, ()))]
     if not labels:
         raise CardlabError("name at least one field")
-    space = space_for(game, start)
+    space = space_for(game, start, list(knobs) if knobs else None)
     start_label = backend.canonical(game, start)
     rows, lines = [], []
     mode_used = mode
@@ -126,7 +190,8 @@ def run_best_response(
     col, lower = metric_for(game, mode_used, metric, better)
     manifest = base_manifest(
         "best-response", game=game, mode=mode_used, seed=seed, games=games, confirm=confirm,
-        players=list(players), field=labels, start=start_label, metric=col,
+        players=list(players), field=labels, start=start_label,
+        knobs=[k.name for k in space.knobs] if knobs else [], metric=col,
         better="lower" if lower else "higher", level=level,
         design="tuned for one seat against each field (halving + CMA-ES, fresh deals per "
                "step), then tuned vs the field's own strategy, each in every seat, on "

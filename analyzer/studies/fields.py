@@ -13,6 +13,11 @@ The trump question (Plus-Minus Jass) is asked the same way: the trump study
 ``aim-low``, ``catch-up``, ``tuned``), and the best rule per player count, rule set and aim
 is compared across fields in one sentence per aim.
 
+``pimc`` (and any strategy tagged ``slow``) is not a default field: at a few hundred games
+per second per search seat it would take the demo several minutes per field. It is a field
+the user turns on (``cardlab study fields --add-field pimc``); a slow field plays
+1/``slow_share`` of each budget (default 1/10), its cells saying how many deals they rest on.
+
 Each pair plays seat by seat against the field on the same deals; the difference
 hold - as-needed is taken per deal with its 95% interval over deals. Claims that a cell is
 "clearly" non-zero are corrected over all cells (Holm). The answer ends with one robustness
@@ -29,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.numbers import count as count_words
 from analyzer.stats.duplicate import seat_swaps
 from analyzer.stats.hygiene import holm, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
@@ -38,6 +44,42 @@ from analyzer.studies.text import decimals_for, pm
 
 DEFAULT_FIELDS = ("basic", "careful", "tuned", "random")
 VALUE = "minus_points"
+SLOW_SHARE = 10  # a field tagged slow (pimc) plays 1/SLOW_SHARE of each budget
+
+
+def field_budget(game: str, field: str, budget: int, slow_share: int, least: int = 10) -> int:
+    """``budget``, or 1/``slow_share`` of it (at least ``least``) for a field tagged slow."""
+    from analyzer.studies.trump import is_slow
+
+    return max(least, budget // slow_share) if is_slow(game, field) else budget
+
+
+def with_added(ass_fields: list[str], jass_fields: list[str], added: Sequence[str]
+               ) -> tuple[list[str], list[str]]:
+    """The joker/seat fields (Who's the Ass?) and trump fields (Jass) with each of ``added``
+    appended where it names a strategy of that game; a name of neither game is an error."""
+    from strategies.registry import StrategyError, parse_strategy
+
+    out = (list(ass_fields), list(jass_fields))
+    for name in added:
+        hits = 0
+        for game, fields in zip(("ass", "jass"), out, strict=True):
+            try:
+                parse_strategy(game, name)
+            except StrategyError:
+                continue
+            hits += 1
+            if name not in fields:
+                fields.append(name)
+        if not hits:
+            raise CardlabError(f"--add-field {name!r} is a strategy of neither game")
+    return out
+
+
+def _t_se(half: pd.Series, n: pd.Series, level: float) -> pd.Series:
+    """Standard errors from interval half-widths over ``n`` units each."""
+    q = [t_quantile(level, max(1, int(k) - 1)) for k in n]
+    return half / np.asarray(q, dtype=np.float64)
 
 
 def hold_and_use(field: str) -> tuple[str, str]:
@@ -107,10 +149,12 @@ def run_joker_fields(
     seed: int = 2,
     level: float = 0.95,
     pairs: dict[str, tuple[str, str]] | None = None,
+    slow_share: int = SLOW_SHARE,
 ) -> StudyResult:
     """Holding minus using jokers, per field and player count, with a robustness sentence.
 
     ``pairs`` maps a field to its (hold, use) strategy texts (default: :func:`hold_and_use`).
+    A field tagged slow (pimc) plays ``games // slow_share`` games per player count.
     """
     if games < 2:
         raise CardlabError(f"the fields study needs at least 2 games, got {games}")
@@ -119,20 +163,23 @@ def run_joker_fields(
         raise CardlabError("name at least one field")
     t0 = time.perf_counter()
     rows, lines = [], []
+    if slow_share < 1:
+        raise CardlabError(f"the slow share must be at least 1, got {slow_share}")
     for f in labels:
         hold, use = (pairs or {}).get(f) or hold_and_use(f)
         hold, use = backend.canonical("ass", hold), backend.canonical("ass", use)
+        count = field_budget("ass", f, games, slow_share)
         for n in players:
             spec = make_spec(backend, "ass", n, [f] * n, seed, mode="games")
-            h, fp_h = _per_deal(backend, spec, hold, f, games)
-            u, fp_u = _per_deal(backend, spec, use, f, games)
+            h, fp_h = _per_deal(backend, spec, hold, f, count)
+            u, fp_u = _per_deal(backend, spec, use, f, count)
             est = mean_interval(h - u, level)
             rows.append({"field": f, "players": n, "hold": hold, "use": use,
                          "difference": est.value, "low": est.low, "high": est.high,
                          "half": est.half, "deals": est.n, "identical": fp_h == fp_u,
                          "hold_mean": float(h.mean()), "use_mean": float(u.mean())})
     cells = pd.DataFrame(rows)
-    se = cells["half"] / t_quantile(level, max(1, games - 1))
+    se = _t_se(cells["half"], cells["deals"], level)
     cells["p"] = np.where(se > 0, two_sided_p((cells["difference"] / se.where(se > 0, 1.0))
                                               .to_numpy()), 1.0)
     cells["p_holm"] = holm(cells["p"].to_numpy())
@@ -147,12 +194,15 @@ def run_joker_fields(
         if same:
             line += (f"; at {_list(same)} players both play exactly the same games (merged, "
                      "not compared)")
+        fewer = int(part["deals"].iloc[0])
+        if fewer != games:
+            line += f" ({count_words(fewer)} games per player count: a slow field)"
         lines.append(line + ".")
     lines.append(robustness_sentence(cells[~cells["identical"]]) if (~cells["identical"]).any()
                  else "Holding and using jokers played identical games in every cell.")
     manifest = base_manifest(
         "fields", game="ass", seed=seed, games=games, players=list(players), field=labels,
-        level=level, metric="minus_points", better="lower",
+        slow_share=slow_share, level=level, metric="minus_points", better="lower",
         design="per field: the field's strategy (or heuristic) with jokers=keep and with "
                "jokers=as-needed, each seat by seat against the field on the same deals; "
                "intervals over deals; 'clear' after Holm over all cells",
@@ -166,14 +216,16 @@ TRUMP_FIELDS = ("adaptive", "aim-low", "catch-up", "tuned")
 
 def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
                         players: Sequence[int] = (3, 4), rulesets: Sequence[str] = ("seed",),
-                        deals: int = 10_000, seed: int = 3,
-                        level: float = 0.95) -> tuple[pd.DataFrame, list[str]]:
-    """The trump study per field: its rules table with a ``field`` column, and sentences."""
+                        deals: int = 10_000, seed: int = 3, level: float = 0.95,
+                        slow_share: int = SLOW_SHARE) -> tuple[pd.DataFrame, list[str]]:
+    """The trump study per field: its rules table with a ``field`` column, and sentences
+    (a field tagged slow plays ``deals // slow_share`` deals)."""
     from analyzer.studies.trump import AS_PLAYED, RULE_WORDS, run_trump
 
     frames, pair_frames, lines = [], [], []
     for f in fields:
-        res = run_trump(backend, players, rulesets, [f], deals, seed, level)
+        res = run_trump(backend, players, rulesets, [f],
+                        field_budget("jass", f, deals, slow_share, least=2), seed, level)
         rules = res.table("rules").copy()
         pairs = res.table("pairs").copy()
         label = backend.canonical("jass", f)
@@ -254,19 +306,23 @@ def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
 def run_fields(backend: Backend, fields: Sequence[str] = DEFAULT_FIELDS,
                players: Sequence[int] = (3, 4, 5, 6, 8), games: int = 2000, seed: int = 2,
                trump_fields: Sequence[str] = TRUMP_FIELDS, trump_deals: int = 10_000,
-               seats_games: int = 20_000, level: float = 0.95) -> StudyResult:
+               seats_games: int = 20_000, level: float = 0.95,
+               slow_share: int = SLOW_SHARE) -> StudyResult:
     """The joker answer across fields and, unless their budgets are 0, the trump answer and
-    the seat effects across fields."""
-    result = run_joker_fields(backend, fields, players, games, seed, level)
+    the seat effects across fields. Fields tagged slow (pimc) play 1/``slow_share`` of each
+    budget."""
+    result = run_joker_fields(backend, fields, players, games, seed, level,
+                              slow_share=slow_share)
     if seats_games:
-        table, lines = seats_across_fields(backend, fields, games=seats_games, level=level)
+        table, lines = seats_across_fields(backend, fields, games=seats_games, level=level,
+                                           slow_share=slow_share)
         result.tables["seats"] = table
         result.headlines.extend(lines)
         result.manifest["seats"] = {"fields": list(fields), "games": seats_games,
                                     "players": [4, 6]}
     if trump_deals and trump_fields:
         table, lines = trump_across_fields(backend, trump_fields, deals=trump_deals,
-                                           level=level)
+                                           level=level, slow_share=slow_share)
         result.tables["trump"] = table
         result.headlines.extend(lines)
         result.manifest["trump"] = {"fields": list(trump_fields), "deals": trump_deals,
@@ -279,7 +335,8 @@ SEATS_FIELDS = DEFAULT_FIELDS
 
 def seats_across_fields(backend: Backend, fields: Sequence[str] = SEATS_FIELDS,
                         players: Sequence[int] = (4, 6), games: int = 20_000, seed: int = 1,
-                        level: float = 0.95) -> tuple[pd.DataFrame, list[str]]:
+                        level: float = 0.95, slow_share: int = SLOW_SHARE
+                        ) -> tuple[pd.DataFrame, list[str]]:
     """The seats study (Who's the Ass?) per field: seat effects with a ``field`` column, and
     one sentence on whether any seat pays clearly more or less than the average seat,
     corrected over every (field, players, seat) cell (Holm)."""
@@ -287,12 +344,14 @@ def seats_across_fields(backend: Backend, fields: Sequence[str] = SEATS_FIELDS,
 
     frames = []
     for f in fields:
-        t = run_seats(backend, players, [f], games, seed, level).table("seats").copy()
+        count = field_budget("ass", f, games, slow_share)
+        t = run_seats(backend, players, [f], count, seed, level).table("seats").copy()
         t.insert(0, "field", backend.canonical("ass", f))
+        t["field_games"] = count
         frames.append(t)
     table = pd.concat(frames, ignore_index=True)
     half = (table["seat_effect_high"] - table["seat_effect_low"]) / 2
-    se = half / t_quantile(level, max(1, games - 1))
+    se = _t_se(half, table["field_games"], level)
     z = (table["seat_effect"] / se.where(se > 0, np.nan)).to_numpy()
     table["p_holm"] = holm(np.where(np.isfinite(z), two_sided_p(np.nan_to_num(z)), 1.0))
     table["clear"] = table["p_holm"] < 1 - level

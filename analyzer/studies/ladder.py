@@ -18,6 +18,9 @@ Design, per player count:
    best of its tier unless Holm's correction over all pairs separates them; the pairwise
    matrix carries plain 95% intervals and simultaneous ones (Bonferroni over all pairs), so
    "the best of k" is a claim whose error rate is that of all pairs together.
+5. **Plackett–Luce** beside the score model (:mod:`analyzer.stats.plackett_luce`): strengths
+   from the finishing order of every table alone (not the margins), with intervals and rank
+   intervals by the bootstrap over deals (columns ``pl*`` of the ratings).
 
 Strategies tagged ``slow`` or ``not-a-player`` in the registry are left out unless named.
 """
@@ -38,6 +41,7 @@ from analyzer.runner.manifest import plural
 from analyzer.stats.duplicate import duplicate_pairs, rotations, seat_swaps, unit_means
 from analyzer.stats.hygiene import holm, rank_intervals, tiers, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
+from analyzer.stats.plackett_luce import plackett_luce
 from analyzer.studies.compare import metric_for
 from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
@@ -215,6 +219,8 @@ def _sentences(ratings, pairs, merged, n, game, metric, lower, unit) -> list[str
             f"{row['half']:.{decimals_for(row['half'])}f}): {verdict}. Duplicate deals made "
             f"this difference {row['variance_reduction']:.1f} times more precise (in variance) "
             f"than unpaired games.")
+    if "pl" in ratings:
+        lines.append(_pl_sentence(ratings, n, words))
     for mrg in merged:
         lines.append(f"{mrg['merged']} plays exactly as {mrg['kept']} ({mrg['reason']}): "
                      "rated once, under both names.")
@@ -280,6 +286,8 @@ def run_ladder(
         table, s = play_ladder(backend, base, kept, games, blocks)
         specs.extend(x.to_dict() for x in s)
         ratings, pairs = rate(table, col, lower, level, seed=seed)
+        ratings = ratings.merge(plackett_luce(table, col, lower, level, seed=seed),
+                                on="strategy", how="left")
         names = {m["kept"]: [] for m in merged}
         for m in merged:
             names[m["kept"]].append(m["merged"])
@@ -310,3 +318,21 @@ def run_ladder(
               "merged": pd.DataFrame(all_merged, columns=["game", "players", "kept",
                                                           "merged", "reason"])}
     return StudyResult("ladder", tables, manifest, lines)
+
+
+def _pl_sentence(ratings: pd.DataFrame, n: int, words: str) -> str:
+    """The Plackett-Luce order beside the score model's."""
+    pl = ratings.sort_values(["pl_rank", "strategy"])
+    half = float(((pl["pl_high"] - pl["pl_low"]) / 2).min())
+    d = decimals_for(half)
+    order = "; ".join(
+        f"{int(r['pl_rank'])}. {r['strategy']} {r['pl']:+.{d}f} [{r['pl_low']:+.{d}f}, "
+        f"{r['pl_high']:+.{d}f}] (rank {int(r['pl_rank_low'])}-{int(r['pl_rank_high'])})"
+        for _, r in pl.iterrows())
+    score = list(ratings.sort_values(["rank", "strategy"])["strategy"])
+    moved = [s for i, s in enumerate(pl["strategy"]) if score[i] != s]
+    agree = ("the same order as the score model" if not moved else
+             f"the score model, which also weighs the margins, places {', '.join(moved)} "
+             "differently")
+    return (f"Plackett-Luce at {n} players, from each table's finishing order by {words} alone "
+            f"(log-strength, 95% bootstrap interval over deals): {order}; {agree}.")

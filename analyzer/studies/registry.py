@@ -55,13 +55,21 @@ def _fields_args(m: dict) -> list[str]:
             "--seed", str(m["seed"]), *_strategies(m["field"]),
             "--trump-deals", str(trump.get("deals", 0)),
             *[x for f in trump.get("fields", []) for x in ("--trump-field", str(f))],
-            "--seats-games", str(seats.get("games", 0))]
+            "--seats-games", str(seats.get("games", 0)),
+            *(["--slow-share", str(m["slow_share"])] if "slow_share" in m else [])]
 
 
 def _best_response_args(m: dict) -> list[str]:
-    return ["study", "best-response", "--game", str(m["game"]), "--players",
-            _ints(m["players"]), "--games", str(m["games"]), "--confirm", str(m["confirm"]),
-            "--start", str(m["start"]), "--seed", str(m["seed"]), *_strategies(m["field"])]
+    several = not isinstance(m["game"], str)  # several games: each game's default fields
+    game = ",".join(m["game"]) if several else str(m["game"])
+    budget = m["games"]
+    budget = (",".join(f"{g}={int(n)}" for g, n in budget.items()) if isinstance(budget, dict)
+              else str(budget))
+    return ["study", "best-response", "--game", game, "--players",
+            _ints(m["players"]), "--games", budget, "--confirm", str(m["confirm"]),
+            "--start", str(m["start"]), "--seed", str(m["seed"]),
+            *[x for k in m.get("knobs") or [] for x in ("--knob", str(k))],
+            *([] if several else _strategies(m["field"]))]
 
 
 for _d in (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from analyzer.studies.best_response import run_best_response
 from analyzer.studies.compare import run_compare
 from analyzer.studies.fields import run_fields
 from analyzer.studies.jokers import run_jokers
@@ -15,13 +16,81 @@ from analyzer.studies.ladder import run_ladder
 from analyzer.studies.play import Backend
 from analyzer.studies.results import StudyResult
 from analyzer.studies.seats import run_seats
-from analyzer.studies.trump import run_trump
+from analyzer.studies.trump import DEFAULT_CHOOSERS, run_trump
 
-# Games (deals, matches) per player count at scale 1.
-BUDGETS = {"seats": 50_000, "jokers": 4_000, "trump": 20_000, "compare": 10_000,
-           "ladder": 2_000, "fields": 1_000, "trump-fields": 5_000, "seats-fields": 10_000}
+# Games (deals, matches) per player count at scale 1. trump-slow: deals per (player count,
+# rule set) for the pimc chooser (about 25-40 deals/s); best-response(-ass): tuning budget
+# per field, Jass matches (Who's the Ass? games: cheaper and noisier), and held-out deals.
+BUDGETS = {"seats": 50_000, "jokers": 3_000, "trump": 10_000, "trump-slow": 100,
+           "compare": 10_000, "ladder": 2_000, "best-response": 10_000,
+           "best-response-ass": 100_000, "best-response-confirm": 1_000, "fields": 1_000,
+           "trump-fields": 3_000, "seats-fields": 5_000}
 COMPARE = {"game": "jass", "strategies": ("basic", "aim-high", "aim-low", "adaptive"),
            "players": (4,)}
+# The knobs the demo's best response tunes (the tuned presets' winning knobs): every knob of
+# the family would need 3,360 (Who's the Ass?) and 1,792 (Jass) candidates, minutes each.
+BEST_RESPONSE_KNOBS = ("jokers", "ass_throw", "lead", "aim", "trump")
+
+
+WARM_PARTS = ("jass-trump", "ass", "jass")  # what prewarm compiles, one process each
+
+
+def warm_part(part: str) -> float:
+    """Compile (or load from numba's cache) one part of what ``study all`` uses: a game's
+    kernel module (``ass``, ``jass``: its warmup plus the trace mode that replays the report's
+    sample games) or ``jass-trump``, the trump counterfactual (the full dispatcher, search
+    included). Returns the seconds it took."""
+    import time
+
+    from analyzer.games.kernel import RunSpec, kernel_module, kernel_path
+    from analyzer.runner.tasks import load_kernel
+
+    t0 = time.perf_counter()
+    if part == "jass-trump":
+        from analyzer.games.jass.trump_value import counterfactual_table
+
+        spec = kernel_module("jass").validate(RunSpec("jass", 4, ("adaptive",) * 4, seed=0,
+                                                      mode="deals"))
+        counterfactual_table(spec, 0, 2)
+    elif part == "jass":
+        from analyzer.games.jass.records import trace_record
+
+        load_kernel(kernel_path("jass"))
+        trace_record(kernel_module("jass").validate(
+            RunSpec("jass", 4, ("adaptive",) * 4, seed=0, mode="deals")), 0)
+    elif part == "ass":
+        from analyzer.games.ass.records import Tracer
+
+        load_kernel(kernel_path("ass"))
+        Tracer(kernel_module("ass").validate(
+            RunSpec("ass", 4, ("basic",) * 4, seed=0, mode="games"))).record(0)
+    else:
+        raise ValueError(f"unknown part {part!r}")
+    return time.perf_counter() - t0
+
+
+def prewarm(workers: int | None, parts: tuple[str, ...] = WARM_PARTS) -> None:
+    """Compile what the studies use side by side, one process per part, before the studies.
+
+    On a cold cache (a fresh clone, or any edit to the sources) the studies would otherwise
+    compile one part after the other, and every worker of a run compiles the same kernel at
+    the same time. Here each part compiles once (Who's the Ass? about 100 s, Jass's chunk
+    kernels about 45 s and its trump counterfactual about 105 s of CPU on the loaded 2-core
+    machine) in processes of their own, so the longest part and not the sum sets the wait;
+    every later process loads the machine code from the cache. Skipped with one worker.
+    """
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from analyzer.runner.tasks import limit_numba_threads
+
+    if workers == 1 or len(parts) < 2:
+        return
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(len(parts), mp_context=ctx,
+                             initializer=limit_numba_threads) as pool:
+        for _ in pool.map(warm_part, parts):
+            pass
 
 
 def budget(study: str, scale: float) -> int:
@@ -30,14 +99,21 @@ def budget(study: str, scale: float) -> int:
 
 
 def run_all(backend: Backend, scale: float = 1.0) -> Iterator[StudyResult]:
-    """Run seats, jokers, trump, compare, the ladder (both games) and the joker answer across
-    fields in turn, yielding each result when done."""
+    """Run seats, jokers, trump (with the re-aim and pimc choosers), compare, the ladder and
+    the best response (both games) and the answers across fields in turn, yielding each
+    result when done."""
     yield run_seats(backend, games=budget("seats", scale))
     yield run_jokers(backend, games=budget("jokers", scale))
-    yield run_trump(backend, deals=budget("trump", scale))
+    yield run_trump(backend, deals=budget("trump", scale), choosers=DEFAULT_CHOOSERS,
+                    slow_deals=budget("trump-slow", scale))
     yield run_compare(backend, COMPARE["game"], COMPARE["strategies"], COMPARE["players"],
                       games=budget("compare", scale), until_sure=True)
     yield run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale))
+    yield run_best_response(backend, ("ass", "jass"),
+                            games={"ass": budget("best-response-ass", scale),
+                                   "jass": budget("best-response", scale)},
+                            confirm=budget("best-response-confirm", scale),
+                            knobs=BEST_RESPONSE_KNOBS)
     yield run_fields(backend, games=budget("fields", scale),
                      trump_deals=budget("trump-fields", scale),
                      seats_games=budget("seats-fields", scale))

@@ -148,7 +148,9 @@ class SyntheticTrumpBackend:
     Each decision has 2..4 candidate suits of random length. A suit's points are
     ``40 + 6 x length + noise``; a chooser aiming high gets a stick exactly when its suit gives
     the most points, aiming low when it gives the fewest. So the rule "longest" should be best
-    for high aims and "shortest" for low aims.
+    for high aims and "shortest" for low aims. The players' own choice (``chosen``) is the
+    best rule of their aim, except for a table of ``hindsight`` players, who fix the best
+    suit in hindsight, and of ``random`` players, who fix the random rule's suit.
     """
 
     def validate(self, spec: RunSpec) -> RunSpec:
@@ -185,6 +187,10 @@ class SyntheticTrumpBackend:
                 "random": int(_uniform(seed, index, 8) * k),
             }
             chosen = picks["longest"] if aim == "high" else picks["shortest"]
+            if spec.strategies[0] == "hindsight":
+                chosen = int(target)
+            elif spec.strategies[0] == "random":
+                chosen = picks["random"]
             for s in suits:
                 rows.append({
                     "index": index, "deal": 0, "chooser": 0, "suit": int(s),

@@ -14,6 +14,18 @@ choice rule would pick (``pick_<rule>``) and which one the chooser's strategy ch
 Rules are compared paired on the same decisions. Results by player count, rule set, the
 chooser's aim, and by hand features (length of the longest suit; holding Under and Nine of
 one suit).
+
+Choosers. Besides the table's own players (``strategies``), each strategy of ``choosers``
+(default ``re-aim``, which re-aims once trump is known and keeps re-aiming in every replay,
+and the search ``pimc``) plays a table of its own, in every seat, and the counterfactual is
+taken there as well. The ``choosers`` table gives, per chooser, player count and rule set,
+its own choice's loss against the best suit in hindsight (sticks; card points over the
+decisions where it has an aim) and every named rule's loss *on the same decisions*, with
+the paired difference own minus rule; "clearly" is decided after Holm's correction over the
+rules of that group. Each chooser is measured on its own table's decisions (the play before
+the choice differs between choosers), so choosers are not compared with each other here.
+Choosers tagged ``slow`` (``pimc``) play ``slow_deals`` deals (default ``deals //
+SLOW_SHARE``); choosers whose loss tables are identical are merged and named together.
 """
 
 from __future__ import annotations
@@ -27,13 +39,16 @@ import pandas as pd
 from analyzer.errors import CardlabError
 from analyzer.numbers import count, interval
 from analyzer.rng import DEFAULT_SEED
-from analyzer.stats.intervals import mean_interval
+from analyzer.stats.hygiene import holm, two_sided_p
+from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.paired import paired_difference
 from analyzer.studies.play import Backend, make_spec, seat_field
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.studies.text import pm
 
 AS_PLAYED = "as-played"  # the chooser's own strategy, from the ``chosen`` column
+DEFAULT_CHOOSERS = ("re-aim", "pimc")
+SLOW_SHARE = 20  # slow choosers (pimc: ~1,200 deals/s per seat) play deals // SLOW_SHARE
 RULE_WORDS = {
     "longest": "the longest suit", "under_nine": "the suit with Under and Nine",
     "most_points": "the suit with the most points", "shortest": "the shortest suit",
@@ -180,20 +195,20 @@ def headlines(rules: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
     return lines
 
 
-def run_trump(
-    backend: Backend,
-    players: Sequence[int] = (3, 4),
-    rulesets: Sequence[str] = ("seed", "swiss"),
-    strategies: Sequence[str] = ("adaptive",),
-    deals: int = 20_000,
-    seed: int = DEFAULT_SEED,
-    level: float = 0.95,
-) -> StudyResult:
-    """Counterfactual trump choices on ``deals`` deals per (player count, rule set)."""
-    if deals < 2:
-        raise CardlabError(f"the trump study needs at least 2 deals, got {deals}")
-    labels = [backend.canonical("jass", s) for s in strategies] or ["adaptive"]
-    t0 = time.perf_counter()
+def is_slow(game: str, text: str) -> bool:
+    """Whether strategy ``text`` is tagged ``slow`` in the registry (unknown names: no)."""
+    from strategies.registry import StrategyError, parse_strategy
+
+    try:
+        return "slow" in parse_strategy(game, text).spec.tags
+    except StrategyError:
+        return False
+
+
+def _play_losses(backend: Backend, labels: Sequence[str], players: Sequence[int],
+                 rulesets: Sequence[str], deals: int, seed: int) -> tuple[pd.DataFrame, list]:
+    """The loss rows of one table of players (``labels`` around the table), every player
+    count and rule set, with ``players`` and ``ruleset`` columns; and the specs run."""
     frames, specs = [], []
     for n in players:
         for ruleset in rulesets:
@@ -204,7 +219,142 @@ def run_trump(
             loss.insert(0, "players", n)
             loss.insert(1, "ruleset", ruleset)
             frames.append(loss)
-    loss = pd.concat(frames, ignore_index=True)
+    return pd.concat(frames, ignore_index=True), specs
+
+
+def chooser_table(loss: pd.DataFrame, level: float) -> pd.DataFrame:
+    """Per (chooser, players, ruleset, rule): the loss on the chooser's own decisions, and
+    for each named rule the paired difference own choice minus rule (Holm over the rules)."""
+    keys = decision_keys(loss)
+    rows = []
+    for (chooser, players, ruleset), part in loss.groupby(["chooser", "players", "ruleset"],
+                                                          sort=False):
+        sticks = part.pivot(index=keys, columns="rule", values="sticks_loss")
+        points = part.pivot(index=keys, columns="rule", values="points_loss")
+        best = part.pivot(index=keys, columns="rule", values="picked_best")
+        if AS_PLAYED not in sticks.columns or len(sticks) < 2:
+            continue
+        own = sticks[AS_PLAYED].to_numpy(float)
+        group = []
+        for rule in [AS_PLAYED, *[c for c in sticks.columns if c != AS_PLAYED]]:
+            row = {"chooser": chooser, "players": players, "ruleset": ruleset, "rule": rule,
+                   "decisions": len(sticks),
+                   **_interval_cols(sticks[rule].to_numpy(float), "sticks_loss", level),
+                   **_interval_cols(points[rule].to_numpy(float), "points_loss", level),
+                   "aimed": int(np.isfinite(points[rule].to_numpy(float)).sum()),
+                   "picked_best": float(best[rule].astype(float).mean())}
+            if rule == AS_PLAYED:
+                row.update(own_minus=np.nan, own_minus_low=np.nan, own_minus_high=np.nan,
+                           own_minus_half=np.nan, p=np.nan)
+            else:
+                d = paired_difference(own, sticks[rule].to_numpy(float), level).difference
+                se = d.half / t_quantile(level, max(1, d.n - 1)) if d.half > 0 else 0.0
+                p = float(two_sided_p(d.value / se)) if se > 0 else (1.0 if d.value == 0
+                                                                     else 0.0)
+                row.update(own_minus=d.value, own_minus_low=d.low, own_minus_high=d.high,
+                           own_minus_half=d.half, p=p)
+            group.append(row)
+        named = [r for r in group if r["rule"] != AS_PLAYED]
+        adjusted = holm([r["p"] for r in named])
+        top = min(named, key=lambda r: r["sticks_loss"])["rule"] if named else None
+        for r, q in zip(named, adjusted, strict=True):
+            r["p_holm"] = float(q)
+            r["clear"] = bool(q < 1 - level) and r["own_minus"] != 0
+        for r in group:
+            r.setdefault("p_holm", np.nan)
+            r.setdefault("clear", False)
+            r["best_rule"] = r["rule"] == top
+        rows.extend(group)
+    return pd.DataFrame(rows)
+
+
+def _phrase(value: float, half: float, signed: bool = False) -> str:
+    """``value ± half``; exactly ``0`` when every decision gave 0 (no "0.000 ± 0.000")."""
+    if value == 0 and half == 0:
+        return "0"
+    half = half if np.isfinite(half) else 0.0
+    return interval(value, half, signed=True) if signed else pm(value, half)
+
+
+def chooser_headlines(table: pd.DataFrame) -> list[str]:
+    """One sentence per (chooser, players, rule set): its own choice against the best suit in
+    hindsight, beside the longest-suit rule and the best fixed rule on the same decisions."""
+    lines = []
+    for (chooser, players, ruleset), part in table.groupby(["chooser", "players", "ruleset"],
+                                                           sort=False):
+        own = part[part["rule"] == AS_PLAYED].iloc[0]
+        rules = part[part["rule"] != AS_PLAYED].set_index("rule")
+        text = (f"{players} players, {RULESET_WORDS.get(ruleset, ruleset)}: {chooser}'s trump "
+                f"choice loses {_phrase(own['sticks_loss'], _half(own, 'sticks_loss'))} sticks "
+                "per decision against the best suit in hindsight")
+        if own["aimed"] > 1:
+            text += (f" ({_phrase(own['points_loss'], _half(own, 'points_loss'))} card points "
+                     f"over the {count(own['aimed'])} decisions where it has an aim)")
+        bits = []
+        for rule in dict.fromkeys(["longest", *rules.index[rules["best_rule"]]]):
+            if rule not in rules.index:
+                continue
+            r = rules.loc[rule]
+            what = (f"the best fixed rule here, {RULE_WORDS.get(rule, rule)}, loses"
+                    if r["best_rule"] else f"{RULE_WORDS.get(rule, rule)} loses")
+            if r["own_minus"] == 0 and r["own_minus_half"] == 0:
+                verdict = "it fixed the same suit on every decision"
+            else:
+                verdict = (("clearly less" if r["own_minus"] < 0 else "clearly more")
+                           if r["clear"] else "not clearly more or less")
+                verdict = (f"{chooser}'s choice loses {verdict}: "
+                           f"{_phrase(r['own_minus'], r['own_minus_half'], True)}")
+            bits.append(f"{what} {_phrase(r['sticks_loss'], _half(r, 'sticks_loss'))} "
+                        f"({verdict})")
+        if bits:
+            text += "; on the same decisions " + "; ".join(bits)
+        lines.append(text + f"; {count(own['decisions'])} choices, its own choice paired with "
+                            f"each rule, Holm over the {len(rules)} rules.")
+    return lines
+
+
+def _half(row: pd.Series, col: str) -> float:
+    return float((row[col + "_high"] - row[col + "_low"]) / 2)
+
+
+def run_trump(
+    backend: Backend,
+    players: Sequence[int] = (3, 4),
+    rulesets: Sequence[str] = ("seed", "swiss"),
+    strategies: Sequence[str] = ("adaptive",),
+    deals: int = 20_000,
+    seed: int = DEFAULT_SEED,
+    level: float = 0.95,
+    choosers: Sequence[str] = (),
+    slow_deals: int | None = None,
+) -> StudyResult:
+    """Counterfactual trump choices on ``deals`` deals per (player count, rule set); each of
+    ``choosers`` on a table of its own (``slow_deals`` deals for those tagged slow)."""
+    if deals < 2:
+        raise CardlabError(f"the trump study needs at least 2 deals, got {deals}")
+    slow = max(2, deals // SLOW_SHARE) if slow_deals is None else slow_deals
+    if slow < 2:
+        raise CardlabError(f"slow choosers need at least 2 deals, got {slow}")
+    labels = [backend.canonical("jass", s) for s in strategies] or ["adaptive"]
+    field = "/".join(labels)
+    extra = [c for c in dict.fromkeys(backend.canonical("jass", c) for c in choosers)
+             if [c] != labels]
+    t0 = time.perf_counter()
+    loss, specs = _play_losses(backend, labels, players, rulesets, deals, seed)
+    budgets = {field: deals}
+    chooser_frames = [loss.assign(chooser=field)]
+    firsts: dict[bytes, str] = {_fingerprint(loss): field}
+    merged: dict[str, list[str]] = {field: []}
+    for c in extra:
+        budgets[c] = slow if is_slow("jass", c) else deals
+        closs, cspecs = _play_losses(backend, [c], players, rulesets, budgets[c], seed)
+        specs.extend(cspecs)
+        kept = firsts.setdefault(_fingerprint(closs), c)
+        if kept != c:
+            merged[kept].append(c)
+            continue
+        merged[c] = []
+        chooser_frames.append(closs.assign(chooser=c))
     by = ["players", "ruleset", "aim"]
     rules = summarise(loss, by, level)
     pairs = rule_pairs(loss, by, level)
@@ -217,13 +367,31 @@ def run_trump(
     un["value"] = un["value"].map({True: "yes", False: "no"})
     longest["value"] = longest["value"].astype(int).astype(str)
     features = pd.concat([longest, un], ignore_index=True)
+    chooser_loss = pd.concat(chooser_frames, ignore_index=True)
+    names = {k: " = ".join([k, *v]) for k, v in merged.items()}
+    chooser_loss["chooser"] = chooser_loss["chooser"].map(names)
+    ctable = chooser_table(chooser_loss, level)
+    lines = headlines(rules, pairs)
+    if extra:
+        lines += chooser_headlines(ctable)
     manifest = base_manifest(
         "trump", game="jass", mode="deals", seed=seed, deals=deals, players=list(players),
         rules_sets=list(rulesets), strategies=labels, level=level, runs=specs,
+        choosers=extra, slow_deals=slow, chooser_deals=budgets,
         design="counterfactual: each deal replayed with every suit the chooser could fix; "
-               "rules compared paired on the same decisions",
+               "rules compared paired on the same decisions; each chooser on a table of its "
+               "own, its choice paired with every rule on its own decisions (Holm over the "
+               "rules)",
         metric="loss against the best suit in hindsight (sticks; card points by aim)",
         elapsed_s=round(time.perf_counter() - t0, 2),
     )
-    return StudyResult("trump", {"rules": rules, "pairs": pairs, "features": features},
-                       manifest, headlines(rules, pairs))
+    return StudyResult("trump", {"rules": rules, "pairs": pairs, "features": features,
+                                 "choosers": ctable}, manifest, lines)
+
+
+def _fingerprint(loss: pd.DataFrame) -> bytes:
+    """The loss rows as bytes: choosers with equal prints chose and lost exactly alike."""
+    cols = ["players", "index", "sticks_loss", "points_loss"]
+    x = loss.sort_values([*decision_keys(loss), "players", "ruleset", "rule"])
+    return (np.ascontiguousarray(x[cols].to_numpy(np.float64)).tobytes()
+            + "|".join(x["rule"].astype(str) + x["aim"].astype(str)).encode())

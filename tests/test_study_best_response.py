@@ -1,0 +1,52 @@
+"""Study `best-response` in the report: both games in one result, a figure of the gains."""
+
+import pandas as pd
+
+from analyzer.studies.registry import get
+from analyzer.studies.results import StudyResult
+from reports.figures import study_figures
+from reports.reproduce import study_command
+
+
+def _two_games() -> StudyResult:
+    gains = pd.DataFrame({
+        "game": ["ass", "ass", "jass"], "field": ["basic", "tuned", "basic"],
+        "players": [4, 4, 4], "response": ["heuristic:lead=safe", "tuned", "tuned"],
+        "gain": [1.1, 0.0, 0.2], "low": [0.9, 0.0, 0.19], "high": [1.3, 0.0, 0.21],
+        "half": [0.2, 0.0, 0.01], "identical": [False, True, False],
+    })
+    manifest = {"study": "best-response", "game": ["ass", "jass"], "players": [4],
+                "games": {"ass": 50000, "jass": 5000}, "confirm": 300, "start": "heuristic",
+                "seed": 13,
+                "field": ["basic", "tuned", "basic"],
+                "by_game": {"ass": {"metric": "minus_points", "better": "lower"},
+                            "jass": {"metric": "won", "better": "higher"}}}
+    return StudyResult("best-response", {"gains": gains}, manifest, [])
+
+
+def test_the_gain_per_field_and_game_is_drawn_with_its_interval(tmp_path):
+    figs = study_figures(_two_games(), tmp_path)
+    assert [f.file for f in figs] == ["best_response_gains.png"]
+    assert (tmp_path / "best_response_gains.png").stat().st_size > 5000
+    assert "95% intervals" in figs[0].caption
+
+
+def test_both_games_reproduce_with_their_default_fields():
+    args = get("best-response").reproduce(_two_games().manifest)
+    assert args[:4] == ["study", "best-response", "--game", "ass,jass"]
+    assert "--strategy" not in args  # each game's own default fields
+    assert args[args.index("--games") + 1] == "ass=50000,jass=5000"  # a budget per game
+    assert "--game ass,jass" in study_command(_two_games())
+
+
+def test_budgets_per_game_are_parsed_or_refused_in_one_line():
+    import pytest
+
+    from analyzer.cli.ladder_commands import parse_budgets
+    from analyzer.errors import CardlabError
+
+    assert parse_budgets("400000") == 400000
+    assert parse_budgets("ass=100000, jass=10000") == {"ass": 100000, "jass": 10000}
+    for bad in ("0", "x", "ass=", "=5", "ass=-1", "ass=1e5"):
+        with pytest.raises(CardlabError):
+            parse_budgets(bad)

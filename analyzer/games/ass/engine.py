@@ -69,7 +69,8 @@ shuffle, dealing inside the shuffle, inlining ``play_packed``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from analyzer.games.ass.cards import (
     ASS,
@@ -201,11 +202,13 @@ def _seat_params(params, s):
 
 
 @njit(cache=True, inline="always")
-def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high, packed):
+def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high, packed,
+            search):
     """The move of the seat's strategy. ``basic`` decides on the packed hand and scalars;
     every other family gets the view, which the caller has filled for this decision (and
     ``peek``, which is no legal player, every hand: ``packed``). play_packed decides basic
-    itself and calls this through ``_decide_other`` for the other families.
+    itself and calls this through ``_decide_other`` for the other families. The search
+    families are compiled in only when ``search`` is not None (:func:`_search_move`).
 
     This is the dispatch of policies.decide, written out: calling decide (inlined or not)
     costs about 10 ns more per decision in reference counting of the view (measured).
@@ -218,20 +221,54 @@ def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k,
     elif fam == HEURISTIC:
         return heuristic(pp, view, rng)
     elif fam in (PIMC, PEEK):
-        return search_move(fam, pp, view, rng, packed)
+        return _search_move(search, fam, pp, view, rng, packed)
     return PASS - 1  # a family missing here: an illegal code, reported as such
+
+
+def search_for(families) -> bool | None:
+    """The ``search`` argument of the play loop and the kernels for a table: True when a
+    seat searches (pimc, peek), else None.
+
+    numba compiles one variant of the play loop per type of ``search``: with None the search
+    families are not in the dispatcher (:func:`_search_move`), so a run without a search
+    seat never compiles strategies/ass/pimc.py or the rollout module (that search costs most
+    of the cold compile); with True they are. The variants play the same moves for a table
+    without a search seat, and each is cached on disk like every kernel."""
+    return True if any(int(f) in (PIMC, PEEK) for f in families) else None
+
+
+def _search_move(search, fam, pp, view, rng, packed):
+    """The move of a search seat (pimc, peek): ``search_move`` when ``search`` is not None,
+    else an illegal code (a table that :func:`search_for` said has no search seat). In jitted
+    code the choice is made when the caller is compiled, by the type of ``search`` (the
+    overload below), so the None variant holds no reference to the search at all."""
+    if search is None:
+        return PASS - 1
+    return search_move(fam, pp, view, rng, packed)
+
+
+@overload(_search_move)
+def _search_move_typed(search, fam, pp, view, rng, packed):
+    if isinstance(search, types.NoneType):
+        def no_search(search, fam, pp, view, rng, packed):
+            return PASS - 1
+        return no_search
+
+    def with_search(search, fam, pp, view, rng, packed):
+        return search_move(fam, pp, view, rng, packed)
+    return with_search
 
 
 @njit(cache=True, inline="always")  # one call site per decision kind
 def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-                  ass_round, may_lead_ass, starter, high_seat, rounds):
+                  ass_round, may_lead_ass, starter, high_seat, rounds, search):
     """The checked move of a family other than ``basic``: fill the view for the decision,
     ask the family, and return its move, or ILLEGAL when the move breaks the rules. Inlined:
     out of line it measured faster play but a much slower cold compile (README, Speed)."""
     _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
                high_seat, rounds)
     move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high,
-                   packed)
+                   packed, search)
     if not _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
         return ILLEGAL
     return move
@@ -266,8 +303,10 @@ def _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
 # _nrt=False: no allocation here, and no reference counting of the arrays on each call
 @njit(cache=True, _nrt=False)
 def play_packed(packed, starter, blocked, n, families, params, view, rng, trace, tracing,
-                taken):
-    """:func:`play_game` on packed hands (``packed`` uint64[n], updated in place)."""
+                taken, search):
+    """:func:`play_game` on packed hands (``packed`` uint64[n], updated in place).
+
+    ``search`` is :func:`search_for` of the table: None compiles a loop without the search."""
     view[PUB_PLAYERS] = n
     gone = pack_counts(view, PUB_GONE)  # kept packed; written back to the view for policies
     rounds = 0
@@ -288,7 +327,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
             move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)
         else:
             move = _decide_other(fam, params, view, rng, packed, hand, U0, gone, 0, starter, 0,
-                                 0, 0, may_lead_ass, starter, starter, rounds)
+                                 0, 0, may_lead_ass, starter, starter, rounds, search)
             if move == ILLEGAL:
                 status = starter
                 break
@@ -324,7 +363,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                 else:
                     move = _decide_other(fam, params, view, rng, packed, hand, table, gone, pos,
                                          seat, k, high, ass_round, 0, starter, high_seat,
-                                         rounds)
+                                         rounds, search)
                     if move == ILLEGAL:
                         status = seat
                         break
@@ -371,14 +410,16 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
 
 
 @njit(cache=True)
-def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tracing, taken):
+def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tracing, taken,
+              search):
     """Play from a position to the end of the game; return (rounds, ass_rounds, status).
 
     ``hands`` (int64[n, 16], counts by kind, updated in place) and the hand sizes in ``view``
     describe the position, ``view``'s PUB_GONE counts the cards already out of the game,
     ``starter`` starts the next round and ``blocked`` is the seat that may not lead the ass in
     it (-1 for none; A-8). ``taken[s]`` counts the ass rounds in which seat s took the cards.
-    status is OK, the seat that made an illegal move, or ROUND_BOUND.
+    status is OK, the seat that made an illegal move, or ROUND_BOUND. ``search`` is
+    :func:`search_for` of ``families``.
 
     Raises ValueError for a position with more cards of a kind (in the hands and gone
     together) than the deck holds: the packed hands rely on no count exceeding 8.
@@ -398,7 +439,7 @@ def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tr
         packed[s] = pack_counts(hands[s], 0)
     gone = pack_counts(view, PUB_GONE)  # play_packed may leave a later state in the view
     result = play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
-                         tracing, taken)
+                         tracing, taken, search)
     # the view's public state at the end: the cards that left the hands in normal rounds
     # are gone (an ass round only moves cards between hands), and the table is empty
     for kind in range(JOKER + 1):
@@ -449,8 +490,9 @@ def _small_deck(template):
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def run_chunk(seed, start, count, n, per_player, families, params, template,
               minus_points, ended_with_ass, dealt_ass, cards_left, jokers_left, ass_taken,
-              went_out, rounds_out, ass_rounds_out, out_seat):
-    """Play games start..start+count-1 and fill the per-(game, seat) result columns.
+              went_out, rounds_out, ass_rounds_out, out_seat, search):
+    """Play games start..start+count-1 and fill the per-(game, seat) result columns
+    (``search``: :func:`search_for` of ``families``).
 
     Returns -1 when every game was played, else the position in the chunk of the first game
     in which a strategy made an illegal move (the kernel replays it to say which).
@@ -466,7 +508,7 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
         ass_seat = start_game(seed, start + g, n, per_player, small, deck, packed, view, rng,
                               taken)
         rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params,
-                                                 view, rng, trace, False, taken)
+                                                 view, rng, trace, False, taken, search)
         if status != OK:
             return g
         first_out = -1
@@ -491,7 +533,8 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
 
 
 @njit(cache=True)
-def trace_game(seed, index, n, per_player, families, params, template, dealt, trace, final):
+def trace_game(seed, index, n, per_player, families, params, template, dealt, trace, final,
+               search):
     """Play one game in trace mode; return (rounds, ass_rounds, status, ass_seat).
 
     ``dealt`` and ``final`` (int64[n, 16]) receive the hands after the deal and at the end;
@@ -507,7 +550,7 @@ def trace_game(seed, index, n, per_player, families, params, template, dealt, tr
     for s in range(n):
         unpack_to(packed[s], dealt[s], 0)
     rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params, view,
-                                             rng, trace, True, taken)
+                                             rng, trace, True, taken, search)
     for s in range(n):
         unpack_to(packed[s], final[s], 0)
     return rounds, ass_rounds, status, ass_seat
@@ -534,7 +577,7 @@ def first_dealer(seed, index, n, rng):
 @njit(cache=True)
 def play_match(seed, index, n, per_player, games, families, params, template, deck, packed,
                view, rng, taken, seat_fams, seat_params, totals, tracing, traces, dealt, final,
-               rounds_out):
+               rounds_out, search):
     """Play match (seed, index) of ``games`` games; return (status, game, first dealer).
 
     ``families``/``params`` are by player; ``seat_fams``/``seat_params`` (by seat) are work
@@ -567,7 +610,7 @@ def play_match(seed, index, n, per_player, games, families, params, template, de
         if tracing:
             trace = traces[g]
         rounds, _, status = play_packed(packed, ass_seat, -1, n, seat_fams, seat_params, view,
-                                        rng, trace, tracing, taken)
+                                        rng, trace, tracing, taken, search)
         if tracing:
             rounds_out[g] = rounds
             for s in range(n):
@@ -598,7 +641,7 @@ def match_shares(totals, n, shares):
 
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def run_match_chunk(seed, start, count, n, per_player, games, families, params, template,
-                    total_out, won_out, tied_out, share_out, winners_out, first_out):
+                    total_out, won_out, tied_out, share_out, winners_out, first_out, search):
     """Play matches start..start+count-1 and fill the per-(match, player) result columns.
 
     Returns -1 when every match was played, else the position in the chunk of the first match
@@ -620,7 +663,8 @@ def run_match_chunk(seed, start, count, n, per_player, games, families, params, 
     for m in range(count):
         status, _, first = play_match(seed, start + m, n, per_player, games, families, params,
                                       small, deck, packed, view, rng, taken, seat_fams,
-                                      seat_params, totals, False, traces, dummy, dummy, rounds)
+                                      seat_params, totals, False, traces, dummy, dummy, rounds,
+                                      search)
         if status != OK:
             return m
         k = match_shares(totals, n, shares)
@@ -637,7 +681,7 @@ def run_match_chunk(seed, start, count, n, per_player, games, families, params, 
 
 @njit(cache=True)
 def trace_match(seed, index, n, per_player, games, families, params, template, traces, dealt,
-                final, rounds_out, totals):
+                final, rounds_out, totals, search):
     """Play one match in trace mode; return (status, game, first dealer) as play_match.
 
     ``traces`` int64[K, MAX_ROUNDS, TRACE_WIDTH], ``dealt``/``final`` int64[K, n, 16],
@@ -652,4 +696,4 @@ def trace_match(seed, index, n, per_player, games, families, params, template, t
     seat_params = np.empty((n, params.shape[1]), dtype=np.float64)
     return play_match(seed, index, n, per_player, games, families, params, _small_deck(template),
                       deck, packed, view, rng, taken, seat_fams, seat_params, totals, True,
-                      traces, dealt, final, rounds_out)
+                      traces, dealt, final, rounds_out, search)

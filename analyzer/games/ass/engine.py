@@ -53,13 +53,27 @@ games/s (8 players: 383k -> about 0.75M). What paid off, largest first:
 * The built-in ``basic`` is decided in place and trusted without the per-move legality check
   (tests/test_ass_basic_packed.py holds ``basic_packed`` to ``basic`` and to the rules in
   every context the engine asks it in); every other family is asked through
-  ``_decide_other`` (view filled, family asked, move checked; inlined: out of line it
-  measured faster play but a much slower cold compile); a ``basic`` follower after a 14
+  ``_decide_other`` (view filled, family asked, move checked), out of line, so the other
+  families' code is not in the hot loop; a ``basic`` follower after a 14
   in a normal round passes without being asked (it cannot raise; no draw is skipped, since
   ``basic`` draws none); ``play_packed`` no longer writes the cards gone and the table back
   into the view at the end of every game (``play_game`` rebuilds them for its callers).
   Measured with scripts/bench_ass_split.py against the previous engine in the same run: see
   the README's "Speed" section.
+
+Cold compile (numba compiles every kernel on its first call when its cache is empty). Most of
+it is numba's own front end, not LLVM: every ``inline="always"`` call site runs the callee's
+untyped passes again, and a callee called with a literal argument (``0``, ``False``) is
+compiled once more for that literal. So:
+
+* a table without a search seat gets a play loop without the search (``search`` None, see
+  :func:`search_for`): the search and its rollout loop were about half the cold compile of
+  the first game;
+* ``_decide_other`` is a call, compiled once: its arguments are typed alike at both call
+  sites (``I0`` rather than a literal 0, ``rounds`` int64 from the start). Inlined twice it
+  took more compile time and measured slower play (other families' code in the hot loop);
+* ``_decide`` has no ``basic`` branch (play_packed never sends basic there; the dead copies
+  of ``basic_packed`` were compiled all the same).
 
 Tried and dropped (slower or no gain): branch-free versions of ``basic_packed``'s follow rule
 (+10% play time) and of the legality check (+20%), writing only the dealt positions in the
@@ -130,6 +144,7 @@ TRACE_WIDTH = 2 + MAX_PLAYERS
 OK = -1
 ROUND_BOUND = 1000
 ILLEGAL = -1000  # _decide_other's answer for an illegal move (no move code is negative)
+I0 = np.int64(0)  # a zero typed int64, not as the literal 0 (one compiled _decide_other)
 
 
 def canonical_deck() -> np.ndarray:
@@ -202,19 +217,18 @@ def _seat_params(params, s):
 
 
 @njit(cache=True, inline="always")
-def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high, packed,
-            search):
-    """The move of the seat's strategy. ``basic`` decides on the packed hand and scalars;
-    every other family gets the view, which the caller has filled for this decision (and
-    ``peek``, which is no legal player, every hand: ``packed``). play_packed decides basic
-    itself and calls this through ``_decide_other`` for the other families. The search
-    families are compiled in only when ``search`` is not None (:func:`_search_move`).
+def _decide(fam, params, seat, view, rng, packed, search):
+    """The move of the seat's strategy, a family other than ``basic`` (play_packed decides
+    basic itself, on the packed hand): the family gets the view, which the caller has
+    filled for this decision (and ``peek``, which is no legal player, every hand:
+    ``packed``). The search families are compiled in only when ``search`` is not None
+    (:func:`_search_move`).
 
     This is the dispatch of policies.decide, written out: calling decide (inlined or not)
-    costs about 10 ns more per decision in reference counting of the view (measured).
+    costs about 10 ns more per decision in reference counting of the view (measured). No
+    ``basic`` branch: play_packed never asks for it here, and every inlined copy of
+    basic_packed is compiled again (cold compile time).
     """
-    if fam == BASIC:
-        return basic_packed(hand, pos, ass_round, may_lead_ass, k, high)
     pp = _seat_params(params, seat)
     if fam == RANDOM:
         return random_policy(pp, view, rng)
@@ -259,16 +273,17 @@ def _search_move_typed(search, fam, pp, view, rng, packed):
     return with_search
 
 
-@njit(cache=True, inline="always")  # one call site per decision kind
+@njit(cache=True, _nrt=False)  # out of line; I0 keeps its arguments' types one signature
 def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
                   ass_round, may_lead_ass, starter, high_seat, rounds, search):
     """The checked move of a family other than ``basic``: fill the view for the decision,
-    ask the family, and return its move, or ILLEGAL when the move breaks the rules. Inlined:
-    out of line it measured faster play but a much slower cold compile (README, Speed)."""
+    ask the family, and return its move, or ILLEGAL when the move breaks the rules.
+
+    Out of line and compiled once (both call sites pass the same types: no literal
+    arguments); ``_nrt=False`` as play_packed, so the call counts no references."""
     _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
                high_seat, rounds)
-    move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high,
-                   packed, search)
+    move = _decide(fam, params, seat, view, rng, packed, search)
     if not _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
         return ILLEGAL
     return move
@@ -309,7 +324,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
     ``search`` is :func:`search_for` of the table: None compiles a loop without the search."""
     view[PUB_PLAYERS] = n
     gone = pack_counts(view, PUB_GONE)  # kept packed; written back to the view for policies
-    rounds = 0
+    rounds = I0  # int64 from the start: a literal 0 would type one more _decide_other
     ass_rounds = 0
     status = OK
     empty_at_start = False  # a hand-built position may hold an empty hand already
@@ -326,8 +341,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         if fam == BASIC:  # the built-in basic is trusted (tests hold it to the rules)
             move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)
         else:
-            move = _decide_other(fam, params, view, rng, packed, hand, U0, gone, 0, starter, 0,
-                                 0, 0, may_lead_ass, starter, starter, rounds, search)
+            move = _decide_other(fam, params, view, rng, packed, hand, U0, gone, I0, starter, I0,
+                                 I0, I0, may_lead_ass, starter, starter, rounds, search)
             if move == ILLEGAL:
                 status = starter
                 break
@@ -362,7 +377,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                         move = basic_packed(hand, pos, ass_round, 0, k, high)
                 else:
                     move = _decide_other(fam, params, view, rng, packed, hand, table, gone, pos,
-                                         seat, k, high, ass_round, 0, starter, high_seat,
+                                         seat, k, high, ass_round, I0, starter, high_seat,
                                          rounds, search)
                     if move == ILLEGAL:
                         status = seat

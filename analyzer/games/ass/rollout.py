@@ -101,8 +101,8 @@ def _fill(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, 
 def _roll_other(fam, pp, view, rng, hand, table, gone, pos, seat, k, high, ass_round,
                 may_lead_ass, starter, high_seat, rounds):
     """The checked move of a rollout family other than ``basic``: fill the work view, ask the
-    family, and return its move, or ILLEGAL when the move breaks the rules (inlined, as
-    engine._decide_other)."""
+    family, and return its move, or ILLEGAL when the move breaks the rules (inlined; the
+    engine's ``_decide_other`` is a call since issue 13's compile work)."""
     _fill(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
           high_seat, rounds)
     move = _roll_decide(fam, pp, view, rng, hand, pos, ass_round, may_lead_ass, k, high)

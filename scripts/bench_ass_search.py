@@ -71,7 +71,7 @@ def _engine_from(states, sizes, gone, starters, blocked, rounds, n, families, pa
                 view[PUB_SIZES + s] = sizes[i, s]
             unpack_to(gone[i], view, PUB_GONE)
             r, _, _ = play_packed(work, starters[i], blocked[i], n, families, params, view,
-                                  rng, trace, False, taken, None)
+                                  rng, trace, False, taken, (None, None))
             total += r
     return total
 

@@ -132,9 +132,10 @@ def _report_illegal(spec: RunSpec, index: int) -> None:
 
 
 def warmup() -> None:
-    """Compile (or load from the cache) the kernels of a run of the default table (``basic``
-    everywhere), in both modes, on a tiny run. The engine compiles one play loop per
-    variant of table (engine.variant_for: ``basic`` alone, other families, search); a run of
-    another table compiles (or loads) its variant on its first chunk."""
-    for mode in MODES:
-        play_chunk(RunSpec("ass", 4, ("basic",), seed=0, mode=mode), 0, 2)
+    """Compile (or load from the cache) the kernel of the default run (single games,
+    ``basic`` everywhere) on a tiny run. The engine compiles one play loop per mode and
+    variant of table (engine.variant_for: ``basic`` alone, other families, search), each on
+    its first call: a run of another table or of matches compiles (or loads) its own on its
+    first chunk. Warming every one would make the first default run wait for all of them
+    to compile when the cache is empty (README, Speed, has the cold-compile times)."""
+    play_chunk(RunSpec("ass", 4, ("basic",), seed=0), 0, 2)

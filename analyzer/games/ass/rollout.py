@@ -195,10 +195,11 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
     """
     view[PUB_PLAYERS] = n
     turns = 0
-    emptied = False
-    for s in range(n):
-        if view[PUB_SIZES + s] == 0:
-            emptied = True
+    # typed bool from the start: a literal False had _play_on_basic compiled twice (once for
+    # the literal), which cost seconds of every cold compile of the search
+    emptied = view[PUB_SIZES] == 0
+    for s in range(1, n):
+        emptied = emptied or view[PUB_SIZES + s] == 0
     if fam == BASIC:
         return _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high,
                               high_seat, ass_round, rounds, emptied)

@@ -127,6 +127,7 @@ def test_validate_fills_mode_rules_and_seats():
 
 def test_warmup_runs():
     kernel.warmup()
+    kernel.warmup_tables()
 
 
 def test_an_illegal_move_is_caught_and_reported(monkeypatch):

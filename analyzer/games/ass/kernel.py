@@ -139,3 +139,13 @@ def warmup() -> None:
     first chunk. Warming every one would make the first default run wait for all of them
     to compile when the cache is empty (README, Speed, has the cold-compile times)."""
     play_chunk(RunSpec("ass", 4, ("basic",), seed=0), 0, 2)
+
+
+def warmup_tables() -> None:
+    """Compile (or load from the cache) the kernels of both modes for a table of ``basic``
+    alone and for a table with the other non-search families: what runs of several
+    strategies need (a prewarm before studies). The search variant compiles on its first
+    pimc or peek chunk."""
+    for mode in MODES:
+        for table in (("basic",), ("basic", "random", "heuristic", "careful")):
+            play_chunk(RunSpec("ass", 4, table, seed=0, mode=mode), 0, 2)

@@ -4,9 +4,11 @@ Both games, engine against pure-Python reference in one run (``--game ass|jass|a
 Who's the Ass? (``bench_ass``): games per second of the numba engine and of the
 pure-Python reference engine, in the same run, for 4 and 8 players with ``basic`` everywhere;
 first-call compile time with an empty numba cache (a fresh ``NUMBA_CACHE_DIR``) and with a
-warm one; peak memory. Matches (A-12) beside them: matches per second at 4 players with
-K = 4 games per match, numba and reference, in the same run (a match of K games should
-take about K single games' time); ns per game split into deal, play and bookkeeping, and ns
+warm one (the first game of ``basic`` alone, then the first match, then the first game of a
+table with other families: each compiles its own variant of the engine); peak memory.
+Matches (A-12) beside them: matches per second at 4 players with K = 4 games per match,
+numba and reference, in the same run (a match of K games should take about K single games'
+time); ns per game split into deal, play and bookkeeping, and ns
 per rollout from mid-game, numba beside reference (scripts/bench_ass_split.py).
 Plus-Minus Jass: see scripts/bench_jass.py (``bench_jass``). Default runtime: about two
 minutes for both games.
@@ -39,9 +41,12 @@ from analyzer.games.ass import kernel
 from analyzer.games.kernel import RunSpec
 kernel.play_chunk(RunSpec("ass", 4, ("basic",), 1), 0, 1)
 t1 = time.perf_counter()
-kernel.warmup()
+kernel.play_chunk(RunSpec("ass", 4, ("basic",), 1, mode="matches"), 0, 1)
 t2 = time.perf_counter()
-print(json.dumps({"first_game_s": t1 - t0, "all_kernels_s": t2 - t0,
+kernel.play_chunk(RunSpec("ass", 4, ("basic", "random", "heuristic", "careful"), 1), 0, 1)
+t3 = time.perf_counter()
+print(json.dumps({"first_game_s": t1 - t0, "first_match_s": t2 - t1, "others_s": t3 - t2,
+                  "all_kernels_s": t3 - t0,
                   "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
 """
 
@@ -108,8 +113,11 @@ def print_ass(results: dict) -> None:
     if "compile_cold" in results:
         cold, warm = results["compile_cold"], results["compile_warm"]
         print(f"first game in a new process: {cold['first_game_s']:.2f} s with an empty numba "
-              f"cache, {warm['first_game_s']:.2f} s with a warm one "
-              f"(every ass kernel: {cold['all_kernels_s']:.2f} s / {warm['all_kernels_s']:.2f} s)")
+              f"cache, {warm['first_game_s']:.2f} s with a warm one; then the first match "
+              f"{cold['first_match_s']:.2f} s / {warm['first_match_s']:.2f} s and the first "
+              f"game of a table with other families than basic {cold['others_s']:.2f} s / "
+              f"{warm['others_s']:.2f} s (all three: {cold['all_kernels_s']:.2f} s / "
+              f"{warm['all_kernels_s']:.2f} s)")
         print(f"peak memory of those processes: {cold['peak_rss_mb']:.0f} MB (cold), "
               f"{warm['peak_rss_mb']:.0f} MB (warm)")
     if "split" in results:

@@ -50,7 +50,7 @@ def _deal_play_loop(seed, count, n, per_player, template, families, params):
     for g in range(count):
         ass_seat = start_game(seed, g, n, per_player, small, deck, packed, view, rng, taken)
         rounds, _, status = play_packed(packed, ass_seat, -1, n, families, params, view, rng,
-                                        trace, False, taken)
+                                        trace, False, taken, (None, None))
         if status != OK:
             return np.uint64(0)
         check += np.uint64(rounds) + packed[0]

@@ -127,6 +127,7 @@ def test_validate_fills_mode_rules_and_seats():
 
 def test_warmup_runs():
     kernel.warmup()
+    kernel.warmup_tables()
 
 
 def test_an_illegal_move_is_caught_and_reported(monkeypatch):
@@ -138,8 +139,82 @@ def test_an_illegal_move_is_caught_and_reported(monkeypatch):
     families = np.array([0, 0, 99, 0], dtype=np.int64)
     params = np.zeros((n, 8))
     cols = [np.empty(n * 5, dtype=kernel.DTYPES[c]) for c in list(kernel.DTYPES)[2:]]
-    bad = engine.run_chunk(1, 0, 5, n, 13, families, params, engine.canonical_deck(), *cols)
+    bad = engine.run_chunk(1, 0, 5, n, 13, families, params, engine.canonical_deck(), *cols,
+                           engine.variant_for(families))
     assert bad == 0  # the first game already reaches seat 2
     monkeypatch.setattr(kernel, "engine_inputs", lambda spec: (families, params))
     with pytest.raises(RuntimeError, match=r"seat 2 made an illegal move in game seed=1"):
         kernel.play_chunk(spec(4), 0, 5)
+
+
+def test_the_variant_is_chosen_from_the_families():
+    from analyzer.games.ass.engine import variant_for
+    from strategies.registry import engine_arrays, parse_strategy
+
+    def families(*texts):
+        return engine_arrays([parse_strategy("ass", t) for t in texts])[0]
+
+    assert variant_for(families("basic", "basic", "basic")) == (None, None)
+    assert variant_for(families("basic", "random", "heuristic", "careful")) == (True, None)
+    assert variant_for(families("basic", "pimc")) == (True, True)
+    assert variant_for(families("peek", "basic", "basic")) == (True, True)
+
+
+def test_each_variant_holds_only_its_families():
+    """The variant for tables of basic alone reaches no other family, the one for tables
+    without a search seat no search: a seat of such a family is illegal at once there, in
+    single games and in matches. So the play loop asks them only through _ask_other and
+    _search_move."""
+    from analyzer.games.ass import engine
+    from strategies.registry import engine_arrays, parse_strategy
+
+    n = 4
+    cases = [("heuristic", (None, None)), ("random", (None, None)), ("pimc", (True, None)),
+             ("peek", (True, None))]
+    for name, variant in cases:
+        families, params = engine_arrays([parse_strategy("ass", t)
+                                          for t in ("basic", name, "basic", "basic")])
+        cols = [np.empty(n * 3, dtype=kernel.DTYPES[c]) for c in list(kernel.DTYPES)[2:]]
+        bad = engine.run_chunk(1, 0, 3, n, 13, families, params, engine.canonical_deck(),
+                               *cols, variant)
+        assert bad == 0, name
+        cols = [np.empty(n * 3, dtype=kernel.MATCH_DTYPES[c])
+                for c in list(kernel.MATCH_DTYPES)[2:]]
+        bad = engine.run_match_chunk(1, 0, 3, n, 13, 2, families, params,
+                                     engine.canonical_deck(), *cols, variant)
+        assert bad == 0, name
+        good = engine.variant_for(families)
+        bad = engine.run_chunk(1, 0, 3, n, 13, families, params, engine.canonical_deck(),
+                               *[np.empty(n * 3, dtype=kernel.DTYPES[c])
+                                 for c in list(kernel.DTYPES)[2:]], good)
+        assert bad == -1, name
+
+
+def test_search_move_is_compiled_only_into_the_search_variant(monkeypatch):
+    """_search_move picks by the type of ``variant[1]`` when its caller is compiled: with None
+    the search is not compiled at all (here a stand-in search, never compiled before)."""
+    from numba import njit
+
+    from analyzer.games.ass import engine
+    from analyzer.games.ass.cards import PASS, VIEW_LEN
+    from strategies.ass.catalog import PIMC
+
+    @njit
+    def stand_in(fam, pp, view, rng, packed):
+        return 4242
+
+    @njit
+    def ask(variant, view, rng, packed):
+        x = np.float32(1)  # a type the engine never uses: a fresh overload
+        pp = (x, x, x, x, x, x, x, x)
+        return engine._search_move(variant, PIMC, pp, view, rng, packed)
+
+    monkeypatch.setattr(engine, "search_move", stand_in)
+    view = np.zeros(VIEW_LEN, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    packed = np.zeros(4, dtype=np.uint64)
+    assert ask((True, None), view, rng, packed) == PASS - 1
+    assert stand_in.signatures == []  # not compiled for the variant without search
+    assert ask((True, True), view, rng, packed) == 4242
+    assert len(stand_in.signatures) == 1
+    assert engine._search_move((True, None), PIMC, (1.0,) * 8, view, rng, packed) == PASS - 1

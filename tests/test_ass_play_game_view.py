@@ -29,7 +29,7 @@ def test_play_game_leaves_the_cards_gone_and_an_empty_table_in_the_view():
         trace = np.empty((1, TRACE_WIDTH), dtype=np.int64)
         taken = np.zeros(n, dtype=np.int64)
         _, _, status = play_game(hands, starter, -1, n, families, params, view, rng, trace,
-                                 False, taken)
+                                 False, taken, (True, None))
         assert status == OK
         gone = view[PUB_GONE:PUB_GONE + JOKER + 1]
         # every dealt card is in a hand or gone, and only played cards are gone

@@ -53,13 +53,28 @@ games/s (8 players: 383k -> about 0.75M). What paid off, largest first:
 * The built-in ``basic`` is decided in place and trusted without the per-move legality check
   (tests/test_ass_basic_packed.py holds ``basic_packed`` to ``basic`` and to the rules in
   every context the engine asks it in); every other family is asked through
-  ``_decide_other`` (view filled, family asked, move checked; inlined: out of line it
-  measured faster play but a much slower cold compile); a ``basic`` follower after a 14
+  ``_decide_other`` (view filled, family asked, move checked), out of line, so the other
+  families' code is not in the hot loop; a ``basic`` follower after a 14
   in a normal round passes without being asked (it cannot raise; no draw is skipped, since
   ``basic`` draws none); ``play_packed`` no longer writes the cards gone and the table back
   into the view at the end of every game (``play_game`` rebuilds them for its callers).
   Measured with scripts/bench_ass_split.py against the previous engine in the same run: see
   the README's "Speed" section.
+
+Cold compile (numba compiles every kernel on its first call when its cache is empty). Most of
+it is numba's own front end, not LLVM: every ``inline="always"`` call site runs the callee's
+untyped passes again, and a callee called with a literal argument (``0``, ``False``) is
+compiled once more for that literal. So:
+
+* a table gets a play loop with only what it needs (``variant``, see :func:`variant_for`):
+  without the search unless a seat searches (the search and its rollout loop were about
+  half the cold compile of the first game), and without the other families for a table of
+  ``basic`` alone (about half of the rest);
+* ``_decide_other`` is a call, compiled once: its arguments are typed alike at both call
+  sites (``I0`` rather than a literal 0, ``rounds`` int64 from the start). Inlined twice it
+  took more compile time and measured slower play (other families' code in the hot loop);
+* ``_decide`` has no ``basic`` branch (play_packed never sends basic there; the dead copies
+  of ``basic_packed`` were compiled all the same).
 
 Tried and dropped (slower or no gain): branch-free versions of ``basic_packed``'s follow rule
 (+10% play time) and of the legality check (+20%), writing only the dealt positions in the
@@ -69,7 +84,8 @@ shuffle, dealing inside the shuffle, inlining ``play_packed``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from analyzer.games.ass.cards import (
     ASS,
@@ -129,6 +145,7 @@ TRACE_WIDTH = 2 + MAX_PLAYERS
 OK = -1
 ROUND_BOUND = 1000
 ILLEGAL = -1000  # _decide_other's answer for an illegal move (no move code is negative)
+I0 = np.int64(0)  # a zero typed int64, not as the literal 0 (one compiled _decide_other)
 
 
 def canonical_deck() -> np.ndarray:
@@ -201,40 +218,111 @@ def _seat_params(params, s):
 
 
 @njit(cache=True, inline="always")
-def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high, packed):
-    """The move of the seat's strategy. ``basic`` decides on the packed hand and scalars;
-    every other family gets the view, which the caller has filled for this decision (and
-    ``peek``, which is no legal player, every hand: ``packed``). play_packed decides basic
-    itself and calls this through ``_decide_other`` for the other families.
+def _decide(fam, params, seat, view, rng, packed, variant):
+    """The move of the seat's strategy, a family other than ``basic`` (play_packed decides
+    basic itself, on the packed hand): the family gets the view, which the caller has
+    filled for this decision (and ``peek``, which is no legal player, every hand:
+    ``packed``). The search families are compiled in only when the variant has them
+    (:func:`_search_move`).
 
     This is the dispatch of policies.decide, written out: calling decide (inlined or not)
-    costs about 10 ns more per decision in reference counting of the view (measured).
+    costs about 10 ns more per decision in reference counting of the view (measured). No
+    ``basic`` branch: play_packed never asks for it here, and every inlined copy of
+    basic_packed is compiled again (cold compile time).
     """
-    if fam == BASIC:
-        return basic_packed(hand, pos, ass_round, may_lead_ass, k, high)
     pp = _seat_params(params, seat)
     if fam == RANDOM:
         return random_policy(pp, view, rng)
     elif fam == HEURISTIC:
         return heuristic(pp, view, rng)
     elif fam in (PIMC, PEEK):
-        return search_move(fam, pp, view, rng, packed)
+        return _search_move(variant, fam, pp, view, rng, packed)
     return PASS - 1  # a family missing here: an illegal code, reported as such
 
 
-@njit(cache=True, inline="always")  # one call site per decision kind
+def variant_for(families) -> tuple[bool | None, bool | None]:
+    """The ``variant`` argument of the play loop and the kernels for a table: (others,
+    search), each True or None. ``others`` is True when a seat plays a family other than
+    ``basic``, ``search`` when a seat plays pimc or peek.
+
+    numba compiles one play loop per variant (by the types of the tuple), and a None leaves
+    that part out of the compiled code (:func:`_ask_other`, :func:`_search_move`): a table of
+    ``basic`` alone never compiles the other families, and a table without a search seat
+    never compiles strategies/ass/pimc.py or the rollout module (the search was about half
+    the cold compile of a first game, the other families half of the rest). Every variant
+    plays the same moves for the tables it serves, and each is cached on disk like every
+    kernel."""
+    others = any(int(f) != BASIC for f in families)
+    search = any(int(f) in (PIMC, PEEK) for f in families)
+    return (True if others else None, True if search else None)
+
+
+def _search_move(variant, fam, pp, view, rng, packed):
+    """The move of a search seat (pimc, peek): ``search_move`` when the variant has the
+    search, else an illegal code (a table that :func:`variant_for` said has no search seat).
+    In jitted code the choice is made when the caller is compiled, by the type of
+    ``variant[1]`` (the overload below), so a variant without search holds no reference to
+    the search at all."""
+    if variant[1] is None:
+        return PASS - 1
+    return search_move(fam, pp, view, rng, packed)
+
+
+@overload(_search_move, inline="always")
+def _search_move_typed(variant, fam, pp, view, rng, packed):
+    if isinstance(variant[1], types.NoneType):
+        def no_search(variant, fam, pp, view, rng, packed):
+            return PASS - 1
+        return no_search
+
+    def with_search(variant, fam, pp, view, rng, packed):
+        return search_move(fam, pp, view, rng, packed)
+    return with_search
+
+
+@njit(cache=True, _nrt=False)  # out of line; I0 keeps its arguments to one signature
 def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-                  ass_round, may_lead_ass, starter, high_seat, rounds):
+                  ass_round, may_lead_ass, starter, high_seat, rounds, variant):
     """The checked move of a family other than ``basic``: fill the view for the decision,
-    ask the family, and return its move, or ILLEGAL when the move breaks the rules. Inlined:
-    out of line it measured faster play but a much slower cold compile (README, Speed)."""
+    ask the family, and return its move, or ILLEGAL when the move breaks the rules.
+
+    Out of line and compiled once (play_packed's two calls through :func:`_ask_other` pass
+    the same types: no literal arguments); ``_nrt=False`` as play_packed, so the call counts
+    no references."""
     _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
                high_seat, rounds)
-    move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high,
-                   packed)
+    move = _decide(fam, params, seat, view, rng, packed, variant)
     if not _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
         return ILLEGAL
     return move
+
+
+def _ask_other(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
+               ass_round, may_lead_ass, starter, high_seat, rounds):
+    """:func:`_decide_other` where the variant has families other than ``basic``; in the
+    variant for tables of ``basic`` alone, ILLEGAL (no seat there ever asks). In jitted code
+    the choice is made when the caller is compiled, by the type of ``variant[0]`` (the
+    overload below), so that variant never compiles the other families."""
+    if variant[0] is None:
+        return ILLEGAL
+    return _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
+                         ass_round, may_lead_ass, starter, high_seat, rounds, variant)
+
+
+@overload(_ask_other, inline="always")
+def _ask_other_typed(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat, k,
+                     high, ass_round, may_lead_ass, starter, high_seat, rounds):
+    if isinstance(variant[0], types.NoneType):
+        def basic_alone(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat,
+                        k, high, ass_round, may_lead_ass, starter, high_seat, rounds):
+            return ILLEGAL
+        return basic_alone
+
+    def others(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
+               ass_round, may_lead_ass, starter, high_seat, rounds):
+        return _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k,
+                             high, ass_round, may_lead_ass, starter, high_seat, rounds, variant)
+    return others
 
 
 @njit(cache=True, inline="always")
@@ -266,11 +354,14 @@ def _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
 # _nrt=False: no allocation here, and no reference counting of the arrays on each call
 @njit(cache=True, _nrt=False)
 def play_packed(packed, starter, blocked, n, families, params, view, rng, trace, tracing,
-                taken):
-    """:func:`play_game` on packed hands (``packed`` uint64[n], updated in place)."""
+                taken, variant):
+    """:func:`play_game` on packed hands (``packed`` uint64[n], updated in place).
+
+    ``variant`` is :func:`variant_for` of the table: the loop is compiled without the
+    other families (``basic`` alone) or without the search where the table has none."""
     view[PUB_PLAYERS] = n
     gone = pack_counts(view, PUB_GONE)  # kept packed; written back to the view for policies
-    rounds = 0
+    rounds = I0  # int64 from the start: a literal 0 would type one more _decide_other
     ass_rounds = 0
     status = OK
     empty_at_start = False  # a hand-built position may hold an empty hand already
@@ -287,8 +378,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         if fam == BASIC:  # the built-in basic is trusted (tests hold it to the rules)
             move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)
         else:
-            move = _decide_other(fam, params, view, rng, packed, hand, U0, gone, 0, starter, 0,
-                                 0, 0, may_lead_ass, starter, starter, rounds)
+            move = _ask_other(variant, fam, params, view, rng, packed, hand, U0, gone, I0,
+                              starter, I0, I0, I0, may_lead_ass, starter, starter, rounds)
             if move == ILLEGAL:
                 status = starter
                 break
@@ -322,9 +413,9 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                     else:
                         move = basic_packed(hand, pos, ass_round, 0, k, high)
                 else:
-                    move = _decide_other(fam, params, view, rng, packed, hand, table, gone, pos,
-                                         seat, k, high, ass_round, 0, starter, high_seat,
-                                         rounds)
+                    move = _ask_other(variant, fam, params, view, rng, packed, hand, table, gone,
+                                      pos, seat, k, high, ass_round, I0, starter, high_seat,
+                                      rounds)
                     if move == ILLEGAL:
                         status = seat
                         break
@@ -371,14 +462,16 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
 
 
 @njit(cache=True)
-def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tracing, taken):
+def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tracing, taken,
+              variant):
     """Play from a position to the end of the game; return (rounds, ass_rounds, status).
 
     ``hands`` (int64[n, 16], counts by kind, updated in place) and the hand sizes in ``view``
     describe the position, ``view``'s PUB_GONE counts the cards already out of the game,
     ``starter`` starts the next round and ``blocked`` is the seat that may not lead the ass in
     it (-1 for none; A-8). ``taken[s]`` counts the ass rounds in which seat s took the cards.
-    status is OK, the seat that made an illegal move, or ROUND_BOUND.
+    status is OK, the seat that made an illegal move, or ROUND_BOUND. ``variant`` is
+    :func:`variant_for` of ``families``.
 
     Raises ValueError for a position with more cards of a kind (in the hands and gone
     together) than the deck holds: the packed hands rely on no count exceeding 8.
@@ -398,7 +491,7 @@ def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tr
         packed[s] = pack_counts(hands[s], 0)
     gone = pack_counts(view, PUB_GONE)  # play_packed may leave a later state in the view
     result = play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
-                         tracing, taken)
+                         tracing, taken, variant)
     # the view's public state at the end: the cards that left the hands in normal rounds
     # are gone (an ass round only moves cards between hands), and the table is empty
     for kind in range(JOKER + 1):
@@ -449,8 +542,9 @@ def _small_deck(template):
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def run_chunk(seed, start, count, n, per_player, families, params, template,
               minus_points, ended_with_ass, dealt_ass, cards_left, jokers_left, ass_taken,
-              went_out, rounds_out, ass_rounds_out, out_seat):
-    """Play games start..start+count-1 and fill the per-(game, seat) result columns.
+              went_out, rounds_out, ass_rounds_out, out_seat, variant):
+    """Play games start..start+count-1 and fill the per-(game, seat) result columns
+    (``variant``: :func:`variant_for` of ``families``).
 
     Returns -1 when every game was played, else the position in the chunk of the first game
     in which a strategy made an illegal move (the kernel replays it to say which).
@@ -466,7 +560,7 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
         ass_seat = start_game(seed, start + g, n, per_player, small, deck, packed, view, rng,
                               taken)
         rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params,
-                                                 view, rng, trace, False, taken)
+                                                 view, rng, trace, False, taken, variant)
         if status != OK:
             return g
         first_out = -1
@@ -491,7 +585,8 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
 
 
 @njit(cache=True)
-def trace_game(seed, index, n, per_player, families, params, template, dealt, trace, final):
+def trace_game(seed, index, n, per_player, families, params, template, dealt, trace, final,
+               variant):
     """Play one game in trace mode; return (rounds, ass_rounds, status, ass_seat).
 
     ``dealt`` and ``final`` (int64[n, 16]) receive the hands after the deal and at the end;
@@ -507,7 +602,7 @@ def trace_game(seed, index, n, per_player, families, params, template, dealt, tr
     for s in range(n):
         unpack_to(packed[s], dealt[s], 0)
     rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params, view,
-                                             rng, trace, True, taken)
+                                             rng, trace, True, taken, variant)
     for s in range(n):
         unpack_to(packed[s], final[s], 0)
     return rounds, ass_rounds, status, ass_seat
@@ -534,7 +629,7 @@ def first_dealer(seed, index, n, rng):
 @njit(cache=True)
 def play_match(seed, index, n, per_player, games, families, params, template, deck, packed,
                view, rng, taken, seat_fams, seat_params, totals, tracing, traces, dealt, final,
-               rounds_out):
+               rounds_out, variant):
     """Play match (seed, index) of ``games`` games; return (status, game, first dealer).
 
     ``families``/``params`` are by player; ``seat_fams``/``seat_params`` (by seat) are work
@@ -567,7 +662,7 @@ def play_match(seed, index, n, per_player, games, families, params, template, de
         if tracing:
             trace = traces[g]
         rounds, _, status = play_packed(packed, ass_seat, -1, n, seat_fams, seat_params, view,
-                                        rng, trace, tracing, taken)
+                                        rng, trace, tracing, taken, variant)
         if tracing:
             rounds_out[g] = rounds
             for s in range(n):
@@ -598,7 +693,7 @@ def match_shares(totals, n, shares):
 
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def run_match_chunk(seed, start, count, n, per_player, games, families, params, template,
-                    total_out, won_out, tied_out, share_out, winners_out, first_out):
+                    total_out, won_out, tied_out, share_out, winners_out, first_out, variant):
     """Play matches start..start+count-1 and fill the per-(match, player) result columns.
 
     Returns -1 when every match was played, else the position in the chunk of the first match
@@ -620,7 +715,8 @@ def run_match_chunk(seed, start, count, n, per_player, games, families, params, 
     for m in range(count):
         status, _, first = play_match(seed, start + m, n, per_player, games, families, params,
                                       small, deck, packed, view, rng, taken, seat_fams,
-                                      seat_params, totals, False, traces, dummy, dummy, rounds)
+                                      seat_params, totals, False, traces, dummy, dummy, rounds,
+                                      variant)
         if status != OK:
             return m
         k = match_shares(totals, n, shares)
@@ -637,7 +733,7 @@ def run_match_chunk(seed, start, count, n, per_player, games, families, params, 
 
 @njit(cache=True)
 def trace_match(seed, index, n, per_player, games, families, params, template, traces, dealt,
-                final, rounds_out, totals):
+                final, rounds_out, totals, variant):
     """Play one match in trace mode; return (status, game, first dealer) as play_match.
 
     ``traces`` int64[K, MAX_ROUNDS, TRACE_WIDTH], ``dealt``/``final`` int64[K, n, 16],
@@ -652,4 +748,4 @@ def trace_match(seed, index, n, per_player, games, families, params, template, t
     seat_params = np.empty((n, params.shape[1]), dtype=np.float64)
     return play_match(seed, index, n, per_player, games, families, params, _small_deck(template),
                       deck, packed, view, rng, taken, seat_fams, seat_params, totals, True,
-                      traces, dealt, final, rounds_out)
+                      traces, dealt, final, rounds_out, variant)

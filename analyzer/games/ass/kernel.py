@@ -72,7 +72,7 @@ def engine_inputs(spec: RunSpec) -> tuple[np.ndarray, np.ndarray]:
 def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     """Play units start..start+count-1 of ``spec``: one row per (game, seat), or in mode
     ``matches`` one row per (match, player)."""
-    from analyzer.games.ass.engine import canonical_deck, run_chunk
+    from analyzer.games.ass.engine import canonical_deck, run_chunk, variant_for
 
     spec = validate(spec)
     if start < 0 or count < 0:
@@ -89,7 +89,7 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
         spec.seed, start, count, n, spec.rules["per_player"], families, params, canonical_deck(),
         out["minus_points"], out["ended_with_ass"], out["dealt_ass"], out["cards_left"],
         out["jokers_left"], out["ass_taken"], out["went_out"], out["rounds"],
-        out["ass_rounds"], out["out_seat"],
+        out["ass_rounds"], out["out_seat"], variant_for(families),
     )
     if bad >= 0:
         _report_illegal(spec, start + bad)
@@ -98,7 +98,7 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
 
 def _match_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     """Play matches start..start+count-1 of a validated spec; one row per (match, player)."""
-    from analyzer.games.ass.engine import canonical_deck, run_match_chunk
+    from analyzer.games.ass.engine import canonical_deck, run_match_chunk, variant_for
 
     n = spec.players
     rows = count * n
@@ -109,7 +109,7 @@ def _match_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]
     bad = run_match_chunk(
         spec.seed, start, count, n, spec.rules["per_player"], spec.rules["games_per_match"],
         families, params, canonical_deck(), out["total"], out["won"], out["tied"],
-        out["win_share"], out["winners"], out["first_dealer"],
+        out["win_share"], out["winners"], out["first_dealer"], variant_for(families),
     )
     if bad >= 0:
         _report_illegal(spec, start + bad)
@@ -132,7 +132,20 @@ def _report_illegal(spec: RunSpec, index: int) -> None:
 
 
 def warmup() -> None:
-    """Compile (or load from the cache) every kernel a run uses, on a tiny run."""
+    """Compile (or load from the cache) the kernel of the default run (single games,
+    ``basic`` everywhere) on a tiny run. The engine compiles one play loop per mode and
+    variant of table (engine.variant_for: ``basic`` alone, other families, search), each on
+    its first call: a run of another table or of matches compiles (or loads) its own on its
+    first chunk. Warming every one would make the first default run wait for all of them
+    to compile when the cache is empty (README, Speed, has the cold-compile times)."""
+    play_chunk(RunSpec("ass", 4, ("basic",), seed=0), 0, 2)
+
+
+def warmup_tables() -> None:
+    """Compile (or load from the cache) the kernels of both modes for a table of ``basic``
+    alone and for a table with the other non-search families: what runs of several
+    strategies need (a prewarm before studies). The search variant compiles on its first
+    pimc or peek chunk."""
     for mode in MODES:
-        spec = RunSpec("ass", 4, ("basic", "random", "heuristic", "careful"), seed=0, mode=mode)
-        play_chunk(spec, 0, 2)
+        for table in (("basic",), ("basic", "random", "heuristic", "careful")):
+            play_chunk(RunSpec("ass", 4, table, seed=0, mode=mode), 0, 2)

@@ -41,13 +41,14 @@ class Tracer:
     """Plays single games of one run in the engine's trace mode and builds their records."""
 
     def __init__(self, spec: RunSpec) -> None:
-        from analyzer.games.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck
+        from analyzer.games.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck, variant_for
         from analyzer.games.ass.kernel import engine_inputs, validate
 
         self.spec = validate(spec)
         n = self.spec.players
         self.strategies = [parse_strategy("ass", t) for t in self.spec.strategies]
         self.families, self.params = engine_inputs(self.spec)
+        self.variant = variant_for(self.families)
         self.template = canonical_deck()
         self.dealt = np.zeros((n, HAND_SLOTS), dtype=np.int64)
         self.final = np.zeros((n, HAND_SLOTS), dtype=np.int64)
@@ -63,7 +64,7 @@ class Tracer:
         n = spec.players
         rounds, _, status, _ = trace_game(
             spec.seed, index, n, spec.rules["per_player"], self.families, self.params,
-            self.template, self.dealt, self.trace, self.final,
+            self.template, self.dealt, self.trace, self.final, self.variant,
         )
         record = {
             "game": "ass",
@@ -107,6 +108,7 @@ def play_position(
         TRACE_WIDTH,
         new_view,
         play_game,
+        variant_for,
     )
     from analyzer.games.ass.reference import minus_points
     from analyzer.rng import new_state, seed_state
@@ -127,7 +129,7 @@ def play_position(
     trace = np.full((MAX_ROUNDS, TRACE_WIDTH), PASS, dtype=np.int64)
     taken = np.zeros(n, dtype=np.int64)
     rounds, _, status = play_game(counts, starter, blocked, n, families, params, view, rng,
-                                  trace, True, taken)
+                                  trace, True, taken, variant_for(families))
     return {
         "rounds": [_round(trace[r], n) for r in range(rounds)],
         "final_hands": [hand_names(h) for h in counts],
@@ -159,7 +161,7 @@ class MatchTracer:
     """Plays matches of one run (mode ``matches``) in trace mode and builds their records."""
 
     def __init__(self, spec: RunSpec) -> None:
-        from analyzer.games.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck
+        from analyzer.games.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck, variant_for
         from analyzer.games.ass.kernel import engine_inputs, validate
 
         self.spec = validate(replace(spec, mode="matches"))
@@ -167,6 +169,7 @@ class MatchTracer:
         k = self.spec.rules["games_per_match"]
         self.strategies = [parse_strategy("ass", t) for t in self.spec.strategies]
         self.families, self.params = engine_inputs(self.spec)
+        self.variant = variant_for(self.families)
         self.template = canonical_deck()
         self.dealt = np.zeros((k, n, HAND_SLOTS), dtype=np.int64)
         self.final = np.zeros((k, n, HAND_SLOTS), dtype=np.int64)
@@ -186,7 +189,7 @@ class MatchTracer:
         status, last, first = trace_match(
             spec.seed, index, n, spec.rules["per_player"], spec.rules["games_per_match"],
             self.families, self.params, self.template, self.traces, self.dealt, self.final,
-            self.rounds, self.totals,
+            self.rounds, self.totals, self.variant,
         )
         games = []
         for g in range(min(last + 1, spec.rules["games_per_match"])):

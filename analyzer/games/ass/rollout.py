@@ -101,8 +101,8 @@ def _fill(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, 
 def _roll_other(fam, pp, view, rng, hand, table, gone, pos, seat, k, high, ass_round,
                 may_lead_ass, starter, high_seat, rounds):
     """The checked move of a rollout family other than ``basic``: fill the work view, ask the
-    family, and return its move, or ILLEGAL when the move breaks the rules (inlined, as
-    engine._decide_other)."""
+    family, and return its move, or ILLEGAL when the move breaks the rules (inlined; the
+    engine's ``_decide_other`` is a call since issue 13's compile work)."""
     _fill(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
           high_seat, rounds)
     move = _roll_decide(fam, pp, view, rng, hand, pos, ass_round, may_lead_ass, k, high)
@@ -195,10 +195,11 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
     """
     view[PUB_PLAYERS] = n
     turns = 0
-    emptied = False
-    for s in range(n):
-        if view[PUB_SIZES + s] == 0:
-            emptied = True
+    # typed bool from the start: a literal False had _play_on_basic compiled twice (once for
+    # the literal), which cost seconds of every cold compile of the search
+    emptied = view[PUB_SIZES] == 0
+    for s in range(1, n):
+        emptied = emptied or view[PUB_SIZES + s] == 0
     if fam == BASIC:
         return _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high,
                               high_seat, ass_round, rounds, emptied)

@@ -62,6 +62,8 @@ def warm_part(part: str) -> float:
         from analyzer.games.ass.records import Tracer
 
         load_kernel(kernel_path("ass"))
+        # the studies play mixed tables and matches: their play-loop variants (not the search)
+        kernel_module("ass").warmup_tables()
         Tracer(kernel_module("ass").validate(
             RunSpec("ass", 4, ("basic",) * 4, seed=0, mode="games"))).record(0)
     else:

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_common import rate  # noqa: E402
 
+from analyzer.games.ass.cards import PUB_GONE, PUB_SIZES, VIEW_LEN  # noqa: E402
 from analyzer.games.ass.engine import play_packed  # noqa: E402
 from analyzer.games.ass.moves import unpack_to  # noqa: E402
 from analyzer.games.ass.rollout import play_on  # noqa: E402
@@ -39,7 +40,7 @@ from analyzer.games.ass.rollout import play_on  # noqa: E402
 @njit
 def _rollouts(states, sizes, gone, starters, blocked, rounds, n, fam, pp, repeats):
     """play_on from every state, ``repeats`` times; return the turns played."""
-    view = np.zeros(1104, dtype=np.int64)
+    view = np.zeros(VIEW_LEN, dtype=np.int64)
     work = np.empty(n, dtype=np.uint64)
     rng = np.zeros(1, dtype=np.uint64)
     turns = 0
@@ -47,7 +48,7 @@ def _rollouts(states, sizes, gone, starters, blocked, rounds, n, fam, pp, repeat
         for i in range(states.shape[0]):
             for s in range(n):
                 work[s] = states[i, s]
-                view[64 + s] = sizes[i, s]
+                view[PUB_SIZES + s] = sizes[i, s]
             _, t = play_on(work, n, fam, pp, view, rng, gone[i], np.uint64(0), starters[i],
                            blocked[i], 0, 0, 0, 0, 0, rounds[i])
             turns += t
@@ -57,7 +58,7 @@ def _rollouts(states, sizes, gone, starters, blocked, rounds, n, fam, pp, repeat
 @njit
 def _engine_from(states, sizes, gone, starters, blocked, rounds, n, families, params, repeats):
     """The engine's own play loop (play_packed) from every state, ``repeats`` times."""
-    view = np.zeros(1104, dtype=np.int64)
+    view = np.zeros(VIEW_LEN, dtype=np.int64)
     work = np.empty(n, dtype=np.uint64)
     rng = np.zeros(1, dtype=np.uint64)
     trace = np.zeros((1, 14), dtype=np.int64)
@@ -67,8 +68,8 @@ def _engine_from(states, sizes, gone, starters, blocked, rounds, n, families, pa
         for i in range(states.shape[0]):
             for s in range(n):
                 work[s] = states[i, s]
-                view[64 + s] = sizes[i, s]
-            unpack_to(gone[i], view, 32)
+                view[PUB_SIZES + s] = sizes[i, s]
+            unpack_to(gone[i], view, PUB_GONE)
             r, _, _ = play_packed(work, starters[i], blocked[i], n, families, params, view,
                                   rng, trace, False, taken)
             total += r

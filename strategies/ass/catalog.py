@@ -52,7 +52,9 @@ Families
                    of at most ``candidates`` moves to the end of the game in every world with
                    the ``rollout`` strategy in every seat, and takes the move with the fewest
                    own minus points on average. Knobs: worlds (0), candidates (1), rollout (2:
-                   the name of any strategy that does not search, carried encoded).
+                   the name of any strategy that does not search, carried encoded), infer (3:
+                   voids, policy or sizes: which public facts the worlds respect, pimc.py),
+                   oversample (4: with infer=policy, worlds drawn per world kept).
 ``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
                    For analysis only: peek minus pimc is what the hidden cards are worth.
 
@@ -200,7 +202,9 @@ register(
 
 # --- the search families (strategies/ass/pimc.py) ----------------------------------------------
 
-SLOT_WORLDS, SLOT_CANDIDATES, SLOT_ROLLOUT = range(3)
+SLOT_WORLDS, SLOT_CANDIDATES, SLOT_ROLLOUT, SLOT_INFER, SLOT_OVERSAMPLE = range(5)
+INFER = ("voids", "policy", "sizes")
+INFER_VOIDS, INFER_POLICY, INFER_SIZES = range(3)
 ROLLOUT_FAMILY_SHIFT = 48  # a rollout strategy as one float: family * 2**48 + knobs, 6 bits each
 ROLLOUT_KNOB_BITS = 6
 
@@ -252,6 +256,13 @@ _SEARCH_PARAMS = (
           low=1, high=64),
     RolloutParam("rollout", SLOT_ROLLOUT, encode_rollout("basic"),
                  "the strategy every seat plays in the rollouts (any that does not search)"),
+    Param("infer", SLOT_INFER, float(INFER_VOIDS),
+          "worlds: voids = every public fact (hand sizes, cards seen, known holdings); policy "
+          "= also keep the worlds in which the opponents' past moves fit the rollout strategy "
+          "best; sizes = hand sizes and cards seen only (ignores the known holdings)",
+          choices=INFER),
+    Param("oversample", SLOT_OVERSAMPLE, 4.0,
+          "infer=policy: worlds drawn per world kept", low=1, high=16, integer=True),
 )
 register(
     StrategySpec(

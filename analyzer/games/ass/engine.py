@@ -90,6 +90,7 @@ from analyzer.games.ass.cards import (
     PUB_HIGH,
     PUB_HIGH_SEAT,
     PUB_K,
+    PUB_KNOWN,
     PUB_MAY_LEAD_ASS,
     PUB_PLAYERS,
     PUB_POS,
@@ -110,6 +111,7 @@ from analyzer.games.ass.moves import (
     U15,
     check_move,
     count_of,
+    known_after_play,
     move_delta,
     pack_counts,
     unpack_to,
@@ -151,7 +153,8 @@ def deal_packed(rng, n, per_player, template, deck, packed, view):
 
     Fisher-Yates on the canonical deck (for i = 108 .. 1: j = randbelow(i + 1), swap), then
     the ass goes to stack position p = randbelow(39), shifting the cards from p on by one;
-    stack position q goes to seat q mod n, for q < n * per_player. Sets the hand sizes.
+    stack position q goes to seat q mod n, for q < n * per_player. Sets the hand sizes and
+    the known holdings (PUB_KNOWN: the ass with its seat, who starts the first round, A-8).
 
     The 109 draws are exactly analyzer.rng's ``randbelow`` on the game's stream, computed
     ahead in one loop: splitmix64's states form an arithmetic sequence, so the draws do not
@@ -180,6 +183,8 @@ def deal_packed(rng, n, per_player, template, deck, packed, view):
             hand += card if q != p else U1  # U1: the ass (kind 0) at stack position p
         packed[s] = hand
         view[PUB_SIZES + s] = per_player
+        view[PUB_KNOWN + s] = 0
+    view[PUB_KNOWN + p % n] = 1  # the ass (kind 0): public, its holder starts (A-8)
     return p % n
 
 
@@ -201,11 +206,13 @@ def _seat_params(params, s):
 
 
 @njit(cache=True, inline="always")
-def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high, packed):
+def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high, packed,
+            trace):
     """The move of the seat's strategy. ``basic`` decides on the packed hand and scalars;
     every other family gets the view, which the caller has filled for this decision (and
-    ``peek``, which is no legal player, every hand: ``packed``). play_packed decides basic
-    itself and calls this through ``_decide_other`` for the other families.
+    ``peek``, which is no legal player, every hand: ``packed``; the search also reads the
+    game's public move record so far, ``trace``). play_packed decides basic itself and calls
+    this through ``_decide_other`` for the other families.
 
     This is the dispatch of policies.decide, written out: calling decide (inlined or not)
     costs about 10 ns more per decision in reference counting of the view (measured).
@@ -218,20 +225,20 @@ def _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k,
     elif fam == HEURISTIC:
         return heuristic(pp, view, rng)
     elif fam in (PIMC, PEEK):
-        return search_move(fam, pp, view, rng, packed)
+        return search_move(fam, pp, view, rng, packed, trace)
     return PASS - 1  # a family missing here: an illegal code, reported as such
 
 
 @njit(cache=True, inline="always")  # one call site per decision kind
 def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-                  ass_round, may_lead_ass, starter, high_seat, rounds):
+                  ass_round, may_lead_ass, starter, high_seat, rounds, trace):
     """The checked move of a family other than ``basic``: fill the view for the decision,
     ask the family, and return its move, or ILLEGAL when the move breaks the rules. Inlined:
     out of line it measured faster play but a much slower cold compile (README, Speed)."""
     _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
                high_seat, rounds)
     move = _decide(fam, params, seat, view, rng, hand, pos, ass_round, may_lead_ass, k, high,
-                   packed)
+                   packed, trace)
     if not _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
         return ILLEGAL
     return move
@@ -288,7 +295,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
             move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)
         else:
             move = _decide_other(fam, params, view, rng, packed, hand, U0, gone, 0, starter, 0,
-                                 0, 0, may_lead_ass, starter, starter, rounds)
+                                 0, 0, may_lead_ass, starter, starter, rounds, trace)
             if move == ILLEGAL:
                 status = starter
                 break
@@ -301,6 +308,9 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         table = move_delta(move)  # the cards on the table this round, packed
         packed[starter] = hand - table
         view[PUB_SIZES + starter] -= c + j
+        if view[PUB_KNOWN + starter] != 0:  # A-11: what it was known to hold, less this play
+            view[PUB_KNOWN + starter] = np.int64(
+                known_after_play(np.uint64(view[PUB_KNOWN + starter]), move))
         # only a seat that plays can empty its hand: note it, and scan the sizes only then
         emptied = empty_at_start or view[PUB_SIZES + starter] == 0
         high_seat = starter
@@ -324,7 +334,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                 else:
                     move = _decide_other(fam, params, view, rng, packed, hand, table, gone, pos,
                                          seat, k, high, ass_round, 0, starter, high_seat,
-                                         rounds)
+                                         rounds, trace)
                     if move == ILLEGAL:
                         status = seat
                         break
@@ -334,6 +344,9 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                     packed[seat] = hand - delta
                     table += delta
                     view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
+                    if view[PUB_KNOWN + seat] != 0:  # A-11, as for the lead
+                        view[PUB_KNOWN + seat] = np.int64(
+                            known_after_play(np.uint64(view[PUB_KNOWN + seat]), move))
                     emptied = emptied or view[PUB_SIZES + seat] == 0
                     # A-7: in an ass round the last of several equal highest takes the cards
                     if v > high or (ass_round and v == high):
@@ -346,6 +359,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         if ass_round:  # A-7: the taker takes every card of the round, the ass included
             packed[high_seat] += table
             view[PUB_SIZES + high_seat] += n
+            # A-11: the cards it took are public (the ass among them)
+            view[PUB_KNOWN + high_seat] = np.int64(np.uint64(view[PUB_KNOWN + high_seat]) + table)
             taken[high_seat] += 1
             ass_rounds += 1
             blocked = high_seat
@@ -438,6 +453,17 @@ def start_stream(seed, index, stream, n, per_player, template, deck, packed, vie
 
 
 @njit(cache=True, inline="always")
+def _searches(families):
+    """True when a seat plays a search family. The engine then plays in trace mode, so that
+    ``trace`` holds the game's public move record (starters, moves, takers; A-11), which the
+    search reads (``infer=policy``); nothing else changes."""
+    for f in families:  # noqa: SIM110 (a loop numba compiles)
+        if f in (PIMC, PEEK):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _small_deck(template):
     """The canonical deck as uint8 (the engine shuffles a uint8 copy of it)."""
     small = np.empty(DECK_SIZE, dtype=np.uint8)
@@ -460,13 +486,14 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
     rng = np.zeros(1, dtype=np.uint64)
     small = _small_deck(template)
     deck = np.empty(DECK_SIZE, dtype=np.uint8)
-    trace = np.empty((1, TRACE_WIDTH), dtype=np.int64)
+    trace = np.empty((MAX_ROUNDS, TRACE_WIDTH), dtype=np.int64)  # the move record, for searches
+    log = _searches(families)
     taken = np.zeros(n, dtype=np.int64)
     for g in range(count):
         ass_seat = start_game(seed, start + g, n, per_player, small, deck, packed, view, rng,
                               taken)
         rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params,
-                                                 view, rng, trace, False, taken)
+                                                 view, rng, trace, log, taken)
         if status != OK:
             return g
         first_out = -1
@@ -548,6 +575,7 @@ def play_match(seed, index, n, per_player, games, families, params, template, de
         totals[p] = 0
     slots = params.shape[1]
     trace = traces[0]
+    log = tracing or _searches(families)  # searches read the move record (_searches)
     for g in range(games):
         dealer = (first + g) % n
         for s in range(n):
@@ -567,7 +595,7 @@ def play_match(seed, index, n, per_player, games, families, params, template, de
         if tracing:
             trace = traces[g]
         rounds, _, status = play_packed(packed, ass_seat, -1, n, seat_fams, seat_params, view,
-                                        rng, trace, tracing, taken)
+                                        rng, trace, log, taken)
         if tracing:
             rounds_out[g] = rounds
             for s in range(n):
@@ -609,7 +637,7 @@ def run_match_chunk(seed, start, count, n, per_player, games, families, params, 
     rng = np.zeros(1, dtype=np.uint64)
     small = _small_deck(template)
     deck = np.empty(DECK_SIZE, dtype=np.uint8)
-    traces = np.empty((1, 1, TRACE_WIDTH), dtype=np.int64)
+    traces = np.empty((1, MAX_ROUNDS, TRACE_WIDTH), dtype=np.int64)  # for searches
     dummy = np.empty((1, n, 16), dtype=np.int64)
     rounds = np.empty(1, dtype=np.int64)
     taken = np.zeros(n, dtype=np.int64)

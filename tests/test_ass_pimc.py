@@ -44,7 +44,7 @@ SMALL_PEEK = "peek:worlds=2,candidates=3"
 SMALL_RANDOM = "pimc:worlds=2,candidates=3,rollout=random"
 SMALL_CAREFUL = "pimc:worlds=2,candidates=3,rollout=careful"
 SMALL_POLICY = "pimc:worlds=3,candidates=3,infer=policy,oversample=3"
-SMALL_POLICY_CAREFUL = "pimc:worlds=2,candidates=3,infer=policy,rollout=careful"
+SMALL_POLICY_CAREFUL = "pimc:worlds=2,candidates=3,infer=policy,rollout=careful,eps=0.3"
 SMALL_SIZES = "pimc:worlds=2,candidates=3,infer=sizes"
 DECK = [1] + [8] * 13 + [5]  # per kind: the ass, 1..13, jokers
 
@@ -455,8 +455,12 @@ def test_policy_inference_keeps_the_worlds_that_explain_the_record_best():
             view, log = view_of(state), record_at(rec, r, p)
             rng = new_state()
             worlds = np.zeros(17 * 4, dtype=np.uint64)
+            weights = np.zeros(16, np.int64)
             _policy_worlds(view, rng, log, worlds, 16, 4, np.zeros(128, np.int64), fam, pp,
-                           np.zeros(VIEW_LEN, np.int64), 4)
+                           np.zeros(VIEW_LEN, np.int64), 4, 0.5, weights)
+            # eps = 0.5: a kept world weighs half per mismatch beyond the fewest
+            assert weights.max() == 1 << 20 and set(weights) <= {(1 << 20) >> d
+                                                                 for d in range(21)} | {0}
             for w in range(16):
                 kept += mismatches(view, log, [unpack(h) for h in worlds[4 * w : 4 * w + 4]],
                                    name)
@@ -464,7 +468,8 @@ def test_policy_inference_keeps_the_worlds_that_explain_the_record_best():
                 drawn += mismatches(view, log, [unpack(h) for h in worlds[:4]], name)
             small = "pimc:worlds=16,candidates=6"
             differs += (search(small, view, state["hands"], 5, log)[0]
-                        != search(small + ",infer=policy", view, state["hands"], 5, log)[0])
+                        != search(small + ",infer=policy,eps=0.5", view, state["hands"], 5,
+                                  log)[0])
     assert kept < 0.8 * drawn
     assert differs > 0
 

@@ -54,7 +54,8 @@ Families
                    own minus points on average. Knobs: worlds (0), candidates (1), rollout (2:
                    the name of any strategy that does not search, carried encoded), infer (3:
                    voids, policy or sizes: which public facts the worlds respect, pimc.py),
-                   oversample (4: with infer=policy, worlds drawn per world kept).
+                   oversample (4: with infer=policy, worlds drawn per world kept), eps (5:
+                   with infer=policy, a kept world's weight per extra mismatch).
 ``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
                    For analysis only: peek minus pimc is what the hidden cards are worth.
 
@@ -202,7 +203,7 @@ register(
 
 # --- the search families (strategies/ass/pimc.py) ----------------------------------------------
 
-SLOT_WORLDS, SLOT_CANDIDATES, SLOT_ROLLOUT, SLOT_INFER, SLOT_OVERSAMPLE = range(5)
+SLOT_WORLDS, SLOT_CANDIDATES, SLOT_ROLLOUT, SLOT_INFER, SLOT_OVERSAMPLE, SLOT_EPS = range(6)
 INFER = ("voids", "policy", "sizes")
 INFER_VOIDS, INFER_POLICY, INFER_SIZES = range(3)
 ROLLOUT_FAMILY_SHIFT = 48  # a rollout strategy as one float: family * 2**48 + knobs, 6 bits each
@@ -263,6 +264,8 @@ _SEARCH_PARAMS = (
           choices=INFER),
     Param("oversample", SLOT_OVERSAMPLE, 4.0,
           "infer=policy: worlds drawn per world kept", low=1, high=16, integer=True),
+    Param("eps", SLOT_EPS, 1.0, "infer=policy: a kept world's weight, per mismatch more than "
+          "the fewest (1 = all alike)", low=0.0, high=1.0),
 )
 register(
     StrategySpec(

@@ -19,13 +19,16 @@
    it draws ``oversample`` times ``worlds`` worlds and keeps the ``worlds`` in which the
    fewest of the opponents' decisions in this game's record differ from what the rollout
    strategy would have played with the hand the world gives them then
-   (:func:`_mismatches`), as bridge's BEN keeps the deals that best explain the bidding.
+   (:func:`_mismatches`), as bridge's BEN keeps the deals that best explain the bidding; a
+   kept world weighs ``eps`` to the power of its mismatches beyond the fewest (``eps`` = 1:
+   all alike; ``oversample=1`` with ``eps`` < 1 weighs the worlds without choosing).
 3. *Rollouts*: every candidate is played in every world, and then every seat plays the
    ``rollout`` strategy to the end of the game (analyzer.games.ass.rollout.play_on). Every
    candidate meets the same worlds and, in world w, the same rollout stream (common random
    numbers), so the comparison between candidates is as sharp as the worlds allow.
 4. It plays the candidate with the fewest minus points of its own at the end (A-10), summed
-   over the worlds; ties go to the earlier candidate (so the rollout strategy's own move).
+   over the worlds (with ``infer=policy`` each world weighted, knob ``eps``); ties go to the
+   earlier candidate (so the rollout strategy's own move).
 
 Randomness: the draws of the worlds and one 64-bit seed per world for its rollout stream all
 come from the game's stream (analyzer.rng), in decision order, so a pimc game replays
@@ -107,6 +110,7 @@ from strategies.ass.catalog import (
     ROLLOUT_FAMILY_SHIFT,
     ROLLOUT_KNOB_BITS,
     SLOT_CANDIDATES,
+    SLOT_EPS,
     SLOT_INFER,
     SLOT_OVERSAMPLE,
     SLOT_ROLLOUT,
@@ -119,6 +123,7 @@ MAX_WORLDS = 256
 MAX_PLAYERS = 12
 MAX_OVERSAMPLE = 16
 INCONSISTENT = 1 << 30  # the mismatches of a world that cannot explain the record
+WEIGHT_ONE = 1 << 20  # a world's full weight (integer weights: sums stay exact)
 # the literal sizes of the stack arrays in search_move must agree with these
 assert VIEW_LEN == 1136 and (MAX_WORLDS + 1) * MAX_PLAYERS == 3084
 assert MAX_PLAYERS * HAND_SLOTS == 192
@@ -225,14 +230,15 @@ def sample_world(view, rng, world, at, pool, use_known):
     nowhere (only a hand-built view; or ``use_known`` off), goes to another seat with odds in
     proportion to the places left in the hands. ``pool`` is work space (int64, >= 110).
     """
+    deal_world(view, rng, world, at, pool, unseen_pool(view, pool, use_known), use_known)
+
+
+@njit(cache=True)
+def unseen_pool(view, pool, use_known):
+    """Write the unseen cards (less the known holdings of the others, with ``use_known``)
+    into ``pool``; return how many. The ass is never in the pool (deal_world places it)."""
     n = view[PUB_PLAYERS]
     me = view[PUB_SEAT]
-    ass_known = False
-    for s in range(n):
-        world[at + s] = U0
-        if use_known and s != me:
-            world[at + s] = np.uint64(view[PUB_KNOWN + s])
-            ass_known = ass_known or (world[at + s] & U15) != U0
     total = 0
     for kind in range(1, JOKER + 1):
         unseen = (N_JOKERS if kind == JOKER else COPIES) - view[kind] - view[PUB_GONE + kind]
@@ -240,32 +246,51 @@ def sample_world(view, rng, world, at, pool, use_known):
         if use_known:
             for s in range(n):
                 if s != me:
-                    unseen -= count_of(world[at + s], kind)
+                    unseen -= count_of(np.uint64(view[PUB_KNOWN + s]), kind)
         for _ in range(unseen):
             pool[total] = kind
             total += 1
+    return total
+
+
+@njit(cache=True)
+def deal_world(view, rng, world, at, pool, total, use_known):
+    """sample_world's deal from the ``total`` cards unseen_pool wrote to ``pool``. The deal
+    leaves the pool permuted, which serves the next deal as well (a partial Fisher-Yates
+    draws uniformly whatever the order it starts from)."""
+    n = view[PUB_PLAYERS]
+    me = view[PUB_SEAT]
+    free = stack_int64(16)  # MAX_PLAYERS or more: the places left in each hand
+    ass_known = False
     others = 0
     for s in range(n):
-        if s != me:
-            others += max(view[PUB_SIZES + s] - _size(world[at + s]), 0)
+        world[at + s] = U0
+        free[s] = 0
+        if s == me:
+            continue
+        free[s] = view[PUB_SIZES + s]
+        if use_known and view[PUB_KNOWN + s] != 0:
+            known = np.uint64(view[PUB_KNOWN + s])
+            world[at + s] = known
+            ass_known = ass_known or (known & U15) != U0
+            free[s] = max(free[s] - _size(known), 0)
+        others += free[s]
     world[at + me] = pack_counts(view, 0)
-    ass_at = -1
     if view[ASS] == 0 and view[PUB_TABLE + ASS] == 0 and not ass_known and others > 0:
         r = randbelow(rng, others)
         for s in range(n):
             if s != me:
-                r -= max(view[PUB_SIZES + s] - _size(world[at + s]), 0)
+                r -= free[s]
                 if r < 0:
-                    ass_at = s
+                    world[at + s] += U1
+                    free[s] -= 1
                     break
-        world[at + ass_at] += U1
     left = total
     for s in range(n):
         if s == me:
             continue
         hand = world[at + s]
-        need = view[PUB_SIZES + s] - _size(hand)
-        need = min(need, left)  # (only a hand-built view that no game reaches lacks cards)
+        need = min(free[s], left)  # (only a hand-built view that no game reaches lacks cards)
         for _ in range(need):  # partial Fisher-Yates: draw from the pool's first ``left``
             i = randbelow(rng, left)
             kind = pool[i]
@@ -458,15 +483,18 @@ def _roll(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
 
 
 @njit(cache=True)
-def _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wview, oversample):
+def _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wview, oversample,
+                   eps, misses):
     """``infer=policy``: draw ``oversample * worlds`` worlds and keep in ``world_hands`` the
     ``worlds`` with the fewest mismatches against the move record (:func:`_mismatches`). A
     drawn world replaces the worst kept one only when it has strictly fewer, so of equals the
-    earlier drawn stay. Draws from ``rng`` only through sample_world."""
+    earlier drawn stay. Draws from ``rng`` only through deal_world. Then ``misses[w]``
+    becomes kept world w's weight in the search, in units of 1 / WEIGHT_ONE: ``eps`` to
+    the power of its mismatches beyond the fewest of any kept world (so with eps = 1 they
+    all weigh alike)."""
     plus = stack_int64(192)  # MAX_PLAYERS * HAND_SLOTS
     minus = stack_int64(192)
     sizes0 = stack_int64(16)
-    misses = stack_int64(256)  # MAX_WORLDS
     cur = stack_uint64(16)
     wrng = stack_uint64(1)
     wrng[0] = 0  # heuristic draws nothing; a stream of its own all the same
@@ -478,9 +506,10 @@ def _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wvie
     wview[PUB_GAMES] = view[PUB_GAMES]
     spare = worlds * n
     worst = 0
+    total = unseen_pool(view, pool, True)  # once: each deal leaves it fit for the next
     for t in range(worlds * oversample):
         at = t * n if t < worlds else spare
-        sample_world(view, rng, world_hands, at, pool, True)
+        deal_world(view, rng, world_hands, at, pool, total, True)
         cap = INCONSISTENT if t < worlds else misses[worst]
         miss = _mismatches(view, trace, world_hands, at, plus, minus, sizes0, gone0, fam, pp,
                            cur, wview, wrng, cap)
@@ -499,6 +528,11 @@ def _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wvie
                     worst = w
             if misses[worst] == 0:
                 break  # every kept world explains the record: none can replace one
+    fewest = misses[0]
+    for w in range(1, worlds):
+        fewest = min(fewest, misses[w])
+    for w in range(worlds):
+        misses[w] = np.int64(WEIGHT_ONE * eps ** (misses[w] - fewest))
 
 
 @njit(cache=True)
@@ -530,22 +564,26 @@ def search_move(family, params, view, rng, packed, trace):
     streams = stack_uint64(256)  # MAX_WORLDS
     pool = stack_int64(128)
     rview = stack_int64(1136)  # VIEW_LEN
+    weights = stack_int64(256)  # MAX_WORLDS
     if family == PEEK:
         for w in range(worlds):
             for s in range(n):
                 world_hands[w * n + s] = packed[s]
             streams[w] = next_u64(rng)
+            weights[w] = 1
     elif (family == PIMC and infer == INFER_POLICY and fam != RANDOM
           and trace.shape[0] > view[PUB_ROUND]):
         # random rollouts make every legal move as likely: nothing to infer from the record
         _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, rview,
-                       min(max(int(params[SLOT_OVERSAMPLE]), 1), MAX_OVERSAMPLE))
+                       min(max(int(params[SLOT_OVERSAMPLE]), 1), MAX_OVERSAMPLE),
+                       min(max(params[SLOT_EPS], 0.0), 1.0), weights)
         for w in range(worlds):
             streams[w] = next_u64(rng)
     else:
         for w in range(worlds):
             sample_world(view, rng, world_hands, w * n, pool, infer != INFER_SIZES)
             streams[w] = next_u64(rng)
+            weights[w] = 1
     for i in range(SCRATCH):
         rview[i] = 0
     cur = stack_uint64(16)
@@ -558,8 +596,8 @@ def search_move(family, params, view, rng, packed, trace):
         total = 0
         for w in range(worlds):
             roll_rng[0] = streams[w]
-            total += _roll(view, world_hands, w * n, cands[i], fam, pp, rview, roll_rng, cur,
-                           gone, table0)
+            total += weights[w] * _roll(view, world_hands, w * n, cands[i], fam, pp, rview,
+                                        roll_rng, cur, gone, table0)
             if total >= best_total:  # cannot beat the best any more (ties go to the earlier)
                 break
         if total < best_total:

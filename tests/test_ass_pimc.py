@@ -39,7 +39,8 @@ from strategies.ass.catalog import INFER_POLICY, PEEK, PIMC, RANDOM
 from strategies.ass.pimc import INCONSISTENT, sample_world, search_move
 from strategies.registry import catalog, parse_strategy, seat_strategies
 
-SMALL = "pimc:worlds=3,candidates=3"
+SMALL = "pimc:worlds=3,candidates=3"  # infer=policy, oversample=2: the defaults
+SMALL_VOIDS = "pimc:worlds=3,candidates=3,infer=voids"
 SMALL_PEEK = "peek:worlds=2,candidates=3"
 SMALL_RANDOM = "pimc:worlds=2,candidates=3,rollout=random"
 SMALL_CAREFUL = "pimc:worlds=2,candidates=3,rollout=careful"
@@ -385,7 +386,7 @@ def test_no_peeking_two_deals_that_agree_on_what_pimc_saw_give_the_same_move(pos
     the stream only; the known holdings and the record are public, so they are shared."""
     state, view, log = position(*pos)
     hands = other_deal(state, int(view[PUB_SEAT]), shuffle)
-    for name in (SMALL, SMALL_POLICY):
+    for name in (SMALL_VOIDS, SMALL_POLICY, SMALL_POLICY_CAREFUL):
         assert (search(name, view, state["hands"], seed, log)
                 == search(name, view, hands, seed, log))
 
@@ -466,10 +467,9 @@ def test_policy_inference_keeps_the_worlds_that_explain_the_record_best():
                                    name)
                 sample_world(view, rng, worlds, 0, np.zeros(128, np.int64), True)
                 drawn += mismatches(view, log, [unpack(h) for h in worlds[:4]], name)
-            small = "pimc:worlds=16,candidates=6"
-            differs += (search(small, view, state["hands"], 5, log)[0]
-                        != search(small + ",infer=policy,eps=0.5", view, state["hands"], 5,
-                                  log)[0])
+            small = "pimc:worlds=16,candidates=6,infer="
+            differs += (search(small + "voids", view, state["hands"], 5, log)[0]
+                        != search(small + "policy,eps=0.5", view, state["hands"], 5, log)[0])
     assert kept < 0.8 * drawn
     assert differs > 0
 
@@ -480,7 +480,7 @@ def test_policy_inference_keeps_the_worlds_that_explain_the_record_best():
 @pytest.mark.parametrize(
     "players,texts",
     [
-        (4, [SMALL, "basic", SMALL_PEEK, SMALL_CAREFUL]),
+        (4, [SMALL, "basic", SMALL_PEEK, SMALL_VOIDS]),
         (4, [SMALL_POLICY, "careful", SMALL_SIZES, "set-saver"]),
         (3, [SMALL_RANDOM, "random", SMALL]),
         (6, [SMALL, "joker-dumper", SMALL_CAREFUL, SMALL_PEEK, "random", SMALL_RANDOM]),
@@ -520,7 +520,8 @@ def test_search_families_are_registered_with_knobs_and_peek_says_it_is_no_player
     assert s.describe_params()["rollout"] == "random"
     assert int(s.values[2]) >> 48 == RANDOM
     assert parse_strategy("ass", "pimc").describe_params()["rollout"] == "basic"
-    assert parse_strategy("ass", "pimc").describe_params()["infer"] == "voids"
+    assert parse_strategy("ass", "pimc").describe_params()["infer"] == "policy"
+    assert parse_strategy("ass", "pimc:infer=voids").label() == "pimc:infer=voids"
     assert int(parse_strategy("ass", "pimc:infer=policy").values[3]) == INFER_POLICY
     for bad in ("pimc:rollout=pimc", "pimc:rollout=nobody", "pimc:worlds=0", "pimc:infer=all",
                 "pimc:oversample=0"):

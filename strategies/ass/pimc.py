@@ -13,9 +13,9 @@
    rest is the out-of-play stack. (The ass is always in play, A-2, and its holder is always
    public; should a hand-built view not say, it goes to another seat, with odds in
    proportion to the places left in the hands.) Only what the view shows is used (A-11): its
-   own hand and the public state. Knob ``infer``: ``voids`` (the default) is this;
-   ``sizes`` ignores the known holdings (the worlds before they were public in the view,
-   kept to measure what they are worth); ``policy`` also weighs the opponents' past moves:
+   own hand and the public state. Knob ``infer``: ``voids`` is this; ``sizes`` ignores the
+   known holdings (the worlds before they were public in the view, kept to measure what
+   they are worth); ``policy`` (the default) also weighs the opponents' past moves:
    it draws ``oversample`` times ``worlds`` worlds and keeps the ``worlds`` in which the
    fewest of the opponents' decisions in this game's record differ from what the rollout
    strategy would have played with the hand the world gives them then

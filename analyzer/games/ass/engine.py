@@ -8,6 +8,9 @@ State lives in a few preallocated arrays, reused for every game of a chunk:
               strategy other than ``basic`` the engine writes the decider's own hand into its
               first 16 slots and the rest of the public state after them, and hands the view
               to the policy, which so sees exactly what ruling A-11 allows;
+              The known holdings (PUB_KNOWN, cards.py) live in the view as the hand sizes
+              do: set by the deal, raised by an ass round's take, lowered by a play (only
+              for a seat with something known: one load and compare per play otherwise);
 * ``rng``     uint64[1]: the game's stream ``stream_start(seed, index, 0)``, used for the deal
               and then, in decision order, by strategies that draw;
 * ``deck``    uint8[109] work space of the shuffle, filled from ``template`` (the canonical
@@ -23,7 +26,9 @@ round and may not lead the ass in it, A-8), so a game has at most ``2 * cards + 
 
 Trace mode records every move into ``trace`` (int64[MAX_ROUNDS, 14]): per round the starter,
 the winner, then one move code per seat in playing order from the starter (PASS for a pass,
-forced or chosen). :mod:`analyzer.games.ass.records` turns that into a game record.
+forced or chosen). :mod:`analyzer.games.ass.records` turns that into a game record. When a
+seat plays a search family the engine always plays in trace mode (``_searches``): the trace
+is then the game's public move record, which the search is handed (A-11: it is public).
 
 Speed notes (measured on one core, ``basic`` everywhere, per game, 4 players; the deal alone
 timed in a deal-only loop). Before the packed engine: deal about 260 ns, play about 1030 ns,

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_common import rate  # noqa: E402
 
-from analyzer.games.ass.cards import PUB_GONE, PUB_SIZES, VIEW_LEN  # noqa: E402
+from analyzer.games.ass.cards import PUB_GONE, PUB_KNOWN, PUB_SIZES, VIEW_LEN  # noqa: E402
 from analyzer.games.ass.engine import play_packed  # noqa: E402
 from analyzer.games.ass.moves import unpack_to  # noqa: E402
 from analyzer.games.ass.rollout import play_on  # noqa: E402
@@ -69,6 +69,7 @@ def _engine_from(states, sizes, gone, starters, blocked, rounds, n, families, pa
             for s in range(n):
                 work[s] = states[i, s]
                 view[PUB_SIZES + s] = sizes[i, s]
+                view[PUB_KNOWN + s] = 0  # (nothing known: a take adds to it)
             unpack_to(gone[i], view, PUB_GONE)
             r, _, _ = play_packed(work, starters[i], blocked[i], n, families, params, view,
                                   rng, trace, False, taken, (None, None))

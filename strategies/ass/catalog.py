@@ -52,7 +52,11 @@ Families
                    of at most ``candidates`` moves to the end of the game in every world with
                    the ``rollout`` strategy in every seat, and takes the move with the fewest
                    own minus points on average. Knobs: worlds (0), candidates (1), rollout (2:
-                   the name of any strategy that does not search, carried encoded).
+                   the name of any strategy that does not search, carried encoded), infer (3:
+                   voids, policy (the default) or sizes: which public facts the worlds
+                   respect, pimc.py), oversample (4: with infer=policy, worlds drawn per world
+                   kept), eps (5: with infer=policy, a kept world's weight per extra mismatch).
+                   Defaults measured: README, "Strong play in Who's the Ass?".
 ``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
                    For analysis only: peek minus pimc is what the hidden cards are worth.
 
@@ -200,7 +204,9 @@ register(
 
 # --- the search families (strategies/ass/pimc.py) ----------------------------------------------
 
-SLOT_WORLDS, SLOT_CANDIDATES, SLOT_ROLLOUT = range(3)
+SLOT_WORLDS, SLOT_CANDIDATES, SLOT_ROLLOUT, SLOT_INFER, SLOT_OVERSAMPLE, SLOT_EPS = range(6)
+INFER = ("voids", "policy", "sizes")
+INFER_VOIDS, INFER_POLICY, INFER_SIZES = range(3)
 ROLLOUT_FAMILY_SHIFT = 48  # a rollout strategy as one float: family * 2**48 + knobs, 6 bits each
 ROLLOUT_KNOB_BITS = 6
 
@@ -252,6 +258,13 @@ _SEARCH_PARAMS = (
           low=1, high=64),
     RolloutParam("rollout", SLOT_ROLLOUT, encode_rollout("basic"),
                  "the strategy every seat plays in the rollouts (any that does not search)"),
+    Param("infer", SLOT_INFER, float(INFER_POLICY),
+          "worlds respect: voids = every public fact, policy = also the opponents' past "
+          "moves, sizes = not the known holdings", choices=INFER),
+    Param("oversample", SLOT_OVERSAMPLE, 2.0,
+          "infer=policy: worlds drawn per world kept", low=1, high=16, integer=True),
+    Param("eps", SLOT_EPS, 1.0, "infer=policy: a kept world's weight per extra mismatch",
+          low=0.0, high=1.0),
 )
 register(
     StrategySpec(

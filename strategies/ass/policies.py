@@ -323,7 +323,8 @@ def decide(family, params, view, rng):
     elif family == HEURISTIC:
         return heuristic(params, view, rng)
     elif family == PIMC:  # (peek needs every hand, which a view never holds: the engine's own)
-        return _pimc.search_move(family, params, view, rng, np.zeros(0, dtype=np.uint64))
+        return _pimc.search_move(family, params, view, rng, np.zeros(0, dtype=np.uint64),
+                                 np.zeros((0, 2), dtype=np.int64))  # no move record here
     return PASS - 1  # an unknown family: an illegal code the engine reports
 
 

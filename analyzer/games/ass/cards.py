@@ -20,7 +20,8 @@ The *view* (int64[VIEW_LEN]) is everything a strategy is given (ruling A-11): it
 slots 0..15, then the public state: the round's lead size, highest value so far, whether it is
 an ass round, whether the decider may lead the ass, the cards that have left the game, the
 cards on the table this round, and every hand's size; in a match (A-12) also which game of
-the K it is and the running totals of the players by seat. Nothing in it reveals another hand. One
+the K it is and the running totals of the players by seat; and per seat the cards the public
+record shows it still holds (``PUB_KNOWN``, below). Nothing in it reveals another hand. One
 array rather than several keeps calls into jitted policies cheap (every array argument costs
 reference counting on each call; measured: 34 ns per decision with five arrays).
 """
@@ -64,7 +65,13 @@ PUB_TABLE = 48  # 16 counts by kind: cards played so far in the current round
 PUB_SIZES = 64  # 16 entries: hand size of every seat (seats 0..n-1)
 PUB_TOTALS = 80  # 16 entries: in a match, the running total of minus points of the player in
 # each seat (seats 0..n-1) before this game (A-12, public on the score sheet); 0 in a single game
-SCRATCH = 96  # legal-move lists are written from here on
+PUB_KNOWN = 96  # 16 entries: per seat (0..n-1), the cards the public record shows it holds, as
+# a packed hand (moves.py; the int64 holds the uint64's bits, always below 2**60). A lower bound
+# (A-11: played cards and who played them are public): the ass is with the first round's
+# starter at the deal (A-8; it is always dealt, A-2) and moves only by being led and taken
+# (A-7); a seat that takes an ass round's cards is known to hold them; each card a seat plays
+# lowers its known count of that kind, never below 0 (it may have played another copy).
+SCRATCH = 112  # legal-move lists are written from here on
 MAX_MOVES = 1024  # more than the most legal moves any hand can have (13*8*6 + 6)
 VIEW_LEN = SCRATCH + MAX_MOVES
 

@@ -8,6 +8,9 @@ State lives in a few preallocated arrays, reused for every game of a chunk:
               strategy other than ``basic`` the engine writes the decider's own hand into its
               first 16 slots and the rest of the public state after them, and hands the view
               to the policy, which so sees exactly what ruling A-11 allows;
+              The known holdings (PUB_KNOWN, cards.py) live in the view as the hand sizes
+              do: set by the deal, raised by an ass round's take, lowered by a play (only
+              for a seat with something known: one load and compare per play otherwise);
 * ``rng``     uint64[1]: the game's stream ``stream_start(seed, index, 0)``, used for the deal
               and then, in decision order, by strategies that draw;
 * ``deck``    uint8[109] work space of the shuffle, filled from ``template`` (the canonical
@@ -23,7 +26,9 @@ round and may not lead the ass in it, A-8), so a game has at most ``2 * cards + 
 
 Trace mode records every move into ``trace`` (int64[MAX_ROUNDS, 14]): per round the starter,
 the winner, then one move code per seat in playing order from the starter (PASS for a pass,
-forced or chosen). :mod:`analyzer.games.ass.records` turns that into a game record.
+forced or chosen). :mod:`analyzer.games.ass.records` turns that into a game record. When a
+seat plays a search family the engine always plays in trace mode (``_searches``): the trace
+is then the game's public move record, which the search is handed (A-11: it is public).
 
 Speed notes (measured on one core, ``basic`` everywhere, per game, 4 players; the deal alone
 timed in a deal-only loop). Before the packed engine: deal about 260 ns, play about 1030 ns,
@@ -106,6 +111,7 @@ from analyzer.games.ass.cards import (
     PUB_HIGH,
     PUB_HIGH_SEAT,
     PUB_K,
+    PUB_KNOWN,
     PUB_MAY_LEAD_ASS,
     PUB_PLAYERS,
     PUB_POS,
@@ -126,6 +132,7 @@ from analyzer.games.ass.moves import (
     U15,
     check_move,
     count_of,
+    known_after_play,
     move_delta,
     pack_counts,
     unpack_to,
@@ -168,7 +175,8 @@ def deal_packed(rng, n, per_player, template, deck, packed, view):
 
     Fisher-Yates on the canonical deck (for i = 108 .. 1: j = randbelow(i + 1), swap), then
     the ass goes to stack position p = randbelow(39), shifting the cards from p on by one;
-    stack position q goes to seat q mod n, for q < n * per_player. Sets the hand sizes.
+    stack position q goes to seat q mod n, for q < n * per_player. Sets the hand sizes and
+    the known holdings (PUB_KNOWN: the ass with its seat, who starts the first round, A-8).
 
     The 109 draws are exactly analyzer.rng's ``randbelow`` on the game's stream, computed
     ahead in one loop: splitmix64's states form an arithmetic sequence, so the draws do not
@@ -197,6 +205,8 @@ def deal_packed(rng, n, per_player, template, deck, packed, view):
             hand += card if q != p else U1  # U1: the ass (kind 0) at stack position p
         packed[s] = hand
         view[PUB_SIZES + s] = per_player
+        view[PUB_KNOWN + s] = 0
+    view[PUB_KNOWN + p % n] = 1  # the ass (kind 0): public, its holder starts (A-8)
     return p % n
 
 
@@ -218,11 +228,12 @@ def _seat_params(params, s):
 
 
 @njit(cache=True, inline="always")
-def _decide(fam, params, seat, view, rng, packed, variant):
+def _decide(fam, params, seat, view, rng, packed, variant, trace):
     """The move of the seat's strategy, a family other than ``basic`` (play_packed decides
     basic itself, on the packed hand): the family gets the view, which the caller has
     filled for this decision (and ``peek``, which is no legal player, every hand:
-    ``packed``). The search families are compiled in only when the variant has them
+    ``packed``; the search also reads the game's public move record so far, ``trace``).
+    The search families are compiled in only when the variant has them
     (:func:`_search_move`).
 
     This is the dispatch of policies.decide, written out: calling decide (inlined or not)
@@ -236,7 +247,7 @@ def _decide(fam, params, seat, view, rng, packed, variant):
     elif fam == HEURISTIC:
         return heuristic(pp, view, rng)
     elif fam in (PIMC, PEEK):
-        return _search_move(variant, fam, pp, view, rng, packed)
+        return _search_move(variant, fam, pp, view, rng, packed, trace)
     return PASS - 1  # a family missing here: an illegal code, reported as such
 
 
@@ -257,7 +268,7 @@ def variant_for(families) -> tuple[bool | None, bool | None]:
     return (True if others else None, True if search else None)
 
 
-def _search_move(variant, fam, pp, view, rng, packed):
+def _search_move(variant, fam, pp, view, rng, packed, trace):
     """The move of a search seat (pimc, peek): ``search_move`` when the variant has the
     search, else an illegal code (a table that :func:`variant_for` said has no search seat).
     In jitted code the choice is made when the caller is compiled, by the type of
@@ -265,24 +276,24 @@ def _search_move(variant, fam, pp, view, rng, packed):
     the search at all."""
     if variant[1] is None:
         return PASS - 1
-    return search_move(fam, pp, view, rng, packed)
+    return search_move(fam, pp, view, rng, packed, trace)
 
 
 @overload(_search_move, inline="always")
-def _search_move_typed(variant, fam, pp, view, rng, packed):
+def _search_move_typed(variant, fam, pp, view, rng, packed, trace):
     if isinstance(variant[1], types.NoneType):
-        def no_search(variant, fam, pp, view, rng, packed):
+        def no_search(variant, fam, pp, view, rng, packed, trace):
             return PASS - 1
         return no_search
 
-    def with_search(variant, fam, pp, view, rng, packed):
-        return search_move(fam, pp, view, rng, packed)
+    def with_search(variant, fam, pp, view, rng, packed, trace):
+        return search_move(fam, pp, view, rng, packed, trace)
     return with_search
 
 
 @njit(cache=True, _nrt=False)  # out of line; I0 keeps its arguments to one signature
 def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-                  ass_round, may_lead_ass, starter, high_seat, rounds, variant):
+                  ass_round, may_lead_ass, starter, high_seat, rounds, variant, trace):
     """The checked move of a family other than ``basic``: fill the view for the decision,
     ask the family, and return its move, or ILLEGAL when the move breaks the rules.
 
@@ -291,14 +302,14 @@ def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, 
     no references."""
     _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
                high_seat, rounds)
-    move = _decide(fam, params, seat, view, rng, packed, variant)
+    move = _decide(fam, params, seat, view, rng, packed, variant, trace)
     if not _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
         return ILLEGAL
     return move
 
 
 def _ask_other(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-               ass_round, may_lead_ass, starter, high_seat, rounds):
+               ass_round, may_lead_ass, starter, high_seat, rounds, trace):
     """:func:`_decide_other` where the variant has families other than ``basic``; in the
     variant for tables of ``basic`` alone, ILLEGAL (no seat there ever asks). In jitted code
     the choice is made when the caller is compiled, by the type of ``variant[0]`` (the
@@ -306,22 +317,23 @@ def _ask_other(variant, fam, params, view, rng, packed, hand, table, gone, pos, 
     if variant[0] is None:
         return ILLEGAL
     return _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-                         ass_round, may_lead_ass, starter, high_seat, rounds, variant)
+                         ass_round, may_lead_ass, starter, high_seat, rounds, variant, trace)
 
 
 @overload(_ask_other, inline="always")
 def _ask_other_typed(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat, k,
-                     high, ass_round, may_lead_ass, starter, high_seat, rounds):
+                     high, ass_round, may_lead_ass, starter, high_seat, rounds, trace):
     if isinstance(variant[0], types.NoneType):
         def basic_alone(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat,
-                        k, high, ass_round, may_lead_ass, starter, high_seat, rounds):
+                        k, high, ass_round, may_lead_ass, starter, high_seat, rounds, trace):
             return ILLEGAL
         return basic_alone
 
     def others(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-               ass_round, may_lead_ass, starter, high_seat, rounds):
+               ass_round, may_lead_ass, starter, high_seat, rounds, trace):
         return _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k,
-                             high, ass_round, may_lead_ass, starter, high_seat, rounds, variant)
+                             high, ass_round, may_lead_ass, starter, high_seat, rounds, variant,
+                             trace)
     return others
 
 
@@ -379,7 +391,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
             move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)
         else:
             move = _ask_other(variant, fam, params, view, rng, packed, hand, U0, gone, I0,
-                              starter, I0, I0, I0, may_lead_ass, starter, starter, rounds)
+                              starter, I0, I0, I0, may_lead_ass, starter, starter, rounds, trace)
             if move == ILLEGAL:
                 status = starter
                 break
@@ -392,6 +404,9 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         table = move_delta(move)  # the cards on the table this round, packed
         packed[starter] = hand - table
         view[PUB_SIZES + starter] -= c + j
+        if view[PUB_KNOWN + starter] != 0:  # A-11: what it was known to hold, less this play
+            view[PUB_KNOWN + starter] = np.int64(
+                known_after_play(np.uint64(view[PUB_KNOWN + starter]), move))
         # only a seat that plays can empty its hand: note it, and scan the sizes only then
         emptied = empty_at_start or view[PUB_SIZES + starter] == 0
         high_seat = starter
@@ -415,7 +430,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                 else:
                     move = _ask_other(variant, fam, params, view, rng, packed, hand, table, gone,
                                       pos, seat, k, high, ass_round, I0, starter, high_seat,
-                                      rounds)
+                                      rounds, trace)
                     if move == ILLEGAL:
                         status = seat
                         break
@@ -425,6 +440,9 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                     packed[seat] = hand - delta
                     table += delta
                     view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
+                    if view[PUB_KNOWN + seat] != 0:  # A-11, as for the lead
+                        view[PUB_KNOWN + seat] = np.int64(
+                            known_after_play(np.uint64(view[PUB_KNOWN + seat]), move))
                     emptied = emptied or view[PUB_SIZES + seat] == 0
                     # A-7: in an ass round the last of several equal highest takes the cards
                     if v > high or (ass_round and v == high):
@@ -437,6 +455,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         if ass_round:  # A-7: the taker takes every card of the round, the ass included
             packed[high_seat] += table
             view[PUB_SIZES + high_seat] += n
+            # A-11: the cards it took are public (the ass among them)
+            view[PUB_KNOWN + high_seat] = np.int64(np.uint64(view[PUB_KNOWN + high_seat]) + table)
             taken[high_seat] += 1
             ass_rounds += 1
             blocked = high_seat
@@ -490,8 +510,13 @@ def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tr
     for s in range(n):
         packed[s] = pack_counts(hands[s], 0)
     gone = pack_counts(view, PUB_GONE)  # play_packed may leave a later state in the view
-    result = play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
-                         tracing, taken, variant)
+    record = trace
+    log = tracing
+    if not tracing and _searches(families):  # a search reads the move record (_searches)
+        record = np.empty((MAX_ROUNDS, TRACE_WIDTH), dtype=np.int64)
+        log = True
+    result = play_packed(packed, starter, blocked, n, families, params, view, rng, record,
+                         log, taken, variant)
     # the view's public state at the end: the cards that left the hands in normal rounds
     # are gone (an ass round only moves cards between hands), and the table is empty
     for kind in range(JOKER + 1):
@@ -531,6 +556,17 @@ def start_stream(seed, index, stream, n, per_player, template, deck, packed, vie
 
 
 @njit(cache=True, inline="always")
+def _searches(families):
+    """True when a seat plays a search family. The engine then plays in trace mode, so that
+    ``trace`` holds the game's public move record (starters, moves, takers; A-11), which the
+    search reads (``infer=policy``); nothing else changes."""
+    for f in families:  # noqa: SIM110 (a loop numba compiles)
+        if f in (PIMC, PEEK):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _small_deck(template):
     """The canonical deck as uint8 (the engine shuffles a uint8 copy of it)."""
     small = np.empty(DECK_SIZE, dtype=np.uint8)
@@ -554,13 +590,14 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
     rng = np.zeros(1, dtype=np.uint64)
     small = _small_deck(template)
     deck = np.empty(DECK_SIZE, dtype=np.uint8)
-    trace = np.empty((1, TRACE_WIDTH), dtype=np.int64)
+    trace = np.empty((MAX_ROUNDS, TRACE_WIDTH), dtype=np.int64)  # the move record, for searches
+    log = _searches(families)
     taken = np.zeros(n, dtype=np.int64)
     for g in range(count):
         ass_seat = start_game(seed, start + g, n, per_player, small, deck, packed, view, rng,
                               taken)
         rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params,
-                                                 view, rng, trace, False, taken, variant)
+                                                 view, rng, trace, log, taken, variant)
         if status != OK:
             return g
         first_out = -1
@@ -643,6 +680,7 @@ def play_match(seed, index, n, per_player, games, families, params, template, de
         totals[p] = 0
     slots = params.shape[1]
     trace = traces[0]
+    log = tracing or _searches(families)  # searches read the move record (_searches)
     for g in range(games):
         dealer = (first + g) % n
         for s in range(n):
@@ -662,7 +700,7 @@ def play_match(seed, index, n, per_player, games, families, params, template, de
         if tracing:
             trace = traces[g]
         rounds, _, status = play_packed(packed, ass_seat, -1, n, seat_fams, seat_params, view,
-                                        rng, trace, tracing, taken, variant)
+                                        rng, trace, log, taken, variant)
         if tracing:
             rounds_out[g] = rounds
             for s in range(n):
@@ -704,7 +742,7 @@ def run_match_chunk(seed, start, count, n, per_player, games, families, params, 
     rng = np.zeros(1, dtype=np.uint64)
     small = _small_deck(template)
     deck = np.empty(DECK_SIZE, dtype=np.uint8)
-    traces = np.empty((1, 1, TRACE_WIDTH), dtype=np.int64)
+    traces = np.empty((1, MAX_ROUNDS, TRACE_WIDTH), dtype=np.int64)  # for searches
     dummy = np.empty((1, n, 16), dtype=np.int64)
     rounds = np.empty(1, dtype=np.int64)
     taken = np.zeros(n, dtype=np.int64)

@@ -203,3 +203,15 @@ def unpack_to(hand, out, at):
     """Write the 16 counts of a packed hand to ``out[at : at + 16]``."""
     for kind in range(HAND_SLOTS):
         out[at + kind] = np.int64((hand >> (U4 * np.uint64(kind))) & U15)
+
+
+@njit(cache=True, inline="always")
+def known_after_play(known, move):
+    """The known cards of a seat (packed) after it plays ``move`` (not PASS): each kind of
+    the move lowered by the cards played of it, never below 0 (A-11: the seat may have
+    played another copy of a card it was known to hold)."""
+    shift = U4 * np.uint64(move >> 8)
+    c = min((known >> shift) & U15, np.uint64((move >> 4) & 15))
+    known -= c << shift
+    j = min((known >> JOKER_SHIFT) & U15, np.uint64(move & 15))
+    return known - (j << JOKER_SHIFT)

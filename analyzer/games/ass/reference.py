@@ -40,6 +40,7 @@ from analyzer.games.ass.cards import (
     PUB_HIGH,
     PUB_HIGH_SEAT,
     PUB_K,
+    PUB_KNOWN,
     PUB_MAY_LEAD_ASS,
     PUB_PLAYERS,
     PUB_POS,
@@ -151,12 +152,21 @@ def basic_move(hand: list[int], turn: Turn) -> Move | None:
 
 @dataclass
 class Table:
-    """The whole game state: hands, cards gone, the public round record."""
+    """The whole game state: hands, cards gone, the public round record.
+
+    ``known[s]`` (counts by kind) is what the public record shows seat s holds (A-11): the
+    ass with the seat that starts the first round (A-8), the cards of an ass round with its
+    taker (A-7), less what the seat played since, never below 0. ``log`` is the public move
+    record, one row per round as the engine's trace: starter, winner, every seat's move code
+    in playing order from the starter (PASS for a pass); the search reads it.
+    """
 
     rules: AssRules
     hands: list[list[int]]
     gone: list[int] = field(default_factory=lambda: [0] * KINDS)
     round_number: int = 0
+    known: list[list[int]] = field(default_factory=list)
+    log: list[list[int]] = field(default_factory=list)
     # in a match (A-12): the game's number, the number of games, the running totals by seat
     game_number: int = 0
     games: int = 0
@@ -187,7 +197,17 @@ class Table:
         view[PUB_GAMES] = self.games
         for seat, total in enumerate(self.totals):
             view[PUB_TOTALS + seat] = total
+        for seat, counts in enumerate(self.known):
+            view[PUB_KNOWN + seat] = sum(count << (4 * kind) for kind, count in enumerate(counts))
         return view
+
+    def record_array(self) -> np.ndarray:
+        """The move record so far as the engine's trace array (rows: rounds)."""
+        width = 2 + max(self.rules.players, 12)
+        out = np.full((len(self.log), width), PASS, dtype=np.int64)
+        for r, row in enumerate(self.log):
+            out[r, : len(row)] = row
+        return out
 
 
 class Player:
@@ -217,7 +237,7 @@ class Player:
             packed = np.array([sum(count << (4 * kind) for kind, count in enumerate(h))
                                for h in table.hands], dtype=np.uint64)
             code = int(search_move(self.strategy.family, tuple(self.strategy.values), view,
-                                   state, packed))
+                                   state, packed, table.record_array()))
         else:
             code = int(decide(self.strategy.family, tuple(self.strategy.values), view, state))
         self.rng.load_array(state)
@@ -237,6 +257,10 @@ def play_round(table: Table, players: list[Player], starter: int, blocked: int) 
                 may_lead_ass=hands[starter][ASS] > 0 and starter != blocked)
     plays: list[dict[str, Any]] = []
     high_seat = starter
+    log_row = [starter, PASS] + [PASS] * n
+    table.log.append(log_row)
+    known = table.known or [[0] * KINDS for _ in range(n)]
+    table.known = known
     for position in range(n):
         seat = (starter + position) % n
         turn.seat, turn.position = seat, position
@@ -250,6 +274,10 @@ def play_round(table: Table, players: list[Player], starter: int, blocked: int) 
             plays.append({"seat": seat, "pass": True})
             continue
         value, numbers, jokers = move
+        log_row[2 + position] = encode(*move)
+        if value <= N_VALUES:  # A-11: it played some of what it was known to hold, or others
+            known[seat][value] = max(0, known[seat][value] - numbers)
+        known[seat][JOKER] = max(0, known[seat][JOKER] - jokers)
         play: dict[str, Any] = {"seat": seat, "cards": move_cards(encode(*move))}
         if value <= N_VALUES:  # the ass (value 0) or number cards; jokers alone have c = 0
             hands[seat][value] -= numbers
@@ -272,9 +300,11 @@ def play_round(table: Table, players: list[Player], starter: int, blocked: int) 
     if turn.ass_round:  # A-7: the taker takes every card of the round, the ass included
         for kind in range(KINDS):
             hands[high_seat][kind] += on_table[kind]
+            known[high_seat][kind] += on_table[kind]  # A-11: seen taken
     else:  # A-6: played cards leave the game
         for kind in range(KINDS):
             table.gone[kind] += on_table[kind]
+    log_row[1] = high_seat
     table.round_number += 1
     return {"starter": starter, "ass_round": turn.ass_round, "plays": plays, "winner": high_seat}
 
@@ -297,13 +327,21 @@ def minus_points(hand: list[int]) -> int:
     return sum(penalty(kind) * count for kind, count in enumerate(hand))
 
 
+def dealt_known(players: int, starter: int) -> list[list[int]]:
+    """The known holdings after the deal: the first round's starter holds the ass, and
+    everybody knows it (A-8 makes the ass's holder start; A-2: the ass is always dealt)."""
+    known = [[0] * KINDS for _ in range(players)]
+    known[starter][ASS] = 1
+    return known
+
+
 def play_record(seed: int, index: int, strategies: list[Strategy]) -> dict[str, Any]:
     """Play game (seed, index) with one strategy per seat; return its game record."""
     rules = AssRules.for_players(len(strategies))
     rng = PyRng(seed, index, 0)
     hands, ass_seat = deal(rules, rng)
     dealt = [hand_names(h) for h in hands]
-    table = Table(rules, hands)
+    table = Table(rules, hands, known=dealt_known(rules.players, ass_seat))
     players = [Player(s, rng) for s in strategies]
     rounds = play_from(table, players, ass_seat)
     return {
@@ -385,7 +423,8 @@ def play_match_record(seed: int, index: int, strategies: list[Strategy],
         hands, ass_seat = deal(rules, rng)
         dealt = [hand_names(h) for h in hands]
         table = Table(rules, hands, game_number=g, games=games,
-                      totals=[totals[p] for p in seat_players])
+                      totals=[totals[p] for p in seat_players],
+                      known=dealt_known(n, ass_seat))
         players = [Player(strategies[p], rng) for p in seat_players]
         rounds = play_from(table, players, ass_seat)
         penalties = [minus_points(h) for h in table.hands]

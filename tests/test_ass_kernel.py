@@ -200,21 +200,23 @@ def test_search_move_is_compiled_only_into_the_search_variant(monkeypatch):
     from strategies.ass.catalog import PIMC
 
     @njit
-    def stand_in(fam, pp, view, rng, packed):
+    def stand_in(fam, pp, view, rng, packed, trace):
         return 4242
 
     @njit
-    def ask(variant, view, rng, packed):
+    def ask(variant, view, rng, packed, trace):
         x = np.float32(1)  # a type the engine never uses: a fresh overload
         pp = (x, x, x, x, x, x, x, x)
-        return engine._search_move(variant, PIMC, pp, view, rng, packed)
+        return engine._search_move(variant, PIMC, pp, view, rng, packed, trace)
 
     monkeypatch.setattr(engine, "search_move", stand_in)
     view = np.zeros(VIEW_LEN, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     packed = np.zeros(4, dtype=np.uint64)
-    assert ask((True, None), view, rng, packed) == PASS - 1
+    trace = np.zeros((1, 14), dtype=np.int64)
+    assert ask((True, None), view, rng, packed, trace) == PASS - 1
     assert stand_in.signatures == []  # not compiled for the variant without search
-    assert ask((True, True), view, rng, packed) == 4242
+    assert ask((True, True), view, rng, packed, trace) == 4242
     assert len(stand_in.signatures) == 1
-    assert engine._search_move((True, None), PIMC, (1.0,) * 8, view, rng, packed) == PASS - 1
+    assert engine._search_move((True, None), PIMC, (1.0,) * 8, view, rng, packed,
+                               trace) == PASS - 1

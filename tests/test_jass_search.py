@@ -291,9 +291,14 @@ def test_policy_replay_counts_the_moves_the_rollout_policy_would_not_make(
     got = search.replay_misses(decider, hands, st, played, fam[0], prm[0],
                                *(np.zeros(4, np.uint64) for _ in range(3)),
                                np.zeros(len(st), np.int64), np.zeros(4, np.int64),
-                               np.zeros(1, np.uint64))
+                               np.zeros(1, np.uint64), 99)
     assert got == sum(misses) - misses[decider]
     assert np.array_equal(st, before)
+    for limit in (0, 1, 2):  # the replay stops once the misses reach the limit
+        assert search.replay_misses(decider, hands, st, played, fam[0], prm[0],
+                                    *(np.zeros(4, np.uint64) for _ in range(3)),
+                                    np.zeros(len(st), np.int64), np.zeros(4, np.int64),
+                                    np.zeros(1, np.uint64), limit) == min(got, limit)
     if followers >= set(range(n)) - {decider}:
         assert got == 0
 
@@ -323,7 +328,7 @@ def test_policy_worlds_are_the_least_missing_weighted_by_eps():
     def misses(g):
         return search.replay_misses(seat, pool[g], st, played, fam[0], prm[0], *scratch,
                                     np.zeros(len(st), np.int64), np.zeros(4, np.int64),
-                                    np.zeros(1, np.uint64))
+                                    np.zeros(1, np.uint64), 99)
 
     every = [misses(g) for g in range(len(pool))]
     kept = [every[g] for g in keep]

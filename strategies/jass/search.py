@@ -101,6 +101,7 @@ from strategies.jass.policies import begin_deal, choose_card, fix_card
 from strategies.registry import N_PARAMS, parse_strategy
 
 MATCH_WEIGHT = 10  # objective=match: a won (lost) match counts as ten sticks
+MAX_MISSES = 36  # infer=policy: more moves than a deal has
 
 
 def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
@@ -249,15 +250,18 @@ def policy_allows(fam, prm, who, hand, legal, st, played, taken, srng, aim, card
 
 
 @njit(cache=True, _nrt=False)
-def replay_misses(seat, wh, st, played, fam, prm, h0, p0, t0, s0, memo, srng):
+def replay_misses(seat, wh, st, played, fam, prm, h0, p0, t0, s0, memo, srng, limit):
     """infer=policy: how many of the other seats' moves so far in this deal the rollout policy
     would not have made, had the world ``wh`` been the deal. The deal is replayed from its
     start (the world's hands plus the cards each seat has played; the public order of play
     ``S_HIST``), and at every move of another seat the policy is asked, from that seat's
     world hand then and the public state then, which card it plays. The decider's own moves
     are replayed but not scored: its hand is the same in every world, so they say nothing
-    about how the others' cards lie. Scratch: ``h0``/``p0``/``t0`` uint64[4], ``s0``
-    int64[ST_SIZE], ``memo`` int64[4], ``srng`` uint64[1]."""
+    about how the others' cards lie. Stops early, returning ``limit``, once the misses reach
+    ``limit``. Scratch: ``h0``/``p0``/``t0`` uint64[4], ``s0`` int64[ST_SIZE], ``memo``
+    int64[4], ``srng`` uint64[1]."""
+    if limit <= 0:
+        return 0
     n = st[S_N]
     total = 0
     for p in range(n):
@@ -278,6 +282,8 @@ def replay_misses(seat, wh, st, played, fam, prm, h0, p0, t0, s0, memo, srng):
             if not policy_allows(fam, prm, who, hand, legal_mask(hand, s0), s0, p0, t0, srng,
                                  memo[who], card):
                 miss += 1
+                if miss >= limit:
+                    return miss
         play_card(who, card, h0, p0, t0, s0)
     return miss
 
@@ -391,6 +397,10 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
     s0 = np.empty(ST_SIZE, dtype=np.int64)
     memo = np.zeros(4, dtype=np.int64)
     srng = np.zeros(1, dtype=np.uint64)
+    # misses of the worlds so far, by count: a world that reaches the worlds-th fewest so far
+    # can never be kept (that many earlier worlds miss no more), so its replay stops there
+    hist = np.zeros(MAX_MISSES + 2, dtype=np.int64)
+    limit = MAX_MISSES + 1
     for g in range(ngen):
         if peek:
             for p in range(4):
@@ -402,8 +412,17 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
         for p in range(4):
             pool[g, p] = wh[p]
         if policy:
-            miss[g] = replay_misses(seat, wh, st, played, ROLLOUT_FAMS[rk], ROLLOUT_PRMS[rk],
-                                    h0, p0, t0, s0, memo, srng)
+            m = replay_misses(seat, wh, st, played, ROLLOUT_FAMS[rk], ROLLOUT_PRMS[rk], h0, p0,
+                              t0, s0, memo, srng, limit)
+            miss[g] = m
+            hist[m] += 1
+            if g + 1 >= worlds:
+                below = 0
+                for v in range(MAX_MISSES + 1):
+                    below += hist[v]
+                    if below >= worlds:
+                        limit = v
+                        break
     if policy:
         eps = prm[P_EPS]
         kept = 0

@@ -332,9 +332,15 @@ def test_policy_worlds_are_the_least_missing_weighted_by_eps():
 
     every = [misses(g) for g in range(len(pool))]
     kept = [every[g] for g in keep]
-    assert len(pool) == 48 and sorted(kept) == kept and kept == sorted(every)[:8]
+    assert sorted(kept) == kept and kept == sorted(every)[:8]
     assert np.allclose(weight, [0.5 ** (m - kept[0]) for m in kept])
-    assert len(set(every)) > 1  # the position tells worlds apart
+    assert len(pool) == 48 and len(set(every)) > 1  # the position tells worlds apart
+    # where the others' moves fit most worlds, drawing stops at 8 that miss nothing
+    hands, played, taken, st, _ = policy_position(5, 4, "seed", 2, {0, 1, 2, 3})
+    seat = to_move(st)
+    pool, _, keep, weight = draw("pimc:worlds=8,infer=policy,oversample=6,eps=0.5")
+    assert 8 <= len(pool) < 48 and (weight == 1.0).all()
+    assert [misses(g) for g in range(len(pool))].count(0) == 8
 
 
 def test_policy_inference_finds_the_hands_of_players_who_play_like_the_rollout():

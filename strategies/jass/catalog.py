@@ -143,7 +143,7 @@ SEARCH_PARAMS = (
           choices=OBJECTIVE_CHOICES),
     Param("eps", P_EPS, 0.3, "infer=policy: a world's weight per move of another seat the "
           "rollout policy would not have made", low=0, high=1),
-    Param("oversample", P_OVERSAMPLE, 1.0, "infer=policy: draw this many worlds per world "
+    Param("oversample", P_OVERSAMPLE, 16.0, "infer=policy: draw this many worlds per world "
           "searched, keep the most likely", low=1, high=64, integer=True),
 )
 

@@ -279,8 +279,9 @@ def replay_misses(seat, wh, st, played, fam, prm, h0, p0, t0, s0, memo, srng, li
         who = to_move(s0)
         if who != seat:
             hand = h0[who]
-            if not policy_allows(fam, prm, who, hand, legal_mask(hand, s0), s0, p0, t0, srng,
-                                 memo[who], card):
+            legal = legal_mask(hand, s0)
+            if (legal & (legal - U1)) != U0 and not policy_allows(
+                    fam, prm, who, hand, legal, s0, p0, t0, srng, memo[who], card):
                 miss += 1
                 if miss >= limit:
                     return miss
@@ -369,13 +370,14 @@ def outcome(seat, taken, st, objective, pts, award, bonus, newties, totals):
 
 @njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
 def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
-    """The worlds a decision searches: ``(pool, seeds, keep, weight)``, ``pool[g]`` the hands
-    of drawn world g (uint64[4]) and ``seeds[g]`` its rollout stream; the search plays worlds
-    ``keep[w]`` with weight ``weight[w]``. Draws, in this order, per world the sampler's cards
-    and one 64-bit rollout seed. ``peek``: every world is ``truth``. infer=policy (module
-    docstring): ``oversample`` x ``worlds`` worlds, the ``worlds`` with the fewest misses kept
-    (earlier first among equals), weighted ``eps`` ** (misses - the fewest); otherwise every
-    world drawn, weight 1. ``keep[0]`` is -1 on an inconsistent state."""
+    """The worlds a decision searches: ``(pool, seeds, keep, weight)``: ``pool[g]`` the hands
+    of world g (uint64[4], every world drawn), ``seeds[g]`` its rollout stream; the search
+    plays worlds ``keep[w]`` with weight ``weight[w]``. Draws, in this order, per world the
+    sampler's cards and one 64-bit rollout seed. ``peek``: every world is ``truth``.
+    infer=policy (module docstring): up to ``oversample`` x ``worlds`` worlds (no more once
+    ``worlds`` of them miss nothing), the ``worlds`` with the fewest misses kept (earlier first
+    among equals), weighted ``eps`` ** (misses - the fewest); otherwise every world drawn,
+    weight 1. ``keep[0]`` is -1 on an inconsistent state."""
     worlds = max(1, int(prm[P_WORLDS]))
     policy = int(prm[P_INFER]) == INFER_POLICY and not peek
     over = max(1, int(prm[P_OVERSAMPLE])) if policy else 1
@@ -398,10 +400,14 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
     memo = np.zeros(4, dtype=np.int64)
     srng = np.zeros(1, dtype=np.uint64)
     # misses of the worlds so far, by count: a world that reaches the worlds-th fewest so far
-    # can never be kept (that many earlier worlds miss no more), so its replay stops there
+    # can never be kept (that many earlier worlds miss no more), so its replay stops there;
+    # once `worlds` worlds miss nothing, no more are drawn
     hist = np.zeros(MAX_MISSES + 2, dtype=np.int64)
     limit = MAX_MISSES + 1
     for g in range(ngen):
+        if limit == 0:  # `worlds` worlds that miss nothing: no later world can be kept
+            ngen = g
+            break
         if peek:
             for p in range(4):
                 wh[p] = truth[p]
@@ -436,7 +442,7 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
         least = miss[keep[0]]
         for w in range(worlds):
             weight[w] = eps ** (miss[keep[w]] - least)
-    return pool, seeds, keep, weight
+    return pool[:ngen], seeds[:ngen], keep, weight
 
 
 @njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers

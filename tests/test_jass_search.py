@@ -317,7 +317,7 @@ def test_policy_worlds_are_the_least_missing_weighted_by_eps():
                                   np.array([77], np.uint64), nothing, False)
 
     voids = draw("pimc:worlds=8")
-    same = draw("pimc:worlds=8,infer=policy,eps=1")
+    same = draw("pimc:worlds=8,infer=policy,eps=1,oversample=1")
     assert np.array_equal(voids[0], same[0]) and np.array_equal(voids[1], same[1])
     assert list(voids[2]) == list(range(8)) and sorted(same[2]) == list(range(8))
     assert (voids[3] == 1.0).all() and (same[3] == 1.0).all()

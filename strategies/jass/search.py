@@ -21,9 +21,10 @@ At a decision with more than one legal card, ``pimc`` (perfect-information Monte
 bridge program keeps 200 of 5,000 worlds this way). For every world it replays the deal so
 far from that world's hands (:func:`replay_misses`: the public order of play, ``S_HIST``), asks
 the rollout policy at every move of another seat which card it would have played there, and
-counts the *misses*. It draws ``oversample`` x ``worlds`` worlds, keeps the ``worlds`` with the
-fewest misses and weighs each by ``eps`` ** (its misses - the fewest): eps = 1 and oversample
-= 1 is ``infer=voids`` again, eps = 0 keeps only the most likely worlds. A policy that draws
+counts the *misses*. It draws ``oversample`` x ``worlds`` worlds (fewer when ``worlds`` of
+them miss nothing: no later world could be kept), keeps the ``worlds`` with the fewest misses
+and weighs each by ``eps`` ** (its misses - the fewest): eps = 1 and oversample = 1 is
+``infer=voids`` again, eps = 0 keeps only the most likely worlds. A policy that draws
 counts a move as matching when a draw could have given it (``random``: any legal card), so
 the replay never touches the game's stream. The decider's own moves carry no such weight:
 its hand is the same in every world. The trump-fixing card of another seat is one of its

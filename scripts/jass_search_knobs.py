@@ -2,7 +2,9 @@
 
 For every candidate strategy, the same ``--deals`` deals are played ``players`` times, the
 candidate in each seat once and the ``--field`` strategy in every other seat; prints the
-candidate's mean sticks per deal with a 95% interval (over deals x seats) and the CPU time.
+candidate's mean sticks per deal with a 95% interval (over deals x seats) and the CPU time,
+and for every candidate after the first its difference from the first on the same deals and
+seats, with a paired 95% interval.
 
 Run: ``.venv/bin/python scripts/jass_search_knobs.py --players 4 --deals 400 --field aim-low
 pimc:rollout=basic pimc:worlds=8 pimc pimc:worlds=32`` (the README's table of defaults).
@@ -32,7 +34,8 @@ def main(argv: list[str] | None = None) -> None:
     from analyzer.games.kernel import RunSpec
 
     n = args.players
-    for cand in [args.field, *args.candidates]:
+    first = None
+    for k, cand in enumerate([args.field, *args.candidates]):
         sticks = []
         t0 = time.process_time()
         for seat in range(n):
@@ -43,8 +46,15 @@ def main(argv: list[str] | None = None) -> None:
             sticks.append(out["sticks"][seat::n].astype(float))
         v = np.concatenate(sticks)
         half = 1.96 * v.std(ddof=1) / np.sqrt(len(v))
-        print(f"{cand:<40} {v.mean():.3f} +/- {half:.3f} sticks/deal   "
-              f"{time.process_time() - t0:.1f} s CPU", flush=True)
+        line = (f"{cand:<40} {v.mean():.3f} +/- {half:.3f} sticks/deal   "
+                f"{time.process_time() - t0:.1f} s CPU")
+        if k == 1:
+            first = v
+        elif k > 1:
+            d = v - first
+            line += (f"   vs {args.candidates[0]}: {d.mean():+.3f} +/- "
+                     f"{1.96 * d.std(ddof=1) / np.sqrt(len(d)):.3f} (paired)")
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -116,15 +116,29 @@ def test_every_sampled_world_is_a_legal_completion(seed, n, ruleset, frac):
     state = np.array([seed ^ 0x5DEECE66D], dtype=np.uint64)
     for _ in range(5):
         wh = sample(seat, int(hands[seat]), st, played, state)
-        assert wh[seat] == hands[seat]
-        union = 0
-        for p in range(n):
-            assert int(wh[p]) & union == 0 and int(wh[p]) & int(played[p]) == 0
-            union |= int(wh[p]) | int(played[p])
-            assert bin(int(wh[p])).count("1") == bin(int(hands[p])).count("1")
-        assert union == int(FULL_DECK)
-        start = [mask_cards(int(wh[p]) | int(played[p])) for p in range(n)]
-        assert history_is_legal(start, history, n, ruleset)
+        assert_legal_completion(wh, seat, hands, played, history, n, ruleset)
+    # infer=policy searches a choice among such worlds: every kept one is a legal completion
+    prm = np.array(parse_strategy("jass", "pimc:worlds=3,infer=policy,oversample=2").values)
+    pool, _, keep, weight = search.draw_worlds(prm, seat, hands[seat], st, played, state,
+                                               np.zeros(4, np.uint64), False)
+    assert sorted(set(keep.tolist())) == sorted(keep.tolist()) and keep.min() >= 0
+    assert len(keep) == 3 and weight.max() == 1.0
+    for g in keep:
+        assert_legal_completion(pool[g], seat, hands, played, history, n, ruleset)
+
+
+def assert_legal_completion(wh, seat, hands, played, history, n, ruleset):
+    """A world: the decider's own hand, each card exactly once, hand sizes right, and the
+    whole play so far legal from the world's hands (the reference rules' replay)."""
+    assert wh[seat] == hands[seat]
+    union = 0
+    for p in range(n):
+        assert int(wh[p]) & union == 0 and int(wh[p]) & int(played[p]) == 0
+        union |= int(wh[p]) | int(played[p])
+        assert bin(int(wh[p])).count("1") == bin(int(hands[p])).count("1")
+    assert union == int(FULL_DECK)
+    start = [mask_cards(int(wh[p]) | int(played[p])) for p in range(n)]
+    assert history_is_legal(start, history, n, ruleset)
 
 
 def test_an_under_trump_bans_higher_trumps_and_the_led_suit():
@@ -154,8 +168,14 @@ def test_an_under_trump_bans_higher_trumps_and_the_led_suit():
 def test_pimc_does_not_peek(seed, n, ruleset, moves, stream):
     """No peeking (J-11): two deals that agree on everything the decider has seen (own hand,
     every card played and by whom, hand sizes, the public inferences) give the same pimc
-    decision from the same stream."""
-    prm = np.array(parse_strategy("jass", "pimc:worlds=6").values)
+    decision from the same stream, with infer=voids and with infer=policy (which replays the
+    others' moves from each world's hands)."""
+    for text in ("pimc:worlds=6", "pimc:worlds=3,infer=policy,oversample=3"):
+        _same_decision_on_both_deals(text, seed, n, ruleset, moves, stream)
+
+
+def _same_decision_on_both_deals(text, seed, n, ruleset, moves, stream):
+    prm = np.array(parse_strategy("jass", text).values)
     hands, played, taken, st, history = random_position(seed, n, ruleset, moves)
     seat = to_move(st)
     legal = np.uint64(legal_mask(hands[seat], st))
@@ -173,9 +193,10 @@ def test_pimc_does_not_peek(seed, n, ruleset, moves, stream):
 
 
 ENGINE_FIELDS = [
-    ["pimc:worlds=2", "basic", "aim-low", "random"],
+    ["pimc:worlds=2,infer=policy,oversample=3", "basic", "aim-low", "random"],
     ["peek:worlds=2", "pimc:worlds=2,rollout=random", "adaptive", "re-aim"],
-    ["pimc:worlds=3,objective=match,rollout=aim-low", "catch-up", "pimc:worlds=1,candidates=2"],
+    ["pimc:worlds=3,objective=match,rollout=aim-low", "catch-up",
+     "pimc:worlds=2,candidates=2,infer=policy,eps=0"],
 ]
 
 
@@ -226,6 +247,121 @@ def test_search_results_depend_on_index_alone_whatever_the_backend(mode):
         finally:
             backend.close()
         pd.testing.assert_frame_equal(dask, base, check_exact=True)
+
+
+def policy_position(seed, n, ruleset, moves, followers):
+    """Deal ``seed`` and play ``moves`` cards: the seats in ``followers`` play ``aim-low`` (the
+    default rollout policy), the others random legal cards. Returns the engine state and, per
+    seat, how many of its moves differ from what aim-low would have played (worked out during
+    the play, from the true hands: independent of the search's replay)."""
+    work = engine.new_work()
+    rng, deck, hands, played, taken, st = work[:6]
+    rng[0] = np.uint64(seed)
+    engine.start_deal(rng, deck, hands, played, taken, st, np.zeros(4, np.int64), n,
+                      ruleset == "swiss", n - 1, 0)
+    fam, prm = engine_arrays([parse_strategy("jass", "aim-low")])
+    memo = [policies.begin_deal(fam[0], prm[0], p, hands[p], st) for p in range(n)]
+    py = np.random.default_rng(seed)
+    scratch = np.zeros(1, np.uint64)
+    misses = [0] * 4
+    for _ in range(moves):
+        seat = to_move(st)
+        legal = np.uint64(legal_mask(hands[seat], st))
+        model = policies.choose_card(fam[0], prm[0], seat, hands[seat], legal, st, played,
+                                     taken, scratch, memo[seat])
+        card = model if seat in followers else int(py.choice(mask_cards(int(legal))))
+        misses[seat] += card != model
+        engine.play_card(seat, card, hands, played, taken, st)
+    return hands, played, taken, st, misses
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=hs.integers(0, 2**62), n=hs.sampled_from([3, 4]),
+       ruleset=hs.sampled_from(["seed", "swiss"]), moves=hs.integers(0, 35),
+       followers=hs.sets(hs.integers(0, 3)))
+def test_policy_replay_counts_the_moves_the_rollout_policy_would_not_make(
+        seed, n, ruleset, moves, followers):
+    """infer=policy: replaying the public order of play (S_HIST) from the true deal counts
+    exactly the other seats' moves that differ from the rollout policy's choice (0 when they
+    all play it), the decider's own moves never; the public state is left untouched."""
+    hands, played, taken, st, misses = policy_position(seed, n, ruleset, moves, followers)
+    decider = to_move(st)
+    fam, prm = engine_arrays([parse_strategy("jass", "aim-low")])
+    before = st.copy()
+    got = search.replay_misses(decider, hands, st, played, fam[0], prm[0],
+                               *(np.zeros(4, np.uint64) for _ in range(3)),
+                               np.zeros(len(st), np.int64), np.zeros(4, np.int64),
+                               np.zeros(1, np.uint64), 99)
+    assert got == sum(misses) - misses[decider]
+    assert np.array_equal(st, before)
+    for limit in (0, 1, 2):  # the replay stops once the misses reach the limit
+        assert search.replay_misses(decider, hands, st, played, fam[0], prm[0],
+                                    *(np.zeros(4, np.uint64) for _ in range(3)),
+                                    np.zeros(len(st), np.int64), np.zeros(4, np.int64),
+                                    np.zeros(1, np.uint64), limit) == min(got, limit)
+    if followers >= set(range(n)) - {decider}:
+        assert got == 0
+
+
+def test_policy_worlds_are_the_least_missing_weighted_by_eps():
+    """draw_worlds: infer=voids keeps every world drawn with weight 1; infer=policy with
+    eps=1, oversample=1 searches those very worlds (the same draws); with oversample the kept
+    worlds are those with the fewest misses, weighted eps ** (misses - the fewest)."""
+    hands, played, taken, st, _ = policy_position(5, 4, "seed", 21, {0, 2, 3})
+    seat = to_move(st)
+    nothing = np.zeros(4, np.uint64)
+
+    def draw(text):
+        prm = np.array(parse_strategy("jass", text).values)
+        return search.draw_worlds(prm, seat, hands[seat], st, played,
+                                  np.array([77], np.uint64), nothing, False)
+
+    voids = draw("pimc:worlds=8")
+    same = draw("pimc:worlds=8,infer=policy,eps=1,oversample=1")
+    assert np.array_equal(voids[0], same[0]) and np.array_equal(voids[1], same[1])
+    assert list(voids[2]) == list(range(8)) and sorted(same[2]) == list(range(8))
+    assert (voids[3] == 1.0).all() and (same[3] == 1.0).all()
+    pool, _, keep, weight = draw("pimc:worlds=8,infer=policy,oversample=6,eps=0.5")
+    fam, prm = engine_arrays([parse_strategy("jass", "aim-low")])
+    scratch = [np.zeros(4, np.uint64) for _ in range(3)]
+
+    def misses(g):
+        return search.replay_misses(seat, pool[g], st, played, fam[0], prm[0], *scratch,
+                                    np.zeros(len(st), np.int64), np.zeros(4, np.int64),
+                                    np.zeros(1, np.uint64), 99)
+
+    every = [misses(g) for g in range(len(pool))]
+    kept = [every[g] for g in keep]
+    assert sorted(kept) == kept and kept == sorted(every)[:8]
+    assert np.allclose(weight, [0.5 ** (m - kept[0]) for m in kept])
+    assert len(pool) == 48 and len(set(every)) > 1  # the position tells worlds apart
+    # where the others' moves fit most worlds, drawing stops at 8 that miss nothing
+    hands, played, taken, st, _ = policy_position(5, 4, "seed", 2, {0, 1, 2, 3})
+    seat = to_move(st)
+    pool, _, keep, weight = draw("pimc:worlds=8,infer=policy,oversample=6,eps=0.5")
+    assert 8 <= len(pool) < 48 and (weight == 1.0).all()
+    assert [misses(g) for g in range(len(pool))].count(0) == 8
+
+
+def test_policy_inference_finds_the_hands_of_players_who_play_like_the_rollout():
+    """Against seats that play exactly like the rollout policy, infer=policy's worlds put more
+    of the hidden cards where they really are than infer=voids' worlds (the same positions,
+    late in the deal)."""
+    nothing = np.zeros(4, np.uint64)
+    right = {"voids": 0, "policy": 0}
+    for seed in range(12):
+        hands, played, taken, st, _ = policy_position(seed, 4, "seed", 18, {0, 1, 2, 3})
+        seat = to_move(st)
+        for key, text in (("voids", "pimc:worlds=8"),
+                          ("policy", "pimc:worlds=8,infer=policy,oversample=8,eps=0")):
+            prm = np.array(parse_strategy("jass", text).values)
+            pool, _, keep, weight = search.draw_worlds(prm, seat, hands[seat], st, played,
+                                                       np.array([seed], np.uint64), nothing,
+                                                       False)
+            found = [sum(bin(int(pool[g, p]) & int(hands[p])).count("1")
+                         for p in range(4) if p != seat) for g in keep]
+            right[key] += np.dot(weight, found) / weight.sum()  # weighted mean per world
+    assert right["policy"] > right["voids"], right
 
 
 def test_rollout_entry_point_plays_on_from_a_packed_state():

@@ -41,8 +41,11 @@ Families
                    cards, ``worlds`` deals of the unseen cards consistent with everything seen,
                    every candidate played out in every world by the ``rollout`` preset, the
                    best total for the decider wins. Knobs: worlds (0), rollout (1), candidates
-                   (2, 0 = all), infer (3, voids: every inference of the play), objective (4,
-                   deal or match).
+                   (2, 0 = all), infer (3, voids: every inference of the play; policy: also
+                   weigh each world by how likely the others' moves so far were under the
+                   rollout policy), objective (4, deal or match), eps (5) and oversample (6)
+                   (infer=policy: the weight per unlikely move, and how many worlds are drawn
+                   per world searched, the most likely kept).
 ``peek`` (4)       the same search on the true deal: NOT A LEGAL PLAYER (it sees every hand);
                    the upper bound that says what hidden information is worth.
 
@@ -91,10 +94,12 @@ from strategies.jass.knobs import (
     ONOFF_CHOICES,
     P_AIM,
     P_CANDIDATES,
+    P_EPS,
     P_FIGHT,
     P_GAP,
     P_INFER,
     P_OBJECTIVE,
+    P_OVERSAMPLE,
     P_REAIM,
     P_ROLLOUT,
     P_STRENGTH,
@@ -131,10 +136,15 @@ SEARCH_PARAMS = (
           "the preset that plays every world to the end of the deal", choices=ROLLOUT_CHOICES),
     Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
           low=0, high=12),
-    Param("infer", P_INFER, 0.0, "what worlds must respect: voids = every inference of the play",
-          choices=INFER_CHOICES),
+    Param("infer", P_INFER, 0.0,
+          "voids: worlds respect every inference of the play; policy: also weighted by how "
+          "likely the others' moves were under the rollout policy", choices=INFER_CHOICES),
     Param("objective", P_OBJECTIVE, 0.0, "deal: own sticks from the deal; match: also the match",
           choices=OBJECTIVE_CHOICES),
+    Param("eps", P_EPS, 0.3, "infer=policy: a world's weight per move of another seat the "
+          "rollout policy would not have made", low=0, high=1),
+    Param("oversample", P_OVERSAMPLE, 16.0, "infer=policy: draw this many worlds per world "
+          "searched, keep the most likely", low=1, high=64, integer=True),
 )
 
 register(StrategySpec("jass", "basic", FAM_BASIC, "the yardstick: always the cheapest legal card"))

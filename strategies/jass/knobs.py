@@ -30,10 +30,14 @@ P_ROLLOUT = 1
 P_CANDIDATES = 2
 P_INFER = 3
 P_OBJECTIVE = 4
+P_EPS = 5  # infer=policy: weight of a world per observed move the rollout policy would not make
+P_OVERSAMPLE = 6  # infer=policy: worlds drawn per world kept (the most likely are kept)
 
 # The rollout policies a search may use (non-search presets only), by name.
 ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim")
-INFER_CHOICES = ("voids",)
+INFER_CHOICES = ("voids", "policy")
+INFER_VOIDS = 0
+INFER_POLICY = 1
 OBJECTIVE_CHOICES = ("deal", "match")
 OBJ_DEAL = 0
 OBJ_MATCH = 1

@@ -17,6 +17,20 @@ At a decision with more than one legal card, ``pimc`` (perfect-information Monte
    prior order (cheapest card, dearest card, second cheapest, ... by ``basic``'s key), which
    also decides which ``candidates`` are searched when that knob caps them.
 
+``infer=policy`` also asks how likely each world makes what the other seats did (the BEN
+bridge program keeps 200 of 5,000 worlds this way). For every world it replays the deal so
+far from that world's hands (:func:`replay_misses`: the public order of play, ``S_HIST``), asks
+the rollout policy at every move of another seat which card it would have played there, and
+counts the *misses*. It draws ``oversample`` x ``worlds`` worlds (fewer when ``worlds`` of
+them miss nothing: no later world could be kept), keeps the ``worlds`` with the fewest misses
+and weighs each by ``eps`` ** (its misses - the fewest): eps = 1 and oversample = 1 is
+``infer=voids`` again, eps = 0 keeps only the most likely worlds. A policy that draws
+counts a move as matching when a draw could have given it (``random``: any legal card), so
+the replay never touches the game's stream. The decider's own moves carry no such weight:
+its hand is the same in every world. The trump-fixing card of another seat is one of its
+moves (the rollout policy fixes trump by its own rule), so a world in which the rollout
+policy would have fixed another suit counts a miss.
+
 ``peek`` is the same search on the true deal (every world is the real one): it sees every hand,
 which J-11 forbids, so it is an upper bound for analysis and never a legal player.
 
@@ -38,36 +52,57 @@ import numpy as np
 from numba import njit
 
 from analyzer.bits import popcount
-from analyzer.games.jass.cards import BASIC_KEY, BIT, FULL_DECK, SUIT_MASK
-from analyzer.games.jass.play import deal_bonus, deal_points, play_card, rollout
+from analyzer.games.jass.cards import BASIC_KEY, BIT, FULL_DECK, SUIT_MASK, SUIT_OF
+from analyzer.games.jass.play import deal_bonus, deal_points, play_card, rollout, to_move
 from analyzer.games.jass.primitives import (
     S_BAN,
+    S_BEST_CARD,
+    S_BEST_SEAT,
     S_DEAL_NO,
+    S_DEALER,
+    S_FIRST,
+    S_FIXER,
+    S_HIGH_TRUMP,
+    S_HIST,
+    S_LAST_WINNER,
+    S_LEADER,
     S_LED,
     S_N,
     S_NTRICKS,
     S_POS,
     S_STICKS,
+    S_SWISS,
+    S_TIES,
     S_TRUMP,
     ST_SIZE,
     U0,
     U1,
+    legal_mask,
     lowest_card,
 )
 from analyzer.games.jass.scoring import base_sticks, match_winner
 from analyzer.rng import next_u64, randbelow
 from strategies.jass.knobs import (
+    FAM_HEURISTIC,
+    FAM_RANDOM,
+    INFER_POLICY,
     OBJ_DEAL,
     P_CANDIDATES,
+    P_EPS,
+    P_INFER,
     P_OBJECTIVE,
+    P_OVERSAMPLE,
     P_ROLLOUT,
+    P_TRUMP,
     P_WORLDS,
     ROLLOUT_CHOICES,
+    TR_RANDOM,
 )
-from strategies.jass.policies import begin_deal
+from strategies.jass.policies import begin_deal, choose_card, fix_card
 from strategies.registry import N_PARAMS, parse_strategy
 
 MATCH_WEIGHT = 10  # objective=match: a won (lost) match counts as ten sticks
+MAX_MISSES = 36  # infer=policy: more moves than a deal has
 
 
 def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
@@ -175,6 +210,87 @@ def sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
 
 
 @njit(cache=True, _nrt=False)
+def deal_start_state(st, s0):
+    """The public state at the start of this deal (what ``engine.start_deal`` left), in
+    ``s0``: the deal's constants of ``st`` (players, rules, dealer, first player, standings,
+    remembered ties) and nothing of the play."""
+    for i in range(ST_SIZE):
+        s0[i] = 0
+    s0[S_N] = st[S_N]
+    s0[S_SWISS] = st[S_SWISS]
+    s0[S_DEALER] = st[S_DEALER]
+    s0[S_DEAL_NO] = st[S_DEAL_NO]
+    s0[S_FIRST] = st[S_FIRST]
+    s0[S_LEADER] = st[S_FIRST]
+    s0[S_NTRICKS] = st[S_NTRICKS]
+    for i in range(4):
+        s0[S_STICKS + i] = st[S_STICKS + i]
+    for i in range(6):
+        s0[S_TIES + i] = st[S_TIES + i]
+    s0[S_TRUMP] = -1
+    s0[S_FIXER] = -1
+    s0[S_LED] = -1
+    s0[S_BEST_SEAT] = -1
+    s0[S_BEST_CARD] = -1
+    s0[S_HIGH_TRUMP] = -1
+    s0[S_LAST_WINNER] = -1
+
+
+@njit(cache=True, _nrt=False)
+def policy_allows(fam, prm, who, hand, legal, st, played, taken, srng, aim, card):
+    """True when the rollout policy, in seat ``who`` with ``hand``, could have played ``card``:
+    its choice, for a policy that draws nothing; for one that draws, any card a draw could
+    give (``random``: every legal card; the heuristic's trump=random: its fixing card in any
+    suit it holds). ``srng`` is scratch: the game's stream is never touched."""
+    if fam == FAM_RANDOM:
+        return True
+    if (fam == FAM_HEURISTIC and int(prm[P_TRUMP]) == TR_RANDOM and st[S_TRUMP] < 0
+            and st[S_POS] > 0 and (hand & SUIT_MASK[st[S_LED]]) == U0):
+        return card == fix_card(hand, SUIT_OF[card])
+    return choose_card(fam, prm, who, hand, legal, st, played, taken, srng, aim) == card
+
+
+@njit(cache=True, _nrt=False)
+def replay_misses(seat, wh, st, played, fam, prm, h0, p0, t0, s0, memo, srng, limit):
+    """infer=policy: how many of the other seats' moves so far in this deal the rollout policy
+    would not have made, had the world ``wh`` been the deal. The deal is replayed from its
+    start (the world's hands plus the cards each seat has played; the public order of play
+    ``S_HIST``), and at every move of another seat the policy is asked, from that seat's
+    world hand then and the public state then, which card it plays. The decider's own moves
+    are replayed but not scored: its hand is the same in every world, so they say nothing
+    about how the others' cards lie. Stops early, returning ``limit``, once the misses reach
+    ``limit``. Scratch: ``h0``/``p0``/``t0`` uint64[4], ``s0`` int64[ST_SIZE], ``memo``
+    int64[4], ``srng`` uint64[1]."""
+    if limit <= 0:
+        return 0
+    n = st[S_N]
+    total = 0
+    for p in range(n):
+        total += popcount(played[p])
+    for p in range(4):
+        h0[p] = wh[p] | played[p]
+        p0[p] = U0
+        t0[p] = U0
+    deal_start_state(st, s0)
+    for p in range(n):
+        memo[p] = begin_deal(fam, prm, p, h0[p], s0)
+    miss = 0
+    for k in range(total):
+        card = st[S_HIST + k]
+        who = to_move(s0)
+        if who != seat:
+            hand = h0[who]
+            legal = legal_mask(hand, s0)
+            if (legal & (legal - U1)) != U0 and not policy_allows(
+                    fam, prm, who, hand, legal, s0, p0, t0, srng, memo[who], card):
+                miss += 1
+                if miss >= limit:
+                    return miss
+        play_card(who, card, h0, p0, t0, s0)
+    return miss
+
+
+@njit(cache=True, _nrt=False)
 def prior_order(legal, st, cands):
     """The candidates in prior order: by ``basic``'s key, cheapest, dearest, second cheapest,
     second dearest, ... Returns how many (all legal cards)."""
@@ -254,6 +370,83 @@ def outcome(seat, taken, st, objective, pts, award, bonus, newties, totals):
 
 
 @njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
+def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
+    """The worlds a decision searches: ``(pool, seeds, keep, weight)``: ``pool[g]`` the hands
+    of world g (uint64[4], every world drawn), ``seeds[g]`` its rollout stream; the search
+    plays worlds ``keep[w]`` with weight ``weight[w]``. Draws, in this order, per world the
+    sampler's cards and one 64-bit rollout seed. ``peek``: every world is ``truth``.
+    infer=policy (module docstring): up to ``oversample`` x ``worlds`` worlds (no more once
+    ``worlds`` of them miss nothing), the ``worlds`` with the fewest misses kept (earlier first
+    among equals), weighted ``eps`` ** (misses - the fewest); otherwise every world drawn,
+    weight 1. ``keep[0]`` is -1 on an inconsistent state."""
+    worlds = max(1, int(prm[P_WORLDS]))
+    policy = int(prm[P_INFER]) == INFER_POLICY and not peek
+    over = max(1, int(prm[P_OVERSAMPLE])) if policy else 1
+    rk = int(prm[P_ROLLOUT])
+    ngen = worlds * over
+    pool = np.zeros((ngen, 4), dtype=np.uint64)
+    seeds = np.zeros(ngen, dtype=np.uint64)
+    miss = np.zeros(ngen, dtype=np.int64)
+    keep = np.arange(worlds)
+    weight = np.ones(worlds, dtype=np.float64)
+    wh = np.zeros(4, dtype=np.uint64)
+    allow = np.zeros(4, dtype=np.uint64)
+    outs = np.zeros(8, dtype=np.uint64)
+    others = np.zeros(8, dtype=np.int64)
+    caps = np.zeros(4, dtype=np.int64)
+    h0 = np.zeros(4, dtype=np.uint64)
+    p0 = np.zeros(4, dtype=np.uint64)
+    t0 = np.zeros(4, dtype=np.uint64)
+    s0 = np.empty(ST_SIZE, dtype=np.int64)
+    memo = np.zeros(4, dtype=np.int64)
+    srng = np.zeros(1, dtype=np.uint64)
+    # misses of the worlds so far, by count: a world that reaches the worlds-th fewest so far
+    # can never be kept (that many earlier worlds miss no more), so its replay stops there;
+    # once `worlds` worlds miss nothing, no more are drawn
+    hist = np.zeros(MAX_MISSES + 2, dtype=np.int64)
+    limit = MAX_MISSES + 1
+    for g in range(ngen):
+        if limit == 0:  # `worlds` worlds that miss nothing: no later world can be kept
+            ngen = g
+            break
+        if peek:
+            for p in range(4):
+                wh[p] = truth[p]
+        elif not sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
+            keep[0] = -1
+            return pool, seeds, keep, weight
+        seeds[g] = next_u64(rng)
+        for p in range(4):
+            pool[g, p] = wh[p]
+        if policy:
+            m = replay_misses(seat, wh, st, played, ROLLOUT_FAMS[rk], ROLLOUT_PRMS[rk], h0, p0,
+                              t0, s0, memo, srng, limit)
+            miss[g] = m
+            hist[m] += 1
+            if g + 1 >= worlds:
+                below = 0
+                for v in range(MAX_MISSES + 1):
+                    below += hist[v]
+                    if below >= worlds:
+                        limit = v
+                        break
+    if policy:
+        eps = prm[P_EPS]
+        kept = 0
+        v = 0
+        while kept < worlds:
+            for g in range(ngen):
+                if miss[g] == v and kept < worlds:
+                    keep[kept] = g
+                    kept += 1
+            v += 1
+        least = miss[keep[0]]
+        for w in range(worlds):
+            weight[w] = eps ** (miss[keep[w]] - least)
+    return pool[:ngen], seeds[:ngen], keep, weight
+
+
+@njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
 def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min_cands):
     """The search's card (module docstring). ``peek``: every world is ``truth`` (the real
     hands); otherwise ``truth`` is never read. With fewer than ``min_cands`` legal cards the
@@ -262,7 +455,6 @@ def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min
     if nlegal < min_cands:
         return lowest_card(legal)
     n = st[S_N]
-    worlds = max(1, int(prm[P_WORLDS]))
     rk = int(prm[P_ROLLOUT])
     kcap = int(prm[P_CANDIDATES])
     objective = int(prm[P_OBJECTIVE])
@@ -276,26 +468,24 @@ def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min
     _interleave(sorted_c, nc, cands)
     if kcap > 0 and nc > kcap:
         nc = kcap
-    scores = np.zeros(12, dtype=np.int64)
+    scores = np.zeros(12, dtype=np.float64)
     wh = np.zeros(4, dtype=np.uint64)
     h2 = np.zeros(4, dtype=np.uint64)
     p2 = np.zeros(4, dtype=np.uint64)
     t2 = np.zeros(4, dtype=np.uint64)
-    allow = np.zeros(4, dtype=np.uint64)
-    outs = np.zeros(8, dtype=np.uint64)
     st2 = np.empty(ST_SIZE, dtype=np.int64)
     memo = np.zeros(4, dtype=np.int64)
-    others = np.zeros(8, dtype=np.int64)
-    caps = np.zeros(4, dtype=np.int64)
     ints = np.zeros((5, 8), dtype=np.int64)
     rr = np.zeros(1, dtype=np.uint64)
-    for _ in range(worlds):
-        if peek:
-            for p in range(4):
-                wh[p] = truth[p]
-        elif not sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
-            return -1
-        base = next_u64(rng)
+    pool, seeds, keep, weight = draw_worlds(prm, seat, hand, st, played, rng, truth, peek)
+    if keep[0] < 0:
+        return -1
+    for w in range(len(keep)):
+        g = keep[w]
+        if weight[w] == 0.0:
+            continue
+        for p in range(4):
+            wh[p] = pool[g, p]
         for p in range(n):
             memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
         for ci in range(nc):
@@ -305,10 +495,10 @@ def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min
                 t2[p] = taken[p]
             st2[:] = st
             play_card(seat, cands[ci], h2, p2, t2, st2)
-            rr[0] = base
+            rr[0] = seeds[g]
             rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
-            scores[ci] += outcome(seat, t2, st2, objective, ints[0], ints[1], ints[2], ints[3],
-                                  ints[4])
+            scores[ci] += weight[w] * outcome(seat, t2, st2, objective, ints[0], ints[1],
+                                              ints[2], ints[3], ints[4])
     best = 0
     for ci in range(1, nc):
         if scores[ci] > scores[best]:

@@ -28,6 +28,7 @@ from analyzer.games.jass.primitives import (
     S_BEST_SEAT,
     S_FIXER,
     S_HIGH_TRUMP,
+    S_HIST,
     S_LAST_WINNER,
     S_LEADER,
     S_LED,
@@ -69,6 +70,7 @@ def play_card(seat, card, hands, played, taken, st):
     trump = st[S_TRUMP]
     st[S_TCARD + pos] = card
     st[S_TSEAT + pos] = seat
+    st[S_HIST + st[S_TRICK] * n + pos] = card
     if pos == 0:
         st[S_LED] = s
         st[S_BEST_SEAT] = seat

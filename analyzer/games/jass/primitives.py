@@ -73,7 +73,12 @@ S_WON = 32  # 4 slots: tricks won in this deal
 # with the public record if and only if it holds none of its seat's banned cards.
 S_BAN = 36
 S_TIES = 40  # 6 slots: remembered ties (J-9) per pair of seats, at cards.PAIR_SLOT[i, j]
-ST_SIZE = 46
+# 36 slots: every card of the deal so far in playing order (J-11: each card and who played it
+# is public; the seat follows from the order, as the deal's first player leads and each trick's
+# winner leads the next). Slot ``trick * players + position``; the cards played so far are
+# the popcount of ``played``. The search's infer=policy replays the deal from it.
+S_HIST = 46
+ST_SIZE = 82
 
 
 @njit(cache=True, inline="always")

@@ -38,6 +38,7 @@ from analyzer.games.jass.primitives import (
     S_FIRST,
     S_FIXER,
     S_HIGH_TRUMP,
+    S_HIST,
     S_LAST_WINNER,
     S_LEADER,
     S_LED,
@@ -178,6 +179,7 @@ class _Deal:
         # prove a seat lacks is worked out only when a search strategy asks (banned_cards)
         self.off_suit: list[tuple[int, int, list[int], int]] = []
         self.tricks: list[dict[str, Any]] = []
+        self.history: list[int] = []  # every card of the deal in playing order (public)
         self.last_winner = -1
 
 
@@ -222,6 +224,8 @@ class ReferenceJass:
         for i, (c, s) in enumerate(zip(d.trick, d.trick_seats, strict=True)):
             st[S_TCARD + i] = c
             st[S_TSEAT + i] = s
+        for k, c in enumerate(d.history):
+            st[S_HIST + k] = c
         for i in range(self.n):
             st[S_VOID + i] = sum(1 << s for s in d.showed_out[i])
             st[S_STICKS + i] = sticks[i]
@@ -325,6 +329,7 @@ class ReferenceJass:
                     d.trump, d.fixer = suit(card), seat  # J-5
                 d.hands[seat].remove(card)
                 d.played[seat].append(card)
+                d.history.append(card)
                 d.trick.append(card)
                 d.trick_seats.append(seat)
             w = d.trick_seats[trick_winner(d.trick, d.trump)]

@@ -38,8 +38,9 @@ WARM_PARTS = ("jass-trump", "ass", "jass")  # what prewarm compiles, one process
 def warm_part(part: str) -> float:
     """Compile (or load from numba's cache) one part of what ``study all`` uses: a game's
     kernel module (``ass``, ``jass``: its warmup plus the trace mode that replays the report's
-    sample games) or ``jass-trump``, the trump counterfactual (the full dispatcher, search
-    included). Returns the seconds it took."""
+    sample games), ``jass-trump``, the trump counterfactual (the full dispatcher, search
+    included), or ``ass-search``/``jass-search``, a game's play loops with a pimc seat.
+    Returns the seconds it took."""
     import time
 
     from analyzer.games.kernel import RunSpec, kernel_module, kernel_path
@@ -66,6 +67,12 @@ def warm_part(part: str) -> float:
         kernel_module("ass").warmup_tables()
         Tracer(kernel_module("ass").validate(
             RunSpec("ass", 4, ("basic",) * 4, seed=0, mode="games"))).record(0)
+    elif part in ("ass-search", "jass-search"):  # the search variants (tests, --add-field)
+        game = part.split("-")[0]
+        kernel = kernel_module(game)
+        for mode in kernel.MODES:
+            kernel.play_chunk(kernel.validate(RunSpec(game, 4, ("pimc:worlds=2",) + ("basic",) * 3,
+                                                      seed=0, mode=mode)), 0, 1)
     else:
         raise ValueError(f"unknown part {part!r}")
     return time.perf_counter() - t0

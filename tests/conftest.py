@@ -1,0 +1,23 @@
+"""Test-session set-up: compile the kernels side by side before the first test.
+
+On a cold numba cache (CI's clean checkout, or any edit to the sources, which changes the
+cache folder: analyzer/numba_env.py) most of the suite's time is compiling, one kernel after
+the other as the tests first call them. ``suite.prewarm`` compiles the big parts in processes
+of their own, so both cores compile at once; the tests then load the machine code from the
+cache. With a warm cache it costs the few seconds of loading. ``CARDLAB_TEST_PREWARM=0``
+skips it (e.g. to time a single test's cold compile).
+"""
+
+from __future__ import annotations
+
+import os
+
+PARTS = ("jass-trump", "ass-search", "jass-search", "ass", "jass")
+
+
+def pytest_sessionstart(session) -> None:
+    if os.environ.get("CARDLAB_TEST_PREWARM", "1") == "0":
+        return
+    from analyzer.studies.suite import prewarm
+
+    prewarm(None, PARTS)

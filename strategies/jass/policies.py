@@ -103,6 +103,18 @@ MAX_PLAIN_CARD = 11  # the most a card of one's own adds to a trick short of a t
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def trump_like(st):
+    """The cards that count as trumps now: the trump suit, or, while none is fixed, every card
+    off the led suit (it would fix trump and count as one); none on a lead before trump."""
+    trump = st[S_TRUMP]
+    if trump >= 0:
+        return SUIT_MASK[trump]
+    if st[S_POS] > 0:
+        return ~SUIT_MASK[st[S_LED]]
+    return U0
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def basic_card(legal, st):
     """baseline-strategies.md: fewest points as the card would count with the trump as it stands
     after playing it; ties to the lowest rank in its own order, then suit order B < S < R < A.
@@ -110,13 +122,7 @@ def basic_card(legal, st):
     The keys come from the table ``BASIC_KEY``; ``as_trump`` is the set of cards that count as
     trumps: the trump suit, or, while none is fixed, every card off the led suit (it would fix
     trump and count as one)."""
-    trump = st[S_TRUMP]
-    if trump >= 0:
-        as_trump = SUIT_MASK[trump]
-    elif st[S_POS] > 0:
-        as_trump = ~SUIT_MASK[st[S_LED]]
-    else:
-        as_trump = U0
+    as_trump = trump_like(st)
     best = -1
     best_key = BIG
     m = legal

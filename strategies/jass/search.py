@@ -98,7 +98,7 @@ from strategies.jass.knobs import (
     ROLLOUT_CHOICES,
     TR_RANDOM,
 )
-from strategies.jass.policies import begin_deal, choose_card, fix_card
+from strategies.jass.policies import begin_deal, choose_card, fix_card, trump_like
 from strategies.registry import N_PARAMS, parse_strategy
 
 MATCH_WEIGHT = 10  # objective=match: a won (lost) match counts as ten sticks
@@ -294,13 +294,7 @@ def replay_misses(seat, wh, st, played, fam, prm, h0, p0, t0, s0, memo, srng, li
 def prior_order(legal, st, cands):
     """The candidates in prior order: by ``basic``'s key, cheapest, dearest, second cheapest,
     second dearest, ... Returns how many (all legal cards)."""
-    trump = st[S_TRUMP]
-    if trump >= 0:
-        as_trump = SUIT_MASK[trump]
-    elif st[S_POS] > 0:
-        as_trump = ~SUIT_MASK[st[S_LED]]
-    else:
-        as_trump = U0
+    as_trump = trump_like(st)
     k = 0
     m = legal
     while m != U0:

@@ -170,3 +170,25 @@ def test_every_strategy_plays_only_legal_cards(name):
             out = play_chunk(RunSpec("jass", n, (name,), seed=5, mode="deals",
                                      rules={"ruleset": ruleset}), 0, 300)
             assert (out["points"].reshape(-1, n).sum(1) == 157).all()
+
+
+def test_basic_by_rank_lookup_equals_the_reference_key_on_random_sets():
+    """basic_card finds its card with two table lookups (cards.BASIC_LOW_RANK) instead of a
+    key per legal card: on random card sets, in every context of trump_like (a lead before
+    trump, a follower who may fix trump, trump fixed), it plays the card of the readable
+    reference's ``_basic`` (min of points, own rank, suit)."""
+    from analyzer.games.jass.reference import ReferenceJass, _Deal
+
+    rng = np.random.default_rng(13)
+    for _ in range(3000):
+        trump = int(rng.integers(-1, 4))
+        lead = int(rng.integers(0, 36)) if rng.random() < 0.7 else -1
+        st = position(trump, "" if lead < 0 else "BSRA"[lead // 9]
+                      + ["6", "7", "8", "9", "10", "U", "O", "K", "A"][lead % 9])
+        legal = [c for c in range(36) if c != lead and rng.random() < 0.25] or [
+            (lead + 1) % 36]
+        deal = _Deal(4, 3, [[] for _ in range(4)])
+        deal.trump = trump
+        deal.trick = [] if lead < 0 else [lead]
+        mask = np.uint64(cards_mask(legal))
+        assert policies.basic_card(mask, st) == ReferenceJass._basic(deal, legal)

@@ -29,6 +29,7 @@ from numba import njit
 from analyzer.bits import popcount
 from analyzer.games.jass.cards import (
     BASIC_KEY,
+    BASIC_LOW_RANK,
     BIT,
     DEAL_TOTAL,
     FULL_DECK,
@@ -38,6 +39,7 @@ from analyzer.games.jass.cards import (
     NINE_BIT,
     PTS9_PLAIN,
     PTS9_TRUMP,
+    RANK_MASK,
     RANK_OF,
     SUIT_MASK,
     SUIT_OF,
@@ -94,6 +96,9 @@ from strategies.jass.knobs import (
 )
 
 BIG = np.int64(1) << np.int64(40)
+S9 = np.uint64(9)
+S18 = np.uint64(18)
+S27 = np.uint64(27)
 FAIR_PLAIN_POINTS = 120.0  # plain card points in the deck (J-8), shared out by hand size
 WORTH_FIGHTING = 20.0  # trick points at which even fight=0 goes for the trick
 MAX_PLAIN_CARD = 11  # the most a card of one's own adds to a trick short of a trump Under/9
@@ -115,23 +120,34 @@ def trump_like(st):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def _ranks_present(m):
+    """The 9-bit pattern of the ranks present in a card set (the four suits OR-ed)."""
+    return np.int64((m | (m >> S9) | (m >> S18) | (m >> S27)) & M9)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def basic_card(legal, st):
     """baseline-strategies.md: fewest points as the card would count with the trump as it stands
     after playing it; ties to the lowest rank in its own order, then suit order B < S < R < A.
 
-    The keys come from the table ``BASIC_KEY``; ``as_trump`` is the set of cards that count as
-    trumps: the trump suit, or, while none is fixed, every card off the led suit (it would fix
-    trump and count as one)."""
+    ``as_trump`` is the set of cards that count as trumps: the trump suit, or, while none is
+    fixed, every card off the led suit (it would fix trump and count as one). The keys are
+    the table ``BASIC_KEY``'s; the lowest key among the legal cards counted plain is found in
+    one lookup (``BASIC_LOW_RANK``: the best rank of the ranks present, then its lowest suit),
+    the same among those counted as trumps, and the lower of the two keys wins (a plain and a
+    trump card are of different suits, so they never tie). Measured: 18 ns a card for the
+    scan of every legal card's key, about 9 with the lookups."""
     as_trump = trump_like(st)
+    plain = legal & ~as_trump
+    trumps = legal & as_trump
     best = -1
     best_key = BIG
-    m = legal
-    while m != U0:
-        c = lowest_card(m)
-        m = m & (m - U1)
-        key = BASIC_KEY[1, c] if (as_trump & BIT[c]) != U0 else BASIC_KEY[0, c]
-        if key < best_key:
-            best_key = key
+    if plain != U0:
+        best = lowest_card(plain & RANK_MASK[BASIC_LOW_RANK[0, _ranks_present(plain)]])
+        best_key = BASIC_KEY[0, best]
+    if trumps != U0:
+        c = lowest_card(trumps & RANK_MASK[BASIC_LOW_RANK[1, _ranks_present(trumps)]])
+        if BASIC_KEY[1, c] < best_key:
             best = c
     return best
 

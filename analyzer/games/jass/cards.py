@@ -91,6 +91,26 @@ def _basic_keys() -> np.ndarray:
 
 
 BASIC_KEY = _basic_keys()
+# RANK_MASK[r]: the four cards of rank r (one per suit).
+RANK_MASK = np.array([sum(1 << (s * N_RANKS + r) for s in range(N_SUITS))
+                      for r in range(N_RANKS)], dtype=np.uint64)
+
+
+def _basic_low_ranks() -> np.ndarray:
+    """BASIC_LOW_RANK[t, pattern]: of the ranks in a 9-bit pattern (bit r = rank r), the one
+    with the lowest ``basic`` key counted plain (t = 0) or as trump (t = 1): fewest points,
+    then lowest rank in its own order (-1 for the empty pattern). Among the cards of that rank
+    in a set, the lowest suit has the lowest key, so ``basic``'s card is that rank's lowest
+    card: two table lookups instead of a key per card (policies.basic_card)."""
+    table = np.full((2, 1 << N_RANKS), -1, dtype=np.int64)
+    for m in range(1, 1 << N_RANKS):
+        ranks = [r for r in range(N_RANKS) if m >> r & 1]
+        table[0, m] = min(ranks, key=lambda r: (PLAIN_POINTS_R[r], r))
+        table[1, m] = min(ranks, key=lambda r: (TRUMP_POINTS_R[r], TRUMP_STRENGTH_R[r]))
+    return table
+
+
+BASIC_LOW_RANK = _basic_low_ranks()
 # PACKET_OWNER[n - 3, k]: J-2, the seat (counted from the first player) that receives the card
 # at deck position k, packets of three in playing order; a table, so the deal divides nothing.
 PACKET_OWNER = np.array([[(k // 3) % n for k in range(N_CARDS)] for n in (3, 4)],

@@ -10,7 +10,9 @@ State lives in a few preallocated arrays, reused for every game of a chunk:
               to the policy, which so sees exactly what ruling A-11 allows;
               The known holdings (PUB_KNOWN, cards.py) live in the view as the hand sizes
               do: set by the deal, raised by an ass round's take, lowered by a play (only
-              for a seat with something known: one load and compare per play otherwise);
+              for a seat with something known: one load and compare per play otherwise),
+              and only at tables whose view has a reader (a family other than ``basic``;
+              at a table of ``basic`` alone they stay as dealt: ``_keeps_known``);
 * ``rng``     uint64[1]: the game's stream ``stream_start(seed, index, 0)``, used for the deal
               and then, in decision order, by strategies that draw;
 * ``deck``    uint8[109] work space of the shuffle, filled from ``template`` (the canonical
@@ -184,12 +186,14 @@ def deal_packed(rng, n, per_player, template, deck, packed, view):
     scratch space, and ``rng`` ends where 109 draws leave it. ``deck`` may be any integer
     array of 109; the engine's own is uint8 (smaller, and measured faster to shuffle).
     """
-    start = rng[0]
+    z = rng[0]
     for k in range(DECK_SIZE - 1):  # draw k + 1 is the j of Fisher-Yates step i = 108 - k
-        r = np.int64(mix64(start + GOLDEN * np.uint64(k + 1)) >> S32)
+        z += GOLDEN  # the state of draw k + 1: an addition (a vector induction, no multiply)
+        r = np.int64(mix64(z) >> S32)
         view[SCRATCH + k] = (r * (DECK_SIZE - k)) >> 32
-    p = (np.int64(mix64(start + GOLDEN * np.uint64(DECK_SIZE)) >> S32) * ASS_WINDOW) >> 32
-    rng[0] = start + GOLDEN * np.uint64(DECK_SIZE)
+    z += GOLDEN
+    p = (np.int64(mix64(z) >> S32) * ASS_WINDOW) >> 32
+    rng[0] = z
     for i in range(DECK_SIZE):
         deck[i] = template[i]
     for i in range(DECK_SIZE - 1, 0, -1):
@@ -291,6 +295,28 @@ def _search_move_typed(variant, fam, pp, view, rng, packed, trace):
     return with_search
 
 
+def _keeps_known(variant):
+    """True when the play loop keeps the known holdings (PUB_KNOWN) up to date: in the
+    variants with a family other than ``basic``, whose decisions read the view. A table of
+    ``basic`` alone has no reader of the view (``basic`` decides on the packed hand), so its
+    loop leaves PUB_KNOWN as the deal set it (measured: the upkeep was 13% of the play time
+    of such games). In jitted code the choice is made when the caller is compiled, by the
+    type of ``variant[0]`` (the overload below)."""
+    return variant[0] is not None
+
+
+@overload(_keeps_known, inline="always")
+def _keeps_known_typed(variant):
+    if isinstance(variant[0], types.NoneType):
+        def no_reader(variant):
+            return False
+        return no_reader
+
+    def readers(variant):
+        return True
+    return readers
+
+
 @njit(cache=True, _nrt=False)  # out of line; I0 keeps its arguments to one signature
 def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
                   ass_round, may_lead_ass, starter, high_seat, rounds, variant, trace):
@@ -370,8 +396,10 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
     """:func:`play_game` on packed hands (``packed`` uint64[n], updated in place).
 
     ``variant`` is :func:`variant_for` of the table: the loop is compiled without the
-    other families (``basic`` alone) or without the search where the table has none."""
+    other families (``basic`` alone) or without the search where the table has none, and
+    for ``basic`` alone without the upkeep of the known holdings (:func:`_keeps_known`)."""
     view[PUB_PLAYERS] = n
+    keep_known = _keeps_known(variant)  # a constant of the variant
     gone = pack_counts(view, PUB_GONE)  # kept packed; written back to the view for policies
     rounds = I0  # int64 from the start: a literal 0 would type one more _decide_other
     ass_rounds = 0
@@ -404,7 +432,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         table = move_delta(move)  # the cards on the table this round, packed
         packed[starter] = hand - table
         view[PUB_SIZES + starter] -= c + j
-        if view[PUB_KNOWN + starter] != 0:  # A-11: what it was known to hold, less this play
+        # A-11: what it was known to hold, less this play (for the view's readers)
+        if keep_known and view[PUB_KNOWN + starter] != 0:
             view[PUB_KNOWN + starter] = np.int64(
                 known_after_play(np.uint64(view[PUB_KNOWN + starter]), move))
         # only a seat that plays can empty its hand: note it, and scan the sizes only then
@@ -440,7 +469,7 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                     packed[seat] = hand - delta
                     table += delta
                     view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
-                    if view[PUB_KNOWN + seat] != 0:  # A-11, as for the lead
+                    if keep_known and view[PUB_KNOWN + seat] != 0:  # A-11, as the lead
                         view[PUB_KNOWN + seat] = np.int64(
                             known_after_play(np.uint64(view[PUB_KNOWN + seat]), move))
                     emptied = emptied or view[PUB_SIZES + seat] == 0
@@ -455,8 +484,9 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         if ass_round:  # A-7: the taker takes every card of the round, the ass included
             packed[high_seat] += table
             view[PUB_SIZES + high_seat] += n
-            # A-11: the cards it took are public (the ass among them)
-            view[PUB_KNOWN + high_seat] = np.int64(np.uint64(view[PUB_KNOWN + high_seat]) + table)
+            if keep_known:  # A-11: the cards it took are public (the ass among them)
+                view[PUB_KNOWN + high_seat] = np.int64(
+                    np.uint64(view[PUB_KNOWN + high_seat]) + table)
             taken[high_seat] += 1
             ass_rounds += 1
             blocked = high_seat
@@ -491,7 +521,8 @@ def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tr
     ``starter`` starts the next round and ``blocked`` is the seat that may not lead the ass in
     it (-1 for none; A-8). ``taken[s]`` counts the ass rounds in which seat s took the cards.
     status is OK, the seat that made an illegal move, or ROUND_BOUND. ``variant`` is
-    :func:`variant_for` of ``families``.
+    :func:`variant_for` of ``families``; the view's known holdings (PUB_KNOWN) are kept up
+    to date only when a seat plays a family other than ``basic`` (their only readers).
 
     Raises ValueError for a position with more cards of a kind (in the hands and gone
     together) than the deck holds: the packed hands rely on no count exceeding 8.

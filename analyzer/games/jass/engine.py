@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.jass.cards import BIT, PACKET_OWNER, PAIR_SLOT, SUIT_MASK
-from analyzer.games.jass.play import deal_points, play_card, to_move
+from analyzer.games.jass.play import deal_points, play_card, play_card_no_bans, to_move
 from analyzer.games.jass.primitives import (
     S_BEST_CARD,
     S_BEST_SEAT,
@@ -61,7 +61,7 @@ from analyzer.games.jass.primitives import (
     legal_mask,
 )
 from analyzer.games.jass.scoring import base_sticks, match_winner, settle_ties
-from analyzer.rng import randbelow, seed_state
+from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
 from strategies.jass.dispatch import decide, forced_card
 from strategies.jass.knobs import FAM_BASIC
 from strategies.jass.policies import basic_card, begin_deal, choose_card
@@ -155,11 +155,14 @@ def start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, de
     """Shuffle and deal (J-2) and reset the public state for a new deal."""
     for i in range(36):
         deck[i] = i
+    z = rng[0]  # the stream in a register: randbelow(rng, i + 1) without a store per draw
     for i in range(35, 0, -1):
-        j = randbelow(rng, i + 1)
+        z += GOLDEN
+        j = np.int64(((mix64(z) >> S32) * np.uint64(i + 1)) >> S32)
         t = deck[i]
         deck[i] = deck[j]
         deck[j] = t
+    rng[0] = z
     first = dealer + 1
     if first == n:
         first = 0
@@ -251,7 +254,8 @@ def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace
 def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo):
     """:func:`run_deal` without trace, counterfactual or search families: the plain run's
     play loop. ``basic`` is trusted (it picks from ``legal`` by construction); every other
-    family's card is checked. Returns DONE or ILLEGAL + seat."""
+    family's card is checked; the public state gets no ``S_BAN`` inferences (only a search
+    reads them: ``play_card_no_bans``). Returns DONE or ILLEGAL + seat."""
     ntr = st[S_NTRICKS]
     while st[S_TRICK] < ntr:
         seat = to_move(st)
@@ -265,7 +269,7 @@ def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo):
                                memo[seat])
             if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
                 return ILLEGAL + seat
-        play_card(seat, card, hands, played, taken, st)
+        play_card_no_bans(seat, card, hands, played, taken, st)  # no search reads the bans
     return DONE
 
 

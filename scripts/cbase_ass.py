@@ -16,7 +16,9 @@ engine's games: the same minus points per (game, seat) and rounds per game as
 * :func:`rollouts` -- play on from ``bench_ass_search.mid_game_states``' arrays (the state
   copied before each rollout, as ``bench_ass_search._rollouts`` does);
 * :func:`bench` -- C ns per game (deal, play, bookkeeping, game) and per rollout, best of N
-  by CPU time (``bench_common.rate``), measured as bench_ass_split measures numba.
+  by CPU time (``bench_common.rate``), measured as bench_ass_split measures numba;
+* :func:`interleaved` -- numba and C one after the other, N times in one process, medians
+  (``.venv/bin/python scripts/cbase_ass.py --rounds 5``: steadier ratios on a shared machine).
 
 Raises :class:`cbaseline.NoCompiler` when there is no C compiler (callers print a line).
 """
@@ -141,3 +143,63 @@ def bench(games: int = 200_000, states=2000, repeats: int = 3, n: int = 4,
     ns["rollout"] = 1e9 / rate(lambda: rollouts(states, n, rep, outputs=False), count * rep,
                                repeats)[0]
     return ns
+
+
+def interleaved(rounds: int = 5, games: int = 200_000, states: int = 2000,
+                players: tuple[int, ...] = (4, 8)) -> dict:
+    """A/B in one process: numba and C, one after the other, ``rounds`` times; per unit the
+    medians of the CPU-time ns and of the per-round ratio C/numba (numba's share of C's
+    speed). Games: ``kernel.play_chunk`` against :func:`play_games` (each with its columns);
+    rollouts (4 players): ``bench_ass_search._rollouts`` (``basic``) against
+    :func:`rollouts`, from the same mid-game states, each state played max(1, games //
+    states // 4) times per call."""
+    from bench_ass_search import _rollouts, mid_game_states
+
+    from analyzer.games.ass import kernel
+    from analyzer.games.kernel import RunSpec
+    from strategies.registry import parse_strategy
+
+    arrays, _ = mid_game_states(states, 4)
+    basic = parse_strategy("ass", "basic")
+    rep = max(1, games // states // 4)
+    pairs = {}
+    for n in players:
+        spec = RunSpec("ass", n, ("basic",), 1)
+        pairs[f"game, {n} players"] = (
+            lambda spec=spec: kernel.play_chunk(spec, 0, games),
+            lambda n=n: play_games(1, 0, games, n), games)
+    pairs["rollout, 4 players"] = (
+        lambda: _rollouts(*arrays, 4, basic.family, basic.values, rep),
+        lambda: rollouts(arrays, 4, rep, outputs=False), states * rep)
+    for numba_fn, c_fn, _ in pairs.values():  # compile, build, warm
+        numba_fn()
+        c_fn()
+    ns: dict[str, dict[str, list[float]]] = {k: {"numba": [], "c": []} for k in pairs}
+    for _ in range(rounds):
+        for key, (numba_fn, c_fn, units) in pairs.items():
+            ns[key]["numba"].append(1e9 / rate(numba_fn, units, 1)[0])
+            ns[key]["c"].append(1e9 / rate(c_fn, units, 1)[0])
+    return {key: {"numba_ns": float(np.median(v["numba"])), "c_ns": float(np.median(v["c"])),
+                  "speed_of_c": float(np.median(np.divide(v["c"], v["numba"])))}
+            for key, v in ns.items()}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python scripts/cbase_ass.py [--rounds 5]``: the interleaved A/B, printed."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=interleaved.__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=200_000)
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    res = interleaved(args.rounds, args.games)
+    print(f"numba and C interleaved {args.rounds} times in one process, medians of CPU-time "
+          "ns (one core)")
+    print(f"{'':20} {'numba ns':>9} {'C ns':>7} {'numba speed':>12}")
+    for key, r in res.items():
+        print(f"{key:20} {r['numba_ns']:>9,.0f} {r['c_ns']:>7,.0f} {r['speed_of_c']:>10.2f}xC")
+
+
+if __name__ == "__main__":
+    main()

@@ -118,6 +118,7 @@ def bench_split(games: int = 200_000, ref_games: int = 300, states: int = 2000,
     rep = max(1, games // states // 4)
     ns["rollout"] = 1e9 / rate(lambda: _rollouts(*arrays, n, basic.family, basic.values, rep),
                                states * rep, repeats)[0]
+    c = c_yardstick(games, arrays, repeats, n)  # right after numba: the load changes by minutes
     rules = AssRules.for_players(n)
     field = seat_strategies("ass", ["basic"], n)
     ref = {"deal": 1e9 / rate(lambda: [deal(rules, PyRng(1, i, 0)) for i in range(ref_games)],
@@ -128,8 +129,7 @@ def bench_split(games: int = 200_000, ref_games: int = 300, states: int = 2000,
     ref["bookkeeping"] = 0.0
     few = arrays if states <= ref_games else tuple(a[:ref_games] for a in arrays)
     ref["rollout"] = 1e9 / rate(lambda: _reference_rollouts(few, n), few[0].shape[0], 1)[0]
-    return {"players": n, "numba_ns": ns, "reference_ns": ref,
-            **c_yardstick(games, arrays, repeats, n)}
+    return {"players": n, "numba_ns": ns, "reference_ns": ref, **c}
 
 
 def c_yardstick(games: int, arrays, repeats: int, n: int) -> dict:

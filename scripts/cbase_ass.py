@@ -149,25 +149,34 @@ def interleaved(rounds: int = 5, games: int = 200_000, states: int = 2000,
                 players: tuple[int, ...] = (4, 8)) -> dict:
     """A/B in one process: numba and C, one after the other, ``rounds`` times; per unit the
     medians of the CPU-time ns and of the per-round ratio C/numba (numba's share of C's
-    speed). Games: ``kernel.play_chunk`` against :func:`play_games` (each with its columns);
-    rollouts (4 players): ``bench_ass_search._rollouts`` (``basic``) against
-    :func:`rollouts`, from the same mid-game states, each state played max(1, games //
-    states // 4) times per call."""
+    speed), and its lowest and highest. Games: ``kernel.play_chunk`` against
+    :func:`play_games` (each with its columns); deal+play: bench_ass_split's jitted loop of
+    ``start_game`` + ``play_packed`` against the C engine without columns; rollouts (4
+    players): ``bench_ass_search._rollouts`` (``basic``) against :func:`rollouts`, from the
+    same mid-game states, each state played max(1, games // states // 4) times per call."""
     from bench_ass_search import _rollouts, mid_game_states
+    from bench_ass_split import _deal_play_loop
 
     from analyzer.games.ass import kernel
+    from analyzer.games.ass.engine import canonical_deck
     from analyzer.games.kernel import RunSpec
     from strategies.registry import parse_strategy
 
     arrays, _ = mid_game_states(states, 4)
     basic = parse_strategy("ass", "basic")
     rep = max(1, games // states // 4)
+    lib = library()
     pairs = {}
     for n in players:
-        spec = RunSpec("ass", n, ("basic",), 1)
+        spec = kernel.validate(RunSpec("ass", n, ("basic",), 1))
         pairs[f"game, {n} players"] = (
             lambda spec=spec: kernel.play_chunk(spec, 0, games),
             lambda n=n: play_games(1, 0, games, n), games)
+        families, params = kernel.engine_inputs(spec)
+        pairs[f"deal+play, {n} players"] = (
+            lambda n=n, f=families, p=params: _deal_play_loop(1, games, n, PER_PLAYER[n],
+                                                              canonical_deck(), f, p),
+            lambda n=n: lib.ass_play_games(1, 0, games, n, PER_PLAYER[n], None, None), games)
     pairs["rollout, 4 players"] = (
         lambda: _rollouts(*arrays, 4, basic.family, basic.values, rep),
         lambda: rollouts(arrays, 4, rep, outputs=False), states * rep)
@@ -179,9 +188,13 @@ def interleaved(rounds: int = 5, games: int = 200_000, states: int = 2000,
         for key, (numba_fn, c_fn, units) in pairs.items():
             ns[key]["numba"].append(1e9 / rate(numba_fn, units, 1)[0])
             ns[key]["c"].append(1e9 / rate(c_fn, units, 1)[0])
-    return {key: {"numba_ns": float(np.median(v["numba"])), "c_ns": float(np.median(v["c"])),
-                  "speed_of_c": float(np.median(np.divide(v["c"], v["numba"])))}
-            for key, v in ns.items()}
+    out = {}
+    for key, v in ns.items():
+        ratios = np.divide(v["c"], v["numba"])
+        out[key] = {"numba_ns": float(np.median(v["numba"])), "c_ns": float(np.median(v["c"])),
+                    "speed_of_c": float(np.median(ratios)), "lowest": float(ratios.min()),
+                    "highest": float(ratios.max())}
+    return out
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -196,9 +209,13 @@ def main(argv: list[str] | None = None) -> None:
     res = interleaved(args.rounds, args.games)
     print(f"numba and C interleaved {args.rounds} times in one process, medians of CPU-time "
           "ns (one core)")
-    print(f"{'':20} {'numba ns':>9} {'C ns':>7} {'numba speed':>12}")
+    print(f"{'':25} {'numba ns':>9} {'C ns':>7} {'numba speed':>12} {'(lowest..highest)':>18}")
     for key, r in res.items():
-        print(f"{key:20} {r['numba_ns']:>9,.0f} {r['c_ns']:>7,.0f} {r['speed_of_c']:>10.2f}xC")
+        print(f"{key:25} {r['numba_ns']:>9,.0f} {r['c_ns']:>7,.0f} {r['speed_of_c']:>10.2f}xC "
+              f"{r['lowest']:>8.2f}..{r['highest']:.2f}")
+    print("game: kernel.play_chunk (12 result columns) against C's deal, play and 2 columns; "
+          "deal+play: bench_ass_split's jitted loop against C without columns; rollout: "
+          "bench_ass_search._rollouts (play_on) against C from the same 2,000 states")
 
 
 if __name__ == "__main__":

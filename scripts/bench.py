@@ -113,14 +113,16 @@ def _c_games(games: int, n: int, repeats: int) -> dict:
 def print_ass(results: dict) -> None:
     """Print the figures of :func:`bench_ass` as a small table."""
     print("Who's the Ass?  (basic everywhere, one core; best of N by CPU time, wall in brackets)")
+    has_c = all("c_cpu" in e for e in results["engines"].values())
     print(f"{'players':>7} {'numba games/s':>24} {'reference games/s':>22} {'speed-up':>9}"
-          f" {'C games/s':>10} {'numba speed':>11}")
+          + (f" {'C games/s':>10} {'numba speed':>11}" if has_c else ""))
     for n, e in results["engines"].items():
-        c = (f" {e['c_cpu']:>10,.0f} {e['numba_cpu'] / e['c_cpu']:>9.2f}xC" if "c_cpu" in e
-             else "  (no C compiler: no C yardstick)")
+        c = f" {e['c_cpu']:>10,.0f} {e['numba_cpu'] / e['c_cpu']:>9.2f}xC" if has_c else ""
         print(f"{n:>7} {e['numba_cpu']:>12,.0f} ({e['numba_wall']:>9,.0f}) "
               f"{e['reference_cpu']:>10,.0f} ({e['reference_wall']:>8,.0f}) "
               f"{e['numba_cpu'] / e['reference_cpu']:>8,.0f}x{c}")
+    if not has_c:
+        print("(no C compiler: the C yardstick, scripts/cbase/ass.c, left out)")
     for n, e in results.get("matches", {}).items():
         single = results["engines"].get(n, {}).get("numba_cpu")
         games = e["numba_cpu"] * e["games_per_match"]

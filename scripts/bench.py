@@ -9,7 +9,9 @@ table with other families: each compiles its own variant of the engine); peak me
 Matches (A-12) beside them: matches per second at 4 players with K = 4 games per match,
 numba and reference, in the same run (a match of K games should take about K single games'
 time); ns per game split into deal, play and bookkeeping, and ns
-per rollout from mid-game, numba beside reference (scripts/bench_ass_split.py).
+per rollout from mid-game, numba beside reference (scripts/bench_ass_split.py); beside them
+the hand-written C engine of issue 13 (scripts/cbase/ass.c, the same games) and the ratios
+numba/C against the issue's targets (a one-line note instead without a C compiler).
 Plus-Minus Jass: see scripts/bench_jass.py (``bench_jass``). Default runtime: about two
 minutes for both games.
 
@@ -73,7 +75,8 @@ def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ..
         slow = rate(lambda field=field: [play_record(1, i, field) for i in range(ref_games)],
                      ref_games, 1)
         results["engines"][n] = {"numba_cpu": fast[0], "numba_wall": fast[1],
-                                 "reference_cpu": slow[0], "reference_wall": slow[1]}
+                                 "reference_cpu": slow[0], "reference_wall": slow[1],
+                                 **_c_games(games, n, repeats)}
     results["matches"] = {}
     for n in match_players:  # K = n games per match (the default), single games beside them
         spec = RunSpec("ass", n, ("basic",), 1, mode="matches")
@@ -93,14 +96,33 @@ def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ..
     return results
 
 
+def _c_games(games: int, n: int, repeats: int) -> dict:
+    """Games/s of the C yardstick (scripts/cbase/ass.c: deal, play, the minus points and
+    rounds columns), timed as the numba engine is; {} without a C compiler."""
+    from cbaseline import NoCompiler
+
+    try:
+        import cbase_ass
+
+        cbase_ass.library()
+    except NoCompiler:
+        return {}
+    return {"c_cpu": rate(lambda: cbase_ass.play_games(1, 0, games, n), games, repeats)[0]}
+
+
 def print_ass(results: dict) -> None:
     """Print the figures of :func:`bench_ass` as a small table."""
     print("Who's the Ass?  (basic everywhere, one core; best of N by CPU time, wall in brackets)")
-    print(f"{'players':>7} {'numba games/s':>24} {'reference games/s':>22} {'speed-up':>9}")
+    has_c = all("c_cpu" in e for e in results["engines"].values())
+    print(f"{'players':>7} {'numba games/s':>24} {'reference games/s':>22} {'speed-up':>9}"
+          + (f" {'C games/s':>10} {'numba speed':>11}" if has_c else ""))
     for n, e in results["engines"].items():
+        c = f" {e['c_cpu']:>10,.0f} {e['numba_cpu'] / e['c_cpu']:>9.2f}xC" if has_c else ""
         print(f"{n:>7} {e['numba_cpu']:>12,.0f} ({e['numba_wall']:>9,.0f}) "
               f"{e['reference_cpu']:>10,.0f} ({e['reference_wall']:>8,.0f}) "
-              f"{e['numba_cpu'] / e['reference_cpu']:>8,.0f}x")
+              f"{e['numba_cpu'] / e['reference_cpu']:>8,.0f}x{c}")
+    if not has_c:
+        print("(no C compiler: the C yardstick, scripts/cbase/ass.c, left out)")
     for n, e in results.get("matches", {}).items():
         single = results["engines"].get(n, {}).get("numba_cpu")
         games = e["numba_cpu"] * e["games_per_match"]

@@ -10,6 +10,12 @@ mid-game, numba against the pure-Python reference in the same run (used by scrip
 
 The reference: ``reference.deal`` alone, ``reference.play_record`` less the deal, and
 ``reference.play_from`` from the same mid-game states. All figures ns, best of N CPU time.
+
+The C yardstick of issue 13 (scripts/cbase/ass.c through scripts/cbase_ass.py: the same games
+and rollouts, held to the numba engine by tests/test_cbase_ass.py) is timed in the same run,
+split the same way, and the ratios printed against the issue's targets: numba at least 0.75x
+C's speed per game (480 ns against C's 366 where the targets were set) and at least
+126/180 = 0.70x per rollout. Without a C compiler a one-line note takes its place.
 """
 
 from __future__ import annotations
@@ -20,6 +26,9 @@ from numba import njit
 
 from analyzer.games.ass.cards import DECK_SIZE, VIEW_LEN
 from analyzer.games.ass.engine import OK, canonical_deck, play_packed, start_game
+
+# Issue 13's targets as speed ratios numba/C (C ns / numba ns): at least this much of C's speed.
+TARGETS = {"game": 0.75, "rollout": 126 / 180}
 
 
 @njit
@@ -109,6 +118,7 @@ def bench_split(games: int = 200_000, ref_games: int = 300, states: int = 2000,
     rep = max(1, games // states // 4)
     ns["rollout"] = 1e9 / rate(lambda: _rollouts(*arrays, n, basic.family, basic.values, rep),
                                states * rep, repeats)[0]
+    c = c_yardstick(games, arrays, repeats, n)  # right after numba: the load changes by minutes
     rules = AssRules.for_players(n)
     field = seat_strategies("ass", ["basic"], n)
     ref = {"deal": 1e9 / rate(lambda: [deal(rules, PyRng(1, i, 0)) for i in range(ref_games)],
@@ -119,18 +129,45 @@ def bench_split(games: int = 200_000, ref_games: int = 300, states: int = 2000,
     ref["bookkeeping"] = 0.0
     few = arrays if states <= ref_games else tuple(a[:ref_games] for a in arrays)
     ref["rollout"] = 1e9 / rate(lambda: _reference_rollouts(few, n), few[0].shape[0], 1)[0]
-    return {"players": n, "numba_ns": ns, "reference_ns": ref}
+    return {"players": n, "numba_ns": ns, "reference_ns": ref, **c}
+
+
+def c_yardstick(games: int, arrays, repeats: int, n: int) -> dict:
+    """The C engine's split ({"c_ns": ...}), or {"c_note": why not} without a compiler."""
+    from cbaseline import NoCompiler
+
+    try:
+        import cbase_ass
+
+        return {"c_ns": cbase_ass.bench(games, arrays, repeats, n)}
+    except NoCompiler as exc:
+        return {"c_note": f"no C yardstick: {exc}"}
 
 
 def print_split(res: dict) -> None:
-    """Print :func:`bench_split`'s figures as a table."""
-    ns, ref = res["numba_ns"], res["reference_ns"]
+    """Print :func:`bench_split`'s figures as a table (the C yardstick's columns with them)."""
+    ns, ref, c = res["numba_ns"], res["reference_ns"], res.get("c_ns")
     print(f"Who's the Ass? ns per game, {res['players']} players, basic, one core "
           "(best of N by CPU time)")
-    print(f"{'':12} {'numba ns':>10} {'reference ns':>13} {'speed-up':>9}")
+    head = f"{'':12} {'numba ns':>10} {'reference ns':>13} {'speed-up':>9}"
+    print(head + (f" {'C ns':>8} {'numba speed':>12}" if c else ""))
     for key in ("deal", "play", "bookkeeping", "game", "rollout"):
         label = "rollout*" if key == "rollout" else key
         speed = f"{ref[key] / ns[key]:>8,.0f}x" if ref[key] > 0 and ns[key] > 0 else ""
-        print(f"{label:12} {ns[key]:>10,.0f} {ref[key]:>13,.0f} {speed:>9}")
+        line = f"{label:12} {ns[key]:>10,.0f} {ref[key]:>13,.0f} {speed:>9}"
+        if c:
+            ratio = f"{c[key] / ns[key]:>10.2f}xC" if c[key] > 0 and ns[key] > 0 else ""
+            target = f"  (target >= {TARGETS[key]:.2f}xC)" if key in TARGETS else ""
+            line += f" {c[key]:>8,.0f} {ratio:>12}{target}"
+        print(line)
     print("* rollout: play_on (basic) from the start of the middle round of recorded games "
           "(reference: play_from)")
+    if c:
+        verdict = ", ".join(
+            f"{key} {c[key] / ns[key]:.2f}x C's speed (numba/C time {ns[key] / c[key]:.2f}): "
+            f"{'met' if c[key] / ns[key] >= TARGETS[key] else 'not met'}" for key in TARGETS)
+        print("C: scripts/cbase/ass.c, the same games and rollouts (tests/test_cbase_ass.py), "
+              "same run; \"0.75xC\" = numba at 0.75 of C's speed. Issue 13's targets: "
+              f"{verdict}")
+    else:
+        print(res.get("c_note", "no C yardstick"))

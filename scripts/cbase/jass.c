@@ -131,32 +131,24 @@ INLINE int randbelow(uint64_t *rng, uint32_t n)
     return (int)(((mix64(*rng) >> 32) * n) >> 32);
 }
 
-/* `basic`: the legal card of lowest key; suits in `tsuits` (bit s) count as trumps. */
-INLINE int basic_card(uint64_t legal, unsigned tsuits)
+/* `basic` within one suit: its key (see KEY9) for the legal cards `m9` of suit s. */
+INLINE unsigned suit_key(int t, uint64_t m9, int s)
 {
-    unsigned best = NO_KEY;
-    for (int s = 0; s < 4; s++) {
-        unsigned k = KEY9[tsuits >> s & 1][(legal >> (9 * s)) & M9] | (unsigned)s << 4;
-        best = k < best ? k : best;
-    }
-    return (int)((best >> 4 & 3) * 9 + (best & 15));
+    return KEY9[t][m9] | (unsigned)s << 4;
 }
 
-/* J-5/J-6 under `seed`: the cards a follower may play. `power` is the trick's best power. */
-INLINE uint64_t legal_follow(uint64_t hand, int led, int trump, int power)
+INLINE int key_card(unsigned key) { return (int)((key >> 4 & 3) * 9 + (key & 15)); }
+
+INLINE unsigned min_key(unsigned a, unsigned b) { return a < b ? a : b; }
+
+/* `basic` over a whole hand (a lead, or a follower free to play anything): suits in
+ * `tsuits` (bit s) count as trumps. */
+INLINE int basic_any(uint64_t hand, unsigned tsuits)
 {
-    uint64_t ledm = hand & suit_mask(led);
-    if (trump < 0)
-        return ledm ? ledm : hand;
-    uint64_t tm = hand & suit_mask(trump);
-    if (led == trump)
-        return tm ? tm : hand;
-    if (power < 16) /* no trump in the trick: follow or trump */
-        return ledm ? ledm | tm : hand;
-    uint64_t higher = tm & ((uint64_t)HIGHER9[power - 16] << (9 * trump));
-    if (ledm)
-        return ledm | higher;
-    return higher ? higher : tm ? tm : hand;
+    unsigned best = NO_KEY;
+    for (int s = 0; s < 4; s++)
+        best = min_key(best, suit_key(tsuits >> s & 1, (hand >> (9 * s)) & M9, s));
+    return key_card(best);
 }
 
 /* One deal in play: hands, tricks won, trump. */
@@ -166,29 +158,54 @@ typedef struct {
     int trump, fixer, leader, last;
 } Deal;
 
-/* A follower's move: legal cards, basic, trick power, trump fixing. */
+/* A follower's move, J-5/J-6 under `seed` and `basic` fused: each case of the legal cards
+ * picks `basic`'s card from the one or two suits it allows. `power` is the trick's best power
+ * so far (16 + trump strength once a trump is in the trick). */
 INLINE void follow(Deal *d, int seat, int led, uint64_t *trick, int *power, int *best)
 {
     uint64_t hand = d->hand[seat];
     int trump = d->trump;
-    uint64_t legal = legal_follow(hand, led, trump, *power);
-    unsigned tsuits = trump >= 0 ? 1u << trump : 15u & ~(1u << led);
-    int card = basic_card(legal, tsuits);
+    uint64_t led9 = (hand >> (9 * led)) & M9;
+    int card;
+    if (trump < 0) {
+        if (led9)
+            card = led * 9 + (KEY9[0][led9] & 15);
+        else { /* J-5: void in the led suit, any card; it fixes trump and counts as one */
+            card = basic_any(hand, 15u);
+            trump = d->trump = SUIT_OF[card];
+            d->fixer = seat;
+        }
+    } else {
+        uint64_t tr9 = (hand >> (9 * trump)) & M9;
+        if (led == trump) /* trump led: a trump if held */
+            card = tr9 ? trump * 9 + (KEY9[1][tr9] & 15) : basic_any(hand, 1u << trump);
+        else if (*power < 16) /* no trump in the trick: follow or trump */
+            card = led9 ? key_card(min_key(suit_key(0, led9, led), suit_key(1, tr9, trump)))
+                        : basic_any(hand, 1u << trump);
+        else { /* a trump in the trick: follow or over-trump; void: over-trump, else under */
+            uint64_t higher9 = tr9 & HIGHER9[*power - 16];
+            if (led9)
+                card = key_card(min_key(suit_key(0, led9, led), suit_key(1, higher9, trump)));
+            else if (higher9)
+                card = trump * 9 + (KEY9[1][higher9] & 15);
+            else if (tr9)
+                card = trump * 9 + (KEY9[1][tr9] & 15);
+            else
+                card = basic_any(hand, 1u << trump);
+        }
+    }
     uint64_t b = 1ULL << card;
     d->hand[seat] = hand & ~b;
     *trick |= b;
-    if (trump < 0 && SUIT_OF[card] != led) { /* J-5: the first card off suit fixes trump */
-        trump = d->trump = SUIT_OF[card];
-        d->fixer = seat;
-    }
     int p = POWER[trump + 1][led][card];
-    if (p > *power) {
-        *power = p;
-        *best = seat;
-    }
+    *best = p > *power ? seat : *best;
+    *power = p > *power ? p : *power;
 }
 
-INLINE int next_seat(const int n, int seat) { return seat + 1 == n ? 0 : seat + 1; }
+INLINE int next_seat(const int n, int seat)
+{
+    return n == 4 ? (seat + 1) & 3 : seat == n - 1 ? 0 : seat + 1;
+}
 
 INLINE void end_trick(Deal *d, uint64_t trick, int best)
 {
@@ -204,7 +221,7 @@ INLINE void play_tricks(const int n, Deal *d, int t)
     for (; t < ntr; t++) {
         int seat = d->leader;
         int trump = d->trump;
-        int card = basic_card(d->hand[seat], trump >= 0 ? 1u << trump : 0u); /* J-4 */
+        int card = basic_any(d->hand[seat], trump >= 0 ? 1u << trump : 0u); /* J-4 */
         uint64_t trick = 1ULL << card;
         d->hand[seat] &= ~trick;
         int led = SUIT_OF[card];

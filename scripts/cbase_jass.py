@@ -111,11 +111,11 @@ def play_matches(seed: int, start: int, count: int, n: int, cap: int = DEFAULT_C
     """Matches start..start+count-1: the kernel's matches-mode columns, one row per
     (match, seat), as int64 arrays (plus ``checksum``)."""
     _check_n(n)
+    if cap < 1:
+        raise ValueError(f"cap must be >= 1, got {cap}")
     lib = lib or load()
     out = np.zeros((count * n, len(MATCH_COLUMNS)), dtype=np.int64)
     check = lib.jass_play_matches(seed, start, count, n, cap, cbaseline.pointer(out))
-    if check == -1 and cap < 1:
-        raise ValueError(f"cap must be >= 1, got {cap}")
     cols = {name: out[:, k] for k, name in enumerate(MATCH_COLUMNS)}
     cols["checksum"] = np.int64(check)
     return cols
@@ -284,6 +284,22 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
             "median_ns": med, "ratio_median": ratios, "figures": figures}
 
 
+def compare_flags(other: tuple[str, ...], rounds: int = 5, n: int = 4, deals: int = 200_000,
+                  matches: int = 20_000) -> dict[str, dict[str, float]]:
+    """cbaseline's build against one with ``other`` flags, interleaved ``rounds`` times in one
+    process: median ns per single deal, per deal of a match and per rollout of each."""
+    builds = {"cbaseline": load(), " ".join(other): load(other)}
+    (u, st, rows), _ = _numba_fix_states(n, 20_000)
+    reps = max(1, deals // max(rows, 1))
+    figures = {name: {"deal": [], "match": [], "rollout": []} for name in builds}
+    for _ in range(rounds):
+        for name, lib in builds.items():
+            figures[name]["deal"].append(time_deals(n, deals, 1, lib=lib))
+            figures[name]["match"].append(time_matches(n, matches, 1, lib=lib)[1])
+            figures[name]["rollout"].append(time_rollouts(u, st, rows, reps, 1, lib)["rollout_ns"])
+    return {name: {k: statistics.median(v) for k, v in f.items()} for name, f in figures.items()}
+
+
 def print_bench(result: dict[str, object]) -> None:
     for r in result["rows"]:  # type: ignore[union-attr]
         if r["unit"] == "deal":
@@ -306,10 +322,24 @@ def main(argv: list[str] | None = None) -> None:
                         help="players for --ab (default 4)")
     parser.add_argument("--flags", help='compiler flags instead of cbaseline\'s, e.g. "-O2 '
                                         '-march=native"')
+    parser.add_argument("--compare-flags", metavar="FLAGS",
+                        help='time cbaseline\'s build against one with these flags, '
+                             'interleaved (5 rounds, 4 players), e.g. "-O2 -march=native"')
     parser.add_argument("--deals", type=int, default=400_000)
     parser.add_argument("--matches", type=int, default=40_000)
     args = parser.parse_args(argv)
     flags = tuple(args.flags.split()) if args.flags else None
+    if args.compare_flags:
+        res = compare_flags(tuple(args.compare_flags.split()), n=args.players,
+                            deals=args.deals // 2,
+                            matches=args.matches // 2)
+        print(f"C engine builds interleaved, {args.players} players, 5 rounds, medians "
+              "(ns, CPU time):")
+        for name, f in res.items():
+            label = " ".join(cbaseline.FLAGS) if name == "cbaseline" else name
+            print(f"  {label}: single deal {f['deal']:,.0f}, deal of a match "
+                  f"{f['match']:,.0f}, rollout {f['rollout']:,.0f}")
+        return
     if args.ab:
         res = ab(args.ab, args.players, deals=args.deals // 2, matches=args.matches // 2,
                  flags=flags)

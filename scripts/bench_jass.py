@@ -271,6 +271,7 @@ def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4,
         c = cbase_jass.time_rollouts(out_u, out_s, rows, reps, repeats, c_lib)
         out["c_rollout_ns"] = c["rollout_ns"]
         out["c_rollout_ns_per_card"] = c["rollout_ns_per_card"]
+        out["c"] = cbase_jass.time_split(n, deals, repeats, lib=c_lib)
     return out
 
 
@@ -377,6 +378,11 @@ def print_jass(result: dict[str, object]) -> None:
               f"playout through the records' loop (engine.run_deal): {sp['run_deal_ns']:,.0f} ns")
     if "c" in result:
         print_c(result["c"])  # type: ignore[arg-type]
+        if "split" in result and "c" in result["split"]:  # type: ignore[operator]
+            cs = result["split"]["c"]  # type: ignore[index]
+            print(f"    4 players, basic, one deal in C: {cs['total_ns']:,.0f} ns = deal "
+                  f"{cs['deal_ns']:,.0f} + play {cs['play_ns']:,.0f} + bookkeeping "
+                  f"{cs['bookkeeping_ns']:,.0f} (numba's split above)")
     elif "c_note" in result:
         print(f"  C yardstick (issue 13): not measured, {result['c_note']}")
     for s in result.get("search", []):

@@ -74,6 +74,9 @@ def load(flags: tuple[str, ...] | None = None) -> ctypes.CDLL:
         lib.jass_rollouts.argtypes = [_U64P, _I64P, ctypes.c_int64, ctypes.c_int64,
                                       ctypes.c_int32, _I64P]
         lib.jass_rollouts.restype = ctypes.c_int64
+        lib.jass_deal_parts.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64,
+                                        ctypes.c_int32, ctypes.c_int32]
+        lib.jass_deal_parts.restype = ctypes.c_int64
         _LIBS[key] = lib
     return _LIBS[key]
 
@@ -175,6 +178,22 @@ def time_deals(n: int, count: int, repeats: int, seed: int = 1,
     run = _deals_fn(lib, seed, n, count, cbaseline.pointer(buf))
     run()  # page in the code and tables
     return 1e9 / rate(run, count, repeats)[0]
+
+
+def time_split(n: int, count: int, repeats: int, seed: int = 1,
+               lib: ctypes.CDLL | None = None) -> dict[str, float]:
+    """C ns per single deal split as bench_jass splits numba's: deal (shuffle and hands), play
+    (36 cards), bookkeeping (points, sticks and the result columns); best of ``repeats``."""
+    lib = lib or load()
+
+    def part(k: int) -> float:
+        lib.jass_deal_parts(seed, 0, count, n, k)
+        return 1e9 / rate(lambda: lib.jass_deal_parts(seed, 0, count, n, k), count, repeats)[0]
+
+    deal, both = part(0), part(1)
+    total = time_deals(n, count, repeats, seed, lib)
+    return {"deal_ns": deal, "play_ns": both - deal, "bookkeeping_ns": total - both,
+            "total_ns": total}
 
 
 def time_matches(n: int, count: int, repeats: int, seed: int = 1, cap: int = DEFAULT_CAP,

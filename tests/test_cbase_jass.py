@@ -99,6 +99,7 @@ def test_c_units_depend_on_seed_and_index_alone(lib):
     assert lib.jass_play_matches(7, 0, 60, 3, 200, None) == m["checksum"]
     assert lib.jass_play_deals(7, 0, 1, 5, None) == -1
     assert lib.jass_play_matches(7, 0, 1, 4, 0, None) == -1
+    assert lib.jass_deal_parts(7, 0, 1, 4, 2) == -1 and lib.jass_deal_parts(7, 0, 1, 2, 0) == -1
 
 
 def _basic_states(n, deals, seed):

@@ -451,6 +451,37 @@ int64_t jass_play_deals(uint64_t seed, int64_t start, int64_t count, int32_t n, 
     return -1;
 }
 
+/* The parts of a single deal, for the split of scripts/bench_jass.py: part 0 shuffles and
+ * deals only, part 1 also plays the 36 cards (no points, sticks or columns). Returns a
+ * checksum, or -1 for a bad n or part. */
+INLINE int64_t deal_part(const int n, uint64_t seed, int64_t start, int64_t count, int part)
+{
+    int64_t check = 0;
+    for (int64_t u = 0; u < count; u++) {
+        Deal d;
+        uint64_t rng = stream_start(seed, (uint64_t)(start + u));
+        deal_cards(n, &d, &rng, 0);
+        if (part == 0) {
+            check += (int64_t)(d.hand[0] & 0xFF);
+            continue;
+        }
+        play_tricks(n, &d, 0);
+        check += d.last + (int64_t)(d.taken[0] & 0xFF);
+    }
+    return check;
+}
+
+int64_t jass_deal_parts(uint64_t seed, int64_t start, int64_t count, int32_t n, int32_t part)
+{
+    if (part != 0 && part != 1)
+        return -1;
+    if (n == 3)
+        return part ? deal_part(3, seed, start, count, 1) : deal_part(3, seed, start, count, 0);
+    if (n == 4)
+        return part ? deal_part(4, seed, start, count, 1) : deal_part(4, seed, start, count, 0);
+    return -1;
+}
+
 static int64_t matches_n3(uint64_t seed, int64_t start, int64_t count, int cap, int64_t *out)
 {
     int64_t check = 0;

@@ -134,7 +134,7 @@ def test_c_rollouts_equal_the_numba_rollout(lib, n):
     """From the trump-fixing card and from other mid-deal states, C's rollout ends the deal
     with the taken cards, tricks, last trick, trump and fixer of analyzer's rollout()."""
     u, st = _basic_states(n, 120, 11 + n)
-    assert len(u) >= 150
+    assert len(u) >= 200
     c = cbase_jass.rollouts(u, st, lib=lib)
     fams, prms = engine_arrays(seat_strategies("jass", ["basic"], n))
     memo = np.full(4, -1, dtype=np.int64)

@@ -145,3 +145,16 @@ def test_c_rollouts_equal_the_numba_rollout(lib, n):
         want = [*taken.astype(np.int64), *s[S_WON:S_WON + 4], s[S_LAST_WINNER], s[S_TRUMP],
                 s[S_FIXER]]
         assert list(c[k]) == want, (k, st[k][S_TRICK], st[k][S_POS])
+
+
+def test_bench_notes_a_missing_compiler_in_one_line(monkeypatch):
+    """Without a C compiler (or for another strategy or rule set) bench_jass leaves the C
+    column out with a one-line reason instead of failing."""
+    import bench_jass
+
+    monkeypatch.setenv("CC", "cardlab-no-such-cc")
+    monkeypatch.setattr(cbase_jass, "_LIBS", {})
+    lib, note = bench_jass._c_engine("basic", "seed")
+    assert lib is None and "no C compiler" in note and "\n" not in note
+    assert bench_jass._c_engine("random", "seed")[0] is None
+    assert bench_jass._c_engine("basic", "swiss")[0] is None

@@ -12,6 +12,13 @@ output columns), the nanoseconds of one rollout from the trump-fixing card
 (``search``) the speed of one ``pimc`` seat among ``basic`` players: deals/s, rollouts/s and
 the cost of a rollout card against the plain engine's cost per card.
 
+Beside them (``c``), issue 13's yardstick: the hand-written C engine of the same rules
+(scripts/cbase/jass.c, built by scripts/cbaseline.py, checked against numba by
+tests/test_cbase_jass.py; ``basic`` and the ``seed`` rule set only), timed the same way in the
+same run: ns per single deal, per deal of a match and per rollout from the trump-fixing card,
+and numba's speed as a fraction of C's (C ns / numba ns) against the issue's targets. Without a
+C compiler a one-line note takes its place.
+
 Run: ``.venv/bin/python scripts/bench_jass.py`` (about a minute); ``--quick`` for a smoke run.
 Timings on a shared machine are noisy: the figures are the best of N by process CPU time,
 wall-clock figures beside them.
@@ -77,12 +84,14 @@ def bench_jass(
     split: bool = True,
     search: tuple[str, ...] = (),
     search_deals: int = 200,
+    c_engine: bool = True,
 ) -> dict[str, object]:
     """Measure the numba engine and the reference engine; return the figures as a dict.
 
     Each row: players, engine (numba/reference), unit (deal/match), count, per-second rates
     by CPU time and by wall time. The numba chunk for each measurement is one ``play_chunk``
-    call (preallocated once per chunk, nothing allocated per deal).
+    call (preallocated once per chunk, nothing allocated per deal). With ``c_engine``, the C
+    yardstick's figures under ``c`` (or why not, under ``c_note``).
     """
     from analyzer.games.jass import kernel
     from analyzer.games.jass.reference import ReferenceJass
@@ -112,8 +121,17 @@ def bench_jass(
                      "count": ref_matches, "per_s_cpu": cpu, "per_s_wall": wall})
     result: dict[str, object] = {"strategy": strategy, "ruleset": ruleset, "rows": rows,
                                  "peak_rss_mb": peak_rss_mb()}
+    c_lib = None
+    if c_engine:
+        c_lib, note = _c_engine(strategy, ruleset)
+        if c_lib is None:
+            result["c_note"] = note
     if split:
-        result["split"] = bench_split(deals=max(deals // 2, 1_000), repeats=repeats)
+        result["split"] = bench_split(deals=max(deals // 2, 1_000), repeats=repeats,
+                                      c_lib=c_lib)
+    if c_lib is not None:
+        result["c"] = bench_c(c_lib, rows, players, deals, matches, repeats,
+                              result.get("split"))
     result["search"] = [bench_search(s, deals=search_deals) for s in search]
     if compile_probe:
         with tempfile.TemporaryDirectory() as cold:
@@ -210,9 +228,12 @@ def _cpu(fn) -> float:
     return time.process_time() - c0
 
 
-def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4) -> dict[str, float]:
+def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4,
+                c_lib=None) -> dict[str, float]:
     """ns per 4-player basic deal: deal, play, bookkeeping (the rest of a plain run's
-    ``play_chunk``), and ns per rollout from the trump-fixing card (best of ``repeats``)."""
+    ``play_chunk``), and ns per rollout from the trump-fixing card (best of ``repeats``);
+    with ``c_lib`` (scripts/cbase_jass.load()) also the C engine's rollout of the same states,
+    measured the same way (``c_rollout_ns``)."""
     from analyzer.games.jass import kernel
     from analyzer.games.kernel import RunSpec
     from strategies.registry import engine_arrays, seat_strategies
@@ -238,12 +259,58 @@ def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4) -> dict[str,
     per_rollout = (with_play - copy_only) / (rows * reps)
     per_traced = (traced - copy_only) / (rows * reps)
     ns = 1e9
-    return {"deal_ns": deal * ns, "play_ns": (both - deal) * ns,
-            "bookkeeping_ns": (total - both) * ns, "total_ns": total * ns,
-            "rollout_ns": per_rollout * ns, "rollout_cards": cards,
-            "run_deal_ns": per_traced * ns,
-            "rollout_ns_per_card": per_rollout * ns / cards, "play_ns_per_card": (both - deal)
-            * ns / 36}
+    out = {"deal_ns": deal * ns, "play_ns": (both - deal) * ns,
+           "bookkeeping_ns": (total - both) * ns, "total_ns": total * ns,
+           "rollout_ns": per_rollout * ns, "rollout_cards": cards,
+           "run_deal_ns": per_traced * ns,
+           "rollout_ns_per_card": per_rollout * ns / cards, "play_ns_per_card": (both - deal)
+           * ns / 36}
+    if c_lib is not None:
+        import cbase_jass
+
+        c = cbase_jass.time_rollouts(out_u, out_s, rows, reps, repeats, c_lib)
+        out["c_rollout_ns"] = c["rollout_ns"]
+        out["c_rollout_ns_per_card"] = c["rollout_ns_per_card"]
+        out["c"] = cbase_jass.time_split(n, deals, repeats, lib=c_lib)
+    return out
+
+
+def _c_engine(strategy: str, ruleset: str):
+    """The built C engine, or None and the reason in one line."""
+    if strategy != "basic" or ruleset != "seed":
+        return None, "only for basic under the seed rule set"
+    import cbase_jass
+    import cbaseline
+
+    try:
+        return cbase_jass.load(), ""
+    except cbaseline.NoCompiler as exc:
+        return None, str(exc)
+
+
+def bench_c(lib, rows, players, deals, matches, repeats, split) -> dict[str, object]:
+    """The C engine timed as the numba rows were (same counts, best of ``repeats`` by CPU
+    time), and numba's speed as a fraction of C's (C ns / numba ns) per player count and
+    mode, with the rollout of the split's states when there is a split."""
+    import cbase_jass
+
+    c = cbase_jass.bench(players, deals, matches, repeats, lib=lib)
+    numba = {(r["players"], r["unit"]): r["per_s_cpu"] for r in rows
+             if r["engine"] == "numba"}
+    ratios = []
+    for r in c["rows"]:  # type: ignore[union-attr]
+        per_unit = 1e9 / numba[(r["players"], r["unit"])]
+        numba_ns = per_unit if r["unit"] == "deal" else per_unit / r["deals_per_match"]
+        ratios.append({"players": r["players"], "unit": r["unit"], "c_ns": r["ns_per_deal"],
+                       "numba_ns": numba_ns, "ratio": r["ns_per_deal"] / numba_ns,
+                       "target": cbase_jass.TARGETS[r["unit"]]})
+    if split and "c_rollout_ns" in split:
+        ratios.append({"players": 4, "unit": "rollout", "c_ns": split["c_rollout_ns"],
+                       "numba_ns": split["rollout_ns"],
+                       "ratio": split["c_rollout_ns"] / split["rollout_ns"],
+                       "target": cbase_jass.TARGETS["rollout"]})
+    return {"flags": " ".join(cbase_jass.cbaseline.FLAGS), "rows": c["rows"],
+            "ratios": ratios}
 
 
 def bench_search(strategy: str = "pimc", deals: int = 200, n: int = 4) -> dict[str, float]:
@@ -309,6 +376,15 @@ def print_jass(result: dict[str, object]) -> None:
               f"({sp['rollout_cards']:.1f} cards, {sp['rollout_ns_per_card']:.1f} ns a card; "
               f"the plain engine's play: {sp['play_ns_per_card']:.1f} ns a card); the same "
               f"playout through the records' loop (engine.run_deal): {sp['run_deal_ns']:,.0f} ns")
+    if "c" in result:
+        print_c(result["c"])  # type: ignore[arg-type]
+        if "split" in result and "c" in result["split"]:  # type: ignore[operator]
+            cs = result["split"]["c"]  # type: ignore[index]
+            print(f"    4 players, basic, one deal in C: {cs['total_ns']:,.0f} ns = deal "
+                  f"{cs['deal_ns']:,.0f} + play {cs['play_ns']:,.0f} + bookkeeping "
+                  f"{cs['bookkeeping_ns']:,.0f} (numba's split above)")
+    elif "c_note" in result:
+        print(f"  C yardstick (issue 13): not measured, {result['c_note']}")
     for s in result.get("search", []):
         print(f"  {s['strategy']} in seat 0 among basic (4 players, deals): "
               f"{s['deals_per_s']:,.0f} deals/s, {s['rollouts_per_deal']:,.0f} rollouts a deal, "
@@ -316,6 +392,24 @@ def print_jass(result: dict[str, object]) -> None:
     for key in ("compile_cold", "compile_warm"):
         if key in result:
             print(f"  {key.replace('_', ' ')}: {result[key]}")
+
+
+_TARGET_TEXT = {
+    "deal": "790 ns C / 850 ns",
+    "match": "822 ns C / 850 ns",
+    "rollout": "17 ns a card x 24.8 cards = 422 ns C / 450 ns",
+}
+_UNIT_TEXT = {"deal": "single deal", "match": "deal of a match",
+              "rollout": "rollout from the trump-fixing card"}
+
+
+def print_c(c: dict[str, object]) -> None:
+    """The C yardstick's lines: ns beside numba's and the ratio against issue 13's target."""
+    print(f"  C yardstick (scripts/cbase/jass.c, {c['flags']}; same deals, same run):")
+    for r in c["ratios"]:  # type: ignore[union-attr]
+        print(f"    {r['players']} players, ns per {_UNIT_TEXT[r['unit']]}: C {r['c_ns']:,.0f}, "
+              f"numba {r['numba_ns']:,.0f}; numba at {r['ratio']:.2f}x C's speed (issue 13's "
+              f"target at least {r['target']:.2f}x = {_TARGET_TEXT[r['unit']]})")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,7 +12,7 @@ State lives in a few preallocated arrays, reused for every game of a chunk:
               do: set by the deal, raised by an ass round's take, lowered by a play (only
               for a seat with something known: one load and compare per play otherwise),
               and only at tables whose view has a reader (a family other than ``basic``;
-              at a table of ``basic`` alone they stay as dealt: ``_keeps_known``);
+              at a table of ``basic`` alone they stay as dealt: ``_keeps_view``);
 * ``rng``     uint64[1]: the game's stream ``stream_start(seed, index, 0)``, used for the deal
               and then, in decision order, by strategies that draw;
 * ``deck``    uint8[109] work space of the shuffle, filled from ``template`` (the canonical
@@ -134,6 +134,7 @@ from analyzer.games.ass.moves import (
     U15,
     check_move,
     count_of,
+    hand_size,
     known_after_play,
     move_delta,
     pack_counts,
@@ -295,18 +296,20 @@ def _search_move_typed(variant, fam, pp, view, rng, packed, trace):
     return with_search
 
 
-def _keeps_known(variant):
-    """True when the play loop keeps the known holdings (PUB_KNOWN) up to date: in the
-    variants with a family other than ``basic``, whose decisions read the view. A table of
-    ``basic`` alone has no reader of the view (``basic`` decides on the packed hand), so its
-    loop leaves PUB_KNOWN as the deal set it (measured: the upkeep was 13% of the play time
-    of such games). In jitted code the choice is made when the caller is compiled, by the
-    type of ``variant[0]`` (the overload below)."""
+def _keeps_view(variant):
+    """True when the play loop keeps the view up to date as it plays (the known holdings,
+    PUB_KNOWN, and the hand sizes, PUB_SIZES): in the variants with a family other than
+    ``basic``, whose decisions read the view. A table of ``basic`` alone has no reader of the
+    view during play (``basic`` decides on the packed hand, and a follower with fewer than k
+    cards finds no move, A-6's pass), so its loop leaves PUB_KNOWN as the deal set it and
+    writes the sizes once at the end (measured: the known holdings' upkeep was 13% of the
+    play time of such games). In jitted code the choice is made when the caller is compiled,
+    by the type of ``variant[0]`` (the overload below)."""
     return variant[0] is not None
 
 
-@overload(_keeps_known, inline="always")
-def _keeps_known_typed(variant):
+@overload(_keeps_view, inline="always")
+def _keeps_view_typed(variant):
     if isinstance(variant[0], types.NoneType):
         def no_reader(variant):
             return False
@@ -397,9 +400,9 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
 
     ``variant`` is :func:`variant_for` of the table: the loop is compiled without the
     other families (``basic`` alone) or without the search where the table has none, and
-    for ``basic`` alone without the upkeep of the known holdings (:func:`_keeps_known`)."""
+    for ``basic`` alone without keeping the view during play (:func:`_keeps_view`)."""
     view[PUB_PLAYERS] = n
-    keep_known = _keeps_known(variant)  # a constant of the variant
+    keep_view = _keeps_view(variant)  # a constant of the variant
     gone = pack_counts(view, PUB_GONE)  # kept packed; written back to the view for policies
     rounds = I0  # int64 from the start: a literal 0 would type one more _decide_other
     ass_rounds = 0
@@ -431,13 +434,14 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         j = move & 15
         table = move_delta(move)  # the cards on the table this round, packed
         packed[starter] = hand - table
-        view[PUB_SIZES + starter] -= c + j
+        if keep_view:
+            view[PUB_SIZES + starter] -= c + j
         # A-11: what it was known to hold, less this play (for the view's readers)
-        if keep_known and view[PUB_KNOWN + starter] != 0:
+        if keep_view and view[PUB_KNOWN + starter] != 0:
             view[PUB_KNOWN + starter] = np.int64(
                 known_after_play(np.uint64(view[PUB_KNOWN + starter]), move))
-        # only a seat that plays can empty its hand: note it, and scan the sizes only then
-        emptied = empty_at_start or view[PUB_SIZES + starter] == 0
+        # only a seat that plays can empty its hand: note it, and scan the hands only then
+        emptied = empty_at_start or hand == table
         high_seat = starter
         ass_round = 1 if high == ASS else 0
         k = 1 if ass_round else c + j
@@ -446,8 +450,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
             seat += 1
             if seat == n:
                 seat = 0
-            if view[PUB_SIZES + seat] < k:  # A-6: fewer than k cards (or none): pass
-                move = PASS
+            if keep_view and view[PUB_SIZES + seat] < k:  # A-6: fewer than k cards: pass
+                move = PASS  # (basic alone is asked: it finds no move and passes)
             else:
                 hand = packed[seat]
                 fam = families[seat]
@@ -468,11 +472,12 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                     delta = move_delta(move)
                     packed[seat] = hand - delta
                     table += delta
-                    view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
-                    if keep_known and view[PUB_KNOWN + seat] != 0:  # A-11, as the lead
+                    if keep_view:
+                        view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
+                    if keep_view and view[PUB_KNOWN + seat] != 0:  # A-11, as the lead
                         view[PUB_KNOWN + seat] = np.int64(
                             known_after_play(np.uint64(view[PUB_KNOWN + seat]), move))
-                    emptied = emptied or view[PUB_SIZES + seat] == 0
+                    emptied = emptied or hand == delta
                     # A-7: in an ass round the last of several equal highest takes the cards
                     if v > high or (ass_round and v == high):
                         high = v
@@ -483,8 +488,9 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
             break
         if ass_round:  # A-7: the taker takes every card of the round, the ass included
             packed[high_seat] += table
-            view[PUB_SIZES + high_seat] += n
-            if keep_known:  # A-11: the cards it took are public (the ass among them)
+            if keep_view:
+                view[PUB_SIZES + high_seat] += n
+                # A-11: the cards it took are public (the ass among them)
                 view[PUB_KNOWN + high_seat] = np.int64(
                     np.uint64(view[PUB_KNOWN + high_seat]) + table)
             taken[high_seat] += 1
@@ -502,11 +508,14 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         if emptied:
             ended = False
             for s in range(n):
-                if view[PUB_SIZES + s] == 0:
+                if packed[s] == U0:
                     ended = True
                     break
             if ended:
                 break
+    if not keep_view:  # the sizes, not kept during play, once at the end
+        for s in range(n):
+            view[PUB_SIZES + s] = hand_size(packed[s])
     # the view's PUB_GONE and PUB_TABLE are not written back here (play_game does that)
     return rounds, ass_rounds, status
 

@@ -48,6 +48,9 @@ NIB_HIGH = np.uint64(0x8888888888888888)  # the top bit of every field
 NUMBER_FIELDS = np.uint64(0x00FFFFFFFFFFFFF0)  # the fields of kinds 1..13
 ALL_BITS = np.uint64(0xFFFFFFFFFFFFFFFF)
 JOKER_SHIFT = np.uint64(4 * JOKER)
+BYTE_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)  # the low field of every byte
+BYTE_ONES = np.uint64(0x0101010101010101)
+BYTE_TOP = np.uint64(56)
 
 
 @njit(cache=True, inline="always")
@@ -187,6 +190,14 @@ def move_delta(move):
     j = np.uint64(move & 15)
     # jokers alone (value 14) have c = 0, so the shift by 4 * 14 adds nothing there
     return (c << (U4 * np.uint64(move >> 8))) + (j << JOKER_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def hand_size(hand):
+    """The number of cards in a packed hand: the 4-bit counts summed in bytes (each at most
+    16), then the bytes by one multiply (the total is at most 110, so no byte overflows)."""
+    b = (hand & BYTE_LOW) + ((hand >> U4) & BYTE_LOW)
+    return np.int64((b * BYTE_ONES) >> BYTE_TOP)
 
 
 @njit(cache=True, inline="always")

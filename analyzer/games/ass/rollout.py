@@ -11,8 +11,10 @@ The state, as the engine keeps it (engine.py's module docstring):
 * ``packed``  uint64[n]: every seat's hand as 4-bit counts by kind (moves.py), updated in
               place; the minus points at the end are ``engine.score(packed[s])``;
 * ``view``    int64[VIEW_LEN], the rollout's own work view: its PUB_SIZES hold every hand's
-              size (updated in place); before the decision of a family other than ``basic``
-              the decider's hand and the public state are written into it, as the engine does;
+              size (kept up to date for the families other than ``basic``, which read the
+              view; a rollout of ``basic`` alone reads them at the start only and leaves
+              them as they were); before the decision of a family other than ``basic`` the
+              decider's hand and the public state are written into it, as the engine does;
 * ``gone``    the cards that have left the game, packed; ``table`` the cards played in the
               current round, packed;
 * the round: ``starter``, ``pos`` (the position of the next seat to move: 0 = the starter
@@ -117,7 +119,11 @@ def _roll_other(fam, pp, view, rng, hand, table, gone, pos, seat, k, high, ass_r
 def _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high, high_seat,
                    ass_round, rounds, emptied):
     """play_on with ``basic`` in every seat: no other family's branch or call in the loop,
-    and once a 14 leads or beats a normal round, the round's other turns are passes."""
+    and once a 14 leads or beats a normal round, the round's other turns are passes.
+
+    No hand sizes: ``basic`` needs none (a follower with fewer than k cards, or none, finds
+    no move and passes, which is A-6's forced pass), and a hand is empty when its packed
+    word is 0; so the view's PUB_SIZES are neither read nor kept here."""
     turns = 0
     while True:
         if pos == 0:  # the starter leads (A-5); A-8: the ass unless just taken
@@ -127,15 +133,12 @@ def _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high,
             may = 1 if ((hand & U15) != U0 and starter != blocked) else 0
             move = basic_packed(hand, 0, 0, may, 0, 0)
             high = move >> 8
-            c = (move >> 4) & 15
-            j = move & 15
             table = move_delta(move)
             packed[starter] = hand - table
-            view[PUB_SIZES + starter] -= c + j
-            emptied = emptied or view[PUB_SIZES + starter] == 0
+            emptied = emptied or hand == table
             high_seat = starter
             ass_round = 1 if high == ASS else 0
-            k = 1 if ass_round else c + j
+            k = 1 if ass_round else ((move >> 4) & 15) + (move & 15)
             pos = 1
             turns += 1
         turns += n - pos
@@ -144,29 +147,26 @@ def _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high,
             if seat >= n:
                 seat -= n
             for p in range(pos, n):
-                # A-6: a follower with fewer than k cards (or none) passes unasked
-                if view[PUB_SIZES + seat] >= k:
-                    hand = packed[seat]
-                    move = basic_packed(hand, p, ass_round, 0, k, high)
-                    if move != PASS:
-                        v = move >> 8
-                        delta = move_delta(move)
-                        packed[seat] = hand - delta
-                        table += delta
-                        view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
-                        emptied = emptied or view[PUB_SIZES + seat] == 0
-                        # A-7: in an ass round the last of several equal highest takes
-                        if v > high or (ass_round and v == high):
-                            high = v
-                            high_seat = seat
-                            if v == JOKER_HIGH and not ass_round:
-                                break  # the rest pass
+                # A-6: a follower with fewer than k cards (or none) has no move: basic passes
+                hand = packed[seat]
+                move = basic_packed(hand, p, ass_round, 0, k, high)
+                if move != PASS:
+                    v = move >> 8
+                    delta = move_delta(move)
+                    packed[seat] = hand - delta
+                    table += delta
+                    emptied = emptied or hand == delta
+                    # A-7: in an ass round the last of several equal highest takes
+                    if v > high or (ass_round and v == high):
+                        high = v
+                        high_seat = seat
+                        if v == JOKER_HIGH and not ass_round:
+                            break  # the rest pass
                 seat += 1
                 if seat == n:
                     seat = 0
         if ass_round:  # A-7: the taker takes every card of the round, the ass included
             packed[high_seat] += table
-            view[PUB_SIZES + high_seat] += n
             blocked = high_seat
         else:  # A-6: played cards leave the game
             gone += table
@@ -176,7 +176,7 @@ def _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high,
         rounds += 1
         if emptied:  # A-9: the game ends at the end of a round with a hand empty
             for s in range(n):
-                if view[PUB_SIZES + s] == 0:
+                if packed[s] == U0:
                     return OK, turns
 
 

@@ -220,3 +220,44 @@ def test_search_move_is_compiled_only_into_the_search_variant(monkeypatch):
     assert len(stand_in.signatures) == 1
     assert engine._search_move((True, None), PIMC, (1.0,) * 8, view, rng, packed,
                                trace) == PASS - 1
+
+
+@pytest.mark.parametrize("players", range(3, 13))
+def test_the_basic_alone_loop_plays_the_traced_loops_games(players):
+    """A table of basic alone plays the default run in a loop of its own
+    (engine._play_basic_alone: no sizes, no move record, no other family); the traced loop
+    (the one the engine-vs-reference tests hold to the rules) must give the same games:
+    final hands, rounds, ass rounds and who took them, for 150 games at each player count
+    (A-5..A-10)."""
+    from analyzer.games.ass.cards import ASS
+    from analyzer.games.ass.engine import (
+        TRACE_WIDTH,
+        canonical_deck,
+        score,
+        trace_game,
+        variant_for,
+    )
+
+    run = kernel.validate(spec(players, seed=31 + players))
+    out = kernel.play_chunk(run, 0, 150)
+    families, params = kernel.engine_inputs(run)
+    for g in range(150):
+        trace = np.zeros((MAX_ROUNDS, TRACE_WIDTH), dtype=np.int64)
+        dealt = np.zeros((players, 16), dtype=np.int64)
+        final = np.zeros((players, 16), dtype=np.int64)
+        rounds, ass_rounds, status, _ = trace_game(
+            run.seed, g, players, run.rules["per_player"], families, params, canonical_deck(),
+            dealt, trace, final, variant_for(families))
+        assert status == -1
+        taken = [0] * players
+        for r in range(rounds):
+            if trace[r, 2] >> 8 == ASS:  # an ass round: its winner took the cards
+                taken[trace[r, 1]] += 1
+        rows = slice(g * players, (g + 1) * players)
+        minus = [score(np.uint64(sum(int(c) << (4 * k) for k, c in enumerate(h[:15]))))
+                 for h in final]
+        assert list(out["minus_points"][rows]) == minus, g
+        assert list(out["cards_left"][rows]) == [int(h.sum()) for h in final], g
+        assert list(out["ass_taken"][rows]) == taken, g
+        assert (out["rounds"][rows] == rounds).all()
+        assert (out["ass_rounds"][rows] == ass_rounds).all()

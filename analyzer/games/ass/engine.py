@@ -68,6 +68,14 @@ games/s (8 players: 383k -> about 0.75M). What paid off, largest first:
   Measured with scripts/bench_ass_split.py against the previous engine in the same run: see
   the README's "Speed" section.
 
+Issue 13, against the C yardstick (scripts/cbase/ass.c, the same games; numba's share of its
+speed, interleaved in one process by scripts/cbase_ass.py): the deal's draws advance the
+stream by addition, not by a multiply (a third of the vector multiplies; deal 688 -> 288 ns,
+now as fast as C's); a table of ``basic`` alone without a trace plays in
+:func:`_play_basic_alone` (no hand sizes, no known holdings, no move record, no family
+test per turn; the sizes written once at the end); ``score`` is eight table lookups. The
+rollout's ``basic`` loop (rollout.py) is the same loop from mid-game.
+
 Cold compile (numba compiles every kernel on its first call when its cache is empty). Most of
 it is numba's own front end, not LLVM: every ``inline="always"`` call site runs the callee's
 untyped passes again, and a callee called with a literal argument (``0``, ``False``) is
@@ -96,13 +104,11 @@ from numba.extending import overload
 
 from analyzer.games.ass.cards import (
     ASS,
-    ASS_PENALTY,
     ASS_WINDOW,
     COPIES,
     DECK_SIZE,
     JOKER,
     JOKER_HIGH,
-    JOKER_PENALTY,
     N_JOKERS,
     N_VALUES,
     PASS,
@@ -123,6 +129,7 @@ from analyzer.games.ass.cards import (
     PUB_STARTER,
     PUB_TABLE,
     PUB_TOTALS,
+    SCORE_BYTE,
     SCRATCH,
     VIEW_LEN,
     WIN_SHARE_UNIT,
@@ -155,6 +162,7 @@ TRACE_WIDTH = 2 + MAX_PLAYERS
 OK = -1
 ROUND_BOUND = 1000
 ILLEGAL = -1000  # _decide_other's answer for an illegal move (no move code is negative)
+BYTE_MASK = np.uint64(255)
 I0 = np.int64(0)  # a zero typed int64, not as the literal 0 (one compiled _decide_other)
 
 
@@ -392,6 +400,87 @@ def _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
                       pos, ass_round, may_lead_ass, k, high)
 
 
+@njit(cache=True, _nrt=False)
+def _play_basic_alone(packed, starter, blocked, n, families, view, taken):
+    """:func:`play_packed` for a table of ``basic`` alone without a trace (the default run):
+    the same moves, in a loop of nothing else (issue 13: "a kernel specialised to all-basic
+    tables may go further").
+
+    ``basic`` is decided on the packed hand and trusted; a follower with fewer than k cards
+    finds no move (A-6's pass), so no hand sizes are kept, and a hand is empty when its word
+    is 0; once a 14 leads or beats a normal round nobody can raise, so the round ends there;
+    the view is read for the sizes at the start and written with them at the end (PUB_KNOWN
+    is left as dealt: nobody reads it at such a table). tests/test_ass_kernel.py holds it to
+    the traced loop, game by game, which the engine-vs-reference tests hold to the rules.
+    A seat of another family (a caller's wrong variant) is reported at once, as the general
+    loop reports it: status is that seat."""
+    view[PUB_PLAYERS] = n
+    for s in range(n):
+        if families[s] != BASIC:
+            return I0, 0, s
+    empty_at_start = False
+    for s in range(n):
+        if view[PUB_SIZES + s] == 0:
+            empty_at_start = True
+    rounds = I0
+    ass_rounds = 0
+    status = OK
+    while True:
+        if rounds >= MAX_ROUNDS:
+            status = ROUND_BOUND
+            break
+        hand = packed[starter]
+        may_lead_ass = 1 if ((hand & U15) != U0 and starter != blocked) else 0
+        move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)  # A-5, A-8
+        high = move >> 8
+        table = move_delta(move)
+        packed[starter] = hand - table
+        emptied = empty_at_start or hand == table
+        high_seat = starter
+        ass_round = 1 if high == ASS else 0
+        k = 1 if ass_round else ((move >> 4) & 15) + (move & 15)
+        if high != JOKER_HIGH or ass_round:  # else nothing beats 14: everyone passes
+            seat = starter
+            for pos in range(1, n):
+                seat += 1
+                if seat == n:
+                    seat = 0
+                hand = packed[seat]
+                move = basic_packed(hand, pos, ass_round, 0, k, high)
+                if move != PASS:
+                    v = move >> 8
+                    delta = move_delta(move)
+                    packed[seat] = hand - delta
+                    table += delta
+                    emptied = emptied or hand == delta
+                    # A-7: in an ass round the last of several equal highest takes the cards
+                    if v > high or (ass_round and v == high):
+                        high = v
+                        high_seat = seat
+                        if v == JOKER_HIGH and ass_round == 0:
+                            break  # A-6: the rest cannot beat 14 and pass
+        if ass_round:  # A-7: the taker takes every card of the round, the ass included
+            packed[high_seat] += table
+            taken[high_seat] += 1
+            ass_rounds += 1
+            blocked = high_seat
+        else:  # A-6: played cards leave the game
+            blocked = -1
+        starter = high_seat
+        rounds += 1
+        if emptied:  # A-9: the game ends at the end of a round with a hand empty
+            ended = False
+            for s in range(n):
+                if packed[s] == U0:
+                    ended = True
+                    break
+            if ended:
+                break
+    for s in range(n):
+        view[PUB_SIZES + s] = hand_size(packed[s])
+    return rounds, ass_rounds, status
+
+
 # _nrt=False: no allocation here, and no reference counting of the arrays on each call
 @njit(cache=True, _nrt=False)
 def play_packed(packed, starter, blocked, n, families, params, view, rng, trace, tracing,
@@ -401,8 +490,10 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
     ``variant`` is :func:`variant_for` of the table: the loop is compiled without the
     other families (``basic`` alone) or without the search where the table has none, and
     for ``basic`` alone without keeping the view during play (:func:`_keeps_view`)."""
-    view[PUB_PLAYERS] = n
     keep_view = _keeps_view(variant)  # a constant of the variant
+    if not keep_view and not tracing:  # a table of basic alone, the default run
+        return _play_basic_alone(packed, starter, blocked, n, families, view, taken)
+    view[PUB_PLAYERS] = n
     gone = pack_counts(view, PUB_GONE)  # kept packed; written back to the view for policies
     rounds = I0  # int64 from the start: a literal 0 would type one more _decide_other
     ass_rounds = 0
@@ -571,10 +662,11 @@ def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tr
 
 @njit(cache=True, inline="always")
 def score(hand):
-    """Minus points of a packed hand (A-10): ass 20, joker 14, number cards their value."""
-    total = count_of(hand, ASS) * ASS_PENALTY + count_of(hand, JOKER) * JOKER_PENALTY
-    for w in range(1, N_VALUES + 1):
-        total += w * count_of(hand, w)
+    """Minus points of a packed hand (A-10): ass 20, joker 14, number cards their value;
+    one table lookup per byte of the hand (cards.SCORE_BYTE)."""
+    total = I0
+    for b in range(8):
+        total += SCORE_BYTE[b, np.int64((hand >> np.uint64(8 * b)) & BYTE_MASK)]
     return total
 
 

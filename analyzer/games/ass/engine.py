@@ -611,6 +611,34 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
     return rounds, ass_rounds, status
 
 
+def _play_chunk_game(variant, packed, starter, blocked, n, families, params, view, rng, trace,
+                     log, taken):
+    """run_chunk's play of one game: :func:`_play_basic_alone` for a table of ``basic``
+    alone (no seat searches there, so no move record is kept), else :func:`play_packed`. In
+    jitted code the choice is made when run_chunk is compiled, by the type of ``variant[0]``
+    (the overload below), so the default run compiles only the basic-alone loop."""
+    if variant[0] is None:
+        return _play_basic_alone(packed, starter, blocked, n, families, view, taken)
+    return play_packed(packed, starter, blocked, n, families, params, view, rng, trace, log,
+                       taken, variant)
+
+
+@overload(_play_chunk_game, inline="always")
+def _play_chunk_game_typed(variant, packed, starter, blocked, n, families, params, view, rng,
+                           trace, log, taken):
+    if isinstance(variant[0], types.NoneType):
+        def alone(variant, packed, starter, blocked, n, families, params, view, rng, trace,
+                  log, taken):
+            return _play_basic_alone(packed, starter, blocked, n, families, view, taken)
+        return alone
+
+    def general(variant, packed, starter, blocked, n, families, params, view, rng, trace, log,
+                taken):
+        return play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
+                           log, taken, variant)
+    return general
+
+
 @njit(cache=True)
 def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tracing, taken,
               variant):
@@ -728,8 +756,9 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
     for g in range(count):
         ass_seat = start_game(seed, start + g, n, per_player, small, deck, packed, view, rng,
                               taken)
-        rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params,
-                                                 view, rng, trace, log, taken, variant)
+        rounds, ass_rounds, status = _play_chunk_game(variant, packed, ass_seat, -1, n,
+                                                      families, params, view, rng, trace, log,
+                                                      taken)
         if status != OK:
             return g
         first_out = -1

@@ -222,12 +222,12 @@ def deal_play_basic(rng, deck, hands, taken, st, n, dealer):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _unit(seed, index, n, nk, cap, work, deals_mode):
+def _unit(seed, index, n, cap, work, deals_mode):
     """One match (or one deal in ``deals_mode``) as :func:`engine.play_plain` plays it: the
-    same results in ``work``, the same draws. ``nk`` is ``n`` as a constant of the caller,
-    for the play; the engine's functions get the run-time ``n``, so they are the general
-    loop's compiled code (a literal would compile a copy of each per player count: a slower
-    cold start)."""
+    same results in ``work``, the same draws. ``n`` is a constant of the caller, and it
+    reaches the engine's scoring functions as one too: numba compiles a copy of each per
+    player count, measured 20 to 25% faster per deal than their run-time-n code (a deal of
+    4 players: 0.75x -> 0.89x of C's speed), for a few seconds more of cold compile."""
     rng, deck, hands, played, taken, st, ints, ties, res = work
     dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
     winner = -1
@@ -235,9 +235,9 @@ def _unit(seed, index, n, nk, cap, work, deals_mode):
     while d < ndeals:
         d += 1
         first = dealer + 1
-        if first == nk:
+        if first == n:
             first = 0
-        _deal_play(rng, deck, hands, taken, st, nk, first)
+        _deal_play(rng, deck, hands, taken, st, n, first)
         winner = deal_finish(work, n, deals_mode)
         if winner >= 0:
             break
@@ -251,12 +251,12 @@ def _matches_loop(seed, start, count, n, cap, work, sticks, won, bonus, deals, c
     """The units of a matches chunk in one call (n a constant of each copy of the loop)."""
     if n == 4:
         for u in range(count):
-            _unit(seed, start + u, n, 4, cap, work, OFF[0])
-            _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
+            _unit(seed, start + u, 4, cap, work, OFF[0])
+            _match_row(work, u, 4, sticks, won, bonus, deals, capped, winner, first_dealer)
     else:
         for u in range(count):
-            _unit(seed, start + u, n, 3, cap, work, OFF[0])
-            _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
+            _unit(seed, start + u, 3, cap, work, OFF[0])
+            _match_row(work, u, 3, sticks, won, bonus, deals, capped, winner, first_dealer)
 
 
 @njit(cache=True, _nrt=False)
@@ -264,12 +264,12 @@ def _deals_loop(seed, start, count, n, work, points, tricks, sticks, fixed, last
     """The units of a deals chunk in one call (n a constant of each copy of the loop)."""
     if n == 4:
         for u in range(count):
-            _unit(seed, start + u, n, 4, ONE[0], work, ON[0])
-            _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)
+            _unit(seed, start + u, 4, ONE[0], work, ON[0])
+            _deal_row(work, u, 4, points, tricks, sticks, fixed, last, trump)
     else:
         for u in range(count):
-            _unit(seed, start + u, n, 3, ONE[0], work, ON[0])
-            _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)
+            _unit(seed, start + u, 3, ONE[0], work, ON[0])
+            _deal_row(work, u, 3, points, tricks, sticks, fixed, last, trump)
 
 
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel

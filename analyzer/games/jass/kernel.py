@@ -146,8 +146,18 @@ def _check(spec: RunSpec, status: int, index: int) -> None:
 
 
 def warmup() -> None:
-    """Compile (or load from the cache) every kernel a run uses, on a tiny run of each mode."""
+    """Compile (or load from the cache) the kernels of the default run, a table of ``basic``
+    alone (analyzer/games/jass/basic_play.py), in both modes. Another table compiles (or loads)
+    the general loop on its first chunk; :func:`warmup_tables` warms that too."""
+    for mode in MODES:
+        play_chunk(RunSpec("jass", 4, ("basic",), seed=0, mode=mode), 0, 2)
+
+
+def warmup_tables() -> None:
+    """:func:`warmup` and the general loop of both modes for a table with the other
+    non-search families (a prewarm before studies). The search variant compiles on its first
+    pimc or peek chunk."""
+    warmup()
     for mode in MODES:
         spec = RunSpec("jass", 4, ("basic", "random", "aim-high", "adaptive"), seed=0, mode=mode)
         play_chunk(spec, 0, 2)
-        play_chunk(RunSpec("jass", 4, ("basic",), seed=0, mode=mode), 0, 2)  # basic_play

@@ -101,6 +101,7 @@ def test_capped_matches_are_reported():
 
 def test_warmup_runs():
     kernel.warmup()
+    kernel.warmup_tables()
 
 
 _PURE_PYTHON_RUN = """

@@ -57,6 +57,7 @@ def warm_part(part: str) -> float:
         from analyzer.games.jass.records import trace_record
 
         load_kernel(kernel_path("jass"))
+        kernel_module("jass").warmup_tables()  # the studies' mixed tables: the general loop
         trace_record(kernel_module("jass").validate(
             RunSpec("jass", 4, ("adaptive",) * 4, seed=0, mode="deals")), 0)
     elif part == "ass":

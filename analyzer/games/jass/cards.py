@@ -115,6 +115,51 @@ BASIC_LOW_RANK = _basic_low_ranks()
 # at deck position k, packets of three in playing order; a table, so the deal divides nothing.
 PACKET_OWNER = np.array([[(k // 3) % n for k in range(N_CARDS)] for n in (3, 4)],
                         dtype=np.int64)
+# DEAL_SEAT[n - 3, first, k]: PACKET_OWNER as an absolute seat, the deal starting at seat
+# ``first``: the specialised play of a basic table (basic_play) deals during the shuffle.
+DEAL_SEAT = np.array([[[(f + (k // 3) % n) % n if f < n else 0 for k in range(N_CARDS)]
+                       for f in range(4)] for n in (3, 4)], dtype=np.uint8)
+
+
+def _basic_key9() -> np.ndarray:
+    """BASIC_KEY9[t, pattern]: ``basic``'s choice among the cards of one suit whose ranks form
+    the 9-bit pattern, counted plain (t = 0) or as trumps (t = 1), as a key
+    ``points << 10 | strength << 6 | rank`` (strength: the rank in the card's own order); the
+    caller ors in ``suit << 4``, so the least key over the suits orders by (points, strength,
+    suit) as BASIC_KEY does, and ``(key >> 4 & 3) * 9 + (key & 15)`` is the card.
+    NO_KEY9 (above every key) for the empty pattern. Small types (uint16 here, int8 and uint8
+    in TRICK_POWER and DEAL_SEAT): the tables of the hot loop stay a few KiB of cache."""
+    table = np.full((2, 1 << N_RANKS), NO_KEY9, dtype=np.uint16)
+    for m in range(1, 1 << N_RANKS):
+        for r in range(N_RANKS):
+            if m >> r & 1:
+                plain = int(PLAIN_POINTS_R[r]) << 10 | r << 6 | r
+                trump = int(TRUMP_POINTS_R[r]) << 10 | int(TRUMP_STRENGTH_R[r]) << 6 | r
+                table[0, m] = min(table[0, m], plain)
+                table[1, m] = min(table[1, m], trump)
+    return table
+
+
+def _trick_power() -> np.ndarray:
+    """TRICK_POWER[trump + 1, led, card]: J-7 as one number, the card's power in a trick led in
+    ``led`` with ``trump`` (-1: none yet): a trump 16 + its trump strength, a card of the led
+    suit its rank, any other card -1; the trick goes to its card of highest power."""
+    table = np.full((N_SUITS + 1, N_SUITS, N_CARDS), -1, dtype=np.int8)
+    for t in range(-1, N_SUITS):
+        for led in range(N_SUITS):
+            for c in range(N_CARDS):
+                s, r = divmod(c, N_RANKS)
+                if s == t:
+                    table[t + 1, led, c] = 16 + TRUMP_STRENGTH_R[r]
+                elif s == led:
+                    table[t + 1, led, c] = r
+    return table
+
+
+NO_KEY9 = 0xFFFF
+BASIC_KEY9 = _basic_key9()
+TRICK_POWER = _trick_power()
+TRUMP_POWER = 16  # TRICK_POWER of the lowest trump
 # PAIR_SLOT[i, j] (i < j): where the remembered ties of seats i and j sit in the public state.
 PAIR_SLOT = np.full((4, 4), -1, dtype=np.int64)
 for _k, (_i, _j) in enumerate((i, j) for i in range(4) for j in range(i + 1, 4)):

@@ -17,7 +17,7 @@ from analyzer.games.jass.description import DESCRIPTION
 from analyzer.games.jass.rules import make_rules
 from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
-from strategies.jass.knobs import SEARCH_FAMILIES
+from strategies.jass.knobs import FAM_BASIC, SEARCH_FAMILIES
 from strategies.registry import engine_arrays, parse_strategy
 
 # Modes, units, result columns (names, dtypes, meanings) and the per-seat table come from
@@ -58,8 +58,6 @@ def engine_inputs(spec: RunSpec) -> tuple[np.ndarray, np.ndarray]:
 
 def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     """Play units start..start+count-1 of ``spec``; one row per (unit, seat)."""
-    from analyzer.games.jass import engine
-
     spec = validate(spec)
     if start < 0 or count < 0:
         raise CardlabError(f"start and count must be >= 0; got {start}, {count}")
@@ -70,9 +68,8 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
         "index": np.repeat(np.arange(start, start + count, dtype=np.int64), n),
         "seat": np.tile(np.arange(n, dtype=np.int16), count),
     }
-    search = bool(np.isin(fams, SEARCH_FAMILIES).any())  # only then compile the search
+    chunk = chunk_kernel(spec.mode, fams, swiss)
     if spec.mode == "matches":
-        chunk = engine.matches_chunk_search if search else engine.matches_chunk
         status, bad, sticks, won, bonus, deals, capped, winner, first = chunk(
             spec.seed, start, count, n, swiss, spec.rules["deal_cap"], fams, prms
         )
@@ -85,7 +82,6 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
         out["winner"] = np.repeat(winner, n)
         out["first_dealer"] = np.repeat(first, n)
     else:
-        chunk = engine.deals_chunk_search if search else engine.deals_chunk
         status, bad, points, tricks, sticks, fixed, last, trump = chunk(
             spec.seed, start, count, n, swiss, fams, prms
         )
@@ -97,6 +93,43 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
         out["trump"] = np.repeat(trump, n)
         out["last_trick"] = last
     return out
+
+
+def basic_alone(fams: np.ndarray, swiss: bool) -> bool:
+    """True for the tables the specialised loop plays (analyzer/games/jass/basic_play.py):
+    every seat ``basic`` and the ``seed`` rule set."""
+    return not swiss and bool((fams == FAM_BASIC).all())
+
+
+def chunk_kernel(mode: str, fams: np.ndarray, swiss: bool):
+    """The chunk kernel that plays a table, all with the signature of ``engine.deals_chunk``
+    (seed, start, count, n, swiss, fams, prms) or, in matches mode, ``engine.matches_chunk``
+    (seed, start, count, n, swiss, cap, fams, prms): the ``basic``-alone loop for
+    :func:`basic_alone` tables, the search variant for tables with a search seat (only then is
+    the search compiled), else the general plain loop."""
+    from analyzer.games.jass import engine
+
+    if basic_alone(fams, swiss):
+        return _BASIC_CHUNKS[mode]
+    search = bool(np.isin(fams, SEARCH_FAMILIES).any())
+    if mode == "matches":
+        return engine.matches_chunk_search if search else engine.matches_chunk
+    return engine.deals_chunk_search if search else engine.deals_chunk
+
+
+def _basic_matches(seed, start, count, n, swiss, cap, fams, prms):
+    from analyzer.games.jass.basic_play import matches_chunk_basic
+
+    return matches_chunk_basic(seed, start, count, n, cap)
+
+
+def _basic_deals(seed, start, count, n, swiss, fams, prms):
+    from analyzer.games.jass.basic_play import deals_chunk_basic
+
+    return deals_chunk_basic(seed, start, count, n)
+
+
+_BASIC_CHUNKS = {"matches": _basic_matches, "deals": _basic_deals}
 
 
 def _check(spec: RunSpec, status: int, index: int) -> None:
@@ -113,7 +146,18 @@ def _check(spec: RunSpec, status: int, index: int) -> None:
 
 
 def warmup() -> None:
-    """Compile (or load from the cache) every kernel a run uses, on a tiny run of each mode."""
+    """Compile (or load from the cache) the kernels of the default run, a table of ``basic``
+    alone (analyzer/games/jass/basic_play.py), in both modes. Another table compiles (or loads)
+    the general loop on its first chunk; :func:`warmup_tables` warms that too."""
+    for mode in MODES:
+        play_chunk(RunSpec("jass", 4, ("basic",), seed=0, mode=mode), 0, 2)
+
+
+def warmup_tables() -> None:
+    """:func:`warmup` and the general loop of both modes for a table with the other
+    non-search families (a prewarm before studies). The search variant compiles on its first
+    pimc or peek chunk."""
+    warmup()
     for mode in MODES:
         spec = RunSpec("jass", 4, ("basic", "random", "aim-high", "adaptive"), seed=0, mode=mode)
         play_chunk(spec, 0, 2)

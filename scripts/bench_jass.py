@@ -230,8 +230,11 @@ def _cpu(fn) -> float:
 
 def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4,
                 c_lib=None) -> dict[str, float]:
-    """ns per 4-player basic deal: deal, play, bookkeeping (the rest of a plain run's
-    ``play_chunk``), and ns per rollout from the trump-fixing card (best of ``repeats``);
+    """ns per 4-player basic deal of the general loop (the one every table but ``basic``
+    alone under ``seed`` plays): deal, play, bookkeeping (the rest of its chunk kernel,
+    ``engine.deals_chunk``); the default run's ``play_chunk`` (the ``basic``-alone loop,
+    analyzer/games/jass/basic_play.py) beside it (``default_ns``); and ns per rollout from
+    the trump-fixing card (best of ``repeats``);
     with ``c_lib`` (scripts/cbase_jass.load()) also the C engine's rollout of the same states,
     measured the same way (``c_rollout_ns``)."""
     from analyzer.games.jass import kernel
@@ -240,11 +243,17 @@ def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4,
 
     fams, prms = engine_arrays(seat_strategies("jass", ["basic"], n))
     spec = RunSpec("jass", n, ("basic",), seed=1, mode="deals")
+    def general():
+        return engine.deals_chunk(1, 0, deals, n, False, fams, prms)
+
     _deal_only(1, 10, n), _deal_and_play(1, 10, n, fams, prms), kernel.play_chunk(spec, 0, 10)
+    engine.deals_chunk(1, 0, 10, n, False, fams, prms)
     deal = min(_cpu(lambda: _deal_only(1, deals, n)) for _ in range(repeats)) / deals
     both = min(_cpu(lambda: _deal_and_play(1, deals, n, fams, prms))
                for _ in range(repeats)) / deals
-    total = min(_cpu(lambda: kernel.play_chunk(spec, 0, deals)) for _ in range(repeats)) / deals
+    total = min(_cpu(general) for _ in range(repeats)) / deals
+    default = min(_cpu(lambda: kernel.play_chunk(spec, 0, deals))
+                  for _ in range(repeats)) / deals
     out_u, out_s, rows = _fix_states(1, min(deals, 50_000), n, fams, prms)
     reps = max(1, deals // max(rows, 1))
     for play in (0, 1, 2):
@@ -261,6 +270,7 @@ def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4,
     ns = 1e9
     out = {"deal_ns": deal * ns, "play_ns": (both - deal) * ns,
            "bookkeeping_ns": (total - both) * ns, "total_ns": total * ns,
+           "default_ns": default * ns,
            "rollout_ns": per_rollout * ns, "rollout_cards": cards,
            "run_deal_ns": per_traced * ns,
            "rollout_ns_per_card": per_rollout * ns / cards, "play_ns_per_card": (both - deal)
@@ -370,8 +380,10 @@ def print_jass(result: dict[str, object]) -> None:
     print(f"  peak memory: {result['peak_rss_mb']:.0f} MiB")
     if "split" in result:
         sp = result["split"]
-        print(f"  4 players, basic, one deal: {sp['total_ns']:,.0f} ns = deal {sp['deal_ns']:,.0f}"
-              f" + play {sp['play_ns']:,.0f} + bookkeeping {sp['bookkeeping_ns']:,.0f}")
+        print(f"  4 players, basic, one deal of the general loop: {sp['total_ns']:,.0f} ns = "
+              f"deal {sp['deal_ns']:,.0f} + play {sp['play_ns']:,.0f} + bookkeeping "
+              f"{sp['bookkeeping_ns']:,.0f}; the default run (the basic-alone loop, "
+              f"play_chunk): {sp['default_ns']:,.0f} ns")
         print(f"  rollout from the trump-fixing card: {sp['rollout_ns']:,.0f} ns "
               f"({sp['rollout_cards']:.1f} cards, {sp['rollout_ns_per_card']:.1f} ns a card; "
               f"the plain engine's play: {sp['play_ns_per_card']:.1f} ns a card); the same "

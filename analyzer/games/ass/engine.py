@@ -10,9 +10,9 @@ State lives in a few preallocated arrays, reused for every game of a chunk:
               to the policy, which so sees exactly what ruling A-11 allows;
               The known holdings (PUB_KNOWN, cards.py) live in the view as the hand sizes
               do: set by the deal, raised by an ass round's take, lowered by a play (only
-              for a seat with something known: one load and compare per play otherwise),
-              and only at tables whose view has a reader (a family other than ``basic``;
-              at a table of ``basic`` alone they stay as dealt: ``_keeps_view``);
+              for a seat with something known: one load and compare per play otherwise);
+              an untraced table of ``basic`` alone, which nobody's decision reads, plays
+              ``_play_basic_alone`` and leaves them as dealt;
 * ``rng``     uint64[1]: the game's stream ``stream_start(seed, index, 0)``, used for the deal
               and then, in decision order, by strategies that draw;
 * ``deck``    uint8[109] work space of the shuffle, filled from ``template`` (the canonical
@@ -304,28 +304,24 @@ def _search_move_typed(variant, fam, pp, view, rng, packed, trace):
     return with_search
 
 
-def _keeps_view(variant):
-    """True when the play loop keeps the view up to date as it plays (the known holdings,
-    PUB_KNOWN, and the hand sizes, PUB_SIZES): in the variants with a family other than
-    ``basic``, whose decisions read the view. A table of ``basic`` alone has no reader of the
-    view during play (``basic`` decides on the packed hand, and a follower with fewer than k
-    cards finds no move, A-6's pass), so its loop leaves PUB_KNOWN as the deal set it and
-    writes the sizes once at the end (measured: the known holdings' upkeep was 13% of the
-    play time of such games). In jitted code the choice is made when the caller is compiled,
-    by the type of ``variant[0]`` (the overload below)."""
-    return variant[0] is not None
+def _basic_alone(variant):
+    """True for the variant of a table of ``basic`` alone (``variant[0]`` None): untraced,
+    such a table plays :func:`_play_basic_alone`, which keeps no view during play (nobody
+    reads it there). In jitted code the answer is a constant of the caller's compile, by the
+    type of ``variant[0]`` (the overload below)."""
+    return variant[0] is None
 
 
-@overload(_keeps_view, inline="always")
-def _keeps_view_typed(variant):
+@overload(_basic_alone, inline="always")
+def _basic_alone_typed(variant):
     if isinstance(variant[0], types.NoneType):
-        def no_reader(variant):
-            return False
-        return no_reader
+        def alone(variant):
+            return True
+        return alone
 
-    def readers(variant):
-        return True
-    return readers
+    def mixed(variant):
+        return False
+    return mixed
 
 
 @njit(cache=True, _nrt=False)  # out of line; I0 keeps its arguments to one signature
@@ -489,9 +485,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
 
     ``variant`` is :func:`variant_for` of the table: the loop is compiled without the
     other families (``basic`` alone) or without the search where the table has none, and
-    for ``basic`` alone without keeping the view during play (:func:`_keeps_view`)."""
-    keep_view = _keeps_view(variant)  # a constant of the variant
-    if not keep_view and not tracing:  # a table of basic alone, the default run
+    for ``basic`` alone untraced by :func:`_play_basic_alone`."""
+    if _basic_alone(variant) and not tracing:  # the default run
         return _play_basic_alone(packed, starter, blocked, n, families, view, taken)
     view[PUB_PLAYERS] = n
     gone = pack_counts(view, PUB_GONE)  # kept packed; written back to the view for policies
@@ -525,10 +520,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
         j = move & 15
         table = move_delta(move)  # the cards on the table this round, packed
         packed[starter] = hand - table
-        if keep_view:
-            view[PUB_SIZES + starter] -= c + j
-        # A-11: what it was known to hold, less this play (for the view's readers)
-        if keep_view and view[PUB_KNOWN + starter] != 0:
+        view[PUB_SIZES + starter] -= c + j
+        if view[PUB_KNOWN + starter] != 0:  # A-11: what it was known to hold, less this play
             view[PUB_KNOWN + starter] = np.int64(
                 known_after_play(np.uint64(view[PUB_KNOWN + starter]), move))
         # only a seat that plays can empty its hand: note it, and scan the hands only then
@@ -541,8 +534,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
             seat += 1
             if seat == n:
                 seat = 0
-            if keep_view and view[PUB_SIZES + seat] < k:  # A-6: fewer than k cards: pass
-                move = PASS  # (basic alone is asked: it finds no move and passes)
+            if view[PUB_SIZES + seat] < k:  # A-6: fewer than k cards (or none): pass
+                move = PASS
             else:
                 hand = packed[seat]
                 fam = families[seat]
@@ -563,9 +556,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                     delta = move_delta(move)
                     packed[seat] = hand - delta
                     table += delta
-                    if keep_view:
-                        view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
-                    if keep_view and view[PUB_KNOWN + seat] != 0:  # A-11, as the lead
+                    view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
+                    if view[PUB_KNOWN + seat] != 0:  # A-11, as for the lead
                         view[PUB_KNOWN + seat] = np.int64(
                             known_after_play(np.uint64(view[PUB_KNOWN + seat]), move))
                     emptied = emptied or hand == delta
@@ -579,11 +571,9 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
             break
         if ass_round:  # A-7: the taker takes every card of the round, the ass included
             packed[high_seat] += table
-            if keep_view:
-                view[PUB_SIZES + high_seat] += n
-                # A-11: the cards it took are public (the ass among them)
-                view[PUB_KNOWN + high_seat] = np.int64(
-                    np.uint64(view[PUB_KNOWN + high_seat]) + table)
+            view[PUB_SIZES + high_seat] += n
+            # A-11: the cards it took are public (the ass among them)
+            view[PUB_KNOWN + high_seat] = np.int64(np.uint64(view[PUB_KNOWN + high_seat]) + table)
             taken[high_seat] += 1
             ass_rounds += 1
             blocked = high_seat
@@ -604,9 +594,6 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
                     break
             if ended:
                 break
-    if not keep_view:  # the sizes, not kept during play, once at the end
-        for s in range(n):
-            view[PUB_SIZES + s] = hand_size(packed[s])
     # the view's PUB_GONE and PUB_TABLE are not written back here (play_game does that)
     return rounds, ass_rounds, status
 
@@ -649,8 +636,8 @@ def play_game(hands, starter, blocked, n, families, params, view, rng, trace, tr
     ``starter`` starts the next round and ``blocked`` is the seat that may not lead the ass in
     it (-1 for none; A-8). ``taken[s]`` counts the ass rounds in which seat s took the cards.
     status is OK, the seat that made an illegal move, or ROUND_BOUND. ``variant`` is
-    :func:`variant_for` of ``families``; the view's known holdings (PUB_KNOWN) are kept up
-    to date only when a seat plays a family other than ``basic`` (their only readers).
+    :func:`variant_for` of ``families``; at an untraced table of ``basic`` alone (nobody
+    reads the view there) the view's known holdings (PUB_KNOWN) stay as dealt.
 
     Raises ValueError for a position with more cards of a kind (in the hands and gone
     together) than the deck holds: the packed hands rely on no count exceeding 8.

@@ -13,7 +13,7 @@ The C engine plays `basic` in every seat under the default rule set (``seed``) w
 players; it keeps only what `basic` and the scores need (not the public record that other
 strategies read).
 
-Run: ``.venv/bin/python scripts/cbase_jass.py`` prints C's figures; ``--ab 5`` times C and
+Run: ``.venv/bin/python scripts/cbase_jass.py`` prints C's figures; ``--rounds 5`` times C and
 numba interleaved in one process (medians of the rounds); ``--flags "-O2 -march=native"``
 builds with other compiler flags than scripts/cbaseline.py's (to compare -O2 with -O3).
 """
@@ -23,9 +23,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -64,7 +62,7 @@ def load(flags: tuple[str, ...] | None = None) -> ctypes.CDLL:
     None builds with :func:`cbaseline.build`. Raises cbaseline.NoCompiler without gcc."""
     key = flags or ()
     if key not in _LIBS:
-        lib = cbaseline.build("jass") if flags is None else _build_with(flags)
+        lib = cbaseline.build("jass") if flags is None else cbaseline.build("jass", flags)
         lib.jass_play_deals.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64,
                                         ctypes.c_int32, _I64P]
         lib.jass_play_deals.restype = ctypes.c_int64
@@ -79,16 +77,6 @@ def load(flags: tuple[str, ...] | None = None) -> ctypes.CDLL:
         lib.jass_deal_parts.restype = ctypes.c_int64
         _LIBS[key] = lib
     return _LIBS[key]
-
-
-def _build_with(flags: tuple[str, ...]) -> ctypes.CDLL:
-    """cbaseline.build with other optimisation flags (cbaseline's own stay as they are)."""
-    folder = Path(tempfile.mkdtemp(prefix="cardlab-cbase-jass-"))
-    target = folder / "jass.so"
-    cmd = [cbaseline.compiler(), *flags, "-shared", "-fPIC", "-std=c11", "-o", str(target),
-           str(cbaseline.SOURCES / "jass.c")]
-    subprocess.run(cmd, check=True, capture_output=True, text=True)
-    return ctypes.CDLL(str(target))
 
 
 def _check_n(n: int) -> None:
@@ -335,10 +323,11 @@ def print_bench(result: dict[str, object]) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ab", type=int, metavar="ROUNDS",
-                        help="time C and numba interleaved this many rounds (4 players)")
+    parser.add_argument("--rounds", "--ab", dest="ab", type=int, metavar="ROUNDS",
+                        help="time C and numba interleaved this many rounds (as "
+                             "scripts/cbase_ass.py --rounds; --ab is the older name)")
     parser.add_argument("--players", type=int, default=4, choices=[3, 4],
-                        help="players for --ab (default 4)")
+                        help="players for --rounds (default 4)")
     parser.add_argument("--flags", help='compiler flags instead of cbaseline\'s, e.g. "-O2 '
                                         '-march=native"')
     parser.add_argument("--compare-flags", metavar="FLAGS",

@@ -22,7 +22,9 @@ import tempfile
 from pathlib import Path
 
 SOURCES = Path(__file__).resolve().parent / "cbase"
-FLAGS = ("-O3", "-march=native", "-shared", "-fPIC", "-std=c11")
+OPTIMISE = ("-O3", "-march=native")  # what a comparison of builds may replace
+SHARED = ("-shared", "-fPIC", "-std=c11")  # what every build needs
+FLAGS = OPTIMISE + SHARED
 
 
 class NoCompiler(RuntimeError):
@@ -37,16 +39,20 @@ def compiler() -> str:
     return cc
 
 
-def build(name: str) -> ctypes.CDLL:
-    """Compile ``scripts/cbase/<name>.c`` into a shared library and load it."""
+def build(name: str, optimise: tuple[str, ...] = OPTIMISE) -> ctypes.CDLL:
+    """Compile ``scripts/cbase/<name>.c`` into a shared library and load it (``optimise``
+    replaces the optimisation flags, to compare builds)."""
     source = SOURCES / f"{name}.c"
-    folder = Path(tempfile.mkdtemp(prefix=f"cardlab-cbase-{name}-"))
-    target = folder / f"{name}.so"
-    cmd = [compiler(), *FLAGS, "-o", str(target), str(source)]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stderr}")
-    return ctypes.CDLL(str(target))
+    cmd = [compiler(), *optimise, *SHARED]
+    # the library is built in a temporary folder of its own and loaded; the folder is removed
+    # at once (the loaded library stays mapped), so no run leaves files behind
+    with tempfile.TemporaryDirectory(prefix=f"cardlab-cbase-{name}-") as folder:
+        target = Path(folder) / f"{name}.so"
+        cmd += ["-o", str(target), str(source)]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stderr}")
+        return ctypes.CDLL(str(target))
 
 
 def pointer(array, ctype=ctypes.c_int64):

@@ -74,3 +74,39 @@ def test_read_only_package_as_root(tmp_path, monkeypatch):
     chosen = choose_cache_dir(pkg, {"XDG_CACHE_HOME": str(tmp_path / "c")})
     assert chosen == str(tmp_path / "c" / "cardlab" / "numba" / source_hash(pkg))
     assert (tmp_path / "c" / "cardlab" / "numba").is_dir()
+
+
+def test_512_bit_vectors_are_preferred_only_on_avx512_and_unless_told(tmp_path):
+    """The vector width (analyzer/numba_env.py): the host's features with -prefer-256-bit on
+    an AVX-512 CPU; nothing on other CPUs, with CARDLAB_VECTOR_WIDTH=256 (or any value but
+    512), or when the user set NUMBA_CPU_FEATURES."""
+    from analyzer.numba_env import has_avx512, vector_features
+
+    features = vector_features({}, True)
+    assert features is not None and features.endswith(",-prefer-256-bit")
+    assert "+" in features  # the host's own features come first
+    assert vector_features({"CARDLAB_VECTOR_WIDTH": "512"}, True) == features
+    assert vector_features({}, False) is None
+    assert vector_features({"CARDLAB_VECTOR_WIDTH": "256"}, True) is None
+    assert vector_features({"CARDLAB_VECTOR_WIDTH": "wide"}, True) is None
+    assert vector_features({"NUMBA_CPU_FEATURES": "+sse2"}, True) is None
+    info = tmp_path / "cpuinfo"
+    info.write_text("processor : 0\nflags : fpu sse2 avx2 avx512f avx512bw\n")
+    assert has_avx512(str(info))
+    info.write_text("processor : 0\nflags : fpu sse2 avx2 avx512bw\n")
+    assert not has_avx512(str(info))
+    assert not has_avx512(str(tmp_path / "missing"))
+
+
+def test_numba_reads_the_chosen_features():
+    """In a fresh cardlab process numba's setting is the one chosen at import (None where
+    nothing is chosen); worker processes get it through the same environment variable."""
+    import subprocess
+    import sys
+
+    probe = ("import analyzer, os, numba; "
+             "print(os.environ.get('NUMBA_CPU_FEATURES') == numba.config.CPU_FEATURES)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, env={k: v for k, v in os.environ.items()
+                                          if k != "NUMBA_CPU_FEATURES"})
+    assert out.stdout.strip() == "True"

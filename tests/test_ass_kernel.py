@@ -138,7 +138,7 @@ def test_an_illegal_move_is_caught_and_reported(monkeypatch):
     n = 4
     families = np.array([0, 0, 99, 0], dtype=np.int64)
     params = np.zeros((n, 8))
-    cols = [np.empty(n * 5, dtype=kernel.DTYPES[c]) for c in list(kernel.DTYPES)[2:]]
+    cols = [np.empty(n * 5, dtype=kernel.DTYPES[c]) for c in list(kernel.DTYPES)]
     bad = engine.run_chunk(1, 0, 5, n, 13, families, params, engine.canonical_deck(), *cols,
                            engine.variant_for(families))
     assert bad == 0  # the first game already reaches seat 2
@@ -174,7 +174,7 @@ def test_each_variant_holds_only_its_families():
     for name, variant in cases:
         families, params = engine_arrays([parse_strategy("ass", t)
                                           for t in ("basic", name, "basic", "basic")])
-        cols = [np.empty(n * 3, dtype=kernel.DTYPES[c]) for c in list(kernel.DTYPES)[2:]]
+        cols = [np.empty(n * 3, dtype=kernel.DTYPES[c]) for c in list(kernel.DTYPES)]
         bad = engine.run_chunk(1, 0, 3, n, 13, families, params, engine.canonical_deck(),
                                *cols, variant)
         assert bad == 0, name
@@ -186,7 +186,7 @@ def test_each_variant_holds_only_its_families():
         good = engine.variant_for(families)
         bad = engine.run_chunk(1, 0, 3, n, 13, families, params, engine.canonical_deck(),
                                *[np.empty(n * 3, dtype=kernel.DTYPES[c])
-                                 for c in list(kernel.DTYPES)[2:]], good)
+                                 for c in list(kernel.DTYPES)], good)
         assert bad == -1, name
 
 

@@ -723,11 +723,12 @@ def _small_deck(template):
 
 
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
-def run_chunk(seed, start, count, n, per_player, families, params, template,
-              minus_points, ended_with_ass, dealt_ass, cards_left, jokers_left, ass_taken,
-              went_out, rounds_out, ass_rounds_out, out_seat, variant):
-    """Play games start..start+count-1 and fill the per-(game, seat) result columns
-    (``variant``: :func:`variant_for` of ``families``).
+def run_chunk(seed, start, count, n, per_player, families, params, template, index_out,
+              seat_out, minus_points, ended_with_ass, dealt_ass, cards_left, jokers_left,
+              ass_taken, went_out, rounds_out, ass_rounds_out, out_seat, variant):
+    """Play games start..start+count-1 and fill the per-(game, seat) result columns, in the
+    order of kernel.DTYPES, ``index`` and ``seat`` included (``variant``: :func:`variant_for`
+    of ``families``).
 
     Returns -1 when every game was played, else the position in the chunk of the first game
     in which a strategy made an illegal move (the kernel replays it to say which).
@@ -741,8 +742,14 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
     log = _searches(families)
     taken = np.zeros(n, dtype=np.int64)
     for g in range(count):
-        ass_seat = start_game(seed, start + g, n, per_player, small, deck, packed, view, rng,
-                              taken)
+        if _basic_alone(variant):  # its loop reads no public state but the dealt sizes
+            seed_state(rng, seed, start + g, 0)
+            for s in range(n):
+                taken[s] = 0
+            ass_seat = deal_packed(rng, n, per_player, small, deck, packed, view)
+        else:
+            ass_seat = start_game(seed, start + g, n, per_player, small, deck, packed, view,
+                                  rng, taken)
         rounds, ass_rounds, status = _play_chunk_game(variant, packed, ass_seat, -1, n,
                                                       families, params, view, rng, trace, log,
                                                       taken)
@@ -756,6 +763,8 @@ def run_chunk(seed, start, count, n, per_player, families, params, template,
         for s in range(n):
             row = g * n + s
             hand = packed[s]
+            index_out[row] = start + g
+            seat_out[row] = s
             minus_points[row] = score(hand)
             ended_with_ass[row] = count_of(hand, ASS) > 0
             dealt_ass[row] = s == ass_seat

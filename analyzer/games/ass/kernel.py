@@ -82,15 +82,9 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     n = spec.players
     rows = count * n
     out = {name: np.empty(rows, dtype=dt) for name, dt in DTYPES.items()}
-    out["index"][:] = np.repeat(np.arange(start, start + count, dtype=np.int64), n)
-    out["seat"][:] = np.tile(np.arange(n, dtype=np.int16), count)
     families, params = engine_inputs(spec)
-    bad = run_chunk(
-        spec.seed, start, count, n, spec.rules["per_player"], families, params, canonical_deck(),
-        out["minus_points"], out["ended_with_ass"], out["dealt_ass"], out["cards_left"],
-        out["jokers_left"], out["ass_taken"], out["went_out"], out["rounds"],
-        out["ass_rounds"], out["out_seat"], variant_for(families),
-    )
+    bad = run_chunk(spec.seed, start, count, n, spec.rules["per_player"], families, params,
+                    canonical_deck(), *out.values(), variant_for(families))
     if bad >= 0:
         _report_illegal(spec, start + bad)
     return out

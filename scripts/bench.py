@@ -97,8 +97,8 @@ def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ..
 
 
 def _c_games(games: int, n: int, repeats: int) -> dict:
-    """Games/s of the C yardstick (scripts/cbase/ass.c: deal, play, the minus points and
-    rounds columns), timed as the numba engine is; {} without a C compiler."""
+    """Games/s of the C yardstick (scripts/cbase/ass.c: deal, play and the kernel's twelve
+    result columns), timed as the numba engine is; {} without a C compiler."""
     from cbaseline import NoCompiler
 
     try:
@@ -107,7 +107,7 @@ def _c_games(games: int, n: int, repeats: int) -> dict:
         cbase_ass.library()
     except NoCompiler:
         return {}
-    return {"c_cpu": rate(lambda: cbase_ass.play_games(1, 0, games, n), games, repeats)[0]}
+    return {"c_cpu": rate(lambda: cbase_ass.game_rows(1, 0, games, n), games, repeats)[0]}
 
 
 def print_ass(results: dict) -> None:

@@ -13,6 +13,9 @@ engine's games: the same minus points per (game, seat) and rounds per game as
 
 * :func:`play_games` -- minus points (games x n) and rounds (games) of games
   start..start+count-1, as the kernel's ``minus_points`` and ``rounds`` columns;
+* :func:`game_rows` -- the same games with all twelve result columns of ``kernel.play_chunk``
+  in its dtypes, fresh arrays per call as play_chunk allocates them: what "a game" costs the
+  numba engine, so the per-game ratio compares the same work;
 * :func:`rollouts` -- play on from ``bench_ass_search.mid_game_states``' arrays (the state
   copied before each rollout, as ``bench_ass_search._rollouts`` does);
 * :func:`bench` -- C ns per game (deal, play, bookkeeping, game) and per rollout, best of N
@@ -40,6 +43,11 @@ from cbaseline import build, pointer  # noqa: E402
 _I64 = ctypes.c_int64
 _U64P = ctypes.POINTER(ctypes.c_uint64)
 _I64P = ctypes.POINTER(ctypes.c_int64)
+# kernel.play_chunk's result columns, in its order and dtypes (analyzer/games/ass/description.py)
+ROW_DTYPES = {"index": np.int64, "seat": np.int16, "minus_points": np.int16,
+              "ended_with_ass": np.bool_, "dealt_ass": np.bool_, "cards_left": np.int16,
+              "jokers_left": np.int16, "ass_taken": np.int16, "went_out": np.bool_,
+              "rounds": np.int16, "ass_rounds": np.int16, "out_seat": np.int16}
 PER_PLAYER = {3: 13, 4: 13, 5: 13, 6: 13, 7: 13, 8: 13, 9: 12, 10: 11, 11: 10, 12: 9}
 
 
@@ -50,6 +58,9 @@ def library() -> ctypes.CDLL:
     lib.ass_play_games.restype = _I64
     lib.ass_play_games.argtypes = [ctypes.c_uint64, _I64, _I64, ctypes.c_int32,
                                    ctypes.c_int32, _I64P, _I64P]
+    lib.ass_game_rows.restype = _I64
+    lib.ass_game_rows.argtypes = ([ctypes.c_uint64, _I64, _I64, ctypes.c_int32, ctypes.c_int32]
+                                  + [ctypes.c_void_p] * len(ROW_DTYPES))
     lib.ass_deal_games.restype = _I64
     lib.ass_deal_games.argtypes = [ctypes.c_uint64, _I64, _I64, ctypes.c_int32,
                                    ctypes.c_int32]
@@ -75,6 +86,17 @@ def play_games(seed: int, start: int, count: int, n: int,
     _checked(library().ass_play_games(seed, start, count, n, per_player, pointer(minus),
                                       pointer(rounds)), "play_games")
     return minus, rounds
+
+
+def game_rows(seed: int, start: int, count: int, n: int,
+              per_player: int | None = None) -> dict[str, np.ndarray]:
+    """The twelve result columns of ``kernel.play_chunk`` for games start..start+count-1 of
+    ``seed`` with ``basic`` in every seat, one row per (game, seat), fresh arrays."""
+    per_player = PER_PLAYER[n] if per_player is None else per_player
+    out = {name: np.empty(count * n, dtype=dt) for name, dt in ROW_DTYPES.items()}
+    _checked(library().ass_game_rows(seed, start, count, n, per_player,
+                                     *(a.ctypes.data for a in out.values())), "game_rows")
+    return out
 
 
 def _state_args(arrays, n: int) -> tuple:
@@ -114,8 +136,9 @@ def bench(games: int = 200_000, states=2000, repeats: int = 3, n: int = 4,
     per rollout from mid-game (``rollout``), best of ``repeats`` by CPU time.
 
     * deal: the deals alone; play: deals and play without output columns, less the deal;
-    * game: deals, play and the two result columns (fresh arrays each call, as the kernel's
-      play_chunk allocates its columns); bookkeeping: game less deal and play;
+    * game: deals, play and the kernel's twelve result columns (:func:`game_rows`: fresh
+      arrays each call, as the kernel's play_chunk allocates them); bookkeeping: game less
+      deal and play;
     * rollout: ``states`` mid-game states (a count, or mid_game_states' arrays), each played
       on max(1, games // count // 4) times per call, as bench_ass_split times play_on.
     """
@@ -130,7 +153,7 @@ def bench(games: int = 200_000, states=2000, repeats: int = 3, n: int = 4,
 
     ns = {"deal": 1e9 / rate(deal_only, games, repeats)[0]}
     both = 1e9 / rate(deal_play, games, repeats)[0]
-    ns["game"] = 1e9 / rate(lambda: play_games(seed, 0, games, n, per_player), games,
+    ns["game"] = 1e9 / rate(lambda: game_rows(seed, 0, games, n, per_player), games,
                             repeats)[0]
     ns["play"] = both - ns["deal"]
     ns["bookkeeping"] = ns["game"] - both
@@ -150,10 +173,11 @@ def interleaved(rounds: int = 5, games: int = 200_000, states: int = 2000,
     """A/B in one process: numba and C, one after the other, ``rounds`` times; per unit the
     medians of the CPU-time ns and of the per-round ratio C/numba (numba's share of C's
     speed), and its lowest and highest. Games: ``kernel.play_chunk`` against
-    :func:`play_games` (each with its columns); deal+play: bench_ass_split's jitted loop of
-    ``start_game`` + ``play_packed`` against the C engine without columns; rollouts (4
-    players): ``bench_ass_search._rollouts`` (``basic``) against :func:`rollouts`, from the
-    same mid-game states, each state played max(1, games // states // 4) times per call."""
+    :func:`game_rows` (each with the kernel's 12 result columns); deal+play:
+    bench_ass_split's jitted loop of ``start_game`` + ``play_packed`` against the C engine
+    without columns; rollouts (4 players): ``bench_ass_search._rollouts`` (``basic``) against
+    :func:`rollouts`, from the same mid-game states, each state played
+    max(1, games // states // 4) times per call."""
     from bench_ass_search import _rollouts, mid_game_states
     from bench_ass_split import _deal_play_loop
 
@@ -171,7 +195,7 @@ def interleaved(rounds: int = 5, games: int = 200_000, states: int = 2000,
         spec = kernel.validate(RunSpec("ass", n, ("basic",), 1))
         pairs[f"game, {n} players"] = (
             lambda spec=spec: kernel.play_chunk(spec, 0, games),
-            lambda n=n: play_games(1, 0, games, n), games)
+            lambda n=n: game_rows(1, 0, games, n), games)
         families, params = kernel.engine_inputs(spec)
         pairs[f"deal+play, {n} players"] = (
             lambda n=n, f=families, p=params: _deal_play_loop(1, games, n, PER_PLAYER[n],
@@ -213,7 +237,7 @@ def main(argv: list[str] | None = None) -> None:
     for key, r in res.items():
         print(f"{key:25} {r['numba_ns']:>9,.0f} {r['c_ns']:>7,.0f} {r['speed_of_c']:>10.2f}xC "
               f"{r['lowest']:>8.2f}..{r['highest']:.2f}")
-    print("game: kernel.play_chunk (12 result columns) against C's deal, play and 2 columns; "
+    print("game: kernel.play_chunk against C's deal, play and the same 12 result columns; "
           "deal+play: bench_ass_split's jitted loop against C without columns; rollout: "
           "bench_ass_search._rollouts (play_on) against C from the same 2,000 states")
 

@@ -2,9 +2,10 @@
 
 Issue 13's targets compare the numba engine with a hand-written C engine of the same rules
 (scripts/bench_ass_split.py times both in one run). A C engine that played other games would
-be no yardstick, so: the same minus points per (game, seat) and rounds per game as the
-kernel's run_chunk for 2,000 games at 3, 4, 6 and 12 players and two seeds, and the same final
-hands and turns as ``rollout.play_on`` (``basic``) from recorded mid-game states.
+be no yardstick, so: the same minus points per (game, seat) and rounds per game, and the same
+twelve result columns in the same dtypes, as the kernel's play_chunk for 2,000 games at 3, 4,
+6 and 12 players and two seeds, and the same final hands and turns as ``rollout.play_on``
+(``basic``) from recorded mid-game states.
 """
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ def test_c_engine_plays_the_numba_engines_games(cass, players, seed):
     minus, rounds = cass.play_games(seed, start, GAMES, players)
     np.testing.assert_array_equal(minus, out["minus_points"].reshape(GAMES, players))
     np.testing.assert_array_equal(rounds, out["rounds"].reshape(GAMES, players)[:, 0])
+    rows = cass.game_rows(seed, start, GAMES, players)  # every result column, its dtype too
+    assert list(rows) == list(out)
+    for name, column in out.items():
+        assert rows[name].dtype == column.dtype, name
+        np.testing.assert_array_equal(rows[name], column, err_msg=name)
     assert len(set(minus.sum(axis=1))) > 1  # whole games with varied results, not a constant
 
 

@@ -26,6 +26,8 @@
  * Entry points (plain C types, for ctypes):
  *   ass_play_games  games start..start+count-1 of `seed`: minus points per (game, seat) and
  *                   rounds per game (run_chunk's minus_points and rounds columns), a checksum;
+ *   ass_game_rows   the same games with the numba kernel's twelve result columns per
+ *                   (game, seat): what a game costs the numba engine's chunk (the "game");
  *   ass_deal_games  the deals alone (for the deal/play split of scripts/bench_ass_split.py);
  *   ass_rollouts    play on from round starts of mid-game states (scripts/bench_ass_search.py
  *                   mid_game_states), every state `repeats` times, the state copied first.
@@ -127,7 +129,7 @@ deal(uint64_t start, int n, int per_player, uint64_t *hands)
  * Returns the number of rounds played, or -ROUND_BOUND at the proven bound (never for a
  * correct engine). */
 static inline __attribute__((always_inline)) int64_t
-play(uint64_t *h, int n, int starter, int blocked, int64_t rounds)
+play(uint64_t *h, int n, int starter, int blocked, int64_t rounds, int64_t *taken)
 {
     int64_t first = rounds;
     int empty = 0;
@@ -170,6 +172,8 @@ play(uint64_t *h, int n, int starter, int blocked, int64_t rounds)
                 }
             }
             h[high_seat] += table; /* the taker takes every card, the ass included */
+            if (taken)             /* the result rows count the ass rounds each seat lost */
+                ++taken[high_seat];
             blocked = high_seat;
         } else { /* basic leads all its lowest number cards, else all its jokers */
             uint64_t nums = hand & NUMBERS;
@@ -228,12 +232,12 @@ play(uint64_t *h, int n, int starter, int blocked, int64_t rounds)
 
 /* One copy of the play loop per player count, n a constant in each (out of line: one call
  * per game or rollout). */
-typedef int64_t (*play_fn)(uint64_t *, int, int, int64_t);
+typedef int64_t (*play_fn)(uint64_t *, int, int, int64_t, int64_t *);
 #define PLAY_N(N)                                                                   \
     static __attribute__((noinline)) int64_t play_##N(uint64_t *h, int starter, int blocked, \
-                                                      int64_t rounds)               \
+                                                      int64_t rounds, int64_t *taken) \
     {                                                                               \
-        return play(h, N, starter, blocked, rounds);                                \
+        return play(h, N, starter, blocked, rounds, taken);                         \
     }
 PLAY_N(3)
 PLAY_N(4)
@@ -277,7 +281,7 @@ int64_t ass_play_games(uint64_t seed, int64_t start, int64_t count, int32_t n,
     int64_t check = 0;
     for (int64_t g = 0; g < count; ++g) {
         int ass_seat = deal(stream_start(seed, (uint64_t)(start + g), 0), n, per_player, h);
-        int64_t rounds = PLAY[n](h, ass_seat, -1, 0);
+        int64_t rounds = PLAY[n](h, ass_seat, -1, 0, NULL);
         if (rounds < 0)
             return INT64_MIN + g; /* the round bound: never for a correct engine */
         if (rounds_out)
@@ -286,6 +290,66 @@ int64_t ass_play_games(uint64_t seed, int64_t start, int64_t count, int32_t n,
             for (int s = 0; s < n; ++s)
                 minus_out[g * n + s] = score(h[s]);
         check += rounds + (int64_t)(h[0] & 0xFFFF);
+    }
+    return check;
+}
+
+/* The number of cards in a hand: its sixteen 4-bit counts summed. */
+static inline int64_t hand_size(uint64_t hand)
+{
+    uint64_t b = (hand & 0x0F0F0F0F0F0F0F0FULL) + ((hand >> 4) & 0x0F0F0F0F0F0F0F0FULL);
+    return (int64_t)((b * 0x0101010101010101ULL) >> 56);
+}
+
+/* Play games start..start+count-1 of `seed` as ass_play_games, and fill the numba kernel's
+ * twelve result columns (analyzer/games/ass/description.py; kernel.play_chunk), row
+ * g * n + s for seat s of game start + g, in the kernel's dtypes: index int64; seat,
+ * minus_points, cards_left, jokers_left, ass_taken, rounds, ass_rounds, out_seat int16;
+ * ended_with_ass, dealt_ass, went_out one byte (numpy bool). What issue 13's "per game" is
+ * timed on: the same deal, play and rows as the numba engine's chunk. Returns a checksum, or
+ * INT64_MIN (+ the game's position) as ass_play_games. */
+int64_t ass_game_rows(uint64_t seed, int64_t start, int64_t count, int32_t n,
+                      int32_t per_player, int64_t *index, int16_t *seat, int16_t *minus,
+                      uint8_t *ended_with_ass, uint8_t *dealt_ass, int16_t *cards_left,
+                      int16_t *jokers_left, int16_t *ass_taken, uint8_t *went_out,
+                      int16_t *rounds_out, int16_t *ass_rounds_out, int16_t *out_seat)
+{
+    if (!valid(n, per_player))
+        return INT64_MIN;
+    uint64_t h[MAXN];
+    int64_t taken[MAXN];
+    int64_t check = 0;
+    for (int64_t g = 0; g < count; ++g) {
+        int ass_seat = deal(stream_start(seed, (uint64_t)(start + g), 0), n, per_player, h);
+        for (int s = 0; s < n; ++s)
+            taken[s] = 0;
+        int64_t rounds = PLAY[n](h, ass_seat, -1, 0, taken);
+        if (rounds < 0)
+            return INT64_MIN + g;
+        int64_t ass_rounds = 0;
+        int first_out = -1;
+        for (int s = n - 1; s >= 0; --s) {
+            ass_rounds += taken[s];
+            if (h[s] == 0)
+                first_out = s;
+        }
+        for (int s = 0; s < n; ++s) {
+            int64_t row = g * n + s;
+            uint64_t hand = h[s];
+            index[row] = start + g;
+            seat[row] = (int16_t)s;
+            minus[row] = (int16_t)score(hand);
+            ended_with_ass[row] = (hand & 15) != 0;
+            dealt_ass[row] = s == ass_seat;
+            cards_left[row] = (int16_t)hand_size(hand);
+            jokers_left[row] = (int16_t)(hand >> JSHIFT);
+            ass_taken[row] = (int16_t)taken[s];
+            went_out[row] = hand == 0;
+            rounds_out[row] = (int16_t)rounds;
+            ass_rounds_out[row] = (int16_t)ass_rounds;
+            out_seat[row] = (int16_t)first_out;
+        }
+        check += rounds;
     }
     return check;
 }
@@ -310,7 +374,7 @@ int64_t ass_rollouts(const uint64_t *states, const int64_t *starters, const int6
         for (int64_t i = 0; i < count; ++i) {
             for (int s = 0; s < n; ++s) /* the copy of the state, as every rollout needs */
                 h[s] = states[i * n + s];
-            int64_t played = PLAY[n](h, (int)starters[i], (int)blocked[i], rounds[i]);
+            int64_t played = PLAY[n](h, (int)starters[i], (int)blocked[i], rounds[i], NULL);
             if (played < 0)
                 return INT64_MIN + i;
             if (turns_out)

@@ -13,9 +13,13 @@ $(VENV)/.installed: pyproject.toml
 
 setup: $(VENV)/.installed
 
+# pytest-xdist: one test process per core (at most 8) after the conftest's side-by-side
+# compile; TEST_WORKERS=0 runs the suite in one process.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 8 ] && n=8; echo $$n)
+
 test: setup
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(TEST_WORKERS)
 
 lint: setup
 	$(VENV)/bin/ruff check .

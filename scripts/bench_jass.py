@@ -36,7 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
-os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # one core: the kernels are serial anyway
+if "numba" not in sys.modules:  # one core (the kernels are serial); numba refuses a change
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # once its threads run (the test suite)
 
 import time  # noqa: E402
 

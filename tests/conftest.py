@@ -15,7 +15,22 @@ import os
 PARTS = ("jass-trump", "ass-search", "jass-search", "ass", "jass")
 
 
+TERMINAL = ("COLUMNS", "LINES")
+# pytest -n (xdist): the controller hands its own terminal size to the workers here, since a
+# worker process starts with COLUMNS=80 and LINES=24 of its own, and the command line's tables
+# would be wrapped differently under -n than without it.
+SIZE_ENV = "CARDLAB_TEST_TERMINAL"
+
+
 def pytest_sessionstart(session) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # pytest -n: the controller prewarmed already
+        for name, value in zip(TERMINAL, os.environ.get(SIZE_ENV, ",").split(","), strict=True):
+            if value:
+                os.environ[name] = value
+            else:
+                os.environ.pop(name, None)
+        return
+    os.environ[SIZE_ENV] = ",".join(os.environ.get(name, "") for name in TERMINAL)
     if os.environ.get("CARDLAB_TEST_PREWARM", "1") == "0":
         return
     from analyzer.studies.suite import prewarm

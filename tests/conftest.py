@@ -2,9 +2,10 @@
 
 On a cold numba cache (CI's clean checkout, or any edit to the sources, which changes the
 cache folder: analyzer/numba_env.py) most of the suite's time is compiling, one kernel after
-the other as the tests first call them. ``suite.prewarm`` compiles the big parts in processes
-of their own, so both cores compile at once; the tests then load the machine code from the
-cache. With a warm cache it costs the few seconds of loading. ``CARDLAB_TEST_PREWARM=0``
+the other as the tests first call them. ``suite.prewarm`` compiles the big parts in two
+processes (parts that share kernels one after the other in the same one), so both cores
+compile at once and nothing twice; the tests, in one process per core (``make test`` runs
+pytest-xdist), then load the machine code from the cache. With a warm cache it costs the few seconds of loading. ``CARDLAB_TEST_PREWARM=0``
 skips it (e.g. to time a single test's cold compile).
 """
 

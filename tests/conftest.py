@@ -5,8 +5,9 @@ cache folder: analyzer/numba_env.py) most of the suite's time is compiling, one 
 the other as the tests first call them. ``suite.prewarm`` compiles the big parts in two
 processes (parts that share kernels one after the other in the same one), so both cores
 compile at once and nothing twice; the tests, in one process per core (``make test`` runs
-pytest-xdist), then load the machine code from the cache. With a warm cache it costs the few seconds of loading. ``CARDLAB_TEST_PREWARM=0``
-skips it (e.g. to time a single test's cold compile).
+pytest-xdist), then load the machine code from the cache. With a warm cache it costs the
+few seconds of loading. ``CARDLAB_TEST_PREWARM=0`` skips it (e.g. to time a single test's
+cold compile).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from analyzer.games.jass import engine
-from analyzer.games.jass.cards import mask_cards
+from analyzer.games.jass.cards import SUIT_MASK, mask_cards
 from analyzer.games.jass.play import rollout, rollout_basic, rollout_general, to_move
 from analyzer.games.jass.primitives import (
     S_HIST,
@@ -112,17 +112,16 @@ def test_J5_trump_fixed_by_the_rollout_in_the_trick_in_progress(n):
     """The trump-fixing card (J-5) as the rollout's first card, and trump fixed earlier in
     the trick in progress: both loops end with the same trump, fixer and tricks."""
     fixing = fixed_mid_trick = 0
-    for state in _states(n, 40, 200 + n):
-        hands, st0 = state[0], state[3]
+    states = _states(n, 40, 200 + n)
+    for before, state in zip(states[:-1], states[1:], strict=True):
+        hands, st0, prev = state[0], state[3], before[3]
         if st0[S_POS] == 0:
             continue
-        seat = to_move(st0)
         led = int(st0[S_LED])
-        if st0[S_TRUMP] < 0 and not any(c // 9 == led for c in mask_cards(int(hands[seat]))):
-            fixing += 1
-        elif st0[S_TRUMP] >= 0 and any(int(st0[S_TCARD + k]) // 9 == st0[S_TRUMP]
-                                       for k in range(int(st0[S_POS]))) and led != st0[S_TRUMP]:
-            fixed_mid_trick += 1
+        if st0[S_TRUMP] < 0 and (hands[to_move(st0)] & SUIT_MASK[led]) == 0:
+            fixing += 1  # the seat to move is void in the led suit: its card fixes trump
+        elif st0[S_TRUMP] >= 0 and prev[S_TRUMP] < 0 and prev[S_TRICK] == st0[S_TRICK]:
+            fixed_mid_trick += 1  # the card just played fixed trump, this trick goes on
         else:
             continue
         g = _general(n, state)

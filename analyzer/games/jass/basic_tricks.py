@@ -13,8 +13,10 @@ The ideas of the hand-written C yardstick (scripts/cbase/jass.c):
   case of the legal cards picks ``basic``'s card from the one or two suits it allows, by
   ``cards.BASIC_KEY9`` lookups of 9-bit suit patterns (the keys of
   ``strategies.jass.policies.basic_card``, so the same card with the same tie-breaks);
-* the player count ``n`` a constant of the caller (every function here is inlined), so the
-  seat arithmetic and the loops know it.
+* every function here inlined into its caller: the plain run's :func:`play_tricks` gets
+  ``n`` as a constant of each of its copies, so the seat arithmetic and the loops know it;
+  the rollout, one copy with ``n`` at run time, plays :func:`follower` in a loop of its own
+  that starts in the middle of a trick.
 
 What the loops keep in the work arrays: ``hands`` (each card leaves its hand), ``taken`` and
 ``st[S_WON + seat]`` at each trick's end; the rest (trump, its fixer, the leader) is returned

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyzer.games.jass.basic_tricks import end_trick, follower, play_tricks, power_of
+from analyzer.games.jass.basic_tricks import basic_any, end_trick, follower, ix, power_of
 from analyzer.games.jass.cards import BIT, PAIR_SLOT, SUIT_OF
 from analyzer.games.jass.primitives import (
     S_BAN,
@@ -199,65 +199,79 @@ def rollout_general(fams, prms, rng, hands, played, taken, st, memo):
 
 @njit(cache=True, _nrt=False)
 def rollout_basic(hands, played, taken, st):
-    """:func:`rollout` for ``basic`` in every seat under ``seed`` (issue 13): the tricks of
-    :func:`analyzer.games.jass.basic_tricks.play_tricks`, the trick in local variables, the
-    player count a constant of each of its two copies, the trick in progress (the
-    trump-fixing card is usually in the middle of one, and trump may be unfixed yet) read
-    from ``st``: its leader, led suit, best seat and card, cards so far. Returns DONE.
+    """:func:`rollout` for ``basic`` in every seat under ``seed`` (issue 13): the play of
+    :mod:`analyzer.games.jass.basic_tricks` (the plain run's: the trick in local variables,
+    J-4..J-6 and ``basic`` fused by 9-bit key tables, J-7 as a power table), started from the
+    packed state; the trick in progress (the trump-fixing card is usually in the middle of
+    one, and trump may be unfixed yet) is read from ``st``: its leader, led suit, best seat
+    and card, cards so far. Returns DONE.
+
+    One loop whatever the trick position and the player count (``n`` at run time): two
+    copies with ``n`` a constant, the whole trick in progress a loop of its own, ran no
+    faster (0.99x C either way, scripts/cbase_jass.py --rounds) and cost 20 s more cold
+    compile of every search kernel (its ``rollout`` compiled in 31-35 s instead of 18; the
+    general loop alone: 10).
 
     Its readers: the search's :func:`strategies.jass.search.outcome` (``taken``, ``S_N``,
     ``S_TRUMP``, ``S_LAST_WINNER``, and ``S_DEAL_NO``, ``S_STICKS``, ``S_TIES``, which no
-    rollout changes), scripts/bench_jass.py (``S_TRICK``), tests/test_cbase_jass.py and
-    tests/test_jass_basic_rollout.py (``taken``, ``S_WON``, ``S_LAST_WINNER``, ``S_TRUMP``,
-    ``S_FIXER``, ...). It leaves what :func:`rollout_general` leaves in ``hands`` (empty),
-    ``played``, ``taken``, ``rng`` and ``memo`` (``basic`` neither draws nor aims) and in
-    ``st[S_TRUMP]``, ``S_FIXER``, ``S_LEADER``, ``S_POS``, ``S_TRICK``, ``S_LED``,
-    ``S_BEST_SEAT``, ``S_BEST_CARD``, ``S_HIGH_TRUMP``, ``S_LAST_WINNER`` and ``S_WON``; the
-    deal's constants (``S_N``, ``S_SWISS``, ``S_DEALER``, ``S_DEAL_NO``, ``S_FIRST``,
-    ``S_NTRICKS``, ``S_STICKS``, ``S_TIES``) and ``S_BAN`` neither loop touches. What it does
-    not keep (no reader after a rollout; the general loop writes it), left as it was: the
-    order of play ``S_HIST`` of the cards it plays, the voids ``S_VOID`` they show, and the
-    trick slots ``S_TCARD``/``S_TSEAT`` (where the general loop leaves the last trick)."""
-    if st[S_N] == 4:
-        _rollout_basic(hands, played, taken, st, 4)
-    else:
-        _rollout_basic(hands, played, taken, st, 3)
-    return DONE
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _rollout_basic(hands, played, taken, st, n):
-    """rollout_basic's body; ``n`` a constant of the caller (inlined)."""
-    ntr = 36 // n
+    rollout changes), scripts/bench_jass.py (the checksum of ``S_LAST_WINNER``, ``S_TRUMP``,
+    ``taken``, ``S_WON``), tests/test_cbase_jass.py and tests/test_jass_basic_rollout.py
+    (``taken``, ``S_WON``, ``S_LAST_WINNER``, ``S_TRUMP``, ``S_FIXER``, ...). It leaves what
+    :func:`rollout_general` leaves in ``hands`` (empty), ``played``, ``taken``, ``rng`` and
+    ``memo`` (``basic`` neither draws nor aims) and in ``st[S_TRUMP]``, ``S_FIXER``,
+    ``S_LEADER``, ``S_POS``, ``S_TRICK``, ``S_LED``, ``S_BEST_SEAT``, ``S_BEST_CARD``,
+    ``S_HIGH_TRUMP``, ``S_LAST_WINNER`` and ``S_WON``; the deal's constants (``S_N``,
+    ``S_SWISS``, ``S_DEALER``, ``S_DEAL_NO``, ``S_FIRST``, ``S_NTRICKS``, ``S_STICKS``,
+    ``S_TIES``) and ``S_BAN`` neither loop touches. What it does not keep (no reader after a
+    rollout; the general loop writes it), left as it was: the order of play ``S_HIST`` of the
+    cards it plays, the voids ``S_VOID`` they show, and the trick slots ``S_TCARD``/``S_TSEAT``
+    (where the general loop leaves the last trick)."""
+    n = st[S_N]
+    ntr = st[S_NTRICKS]
     t = st[S_TRICK]
     if t >= ntr:
-        return
+        return DONE
     for i in range(n):  # every card still held is played by the deal's end
         played[i] |= hands[i]
     trump = st[S_TRUMP]
     fixer = st[S_FIXER]
     leader = st[S_LEADER]
     pos = st[S_POS]
-    if pos > 0:  # the trick in progress: its followers, then its end
+    seat = leader
+    led = -1
+    best = -1
+    power = -1
+    trick = U0
+    if pos > 0:  # the trick in progress
+        seat = leader + pos - 1  # the last seat that played
+        if seat >= n:
+            seat -= n
         led = st[S_LED]
         best = st[S_BEST_SEAT]
         power = power_of(trump, led, st[S_BEST_CARD])
-        trick = U0
         for k in range(pos):
             trick |= BIT[st[S_TCARD + k]]
-        seat = leader + pos
-        if seat >= n:
-            seat -= n
+    while t < ntr:
+        if pos == 0:  # J-4: the leader plays any card
+            seat = leader
+            hand = hands[ix(seat)]
+            card = basic_any(hand, (1 << trump) if trump >= 0 else 0)
+            trick = BIT[ix(card)]
+            hands[ix(seat)] = hand & ~trick
+            led = SUIT_OF[ix(card)]
+            power = power_of(trump, led, card)
+            best = seat
+            pos = 1
         for _pos in range(pos, n):
-            trump, fixer, power, best, trick = follower(hands, seat, led, trump, fixer, power,
-                                                        best, trick)
             seat += 1
             if seat == n:
                 seat = 0
+            trump, fixer, power, best, trick = follower(hands, seat, led, trump, fixer, power,
+                                                        best, trick)
         end_trick(taken, st, best, trick)
         leader = best
         t += 1
-    leader, trump, fixer = play_tricks(hands, taken, st, n, ntr - t, leader, trump, fixer)
+        pos = 0
     st[S_TRUMP] = trump
     st[S_FIXER] = fixer
     st[S_LEADER] = leader
@@ -268,6 +282,7 @@ def _rollout_basic(hands, played, taken, st, n):
     st[S_BEST_SEAT] = -1
     st[S_BEST_CARD] = -1
     st[S_HIGH_TRUMP] = -1
+    return DONE
 
 
 @njit(cache=True, _nrt=False)

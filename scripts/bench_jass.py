@@ -52,6 +52,8 @@ from analyzer.games.jass.primitives import (  # noqa: E402
     S_N,
     S_POS,
     S_TRICK,
+    S_TRUMP,
+    S_WON,
     ST_SIZE,
 )
 from analyzer.rng import seed_state  # noqa: E402
@@ -196,6 +198,11 @@ def _fix_states(seed, count, n, fams, prms):
 
 @njit(cache=False)
 def _rollouts(out_u, out_s, rows, fams, prms, reps, play):
+    """Roll the packed states ``reps`` times over (play 1: ``rollout``, 2: the records' loop,
+    0: only the copy into the work arrays, which the timings subtract). Each rollout adds the
+    checksum of C's ``jass_rollouts`` (scripts/cbase/jass.c: last winner, trump, every seat's
+    taken cards and tricks), so both sides do the same work per rollout and the sums agree.
+    Returns (checksum, cards rolled)."""
     hands = np.zeros(4, dtype=np.uint64)
     played = np.zeros(4, dtype=np.uint64)
     taken = np.zeros(4, dtype=np.uint64)
@@ -219,7 +226,12 @@ def _rollouts(out_u, out_s, rows, fams, prms, reps, play):
             elif play == 2:  # the records' loop (trace off): checks, stop and trace branches
                 engine.run_deal(fams, prms, rng, hands, played, taken, st, memo, False, False,
                                 trace, 0)
-            acc += st[S_TRICK]
+            if play == 0:
+                acc += st[S_TRICK]
+            else:
+                acc += st[S_LAST_WINNER] * 5 + st[S_TRUMP]
+                for i in range(st[S_N]):
+                    acc += np.int64(taken[i] % np.uint64(1021)) * (i + 1) + st[S_WON + i]
     return acc, cards
 
 
@@ -280,6 +292,8 @@ def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4,
         import cbase_jass
 
         c = cbase_jass.time_rollouts(out_u, out_s, rows, reps, repeats, c_lib)
+        if c["checksum"] != _rollouts(out_u, out_s, rows, fams, prms, 1, 1)[0]:
+            raise RuntimeError("the C and numba rollouts of the same states differ")
         out["c_rollout_ns"] = c["rollout_ns"]
         out["c_rollout_ns_per_card"] = c["rollout_ns_per_card"]
         out["c"] = cbase_jass.time_split(n, deals, repeats, lib=c_lib)

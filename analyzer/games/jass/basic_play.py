@@ -9,12 +9,10 @@ the hand-written C yardstick (scripts/cbase/jass.c):
 * the shuffle deals as it goes (J-2): Fisher-Yates fixes deck position i at its swap, so the
   card goes straight to its seat (``cards.DEAL_SEAT``); the same 35 draws as
   :func:`engine.start_deal`, and the stream is left where it leaves it;
-* the trick in local variables (led suit, trump, the best power so far, its seat, the cards);
-* J-7 as one table, ``cards.TRICK_POWER``: the trick goes to its card of highest power;
-* J-4..J-6 under ``seed`` fused with ``basic``'s choice case by case (:func:`_follow`): each
-  case of the legal cards picks ``basic``'s card from the one or two suits it allows, by
-  ``cards.BASIC_KEY9`` lookups of 9-bit suit patterns (the keys of
-  ``strategies.jass.policies.basic_card``, so the same card with the same tie-breaks);
+* the tricks played by :func:`analyzer.games.jass.basic_tricks.play_tricks` (shared with the
+  search's rollout, :func:`analyzer.games.jass.play.rollout_basic`): the trick in local
+  variables, J-7 as one power table, J-4..J-6 under ``seed`` fused with ``basic``'s choice
+  by 9-bit key tables (that module's doc);
 * the player count a constant of the compiled loop (one inlined copy for 3 players, one for 4).
 
 It leaves in the work arrays exactly what the scoring and the result rows read (``taken``,
@@ -37,17 +35,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyzer.games.jass.cards import (
-    BASIC_KEY9,
-    BIT,
-    DEAL_SEAT,
-    HIGHER_TRUMP,
-    M9,
-    SUIT_OF,
-    SUIT_SHIFT,
-    TRICK_POWER,
-    TRUMP_POWER,
-)
+from analyzer.games.jass.basic_tricks import ix as _ix
+from analyzer.games.jass.basic_tricks import play_tricks
+from analyzer.games.jass.cards import BIT, DEAL_SEAT
 from analyzer.games.jass.engine import (
     DONE,
     OFF,
@@ -76,78 +66,6 @@ from analyzer.rng import GOLDEN, S32, mix64
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def _ix(i):
-    """An index as uint64: numba then skips the negative-index wraparound code (a test and a
-    select per access, measurable at some 20 table reads a card)."""
-    return np.uint64(i)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _key(t, hand, s):
-    """``basic``'s key for the cards of suit ``s`` in ``hand`` counted plain (t = 0) or as
-    trumps (t = 1), the suit or-ed in; NO_KEY9 or more when the hand has none."""
-    return BASIC_KEY9[_ix(t), (hand >> SUIT_SHIFT[_ix(s)]) & M9] | (s << 4)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _key_card(key):
-    return ((key >> 4) & 3) * 9 + (key & 15)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _suit_card(t, m9, s):
-    """``basic``'s card among the (non-empty) 9-bit pattern ``m9`` of suit ``s``."""
-    return s * 9 + (BASIC_KEY9[_ix(t), m9] & 15)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _basic_any(hand, tsuits):
-    """``basic`` over a whole hand (a lead, or a follower free to play anything); the suits
-    with their bit set in ``tsuits`` count as trumps."""
-    best = _key(tsuits & 1, hand, 0)
-    best = min(best, _key((tsuits >> 1) & 1, hand, 1))
-    best = min(best, _key((tsuits >> 2) & 1, hand, 2))
-    best = min(best, _key((tsuits >> 3) & 1, hand, 3))
-    return _key_card(best)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _follow(hand, led, trump, power):
-    """A follower's card, J-5/J-6 under ``seed`` and ``basic`` fused: ``power`` is the best
-    power in the trick so far (TRUMP_POWER or more once a trump is in it)."""
-    led9 = (hand >> SUIT_SHIFT[_ix(led)]) & M9
-    if trump < 0:
-        if led9 != U0:
-            return _suit_card(0, led9, led)
-        return _basic_any(hand, 15)  # J-5: void, any card; it fixes trump, counts as one
-    tr9 = (hand >> SUIT_SHIFT[_ix(trump)]) & M9
-    if led == trump:  # a trump if held
-        if tr9 != U0:
-            return _suit_card(1, tr9, trump)
-        return _basic_any(hand, 1 << trump)
-    if power < TRUMP_POWER:  # no trump in the trick: follow or trump
-        if led9 != U0:
-            return _key_card(min(BASIC_KEY9[0, led9] | (led << 4),
-                                 BASIC_KEY9[1, tr9] | (trump << 4)))
-        return _basic_any(hand, 1 << trump)
-    # a trump in the trick: follow or over-trump; void: over-trump, else under-trump
-    higher9 = tr9 & HIGHER_TRUMP[0, _ix(power - TRUMP_POWER + 1)]
-    if led9 != U0:
-        return _key_card(min(BASIC_KEY9[0, led9] | (led << 4),
-                             BASIC_KEY9[1, higher9] | (trump << 4)))
-    if higher9 != U0:
-        return _suit_card(1, higher9, trump)
-    if tr9 != U0:
-        return _suit_card(1, tr9, trump)
-    return _basic_any(hand, 1 << trump)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def _power(trump, led, card):
-    return TRICK_POWER[_ix(trump + 1), _ix(led), _ix(card)]
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def _deal_play(rng, deck, hands, taken, st, n, first):
     """Shuffle, deal from seat ``first`` and play the 36 cards; ``n`` is a constant of the
     caller (inlined), so the seat arithmetic and the loops know it."""
@@ -167,38 +85,7 @@ def _deal_play(rng, deck, hands, taken, st, n, first):
         hands[_ix(owner[_ix(i)])] |= BIT[_ix(c)]
     hands[_ix(owner[0])] |= BIT[_ix(deck[0])]
     rng[0] = z
-    trump = -1
-    fixer = -1
-    leader = first
-    for _ in range(36 // n):
-        seat = leader
-        hand = hands[_ix(seat)]
-        card = _basic_any(hand, (1 << trump) if trump >= 0 else 0)  # J-4
-        trick = BIT[_ix(card)]
-        hands[_ix(seat)] = hand & ~trick
-        led = SUIT_OF[_ix(card)]
-        power = _power(trump, led, card)
-        best = seat
-        for _pos in range(1, n):
-            seat += 1
-            if seat == n:
-                seat = 0
-            hand = hands[_ix(seat)]
-            card = _follow(hand, led, trump, power)
-            s = SUIT_OF[_ix(card)]
-            if trump < 0 and s != led:  # J-5: the first card off suit fixes trump
-                trump = s
-                fixer = seat
-            b = BIT[_ix(card)]
-            hands[_ix(seat)] = hand & ~b
-            trick |= b
-            p = _power(trump, led, card)
-            if p > power:
-                power = p
-                best = seat
-        taken[_ix(best)] |= trick
-        st[_ix(S_WON + best)] += 1
-        leader = best
+    leader, trump, fixer = play_tricks(hands, taken, st, n, 36 // n, first, -1, -1)
     st[S_N] = n
     st[S_TRUMP] = trump
     st[S_FIXER] = fixer

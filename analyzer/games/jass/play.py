@@ -9,7 +9,9 @@ Shared by the engine (:mod:`analyzer.games.jass.engine`) and the search strategi
 * :func:`rollout` plays a deal on from any packed mid-deal state to its end with the given
   per-seat families and parameters. It allocates nothing, checks nothing (the policies it can
   call, ``basic``/``random``/``heuristic``, only return legal cards) and is meant to be called
-  from jitted code: a search strategy builds a state per sampled world and rolls it out;
+  from jitted code: a search strategy builds a state per sampled world and rolls it out.
+  A table of ``basic`` alone under ``seed`` plays :func:`rollout_basic` (the trick in local
+  variables, as the plain run of such tables does), any other :func:`rollout_general`;
 * :func:`deal_points`, :func:`deal_bonus`: J-8 points and the J-9 bonus sticks of remembered
   ties for the deal as it ended, without touching the match's own tie book.
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from analyzer.games.jass.basic_tricks import basic_any, end_trick, follower, ix, power_of
 from analyzer.games.jass.cards import BIT, PAIR_SLOT, SUIT_OF
 from analyzer.games.jass.primitives import (
     S_BAN,
@@ -50,6 +53,7 @@ from analyzer.games.jass.primitives import (
     mask_points,
     trump_strength,
 )
+from strategies.jass.knobs import FAM_BASIC
 from strategies.jass.policies import choose_card
 
 DONE = 0
@@ -156,7 +160,32 @@ def to_move(st):
 def rollout(fams, prms, rng, hands, played, taken, st, memo):
     """Play the deal on from the packed state to its end with the non-search families
     ``fams[seat]`` / ``prms[seat]`` and aims ``memo[seat]``; draws come from ``rng``. Allocates
-    nothing; returns DONE. The search strategies' playout (never reaches a search family)."""
+    nothing; returns DONE. The search strategies' playout (never reaches a search family).
+
+    A table of ``basic`` in every seat under ``seed`` plays :func:`rollout_basic` (the same
+    cards, tricks and outcome, fewer of the public record's slots kept: its doc); every other
+    table :func:`rollout_general`."""
+    if basic_table(fams, st):
+        return rollout_basic(hands, played, taken, st)
+    return rollout_general(fams, prms, rng, hands, played, taken, st, memo)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def basic_table(fams, st):
+    """True for the tables :func:`rollout_basic` plays: ``basic`` in each of the ``st[S_N]``
+    seats and the ``seed`` rule set."""
+    if st[S_SWISS] != 0:
+        return False
+    for i in range(st[S_N]):  # noqa: SIM110 (a loop numba compiles)
+        if fams[i] != FAM_BASIC:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def rollout_general(fams, prms, rng, hands, played, taken, st, memo):
+    """:func:`rollout` for any table: card by card through the families' policies and
+    :func:`play_card_no_bans`, keeping the whole public record but ``S_BAN``."""
     ntr = st[S_NTRICKS]
     while st[S_TRICK] < ntr:
         seat = to_move(st)
@@ -165,6 +194,94 @@ def rollout(fams, prms, rng, hands, played, taken, st, memo):
         card = choose_card(fams[seat], prms[seat], seat, hand, legal, st, played, taken, rng,
                            memo[seat])
         play_card_no_bans(seat, card, hands, played, taken, st)  # no reader of the bans
+    return DONE
+
+
+@njit(cache=True, _nrt=False)
+def rollout_basic(hands, played, taken, st):
+    """:func:`rollout` for ``basic`` in every seat under ``seed`` (issue 13): the play of
+    :mod:`analyzer.games.jass.basic_tricks` (the plain run's: the trick in local variables,
+    J-4..J-6 and ``basic`` fused by 9-bit key tables, J-7 as a power table), started from the
+    packed state; the trick in progress (the trump-fixing card is usually in the middle of
+    one, and trump may be unfixed yet) is read from ``st``: its leader, led suit, best seat
+    and card, cards so far. Returns DONE.
+
+    One loop whatever the trick position and the player count (``n`` at run time): two
+    copies with ``n`` a constant, the whole trick in progress a loop of its own, ran no
+    faster (0.99x C either way, scripts/cbase_jass.py --rounds) and cost 20 s more cold
+    compile of every search kernel (its ``rollout`` compiled in 31-35 s instead of 18; the
+    general loop alone: 10).
+
+    Its readers: the search's :func:`strategies.jass.search.outcome` (``taken``, ``S_N``,
+    ``S_TRUMP``, ``S_LAST_WINNER``, and ``S_DEAL_NO``, ``S_STICKS``, ``S_TIES``, which no
+    rollout changes), scripts/bench_jass.py (the checksum of ``S_LAST_WINNER``, ``S_TRUMP``,
+    ``taken``, ``S_WON``), tests/test_cbase_jass.py and tests/test_jass_basic_rollout.py
+    (``taken``, ``S_WON``, ``S_LAST_WINNER``, ``S_TRUMP``, ``S_FIXER``, ...). It leaves what
+    :func:`rollout_general` leaves in ``hands`` (empty), ``played``, ``taken``, ``rng`` and
+    ``memo`` (``basic`` neither draws nor aims) and in ``st[S_TRUMP]``, ``S_FIXER``,
+    ``S_LEADER``, ``S_POS``, ``S_TRICK``, ``S_LED``, ``S_BEST_SEAT``, ``S_BEST_CARD``,
+    ``S_HIGH_TRUMP``, ``S_LAST_WINNER`` and ``S_WON``; the deal's constants (``S_N``,
+    ``S_SWISS``, ``S_DEALER``, ``S_DEAL_NO``, ``S_FIRST``, ``S_NTRICKS``, ``S_STICKS``,
+    ``S_TIES``) and ``S_BAN`` neither loop touches. What it does not keep (no reader after a
+    rollout; the general loop writes it), left as it was: the order of play ``S_HIST`` of the
+    cards it plays, the voids ``S_VOID`` they show, and the trick slots ``S_TCARD``/``S_TSEAT``
+    (where the general loop leaves the last trick)."""
+    n = st[S_N]
+    ntr = st[S_NTRICKS]
+    t = st[S_TRICK]
+    if t >= ntr:
+        return DONE
+    for i in range(n):  # every card still held is played by the deal's end
+        played[i] |= hands[i]
+    trump = st[S_TRUMP]
+    fixer = st[S_FIXER]
+    leader = st[S_LEADER]
+    pos = st[S_POS]
+    seat = leader
+    led = -1
+    best = -1
+    power = -1
+    trick = U0
+    if pos > 0:  # the trick in progress
+        seat = leader + pos - 1  # the last seat that played
+        if seat >= n:
+            seat -= n
+        led = st[S_LED]
+        best = st[S_BEST_SEAT]
+        power = power_of(trump, led, st[S_BEST_CARD])
+        for k in range(pos):
+            trick |= BIT[st[S_TCARD + k]]
+    while t < ntr:
+        if pos == 0:  # J-4: the leader plays any card
+            seat = leader
+            hand = hands[ix(seat)]
+            card = basic_any(hand, (1 << trump) if trump >= 0 else 0)
+            trick = BIT[ix(card)]
+            hands[ix(seat)] = hand & ~trick
+            led = SUIT_OF[ix(card)]
+            power = power_of(trump, led, card)
+            best = seat
+            pos = 1
+        for _pos in range(pos, n):
+            seat += 1
+            if seat == n:
+                seat = 0
+            trump, fixer, power, best, trick = follower(hands, seat, led, trump, fixer, power,
+                                                        best, trick)
+        end_trick(taken, st, best, trick)
+        leader = best
+        t += 1
+        pos = 0
+    st[S_TRUMP] = trump
+    st[S_FIXER] = fixer
+    st[S_LEADER] = leader
+    st[S_LAST_WINNER] = leader
+    st[S_TRICK] = ntr
+    st[S_POS] = 0
+    st[S_LED] = -1
+    st[S_BEST_SEAT] = -1
+    st[S_BEST_CARD] = -1
+    st[S_HIGH_TRUMP] = -1
     return DONE
 
 

@@ -692,11 +692,15 @@ def start_game(seed, index, n, per_player, template, deck, packed, view, rng, ta
 
 
 @njit(cache=True, inline="always")
-def start_stream(seed, index, stream, n, per_player, template, deck, packed, view, rng, taken):
-    """:func:`start_game` on stream ``stream`` of (seed, index) (game ``stream`` of a match)."""
+def start_stream(seed, index, stream, n, per_player, template, deck, packed, view, rng, taken,
+                 reset_view=True):
+    """:func:`start_game` on stream ``stream`` of (seed, index) (game ``stream`` of a match).
+    ``reset_view=False`` leaves the view's public state as it was but for what the deal
+    writes (a table of ``basic`` alone reads nothing else)."""
     seed_state(rng, seed, index, stream)
-    for k in range(SCRATCH):  # the scratch tail needs no reset
-        view[k] = 0
+    if reset_view:
+        for k in range(SCRATCH):  # the scratch tail needs no reset
+            view[k] = 0
     for s in range(n):
         taken[s] = 0
     return deal_packed(rng, n, per_player, template, deck, packed, view)
@@ -742,14 +746,9 @@ def run_chunk(seed, start, count, n, per_player, families, params, template, ind
     log = _searches(families)
     taken = np.zeros(n, dtype=np.int64)
     for g in range(count):
-        if _basic_alone(variant):  # its loop reads no public state but the dealt sizes
-            seed_state(rng, seed, start + g, 0)
-            for s in range(n):
-                taken[s] = 0
-            ass_seat = deal_packed(rng, n, per_player, small, deck, packed, view)
-        else:
-            ass_seat = start_game(seed, start + g, n, per_player, small, deck, packed, view,
-                                  rng, taken)
+        # a table of basic alone reads no public state but the dealt sizes: no view reset
+        ass_seat = start_stream(seed, start + g, 0, n, per_player, small, deck, packed, view,
+                                rng, taken, not _basic_alone(variant))
         rounds, ass_rounds, status = _play_chunk_game(variant, packed, ass_seat, -1, n,
                                                       families, params, view, rng, trace, log,
                                                       taken)

@@ -35,7 +35,13 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.jass.cards import BIT, PACKET_OWNER, PAIR_SLOT, SUIT_MASK
-from analyzer.games.jass.play import deal_points, play_card, play_card_no_bans, to_move
+from analyzer.games.jass.play import (
+    deal_points,
+    play_card,
+    play_card_no_bans,
+    seat_points,
+    to_move,
+)
 from analyzer.games.jass.primitives import (
     S_BEST_CARD,
     S_BEST_SEAT,
@@ -309,7 +315,7 @@ def end_deal(taken, st, ints, ties, n, deals_mode):
     bonus = ints[I_BONUS]
     sticks = ints[I_STICKS]
     bonus_total = ints[I_BONUS_TOTAL]
-    deal_points(taken, st, points)
+    seat_points(taken, n, st[S_TRUMP], st[S_LAST_WINNER], points)
     _deal_sticks(points, n, deals_mode, ties, award, bonus, ints[I_NEWTIES])
     for i in range(n):
         sticks[i] += award[i] + bonus[i]

@@ -288,11 +288,16 @@ def rollout_basic(hands, played, taken, st):
 @njit(cache=True, _nrt=False)
 def deal_points(taken, st, points):
     """J-8 points of every seat with the trump as finally fixed, last trick included."""
-    n = st[S_N]
-    trump = st[S_TRUMP]
+    seat_points(taken, st[S_N], st[S_TRUMP], st[S_LAST_WINNER], points)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def seat_points(taken, n, trump, last, points):
+    """:func:`deal_points` from its parts (``trump`` as finally fixed, -1: none; ``last`` the
+    last trick's winner), inlined: a caller with ``n`` a constant gets a loop that knows it."""
     for i in range(n):
         points[i] = mask_points(taken[i], trump)
-    points[st[S_LAST_WINNER]] += 5
+    points[last] += 5
 
 
 @njit(cache=True, _nrt=False)

@@ -221,9 +221,10 @@ def card_value(card, trump):
     return PLAIN_POINTS_R[RANK_OF[card]]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def mask_points(m, trump):
-    """J-8 card points of a set of cards with the trump as finally fixed (-1: none ever)."""
+    """J-8 card points of a set of cards with the trump as finally fixed (-1: none ever).
+    Inlined: the deal's scoring calls it once per seat."""
     total = 0
     for s in range(4):
         chunk = (m >> SUIT_SHIFT[s]) & M9

@@ -94,7 +94,7 @@ def check_seed_and_strategies(spec: RunSpec) -> tuple[str, ...]:
     there must be exactly one per seat, and every one must parse (the registry raises a
     one-line error naming what is allowed).
     """
-    from strategies.registry import parse_strategy
+    from strategies.registry import parse_strategies
 
     if not 0 <= spec.seed <= MAX_SEED:
         raise CardlabError(f"seed must be between 0 and {MAX_SEED}; got {spec.seed}")
@@ -106,6 +106,5 @@ def check_seed_and_strategies(spec: RunSpec) -> tuple[str, ...]:
             f"give one strategy for all seats or exactly {spec.players} (one per seat); "
             f"got {len(strategies)}"
         )
-    for text in strategies:
-        parse_strategy(spec.game, text)
+    parse_strategies(spec.game, strategies)
     return strategies

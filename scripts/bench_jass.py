@@ -1,9 +1,10 @@
 """Benchmark of the Plus-Minus Jass engines on one core.
 
-Deals and matches per second of the numba engine (the kernel's ``play_chunk``, as a run uses
-it) and of the pure-Python reference engine, in the same run, for 3 and 4 players with
-``basic`` everywhere (``--strategy`` for another field), plus the process's peak memory and,
-with ``--compile``, the first-call time with an empty and with a warm numba cache.
+Deals and matches per second of the numba engine (the kernel's ``play_chunk``, called as a run
+calls it: in chunks of the runner's default size, ``--chunk`` for another) and of the
+pure-Python reference engine, in the same run, for 3 and 4 players with ``basic`` everywhere
+(``--strategy`` for another field), plus the process's peak memory and, with ``--compile``,
+the first-call time with an empty and with a warm numba cache.
 
 Also (``split``) the nanoseconds of one 4-player ``basic`` deal split into the deal (shuffle
 and packets), the play (aims and 36 cards) and the bookkeeping (points, sticks, the chunk's
@@ -42,7 +43,7 @@ if "numba" not in sys.modules:  # one core (the kernels are serial); numba refus
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
-from bench_common import peak_rss_mb, probe_compile, rate  # noqa: E402
+from bench_common import in_chunks, peak_rss_mb, probe_compile, rate  # noqa: E402
 from numba import njit  # noqa: E402
 
 from analyzer.games.jass import engine  # noqa: E402
@@ -87,13 +88,15 @@ def bench_jass(
     split: bool = True,
     search: tuple[str, ...] = (),
     search_deals: int = 200,
+    chunk: int | None = None,
     c_engine: bool = True,
 ) -> dict[str, object]:
     """Measure the numba engine and the reference engine; return the figures as a dict.
 
     Each row: players, engine (numba/reference), unit (deal/match), count, per-second rates
-    by CPU time and by wall time. The numba chunk for each measurement is one ``play_chunk``
-    call (preallocated once per chunk, nothing allocated per deal). With ``c_engine``, the C
+    by CPU time and by wall time. numba plays each measurement's units in ``play_chunk`` calls
+    of ``chunk`` units as the runner does (None: the runner's default chunk size; 0: one call,
+    bench_common.in_chunks), its result columns allocated once per call. With ``c_engine``, the C
     yardstick's figures under ``c`` (or why not, under ``c_note``).
     """
     from analyzer.games.jass import kernel
@@ -108,8 +111,9 @@ def bench_jass(
         for mode, count in (("deals", deals), ("matches", matches)):
             spec = RunSpec("jass", n, (strategy,), seed=1, mode=mode, rules=rules)
             kernel.play_chunk(spec, 0, 10)  # compile or load from the cache
-            cpu, wall = rate(lambda s=spec, c=count: kernel.play_chunk(s, 0, c), count,
-                              repeats)
+            run = in_chunks(lambda start, k, s=spec: kernel.play_chunk(s, start, k), count,
+                            chunk)
+            cpu, wall = rate(run, count, repeats)
             rows.append({"players": n, "engine": "numba", "unit": kernel.UNIT[mode],
                          "count": count, "per_s_cpu": cpu, "per_s_wall": wall})
         ref = ReferenceJass(make_rules(n, rules), seat_strategies("jass", [strategy], n))
@@ -134,7 +138,7 @@ def bench_jass(
                                       c_lib=c_lib)
     if c_lib is not None:
         result["c"] = bench_c(c_lib, rows, players, deals, matches, repeats,
-                              result.get("split"))
+                              result.get("split"), chunk)
     result["search"] = [bench_search(s, deals=search_deals) for s in search]
     if compile_probe:
         with tempfile.TemporaryDirectory() as cold:
@@ -313,21 +317,26 @@ def _c_engine(strategy: str, ruleset: str):
         return None, str(exc)
 
 
-def bench_c(lib, rows, players, deals, matches, repeats, split) -> dict[str, object]:
+def bench_c(lib, rows, players, deals, matches, repeats, split,
+            chunk: int | None = None) -> dict[str, object]:
     """The C engine timed as the numba rows were (same counts, best of ``repeats`` by CPU
     time), and numba's speed as a fraction of C's (C ns / numba ns) per player count and
-    mode, with the rollout of the split's states when there is a split."""
+    mode: ``ratio`` against C writing the kernel's columns into fresh arrays in the same
+    chunks as numba (the same work), ``ratio_buffer`` against C writing int64 rows into one
+    reused buffer; with the rollout of the split's states when there is a split."""
     import cbase_jass
 
-    c = cbase_jass.bench(players, deals, matches, repeats, lib=lib)
+    c = cbase_jass.bench(players, deals, matches, repeats, lib=lib, chunk=chunk)
     numba = {(r["players"], r["unit"]): r["per_s_cpu"] for r in rows
              if r["engine"] == "numba"}
     ratios = []
     for r in c["rows"]:  # type: ignore[union-attr]
         per_unit = 1e9 / numba[(r["players"], r["unit"])]
         numba_ns = per_unit if r["unit"] == "deal" else per_unit / r["deals_per_match"]
-        ratios.append({"players": r["players"], "unit": r["unit"], "c_ns": r["ns_per_deal"],
-                       "numba_ns": numba_ns, "ratio": r["ns_per_deal"] / numba_ns,
+        ratios.append({"players": r["players"], "unit": r["unit"],
+                       "c_ns": r["ns_per_deal_rows"], "c_buffer_ns": r["ns_per_deal"],
+                       "numba_ns": numba_ns, "ratio": r["ns_per_deal_rows"] / numba_ns,
+                       "ratio_buffer": r["ns_per_deal"] / numba_ns,
                        "target": cbase_jass.TARGETS[r["unit"]]})
     if split and "c_rollout_ns" in split:
         ratios.append({"players": 4, "unit": "rollout", "c_ns": split["c_rollout_ns"],
@@ -432,11 +441,15 @@ _UNIT_TEXT = {"deal": "single deal", "match": "deal of a match",
 
 def print_c(c: dict[str, object]) -> None:
     """The C yardstick's lines: ns beside numba's and the ratio against issue 13's target."""
-    print(f"  C yardstick (scripts/cbase/jass.c, {c['flags']}; same deals, same run):")
+    print(f"  C yardstick (scripts/cbase/jass.c, {c['flags']}; same deals, same run; C "
+          "writing the kernel's columns into fresh arrays, in brackets into one reused "
+          "buffer):")
     for r in c["ratios"]:  # type: ignore[union-attr]
+        buffer = (f" ({r['c_buffer_ns']:,.0f} ns, {r['ratio_buffer']:.2f}x)"
+                  if "c_buffer_ns" in r else "")
         print(f"    {r['players']} players, ns per {_UNIT_TEXT[r['unit']]}: C {r['c_ns']:,.0f}, "
-              f"numba {r['numba_ns']:,.0f}; numba at {r['ratio']:.2f}x C's speed (issue 13's "
-              f"target at least {r['target']:.2f}x = {_TARGET_TEXT[r['unit']]})")
+              f"numba {r['numba_ns']:,.0f}; numba at {r['ratio']:.2f}x C's speed{buffer} "
+              f"(issue 13's target at least {r['target']:.2f}x = {_TARGET_TEXT[r['unit']]})")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -451,12 +464,17 @@ def main(argv: list[str] | None = None) -> None:
                         help="also time this search strategy in seat 0 among basic players "
                              "(repeatable), e.g. --search pimc --search pimc:worlds=64")
     parser.add_argument("--search-deals", type=int, default=200)
+    parser.add_argument("--chunk", type=int, default=None, metavar="UNITS",
+                        help="numba's play_chunk calls of this many deals or matches (default: "
+                             "the runner's chunk size; 0: one call of all)")
     args = parser.parse_args(argv)
+    if args.chunk is not None and args.chunk < 0:
+        parser.error(f"--chunk must be 0 or more, got {args.chunk}")
     sizes = (dict(deals=20_000, matches=2_000, ref_deals=100, ref_matches=10, repeats=1)
              if args.quick else {})
     result = bench_jass(strategy=args.strategy, ruleset=args.ruleset,
                         compile_probe=args.compile, search=tuple(args.search),
-                        search_deals=args.search_deals, **sizes)
+                        search_deals=args.search_deals, chunk=args.chunk, **sizes)
     print_jass(result)
     if args.json:
         args.json.write_text(json.dumps(result, indent=2))

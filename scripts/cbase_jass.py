@@ -14,8 +14,10 @@ players; it keeps only what `basic` and the scores need (not the public record t
 strategies read).
 
 Run: ``.venv/bin/python scripts/cbase_jass.py`` prints C's figures; ``--rounds 5`` times C and
-numba interleaved in one process (medians of the rounds); ``--flags "-O2 -march=native"``
-builds with other compiler flags than scripts/cbaseline.py's (to compare -O2 with -O3).
+numba interleaved in one process (medians of the rounds; numba in ``play_chunk`` calls of the
+runner's chunk size as a run makes them, ``--chunk 0`` for one call of all the deals);
+``--flags "-O2 -march=native"`` builds with other compiler flags than scripts/cbaseline.py's
+(to compare -O2 with -O3).
 """
 
 from __future__ import annotations
@@ -38,6 +40,14 @@ from bench_common import rate  # noqa: E402
 
 DEAL_COLUMNS = ("points", "tricks", "sticks", "fixed_trump", "trump", "last_trick")
 MATCH_COLUMNS = ("sticks", "won", "bonus_sticks", "deals", "capped", "winner", "first_dealer")
+# The numba kernel's result columns in play_chunk's order and dtypes (numpy bools are bytes in
+# C), which jass_deal_rows / jass_match_rows write into fresh arrays as play_chunk returns them.
+DEAL_ROWS = (("index", np.int64), ("seat", np.int16), ("points", np.int16),
+             ("tricks", np.int16), ("sticks", np.int16), ("fixed_trump", np.bool_),
+             ("trump", np.int8), ("last_trick", np.bool_))
+MATCH_ROWS = (("index", np.int64), ("seat", np.int16), ("sticks", np.int16), ("won", np.bool_),
+              ("bonus_sticks", np.int16), ("deals", np.int16), ("capped", np.bool_),
+              ("winner", np.int16), ("first_dealer", np.int16))
 ROLLOUT_COLUMNS = 11  # taken masks (4), tricks won (4), last winner, trump, fixer
 STATE_WIDTH = 13  # hands, played, taken (4 each) and the stream, as bench_jass packs them
 ST_SIZE = 82  # analyzer.games.jass.primitives.ST_SIZE
@@ -75,6 +85,13 @@ def load(flags: tuple[str, ...] | None = None) -> ctypes.CDLL:
         lib.jass_deal_parts.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64,
                                         ctypes.c_int32, ctypes.c_int32]
         lib.jass_deal_parts.restype = ctypes.c_int64
+        lib.jass_deal_rows.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64,
+                                       ctypes.c_int32] + [ctypes.c_void_p] * len(DEAL_ROWS)
+        lib.jass_deal_rows.restype = ctypes.c_int64
+        lib.jass_match_rows.argtypes = [ctypes.c_uint64, ctypes.c_int64, ctypes.c_int64,
+                                        ctypes.c_int32, ctypes.c_int32] + (
+                                            [ctypes.c_void_p] * len(MATCH_ROWS))
+        lib.jass_match_rows.restype = ctypes.c_int64
         _LIBS[key] = lib
     return _LIBS[key]
 
@@ -110,6 +127,49 @@ def play_matches(seed: int, start: int, count: int, n: int, cap: int = DEFAULT_C
     cols = {name: out[:, k] for k, name in enumerate(MATCH_COLUMNS)}
     cols["checksum"] = np.int64(check)
     return cols
+
+
+def deal_rows(seed: int, start: int, count: int, n: int,
+              lib: ctypes.CDLL | None = None) -> dict[str, np.ndarray]:
+    """Single deals start..start+count-1 as ``kernel.play_chunk`` returns them in deals mode:
+    its eight columns in its order and dtypes, fresh arrays (the "same work" yardstick)."""
+    _check_n(n)
+    lib = lib or load()
+    out = {name: np.empty(count * n, dtype=dt) for name, dt in DEAL_ROWS}
+    lib.jass_deal_rows(seed, start, count, n, *(a.ctypes.data for a in out.values()))
+    return out
+
+
+def match_rows(seed: int, start: int, count: int, n: int, cap: int = DEFAULT_CAP,
+               lib: ctypes.CDLL | None = None) -> dict[str, np.ndarray]:
+    """Matches start..start+count-1 as ``kernel.play_chunk`` returns them in matches mode: its
+    nine columns in its order and dtypes, fresh arrays."""
+    _check_n(n)
+    if cap < 1:
+        raise ValueError(f"cap must be >= 1, got {cap}")
+    lib = lib or load()
+    out = {name: np.empty(count * n, dtype=dt) for name, dt in MATCH_ROWS}
+    lib.jass_match_rows(seed, start, count, n, cap, *(a.ctypes.data for a in out.values()))
+    return out
+
+
+def time_rows(mode: str, n: int, count: int, repeats: int, seed: int = 1,
+              cap: int = DEFAULT_CAP, chunk: int | None = None,
+              lib: ctypes.CDLL | None = None) -> float:
+    """C ns per single deal (``mode`` "deals") or per deal of a match ("matches") doing what
+    numba's ``play_chunk`` does: the kernel's columns in fresh arrays per call, in calls of
+    ``chunk`` units (bench_common.in_chunks: None the runner's chunk size, 0 one call); best
+    of ``repeats`` by CPU time."""
+    from bench_common import in_chunks
+
+    lib = lib or load()
+    if mode == "deals":
+        run = in_chunks(lambda start, k: deal_rows(seed, start, k, n, lib), count, chunk)
+    else:
+        run = in_chunks(lambda start, k: match_rows(seed, start, k, n, cap, lib), count, chunk)
+    run()
+    per_unit = 1e9 / rate(run, count, repeats)[0]
+    return per_unit if mode == "deals" else per_unit / deals_per_match(seed, n, count, cap, lib)
 
 
 def _states(u: np.ndarray, st: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -224,18 +284,24 @@ def time_rollouts(u: np.ndarray, st: np.ndarray, rows: int, reps: int, repeats: 
 def bench(players: tuple[int, ...] = (3, 4), deals: int = 400_000, matches: int = 40_000,
           repeats: int = 3, states: tuple[np.ndarray, np.ndarray, int] | None = None,
           reps: int = 1, seed: int = 1, cap: int = DEFAULT_CAP,
-          lib: ctypes.CDLL | None = None) -> dict[str, object]:
+          lib: ctypes.CDLL | None = None, chunk: int | None = None) -> dict[str, object]:
     """C ns per single deal and per deal of a match for each player count, and (with
     ``states`` = (u, st, rows) from bench_jass's ``_fix_states``) ns per rollout; every figure
-    best of ``repeats`` by CPU time, as bench_jass measures numba."""
+    best of ``repeats`` by CPU time, as bench_jass measures numba. ``ns_per_deal`` writes int64
+    rows into one reused buffer; ``ns_per_deal_rows`` writes the kernel's columns into fresh
+    arrays in calls of ``chunk`` units, as numba's play_chunk (:func:`time_rows`)."""
     lib = lib or load()
     rows = []
     for n in players:
         rows.append({"players": n, "unit": "deal", "count": deals,
-                     "ns_per_deal": time_deals(n, deals, repeats, seed, lib)})
+                     "ns_per_deal": time_deals(n, deals, repeats, seed, lib),
+                     "ns_per_deal_rows": time_rows("deals", n, deals, repeats, seed,
+                                                   chunk=chunk, lib=lib)})
         per_match, per_deal = time_matches(n, matches, repeats, seed, cap, lib)
         rows.append({"players": n, "unit": "match", "count": matches, "ns_per_match": per_match,
                      "ns_per_deal": per_deal,
+                     "ns_per_deal_rows": time_rows("matches", n, matches, repeats, seed, cap,
+                                                   chunk, lib),
                      "deals_per_match": deals_per_match(seed, n, matches, cap, lib)})
     result: dict[str, object] = {"rows": rows}
     if states is not None:
@@ -254,12 +320,16 @@ def _numba_fix_states(n: int, count: int):
 
 
 def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
-       flags: tuple[str, ...] | None = None) -> dict[str, object]:
+       flags: tuple[str, ...] | None = None, chunk: int | None = None) -> dict[str, object]:
     """C and numba interleaved ``rounds`` times in one process (each figure best of 1 per
     round, CPU time): medians of ns per deal (single deals, matches), ns per rollout, and
     of the per-round ratios C ns / numba ns (numba's speed as a fraction of C's), and the
-    lowest and highest of those ratios."""
+    lowest and highest of those ratios. numba plays in ``play_chunk`` calls of ``chunk``
+    units as the runner does (None: the runner's default chunk size; 0: one call of all the
+    units, which also times the system's page faults on that call's fresh result columns:
+    2 to 4% of a deal here); C writes into a reused buffer of CHUNK units."""
     import bench_jass
+    from bench_common import in_chunks
 
     from analyzer.games.jass import kernel
     from analyzer.games.kernel import RunSpec
@@ -276,28 +346,34 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
             != bench_jass._rollouts(u, st, rows, fams, prms, 1, 1)[0]):
         raise RuntimeError("the C and numba rollouts of the same states differ")
     dpm = deals_per_match(1, n, matches, lib=lib)
+    numba_run = {m: in_chunks(lambda start, k, s=spec: kernel.play_chunk(s, start, k),
+                         deals if m == "deals" else matches, chunk)
+            for m, spec in specs.items()}
     figures: dict[str, list[float]] = {k: [] for k in (
-        "c_deal", "numba_deal", "c_match", "numba_match", "c_rollout", "numba_rollout")}
+        "c_deal", "c_deal_rows", "numba_deal", "c_match", "c_match_rows", "numba_match",
+        "c_rollout", "numba_rollout")}
     for _ in range(rounds):
         figures["c_deal"].append(time_deals(n, deals, 1, lib=lib))
-        figures["numba_deal"].append(
-            bench_jass._cpu(lambda: kernel.play_chunk(specs["deals"], 0, deals)) / deals * 1e9)
+        figures["c_deal_rows"].append(time_rows("deals", n, deals, 1, chunk=chunk, lib=lib))
+        figures["c_match_rows"].append(time_rows("matches", n, matches, 1, chunk=chunk,
+                                                 lib=lib))
+        figures["numba_deal"].append(bench_jass._cpu(numba_run["deals"]) / deals * 1e9)
         figures["c_match"].append(time_matches(n, matches, 1, lib=lib)[1])
-        figures["numba_match"].append(
-            bench_jass._cpu(lambda: kernel.play_chunk(specs["matches"], 0, matches))
-            / (matches * dpm) * 1e9)
+        figures["numba_match"].append(bench_jass._cpu(numba_run["matches"]) / (matches * dpm) * 1e9)
         figures["c_rollout"].append(time_rollouts(u, st, rows, reps, 1, lib)["rollout_ns"])
         play = bench_jass._cpu(lambda: bench_jass._rollouts(u, st, rows, fams, prms, reps, 1))
         copy = bench_jass._cpu(lambda: bench_jass._rollouts(u, st, rows, fams, prms, reps, 0))
         figures["numba_rollout"].append((play - copy) / (rows * reps) * 1e9)
     med = {k: statistics.median(v) for k, v in figures.items()}
-    ratios = {k: statistics.median(c / m for c, m in zip(figures[f"c_{k}"],
-                                                         figures[f"numba_{k}"], strict=True))
-              for k in ("deal", "match", "rollout")}
-    per_round = {k: [c / m for c, m in zip(figures[f"c_{k}"], figures[f"numba_{k}"],
-                                           strict=True)] for k in ("deal", "match", "rollout")}
+    pairs = {"deal": ("c_deal", "numba_deal"), "deal_rows": ("c_deal_rows", "numba_deal"),
+             "match": ("c_match", "numba_match"), "match_rows": ("c_match_rows", "numba_match"),
+             "rollout": ("c_rollout", "numba_rollout")}
+    per_round = {k: [c / m for c, m in zip(figures[a], figures[b], strict=True)]
+                 for k, (a, b) in pairs.items()}
+    ratios = {k: statistics.median(v) for k, v in per_round.items()}
     spread = {k: (min(v), max(v)) for k, v in per_round.items()}
     return {"players": n, "rounds": rounds, "flags": " ".join(flags or cbaseline.FLAGS),
+            "chunk": chunk,
             "median_ns": med, "ratio_median": ratios, "ratio_range": spread,
             "figures": figures}
 
@@ -344,9 +420,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--compare-flags", metavar="FLAGS",
                         help='time cbaseline\'s build against one with these flags, '
                              'interleaved (5 rounds, 4 players), e.g. "-O2 -march=native"')
+    parser.add_argument("--chunk", type=int, default=None, metavar="UNITS",
+                        help="for --rounds: numba's play_chunk calls of this many deals or "
+                             "matches (default: the runner's chunk size; 0: one call of all)")
     parser.add_argument("--deals", type=int, default=400_000)
     parser.add_argument("--matches", type=int, default=40_000)
     args = parser.parse_args(argv)
+    if args.chunk is not None and args.chunk < 0:
+        parser.error(f"--chunk must be 0 or more, got {args.chunk}")
     flags = tuple(args.flags.split()) if args.flags else None
     if args.compare_flags:
         res = compare_flags(tuple(args.compare_flags.split()), n=args.players,
@@ -361,15 +442,30 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.ab:
         res = ab(args.ab, args.players, deals=args.deals // 2, matches=args.matches // 2,
-                 flags=flags)
+                 flags=flags, chunk=args.chunk)
+        from analyzer.runner.chunks import DEFAULT_CHUNK_SIZE
+
+        size = DEFAULT_CHUNK_SIZE if args.chunk is None else args.chunk
+        calls = ("one call of all the units" if size == 0 else
+                 f"calls of {size:,} units (play_chunk, and the C columns)")
         print(f"C ({res['flags']}) and numba interleaved, {res['players']} players, "
-              f"{res['rounds']} rounds, medians (CPU time):")
+              f"{res['rounds']} rounds, numba in {calls}, medians (CPU time):")
         med, rat, span = res["median_ns"], res["ratio_median"], res["ratio_range"]
-        for k, label in (("deal", "ns per single deal"), ("match", "ns per deal of a match"),
-                         ("rollout", "ns per rollout from the trump-fixing card")):
-            print(f"  {label}: C {med['c_' + k]:,.0f}, numba {med['numba_' + k]:,.0f}; numba "
-                  f"speed / C speed {rat[k]:.2f}x ({span[k][0]:.2f}..{span[k][1]:.2f} over the "
-                  f"rounds; issue 13's target {TARGETS[k]:.2f}x)")
+        for k, c, numba, label in (
+                ("deal_rows", "c_deal_rows", "numba_deal",
+                 "ns per single deal, C writing the kernel's columns into fresh arrays"),
+                ("deal", "c_deal", "numba_deal",
+                 "ns per single deal, C writing int64 rows into one reused buffer"),
+                ("match_rows", "c_match_rows", "numba_match",
+                 "ns per deal of a match, C writing the kernel's columns into fresh arrays"),
+                ("match", "c_match", "numba_match",
+                 "ns per deal of a match, C writing int64 rows into one reused buffer"),
+                ("rollout", "c_rollout", "numba_rollout",
+                 "ns per rollout from the trump-fixing card")):
+            target = TARGETS[k.removesuffix("_rows")]
+            print(f"  {label}: C {med[c]:,.0f}, numba {med[numba]:,.0f}; numba speed / C "
+                  f"speed {rat[k]:.2f}x ({span[k][0]:.2f}..{span[k][1]:.2f} over the rounds; "
+                  f"issue 13's target {target:.2f}x)")
         return
     states = None
     try:

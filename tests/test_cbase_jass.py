@@ -158,3 +158,22 @@ def test_bench_notes_a_missing_compiler_in_one_line(monkeypatch):
     assert lib is None and "no C compiler" in note and "\n" not in note
     assert bench_jass._c_engine("random", "seed")[0] is None
     assert bench_jass._c_engine("basic", "swiss")[0] is None
+
+
+@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("mode", ["deals", "matches"])
+def test_c_kernel_columns_are_play_chunks_own(lib, mode, n):
+    """The "same work" yardstick: jass_deal_rows / jass_match_rows write exactly the columns,
+    order, dtypes and values that play_chunk returns (deals from index 500, matches with a
+    cap of 12 so that some are capped)."""
+    if mode == "deals":
+        spec = RunSpec("jass", n, ("basic",), seed=7, mode="deals")
+        numba, c = play_chunk(spec, 500, 1_000), cbase_jass.deal_rows(7, 500, 1_000, n, lib)
+    else:
+        spec = RunSpec("jass", n, ("basic",), seed=7, mode="matches", rules={"deal_cap": 12})
+        numba, c = play_chunk(spec, 500, 300), cbase_jass.match_rows(7, 500, 300, n, 12, lib)
+        assert c["capped"].any() and not c["capped"].all()
+    assert list(c) == list(numba)
+    for name, col in numba.items():
+        assert c[name].dtype == col.dtype, name
+        np.testing.assert_array_equal(c[name], col, err_msg=name)

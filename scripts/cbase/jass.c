@@ -325,8 +325,29 @@ INLINE void base_sticks(const int n, const int *points, int *award, int *ta, int
         give(n, points, hi, award, ta, tb);
 }
 
-/* One single deal (J-3: seat n-1 deals, seat 0 leads; J-9 alone, no remembered ties). */
-INLINE int64_t one_deal(const int n, uint64_t seed, int64_t index, int64_t *row)
+/* The numba kernel's result columns (analyzer/games/jass/description.py), in its dtypes, one
+ * row per (unit, seat): what its play_chunk returns in fresh arrays. numpy bools are bytes. */
+typedef struct {
+    int64_t *index;
+    int16_t *seat, *points, *tricks, *sticks;
+    uint8_t *fixed;
+    int8_t *trump;
+    uint8_t *last;
+} DealCols;
+
+typedef struct {
+    int64_t *index;
+    int16_t *seat, *sticks;
+    uint8_t *won;
+    int16_t *bonus, *deals;
+    uint8_t *capped;
+    int16_t *winner, *first_dealer;
+} MatchCols;
+
+/* One single deal (J-3: seat n-1 deals, seat 0 leads; J-9 alone, no remembered ties); its
+ * results in `row` (int64 rows of D_COLS) or in the kernel's columns `cols` at rows k0.. */
+INLINE int64_t one_deal(const int n, uint64_t seed, int64_t index, int64_t *row,
+                        const DealCols *cols, int64_t k0)
 {
     Deal d;
     uint64_t rng = stream_start(seed, (uint64_t)index);
@@ -347,12 +368,24 @@ INLINE int64_t one_deal(const int n, uint64_t seed, int64_t index, int64_t *row)
             r[D_TRUMP] = d.trump;
             r[D_LAST] = d.last == i;
         }
+        if (cols) {
+            int64_t k = k0 + i;
+            cols->index[k] = index;
+            cols->seat[k] = (int16_t)i;
+            cols->points[k] = (int16_t)points[i];
+            cols->tricks[k] = (int16_t)d.won[i];
+            cols->sticks[k] = (int16_t)award[i];
+            cols->fixed[k] = d.fixer == i;
+            cols->trump[k] = (int8_t)d.trump;
+            cols->last[k] = d.last == i;
+        }
     }
     return check;
 }
 
 /* One match (J-10): the first dealer drawn first, the deal passing on, remembered ties. */
-INLINE int64_t one_match(const int n, uint64_t seed, int64_t index, int cap, int64_t *row)
+INLINE int64_t one_match(const int n, uint64_t seed, int64_t index, int cap, int64_t *row,
+                         const MatchCols *cols, int64_t k0)
 {
     Deal d;
     uint64_t rng = stream_start(seed, (uint64_t)index);
@@ -419,6 +452,18 @@ INLINE int64_t one_match(const int n, uint64_t seed, int64_t index, int cap, int
             r[M_WINNER] = winner;
             r[M_FIRST_DEALER] = first_dealer;
         }
+        if (cols) {
+            int64_t k = k0 + i;
+            cols->index[k] = index;
+            cols->seat[k] = (int16_t)i;
+            cols->sticks[k] = (int16_t)sticks[i];
+            cols->won[k] = winner == i;
+            cols->bonus[k] = (int16_t)bonus_total[i];
+            cols->deals[k] = (int16_t)deals;
+            cols->capped[k] = winner < 0;
+            cols->winner[k] = (int16_t)winner;
+            cols->first_dealer[k] = (int16_t)first_dealer;
+        }
     }
     return check;
 }
@@ -427,7 +472,7 @@ static int64_t deals_n3(uint64_t seed, int64_t start, int64_t count, int64_t *ou
 {
     int64_t check = 0;
     for (int64_t u = 0; u < count; u++)
-        check += one_deal(3, seed, start + u, out ? out + u * 3 * D_COLS : 0);
+        check += one_deal(3, seed, start + u, out ? out + u * 3 * D_COLS : 0, 0, 0);
     return check;
 }
 
@@ -435,7 +480,7 @@ static int64_t deals_n4(uint64_t seed, int64_t start, int64_t count, int64_t *ou
 {
     int64_t check = 0;
     for (int64_t u = 0; u < count; u++)
-        check += one_deal(4, seed, start + u, out ? out + u * 4 * D_COLS : 0);
+        check += one_deal(4, seed, start + u, out ? out + u * 4 * D_COLS : 0, 0, 0);
     return check;
 }
 
@@ -486,7 +531,7 @@ static int64_t matches_n3(uint64_t seed, int64_t start, int64_t count, int cap, 
 {
     int64_t check = 0;
     for (int64_t u = 0; u < count; u++)
-        check += one_match(3, seed, start + u, cap, out ? out + u * 3 * M_COLS : 0);
+        check += one_match(3, seed, start + u, cap, out ? out + u * 3 * M_COLS : 0, 0, 0);
     return check;
 }
 
@@ -494,7 +539,7 @@ static int64_t matches_n4(uint64_t seed, int64_t start, int64_t count, int cap, 
 {
     int64_t check = 0;
     for (int64_t u = 0; u < count; u++)
-        check += one_match(4, seed, start + u, cap, out ? out + u * 4 * M_COLS : 0);
+        check += one_match(4, seed, start + u, cap, out ? out + u * 4 * M_COLS : 0, 0, 0);
     return check;
 }
 
@@ -510,6 +555,76 @@ int64_t jass_play_matches(uint64_t seed, int64_t start, int64_t count, int32_t n
         return matches_n3(seed, start, count, cap, out);
     if (n == 4)
         return matches_n4(seed, start, count, cap, out);
+    return -1;
+}
+
+/* Single deals (as jass_play_deals) written into the numba kernel's eight deals-mode columns,
+ * fresh arrays of count * n rows from the caller, in play_chunk's order: index int64; seat,
+ * points, tricks, sticks int16; fixed_trump byte; trump int8 (on every seat's row);
+ * last_trick byte. What a deal costs the numba engine's chunk: the same deal, play, scores
+ * and rows. Returns a checksum, or -1 for a bad n. */
+static int64_t deal_rows_n3(uint64_t seed, int64_t start, int64_t count, const DealCols *c)
+{
+    int64_t check = 0;
+    for (int64_t u = 0; u < count; u++)
+        check += one_deal(3, seed, start + u, 0, c, u * 3);
+    return check;
+}
+
+static int64_t deal_rows_n4(uint64_t seed, int64_t start, int64_t count, const DealCols *c)
+{
+    int64_t check = 0;
+    for (int64_t u = 0; u < count; u++)
+        check += one_deal(4, seed, start + u, 0, c, u * 4);
+    return check;
+}
+
+int64_t jass_deal_rows(uint64_t seed, int64_t start, int64_t count, int32_t n, int64_t *index,
+                       int16_t *seat, int16_t *points, int16_t *tricks, int16_t *sticks,
+                       uint8_t *fixed, int8_t *trump, uint8_t *last)
+{
+    DealCols c = {index, seat, points, tricks, sticks, fixed, trump, last};
+    if (n == 3)
+        return deal_rows_n3(seed, start, count, &c);
+    if (n == 4)
+        return deal_rows_n4(seed, start, count, &c);
+    return -1;
+}
+
+/* Matches (as jass_play_matches) written into the numba kernel's nine matches-mode columns,
+ * fresh arrays of count * n rows: index int64; seat, sticks int16; won byte; bonus_sticks,
+ * deals int16; capped byte; winner, first_dealer int16 (the per-match values on every seat's
+ * row). Returns a checksum, or -1 for a bad n or cap. */
+static int64_t match_rows_n3(uint64_t seed, int64_t start, int64_t count, int cap,
+                             const MatchCols *c)
+{
+    int64_t check = 0;
+    for (int64_t u = 0; u < count; u++)
+        check += one_match(3, seed, start + u, cap, 0, c, u * 3);
+    return check;
+}
+
+static int64_t match_rows_n4(uint64_t seed, int64_t start, int64_t count, int cap,
+                             const MatchCols *c)
+{
+    int64_t check = 0;
+    for (int64_t u = 0; u < count; u++)
+        check += one_match(4, seed, start + u, cap, 0, c, u * 4);
+    return check;
+}
+
+int64_t jass_match_rows(uint64_t seed, int64_t start, int64_t count, int32_t n, int32_t cap,
+                        int64_t *index, int16_t *seat, int16_t *sticks, uint8_t *won,
+                        int16_t *bonus, int16_t *deals, uint8_t *capped, int16_t *winner,
+                        int16_t *first_dealer)
+{
+    MatchCols c = {index, seat, sticks, won, bonus, deals, capped, winner, first_dealer};
+    if (cap < 1)
+        return -1;
+    if (n == 3)
+        return match_rows_n3(seed, start, count, cap, &c);
+    if (n == 4)
+        return match_rows_n4(seed, start, count, cap, &c);
     return -1;
 }
 

@@ -745,36 +745,69 @@ def run_chunk(seed, start, count, n, per_player, families, params, template, ind
     trace = np.empty((MAX_ROUNDS, TRACE_WIDTH), dtype=np.int64)  # the move record, for searches
     log = _searches(families)
     taken = np.zeros(n, dtype=np.int64)
+    cols = (index_out, seat_out, minus_points, ended_with_ass, dealt_ass, cards_left,
+            jokers_left, ass_taken, went_out, rounds_out, ass_rounds_out, out_seat)
+    if _basic_alone(variant):  # a constant of the compile: the default run
+        return _basic_alone_games(seed, start, count, n, per_player, families, params, small,
+                                  deck, packed, view, rng, trace, log, taken, cols, variant)
     for g in range(count):
-        # a table of basic alone reads no public state but the dealt sizes: no view reset
-        ass_seat = start_stream(seed, start + g, 0, n, per_player, small, deck, packed, view,
-                                rng, taken, not _basic_alone(variant))
-        rounds, ass_rounds, status = _play_chunk_game(variant, packed, ass_seat, -1, n,
-                                                      families, params, view, rng, trace, log,
-                                                      taken)
-        if status != OK:
+        if not _chunk_game(g, seed, start, n, per_player, families, params, small, deck,
+                           packed, view, rng, trace, log, taken, cols, variant):
             return g
-        first_out = -1
-        for s in range(n):
-            if view[PUB_SIZES + s] == 0:
-                first_out = s
-                break
-        for s in range(n):
-            row = g * n + s
-            hand = packed[s]
-            index_out[row] = start + g
-            seat_out[row] = s
-            minus_points[row] = score(hand)
-            ended_with_ass[row] = count_of(hand, ASS) > 0
-            dealt_ass[row] = s == ass_seat
-            cards_left[row] = view[PUB_SIZES + s]
-            jokers_left[row] = count_of(hand, JOKER)
-            ass_taken[row] = taken[s]
-            went_out[row] = view[PUB_SIZES + s] == 0
-            rounds_out[row] = rounds
-            ass_rounds_out[row] = ass_rounds
-            out_seat[row] = first_out
     return -1
+
+
+# _nrt=False and out of the allocating run_chunk: there, each game's calls counted references
+# to the work arrays (two atomic increments and five decrements a game). Only for tables of
+# basic alone: with every table in such a loop, a table with pimc and peek seats played other
+# games (tests/test_ass_matches.py's one-game matches caught it; why, I did not find), so
+# every other table keeps the loop above.
+@njit(cache=True, _nrt=False)
+def _basic_alone_games(seed, start, count, n, per_player, families, params, small, deck, packed,
+                       view, rng, trace, log, taken, cols, variant):
+    for g in range(count):
+        if not _chunk_game(g, seed, start, n, per_player, families, params, small, deck,
+                           packed, view, rng, trace, log, taken, cols, variant):
+            return g
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _chunk_game(g, seed, start, n, per_player, families, params, small, deck, packed, view, rng,
+                trace, log, taken, cols, variant):
+    """Game ``start + g`` of run_chunk, its rows written at g * n..; False when a strategy
+    moved illegally."""
+    (index_out, seat_out, minus_points, ended_with_ass, dealt_ass, cards_left, jokers_left,
+     ass_taken, went_out, rounds_out, ass_rounds_out, out_seat) = cols
+    # a table of basic alone reads no public state but the dealt sizes: no view reset
+    ass_seat = start_stream(seed, start + g, 0, n, per_player, small, deck, packed, view,
+                            rng, taken, not _basic_alone(variant))
+    rounds, ass_rounds, status = _play_chunk_game(variant, packed, ass_seat, -1, n,
+                                                  families, params, view, rng, trace, log,
+                                                  taken)
+    if status != OK:
+        return False
+    first_out = -1
+    for s in range(n):
+        if view[PUB_SIZES + s] == 0:
+            first_out = s
+            break
+    for s in range(n):
+        row = g * n + s
+        hand = packed[s]
+        index_out[row] = start + g
+        seat_out[row] = s
+        minus_points[row] = score(hand)
+        ended_with_ass[row] = count_of(hand, ASS) > 0
+        dealt_ass[row] = s == ass_seat
+        cards_left[row] = view[PUB_SIZES + s]
+        jokers_left[row] = count_of(hand, JOKER)
+        ass_taken[row] = taken[s]
+        went_out[row] = view[PUB_SIZES + s] == 0
+        rounds_out[row] = rounds
+        ass_rounds_out[row] = ass_rounds
+        out_seat[row] = first_out
+    return True
 
 
 @njit(cache=True)

@@ -14,17 +14,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def in_chunks(play: Callable[[int, int], object], count: int,
-              chunk: int | None = None) -> Callable[[], None]:
+def in_chunks(play: Callable[[int, int], object], count: int, chunk: int | None = None,
+              game: str = "jass", mode: str = "deals") -> Callable[[], None]:
     """A function that plays units 0..count-1 as ``play(start, n)`` calls of at most ``chunk``
-    units each, the way the runner calls a kernel (``chunk`` None: the runner's default chunk
-    size, analyzer.runner.chunks.DEFAULT_CHUNK_SIZE; 0: one call of all ``count``). A single
-    call of hundreds of thousands of units times the system's page faults on its fresh
-    result arrays as well (2 to 4% of a Jass deal on this VM); a run of chunks reuses them."""
+    units each, the way the runner calls a kernel. ``chunk`` None: the size the runner uses
+    for a long run of ``game`` and ``mode`` (its description's chunk size,
+    analyzer.runner.chunks.preferred_chunk_size: for Jass 150,000 deals or 20,000 matches);
+    0: one call of all ``count``. Very large single calls also time the system's page faults
+    on their fresh result arrays (one 200,000-deal Jass call: 2 to 4% of its time on this
+    VM), which the runner's smaller chunks see less of or not at all."""
     if chunk is None:
-        from analyzer.runner.chunks import DEFAULT_CHUNK_SIZE
+        from analyzer.runner.chunks import preferred_chunk_size
 
-        chunk = DEFAULT_CHUNK_SIZE
+        chunk = preferred_chunk_size(game, mode)
     step = chunk if chunk > 0 else max(count, 1)
 
     def run() -> None:

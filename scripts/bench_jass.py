@@ -1,7 +1,7 @@
 """Benchmark of the Plus-Minus Jass engines on one core.
 
 Deals and matches per second of the numba engine (the kernel's ``play_chunk``, called as a run
-calls it: in chunks of the runner's default size, ``--chunk`` for another) and of the
+calls it: in chunks of the runner's size for the mode, ``--chunk`` for another) and of the
 pure-Python reference engine, in the same run, for 3 and 4 players with ``basic`` everywhere
 (``--strategy`` for another field), plus the process's peak memory and, with ``--compile``,
 the first-call time with an empty and with a warm numba cache.
@@ -95,7 +95,7 @@ def bench_jass(
 
     Each row: players, engine (numba/reference), unit (deal/match), count, per-second rates
     by CPU time and by wall time. numba plays each measurement's units in ``play_chunk`` calls
-    of ``chunk`` units as the runner does (None: the runner's default chunk size; 0: one call,
+    of ``chunk`` units as the runner does (None: the runner's chunk size for the mode; 0: one call,
     bench_common.in_chunks), its result columns allocated once per call. With ``c_engine``, the C
     yardstick's figures under ``c`` (or why not, under ``c_note``).
     """
@@ -112,7 +112,7 @@ def bench_jass(
             spec = RunSpec("jass", n, (strategy,), seed=1, mode=mode, rules=rules)
             kernel.play_chunk(spec, 0, 10)  # compile or load from the cache
             run = in_chunks(lambda start, k, s=spec: kernel.play_chunk(s, start, k), count,
-                            chunk)
+                            chunk, mode=mode)
             cpu, wall = rate(run, count, repeats)
             rows.append({"players": n, "engine": "numba", "unit": kernel.UNIT[mode],
                          "count": count, "per_s_cpu": cpu, "per_s_wall": wall})
@@ -466,7 +466,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--search-deals", type=int, default=200)
     parser.add_argument("--chunk", type=int, default=None, metavar="UNITS",
                         help="numba's play_chunk calls of this many deals or matches (default: "
-                             "the runner's chunk size; 0: one call of all)")
+                             "the runner's chunk size for each mode; 0: one call of all)")
     args = parser.parse_args(argv)
     if args.chunk is not None and args.chunk < 0:
         parser.error(f"--chunk must be 0 or more, got {args.chunk}")

@@ -15,7 +15,7 @@ strategies read).
 
 Run: ``.venv/bin/python scripts/cbase_jass.py`` prints C's figures; ``--rounds 5`` times C and
 numba interleaved in one process (medians of the rounds; numba in ``play_chunk`` calls of the
-runner's chunk size as a run makes them, ``--chunk 0`` for one call of all the deals);
+runner's chunk size for each mode as a run makes them, ``--chunk 0`` for one call of all);
 ``--flags "-O2 -march=native"`` builds with other compiler flags than scripts/cbaseline.py's
 (to compare -O2 with -O3).
 """
@@ -158,15 +158,18 @@ def time_rows(mode: str, n: int, count: int, repeats: int, seed: int = 1,
               lib: ctypes.CDLL | None = None) -> float:
     """C ns per single deal (``mode`` "deals") or per deal of a match ("matches") doing what
     numba's ``play_chunk`` does: the kernel's columns in fresh arrays per call, in calls of
-    ``chunk`` units (bench_common.in_chunks: None the runner's chunk size, 0 one call); best
+    ``chunk`` units (bench_common.in_chunks: None the runner's chunk size for the mode, 0 one
+    call); best
     of ``repeats`` by CPU time."""
     from bench_common import in_chunks
 
     lib = lib or load()
     if mode == "deals":
-        run = in_chunks(lambda start, k: deal_rows(seed, start, k, n, lib), count, chunk)
+        run = in_chunks(lambda start, k: deal_rows(seed, start, k, n, lib), count, chunk,
+                        mode=mode)
     else:
-        run = in_chunks(lambda start, k: match_rows(seed, start, k, n, cap, lib), count, chunk)
+        run = in_chunks(lambda start, k: match_rows(seed, start, k, n, cap, lib), count, chunk,
+                        mode=mode)
     run()
     per_unit = 1e9 / rate(run, count, repeats)[0]
     return per_unit if mode == "deals" else per_unit / deals_per_match(seed, n, count, cap, lib)
@@ -325,7 +328,7 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
     round, CPU time): medians of ns per deal (single deals, matches), ns per rollout, and
     of the per-round ratios C ns / numba ns (numba's speed as a fraction of C's), and the
     lowest and highest of those ratios. numba plays in ``play_chunk`` calls of ``chunk``
-    units as the runner does (None: the runner's default chunk size; 0: one call of all the
+    units as the runner does (None: the runner's chunk size for the mode; 0: one call of all the
     units, which also times the system's page faults on that call's fresh result columns:
     2 to 4% of a deal here); C writes into a reused buffer of CHUNK units."""
     import bench_jass
@@ -347,8 +350,8 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
         raise RuntimeError("the C and numba rollouts of the same states differ")
     dpm = deals_per_match(1, n, matches, lib=lib)
     numba_run = {m: in_chunks(lambda start, k, s=spec: kernel.play_chunk(s, start, k),
-                         deals if m == "deals" else matches, chunk)
-            for m, spec in specs.items()}
+                              deals if m == "deals" else matches, chunk, mode=m)
+                 for m, spec in specs.items()}
     figures: dict[str, list[float]] = {k: [] for k in (
         "c_deal", "c_deal_rows", "numba_deal", "c_match", "c_match_rows", "numba_match",
         "c_rollout", "numba_rollout")}
@@ -422,7 +425,8 @@ def main(argv: list[str] | None = None) -> None:
                              'interleaved (5 rounds, 4 players), e.g. "-O2 -march=native"')
     parser.add_argument("--chunk", type=int, default=None, metavar="UNITS",
                         help="for --rounds: numba's play_chunk calls of this many deals or "
-                             "matches (default: the runner's chunk size; 0: one call of all)")
+                             "matches (default: the runner's chunk size for each mode, 150,000 "
+                             "deals and 20,000 matches; 0: one call of all)")
     parser.add_argument("--deals", type=int, default=400_000)
     parser.add_argument("--matches", type=int, default=40_000)
     args = parser.parse_args(argv)
@@ -443,11 +447,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.ab:
         res = ab(args.ab, args.players, deals=args.deals // 2, matches=args.matches // 2,
                  flags=flags, chunk=args.chunk)
-        from analyzer.runner.chunks import DEFAULT_CHUNK_SIZE
+        from analyzer.runner.chunks import preferred_chunk_size
 
-        size = DEFAULT_CHUNK_SIZE if args.chunk is None else args.chunk
-        calls = ("one call of all the units" if size == 0 else
-                 f"calls of {size:,} units (play_chunk, and the C columns)")
+        if args.chunk == 0:
+            calls = "one call of all the units"
+        elif args.chunk is None:
+            calls = (f"the runner's calls of {preferred_chunk_size('jass', 'deals'):,} deals and "
+                     f"{preferred_chunk_size('jass', 'matches'):,} matches (play_chunk, and the "
+                     "C columns)")
+        else:
+            calls = f"calls of {args.chunk:,} units (play_chunk, and the C columns)"
         print(f"C ({res['flags']}) and numba interleaved, {res['players']} players, "
               f"{res['rounds']} rounds, numba in {calls}, medians (CPU time):")
         med, rat, span = res["median_ns"], res["ratio_median"], res["ratio_range"]

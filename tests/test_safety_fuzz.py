@@ -149,3 +149,35 @@ def test_random_command_lines_exit_0_or_2_cleanly(capsys, call):
             assert len(errors) == 1, (args, captured.err)
         outside = [p for p in root.rglob("*") if p != out and out not in p.parents]
         assert outside == [], (args, outside)
+
+
+HUGE = "99999999999999999999999"
+COUNTED = [(path, opt) for path, cmd in COMMANDS
+           for opt in ("--games", "--matches", "--deals")
+           if any(opt in getattr(p, "opts", []) and not getattr(p, "is_flag", False)
+                  for p in cmd.params)]  # replay's --matches/--deals are flags
+
+
+@pytest.mark.parametrize(("path", "opt"), COUNTED, ids=[" ".join([*p, o]) for p, o in COUNTED])
+def test_a_count_past_the_index_space_is_one_line_before_any_work(capsys, path, opt):
+    """A count above 2**63 (every index is below it) exits 2 with one error line at once: the
+    fuzz above once drew 99999999999999999999999 games for study ladder and best-response,
+    which sized arrays on it (a memory error) or, for study seats, started playing them."""
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        out = root / "out"
+        out.mkdir()
+        names = {o for p in dict(COMMANDS)[path].params for o in getattr(p, "opts", [])}
+        args = [*path, *_forced(path, names, out), opt, HUGE]
+        os.chdir(root)
+        try:
+            with pytest.raises(SystemExit) as stop:
+                run_app(args)
+        finally:
+            os.chdir(here)
+        err = capsys.readouterr().err
+        assert stop.value.code == 2, (args, err)
+        assert [x for x in err.splitlines() if x.startswith("error: ")] == [
+            x for x in err.splitlines() if "2**63" in x], (args, err)
+        assert not (out / "o").exists() or not any((out / "o").rglob("*")), args

@@ -19,6 +19,7 @@ from analyzer.cli.study_commands import (
     study_app,
 )
 from analyzer.errors import CardlabError
+from analyzer.rng import MAX_SEED
 
 FIELD_ALIAS = typer.Option([], "--field", "-f", hidden=True)  # the old spelling of -s
 
@@ -101,6 +102,9 @@ def parse_budgets(text: str) -> int | dict[str, int]:
         value = value.strip()
         if not (value.isascii() and value.isdigit()) or int(value) < 1:
             raise CardlabError(f"--games needs positive whole numbers; got {text!r}")
+        if int(value) > MAX_SEED + 1:
+            raise CardlabError(f"--games: at most 2**63 (every index stays below 2**63); "
+                               f"got {int(value):,}")
         return int(value)
 
     if "=" not in text:

@@ -24,7 +24,7 @@ from typing import Any
 
 import typer
 
-from analyzer.rng import DEFAULT_SEED
+from analyzer.rng import DEFAULT_SEED, MAX_SEED
 
 SEED_DEFAULT = DEFAULT_SEED
 RULESETS = ("seed", "swiss")
@@ -58,16 +58,31 @@ def players(default: Any = 4, help: str = "Players.") -> Any:
     return typer.Option(default, *_flags("players"), help=help)
 
 
+def check_count_bound(value: Any, what: str = "--games") -> Any:
+    """A count no run can reach: every game, deal or match has an index below 2**63, so a
+    count above 2**63 is refused in one line before any work (a study handed
+    99999999999999999999999 games sized arrays or looped on it). Smaller bounds (>= 1, a
+    start plus a count) are each command's own checks; non-integers pass through."""
+    if isinstance(value, int) and value > MAX_SEED + 1:
+        raise typer.BadParameter(
+            f"at most 2**63 (every index stays below 2**63); got {value:,}",
+            param_hint=f"'{what}'")
+    return value
+
+
 def games(default: Any = None, help: str = "Games to play.") -> Any:
-    return typer.Option(default, *_flags("games"), help=help)
+    return typer.Option(default, *_flags("games"), help=help,
+                        callback=lambda v: check_count_bound(v, "--games"))
 
 
 def matches(default: Any = None, help: str = "Matches to play.") -> Any:
-    return typer.Option(default, *_flags("matches"), help=help)
+    return typer.Option(default, *_flags("matches"), help=help,
+                        callback=lambda v: check_count_bound(v, "--matches"))
 
 
 def deals(default: Any = None, help: str = "Play single deals instead of matches.") -> Any:
-    return typer.Option(default, *_flags("deals"), help=help)
+    return typer.Option(default, *_flags("deals"), help=help,
+                        callback=lambda v: check_count_bound(v, "--deals"))
 
 
 STRATEGY_HELP = ("Strategy for every seat, or repeat once per seat (seat 0 first); "

@@ -103,8 +103,8 @@ def parse_budgets(text: str) -> int | dict[str, int]:
         if not (value.isascii() and value.isdigit()) or int(value) < 1:
             raise CardlabError(f"--games needs positive whole numbers; got {text!r}")
         if int(value) > MAX_SEED + 1:
-            raise CardlabError(f"--games: at most 2**63 (every index stays below 2**63); "
-                               f"got {int(value):,}")
+            raise CardlabError(f"indices must stay below 2**63: --games {int(value):,} "
+                               "passes 2**63-1")
         return int(value)
 
     if "=" not in text:

@@ -64,9 +64,9 @@ def check_count_bound(value: Any, what: str = "--games") -> Any:
     99999999999999999999999 games sized arrays or looped on it). Smaller bounds (>= 1, a
     start plus a count) are each command's own checks; non-integers pass through."""
     if isinstance(value, int) and value > MAX_SEED + 1:
-        raise typer.BadParameter(
-            f"at most 2**63 (every index stays below 2**63); got {value:,}",
-            param_hint=f"'{what}'")
+        from analyzer.errors import CardlabError
+
+        raise CardlabError(f"indices must stay below 2**63: {what} {value:,} passes 2**63-1")
     return value
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import resource
@@ -14,8 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def in_chunks(play: Callable[[int, int], object], count: int, chunk: int | None = None,
-              game: str = "jass", mode: str = "deals") -> Callable[[], None]:
+def in_chunks(play: Callable[[int, int], object], count: int, chunk: int | None, *,
+              game: str, mode: str) -> Callable[[], None]:
     """A function that plays units 0..count-1 as ``play(start, n)`` calls of at most ``chunk``
     units each, the way the runner calls a kernel. ``chunk`` None: the size the runner uses
     for a long run of ``game`` and ``mode`` (its description's chunk size,
@@ -34,6 +35,18 @@ def in_chunks(play: Callable[[int, int], object], count: int, chunk: int | None 
             play(start, min(step, count - start))
 
     return run
+
+
+def chunk_units(text: str) -> int:
+    """argparse type of the benchmarks' ``--chunk``: a whole number, 0 or more (argparse turns
+    the errors into its one-line usage error and exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number of units, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"0 (one call) or more, got {value}")
+    return value
 
 
 def rate(fn: Callable[[], object], units: int, repeats: int) -> tuple[float, float]:

@@ -43,7 +43,7 @@ if "numba" not in sys.modules:  # one core (the kernels are serial); numba refus
 import time  # noqa: E402
 
 import numpy as np  # noqa: E402
-from bench_common import in_chunks, peak_rss_mb, probe_compile, rate  # noqa: E402
+from bench_common import chunk_units, in_chunks, peak_rss_mb, probe_compile, rate  # noqa: E402
 from numba import njit  # noqa: E402
 
 from analyzer.games.jass import engine  # noqa: E402
@@ -112,7 +112,7 @@ def bench_jass(
             spec = RunSpec("jass", n, (strategy,), seed=1, mode=mode, rules=rules)
             kernel.play_chunk(spec, 0, 10)  # compile or load from the cache
             run = in_chunks(lambda start, k, s=spec: kernel.play_chunk(s, start, k), count,
-                            chunk, mode=mode)
+                            chunk, game="jass", mode=mode)
             cpu, wall = rate(run, count, repeats)
             rows.append({"players": n, "engine": "numba", "unit": kernel.UNIT[mode],
                          "count": count, "per_s_cpu": cpu, "per_s_wall": wall})
@@ -464,12 +464,10 @@ def main(argv: list[str] | None = None) -> None:
                         help="also time this search strategy in seat 0 among basic players "
                              "(repeatable), e.g. --search pimc --search pimc:worlds=64")
     parser.add_argument("--search-deals", type=int, default=200)
-    parser.add_argument("--chunk", type=int, default=None, metavar="UNITS",
+    parser.add_argument("--chunk", type=chunk_units, default=None, metavar="UNITS",
                         help="numba's play_chunk calls of this many deals or matches (default: "
                              "the runner's chunk size for each mode; 0: one call of all)")
     args = parser.parse_args(argv)
-    if args.chunk is not None and args.chunk < 0:
-        parser.error(f"--chunk must be 0 or more, got {args.chunk}")
     sizes = (dict(deals=20_000, matches=2_000, ref_deals=100, ref_matches=10, repeats=1)
              if args.quick else {})
     result = bench_jass(strategy=args.strategy, ruleset=args.ruleset,

@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
 import cbaseline  # noqa: E402
-from bench_common import rate  # noqa: E402
+from bench_common import chunk_units, rate  # noqa: E402
 
 DEAL_COLUMNS = ("points", "tricks", "sticks", "fixed_trump", "trump", "last_trick")
 MATCH_COLUMNS = ("sticks", "won", "bonus_sticks", "deals", "capped", "winner", "first_dealer")
@@ -155,24 +155,26 @@ def match_rows(seed: int, start: int, count: int, n: int, cap: int = DEFAULT_CAP
 
 def time_rows(mode: str, n: int, count: int, repeats: int, seed: int = 1,
               cap: int = DEFAULT_CAP, chunk: int | None = None,
-              lib: ctypes.CDLL | None = None) -> float:
+              lib: ctypes.CDLL | None = None, dpm: float | None = None) -> float:
     """C ns per single deal (``mode`` "deals") or per deal of a match ("matches") doing what
     numba's ``play_chunk`` does: the kernel's columns in fresh arrays per call, in calls of
     ``chunk`` units (bench_common.in_chunks: None the runner's chunk size for the mode, 0 one
-    call); best
-    of ``repeats`` by CPU time."""
+    call); best of ``repeats`` by CPU time. ``dpm``: the matches' mean deals
+    (:func:`deals_per_match`), when the caller has it already."""
     from bench_common import in_chunks
 
     lib = lib or load()
     if mode == "deals":
         run = in_chunks(lambda start, k: deal_rows(seed, start, k, n, lib), count, chunk,
-                        mode=mode)
+                        game="jass", mode=mode)
     else:
         run = in_chunks(lambda start, k: match_rows(seed, start, k, n, cap, lib), count, chunk,
-                        mode=mode)
+                        game="jass", mode=mode)
     run()
     per_unit = 1e9 / rate(run, count, repeats)[0]
-    return per_unit if mode == "deals" else per_unit / deals_per_match(seed, n, count, cap, lib)
+    if mode == "deals":
+        return per_unit
+    return per_unit / (dpm if dpm is not None else deals_per_match(seed, n, count, cap, lib))
 
 
 def _states(u: np.ndarray, st: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -197,6 +199,20 @@ def rollouts(u: np.ndarray, st: np.ndarray, rows: int | None = None,
                          1, cbaseline.pointer(out)) == -1:
         raise ValueError("every state must be of a 3- or 4-player deal")
     return out
+
+
+# ab's ratios, in print order: (C figure, numba figure, what the line says).
+RATIOS = {
+    "deal_rows": ("c_deal_rows", "numba_deal",
+                  "ns per single deal, C writing the kernel's columns into fresh arrays"),
+    "deal": ("c_deal", "numba_deal",
+             "ns per single deal, C writing int64 rows into one reused buffer"),
+    "match_rows": ("c_match_rows", "numba_match",
+                   "ns per deal of a match, C writing the kernel's columns into fresh arrays"),
+    "match": ("c_match", "numba_match",
+              "ns per deal of a match, C writing int64 rows into one reused buffer"),
+    "rollout": ("c_rollout", "numba_rollout", "ns per rollout from the trump-fixing card"),
+}
 
 
 def _deals_fn(lib, seed, n, count, buf):
@@ -301,11 +317,12 @@ def bench(players: tuple[int, ...] = (3, 4), deals: int = 400_000, matches: int 
                      "ns_per_deal_rows": time_rows("deals", n, deals, repeats, seed,
                                                    chunk=chunk, lib=lib)})
         per_match, per_deal = time_matches(n, matches, repeats, seed, cap, lib)
+        dpm = deals_per_match(seed, n, matches, cap, lib)
         rows.append({"players": n, "unit": "match", "count": matches, "ns_per_match": per_match,
                      "ns_per_deal": per_deal,
                      "ns_per_deal_rows": time_rows("matches", n, matches, repeats, seed, cap,
-                                                   chunk, lib),
-                     "deals_per_match": deals_per_match(seed, n, matches, cap, lib)})
+                                                   chunk, lib, dpm),
+                     "deals_per_match": dpm})
     result: dict[str, object] = {"rows": rows}
     if states is not None:
         result["rollout"] = time_rollouts(*states, reps=reps, repeats=repeats, lib=lib)
@@ -327,10 +344,12 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
     """C and numba interleaved ``rounds`` times in one process (each figure best of 1 per
     round, CPU time): medians of ns per deal (single deals, matches), ns per rollout, and
     of the per-round ratios C ns / numba ns (numba's speed as a fraction of C's), and the
-    lowest and highest of those ratios. numba plays in ``play_chunk`` calls of ``chunk``
-    units as the runner does (None: the runner's chunk size for the mode; 0: one call of all the
-    units, which also times the system's page faults on that call's fresh result columns:
-    2 to 4% of a deal here); C writes into a reused buffer of CHUNK units."""
+    lowest and highest of those ratios (:data:`RATIOS`). numba plays in ``play_chunk`` calls
+    of ``chunk`` units as the runner does (None: the runner's chunk size for the mode; 0: one
+    call of all the units, which also times the system's page faults on that call's fresh
+    result columns: 2 to 4% of a deal here); C is timed writing the kernel's columns into
+    fresh arrays in the same calls, and writing int64 rows into one reused buffer of CHUNK
+    units."""
     import bench_jass
     from bench_common import in_chunks
 
@@ -350,7 +369,7 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
         raise RuntimeError("the C and numba rollouts of the same states differ")
     dpm = deals_per_match(1, n, matches, lib=lib)
     numba_run = {m: in_chunks(lambda start, k, s=spec: kernel.play_chunk(s, start, k),
-                              deals if m == "deals" else matches, chunk, mode=m)
+                              deals if m == "deals" else matches, chunk, game="jass", mode=m)
                  for m, spec in specs.items()}
     figures: dict[str, list[float]] = {k: [] for k in (
         "c_deal", "c_deal_rows", "numba_deal", "c_match", "c_match_rows", "numba_match",
@@ -359,7 +378,7 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
         figures["c_deal"].append(time_deals(n, deals, 1, lib=lib))
         figures["c_deal_rows"].append(time_rows("deals", n, deals, 1, chunk=chunk, lib=lib))
         figures["c_match_rows"].append(time_rows("matches", n, matches, 1, chunk=chunk,
-                                                 lib=lib))
+                                                 lib=lib, dpm=dpm))
         figures["numba_deal"].append(bench_jass._cpu(numba_run["deals"]) / deals * 1e9)
         figures["c_match"].append(time_matches(n, matches, 1, lib=lib)[1])
         figures["numba_match"].append(bench_jass._cpu(numba_run["matches"]) / (matches * dpm) * 1e9)
@@ -368,11 +387,8 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
         copy = bench_jass._cpu(lambda: bench_jass._rollouts(u, st, rows, fams, prms, reps, 0))
         figures["numba_rollout"].append((play - copy) / (rows * reps) * 1e9)
     med = {k: statistics.median(v) for k, v in figures.items()}
-    pairs = {"deal": ("c_deal", "numba_deal"), "deal_rows": ("c_deal_rows", "numba_deal"),
-             "match": ("c_match", "numba_match"), "match_rows": ("c_match_rows", "numba_match"),
-             "rollout": ("c_rollout", "numba_rollout")}
     per_round = {k: [c / m for c, m in zip(figures[a], figures[b], strict=True)]
-                 for k, (a, b) in pairs.items()}
+                 for k, (a, b, _) in RATIOS.items()}
     ratios = {k: statistics.median(v) for k, v in per_round.items()}
     spread = {k: (min(v), max(v)) for k, v in per_round.items()}
     return {"players": n, "rounds": rounds, "flags": " ".join(flags or cbaseline.FLAGS),
@@ -423,15 +439,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--compare-flags", metavar="FLAGS",
                         help='time cbaseline\'s build against one with these flags, '
                              'interleaved (5 rounds, 4 players), e.g. "-O2 -march=native"')
-    parser.add_argument("--chunk", type=int, default=None, metavar="UNITS",
+    parser.add_argument("--chunk", type=chunk_units, default=None, metavar="UNITS",
                         help="for --rounds: numba's play_chunk calls of this many deals or "
                              "matches (default: the runner's chunk size for each mode, 150,000 "
                              "deals and 20,000 matches; 0: one call of all)")
     parser.add_argument("--deals", type=int, default=400_000)
     parser.add_argument("--matches", type=int, default=40_000)
     args = parser.parse_args(argv)
-    if args.chunk is not None and args.chunk < 0:
-        parser.error(f"--chunk must be 0 or more, got {args.chunk}")
     flags = tuple(args.flags.split()) if args.flags else None
     if args.compare_flags:
         res = compare_flags(tuple(args.compare_flags.split()), n=args.players,
@@ -460,17 +474,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"C ({res['flags']}) and numba interleaved, {res['players']} players, "
               f"{res['rounds']} rounds, numba in {calls}, medians (CPU time):")
         med, rat, span = res["median_ns"], res["ratio_median"], res["ratio_range"]
-        for k, c, numba, label in (
-                ("deal_rows", "c_deal_rows", "numba_deal",
-                 "ns per single deal, C writing the kernel's columns into fresh arrays"),
-                ("deal", "c_deal", "numba_deal",
-                 "ns per single deal, C writing int64 rows into one reused buffer"),
-                ("match_rows", "c_match_rows", "numba_match",
-                 "ns per deal of a match, C writing the kernel's columns into fresh arrays"),
-                ("match", "c_match", "numba_match",
-                 "ns per deal of a match, C writing int64 rows into one reused buffer"),
-                ("rollout", "c_rollout", "numba_rollout",
-                 "ns per rollout from the trump-fixing card")):
+        for k, (c, numba, label) in RATIOS.items():
             target = TARGETS[k.removesuffix("_rows")]
             print(f"  {label}: C {med[c]:,.0f}, numba {med[numba]:,.0f}; numba speed / C "
                   f"speed {rat[k]:.2f}x ({span[k][0]:.2f}..{span[k][1]:.2f} over the rounds; "

@@ -123,25 +123,30 @@ def invocations(draw):
     return list(path), names, extra
 
 
+def _exit_code_in(root: Path, args: list[str]) -> int:
+    """Run the app on ``args`` with ``root`` as the working folder; its exit status."""
+    here = os.getcwd()
+    os.chdir(root)
+    try:
+        with pytest.raises(SystemExit) as stop:
+            run_app(args)
+    finally:
+        os.chdir(here)
+    return stop.value.code
+
+
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
 @given(invocations())
 def test_random_command_lines_exit_0_or_2_cleanly(capsys, call):
     path, names, extra = call
-    here = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         out = root / "out"
         out.mkdir()
         args = [*path, *_forced(tuple(path), names, out),
                 *[a.replace("{out}", str(out)) for a in extra]]
-        os.chdir(root)
-        try:
-            with pytest.raises(SystemExit) as stop:
-                run_app(args)
-        finally:
-            os.chdir(here)
+        code = _exit_code_in(root, args)
         captured = capsys.readouterr()
-        code = stop.value.code
         assert code in (0, 2), (args, code, captured.err)
         assert "Traceback" not in captured.err and "╭" not in captured.err, args
         if code == 2:
@@ -163,21 +168,15 @@ def test_a_count_past_the_index_space_is_one_line_before_any_work(capsys, path, 
     """A count above 2**63 (every index is below it) exits 2 with one error line at once: the
     fuzz above once drew 99999999999999999999999 games for study ladder and best-response,
     which sized arrays on it (a memory error) or, for study seats, started playing them."""
-    here = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         out = root / "out"
         out.mkdir()
         names = {o for p in dict(COMMANDS)[path].params for o in getattr(p, "opts", [])}
         args = [*path, *_forced(path, names, out), opt, HUGE]
-        os.chdir(root)
-        try:
-            with pytest.raises(SystemExit) as stop:
-                run_app(args)
-        finally:
-            os.chdir(here)
+        code = _exit_code_in(root, args)
         err = capsys.readouterr().err
-        assert stop.value.code == 2, (args, err)
+        assert code == 2, (args, err)
         assert [x for x in err.splitlines() if x.startswith("error: ")] == [
             x for x in err.splitlines() if "2**63" in x], (args, err)
         assert not (out / "o").exists() or not any((out / "o").rglob("*")), args

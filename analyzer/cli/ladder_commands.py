@@ -19,7 +19,6 @@ from analyzer.cli.study_commands import (
     study_app,
 )
 from analyzer.errors import CardlabError
-from analyzer.rng import MAX_SEED
 
 FIELD_ALIAS = typer.Option([], "--field", "-f", hidden=True)  # the old spelling of -s
 
@@ -102,10 +101,7 @@ def parse_budgets(text: str) -> int | dict[str, int]:
         value = value.strip()
         if not (value.isascii() and value.isdigit()) or int(value) < 1:
             raise CardlabError(f"--games needs positive whole numbers; got {text!r}")
-        if int(value) > MAX_SEED + 1:
-            raise CardlabError(f"indices must stay below 2**63: --games {int(value):,} "
-                               "passes 2**63-1")
-        return int(value)
+        return opt.check_count_bound(int(value), "--games")
 
     if "=" not in text:
         return positive(text)

@@ -24,6 +24,7 @@ from typing import Any
 
 import typer
 
+from analyzer.errors import CardlabError
 from analyzer.rng import DEFAULT_SEED, MAX_SEED
 
 SEED_DEFAULT = DEFAULT_SEED
@@ -64,8 +65,6 @@ def check_count_bound(value: Any, what: str = "--games") -> Any:
     99999999999999999999999 games sized arrays or looped on it). Smaller bounds (>= 1, a
     start plus a count) are each command's own checks; non-integers pass through."""
     if isinstance(value, int) and value > MAX_SEED + 1:
-        from analyzer.errors import CardlabError
-
         raise CardlabError(f"indices must stay below 2**63: {what} {value:,} passes 2**63-1")
     return value
 

@@ -38,8 +38,8 @@ bench: setup
 bench-scaling: setup
 	$(PY) scripts/bench_scaling.py scaling
 
-# The numba cache lives in .numba_cache/<hash of every source file> (analyzer/numba_env.py),
-# so an edit to any module already gets freshly compiled code; this only frees the space.
+# The numba cache lives in .numba_cache/<hash of the kernels' sources> (analyzer/numba_env.py),
+# so an edit to a kernel already gets freshly compiled code; this only frees the space.
 clean-cache:
 	rm -rf .numba_cache
 	find analyzer strategies -name '*.nbi' -delete -o -name '*.nbc' -delete

@@ -30,9 +30,11 @@ uses fastmath), and numba's cache keeps code per feature set.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -47,20 +49,86 @@ KEEP_VERSIONS = 4  # hash folders kept per base (older sources are pruned)
 PRUNE_AGE_S = 3600.0  # and only when unused for this long
 
 
-def source_hash(package_root: Path) -> str:
-    """A short hash of every ``.py`` file (path and content) of the packages."""
-    digest = hashlib.sha256()
+# A module holds jitted code when it decorates or wraps a function for numba.
+JIT_MARK = re.compile(r"@(?:numba\.)?(?:njit|jit|intrinsic|overload|generated_jit)\b|\bnjit\(")
+
+
+def _modules(package_root: Path) -> dict[str, Path]:
+    """{dotted module name: file} of every ``.py`` file of the packages."""
+    out: dict[str, Path] = {}
     for package in SOURCE_PACKAGES:
         root = package_root / package
         if not root.is_dir():
             continue
         for path in sorted(root.rglob("*.py")):
-            try:
-                data = path.read_bytes()
-            except OSError:
+            parts = list(path.relative_to(package_root).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            out[".".join(parts)] = path
+    return out
+
+
+def _module_imports(name: str, path: Path, text: str, modules: dict[str, Path]) -> set[str]:
+    """The package modules ``name`` imports at module level (inside top-level ``if``/``try``
+    blocks too): the only imports whose names jitted code can read as globals."""
+    try:
+        tree = ast.parse(text)
+    except SyntaxError:
+        return set()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for top in tree.body:
+        nodes = [top] if isinstance(top, (ast.Import, ast.ImportFrom)) else (
+            [n for n in ast.walk(top) if isinstance(n, (ast.Import, ast.ImportFrom))]
+            if isinstance(top, (ast.If, ast.Try)) else [])
+        for node in nodes:
+            if isinstance(node, ast.Import):
+                found.update(a.name for a in node.names if a.name in modules)
                 continue
-            digest.update(path.relative_to(package_root).as_posix().encode() + b"\0")
-            digest.update(len(data).to_bytes(8, "little") + data)
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                if f"{module}.{alias.name}" in modules:
+                    found.add(f"{module}.{alias.name}")
+                elif module in modules:
+                    found.add(module)
+    return found
+
+
+def kernel_sources(package_root: Path) -> list[Path]:
+    """The files the compiled kernels are made of: every module with jitted code
+    (:data:`JIT_MARK`) and, transitively, every package module they import at module level."""
+    modules = _modules(package_root)
+    texts: dict[str, str] = {}
+    for name, path in modules.items():
+        try:
+            texts[name] = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            texts[name] = ""
+    todo = [name for name, text in texts.items() if JIT_MARK.search(text)]
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(_module_imports(name, modules[name], texts[name], modules) - seen)
+    return sorted(modules[name] for name in seen)
+
+
+def source_hash(package_root: Path) -> str:
+    """A short hash of the kernels' source files (path and content): :func:`kernel_sources`."""
+    digest = hashlib.sha256()
+    for path in kernel_sources(package_root):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        digest.update(path.relative_to(package_root).as_posix().encode() + b"\0")
+        digest.update(len(data).to_bytes(8, "little") + data)
     return digest.hexdigest()[:16]
 
 

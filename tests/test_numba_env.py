@@ -26,15 +26,58 @@ def test_writable_package_caches_beside_it(tmp_path):
     assert choose_cache_dir(pkg, {}) == str(tmp_path / ".numba_cache" / source_hash(pkg))
 
 
-def test_any_source_edit_changes_the_folder(tmp_path):
+def test_any_kernel_source_edit_changes_the_folder(tmp_path):
     pkg = _package(tmp_path)
+    (pkg / "analyzer" / "a.py").write_text("import numba\n\n@numba.njit\ndef f():\n    return 1\n")
     first = choose_cache_dir(pkg, {})
     (pkg / "analyzer" / "sub").mkdir()
+    (pkg / "analyzer" / "sub" / "__init__.py").write_text("")
     (pkg / "analyzer" / "sub" / "b.py").write_text("y = 2\n")
+    assert choose_cache_dir(pkg, {}) == first  # nothing jitted imports b.py yet
+    (pkg / "analyzer" / "a.py").write_text(
+        "import numba\n\nfrom analyzer.sub.b import y\n\n@numba.njit\ndef f():\n    return y\n")
     second = choose_cache_dir(pkg, {})
-    (pkg / "analyzer" / "sub" / "b.py").write_text("y = 3\n")
+    (pkg / "analyzer" / "sub" / "b.py").write_text("y = 3\n")  # a global the kernel reads
     third = choose_cache_dir(pkg, {})
     assert len({first, second, third}) == 3
+
+
+def _copy_of_cardlab(tmp_path):
+    import shutil
+
+    from analyzer.numba_env import PACKAGE_ROOT
+
+    for package in ("analyzer", "strategies"):
+        shutil.copytree(PACKAGE_ROOT / package, tmp_path / package,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc"))
+    return tmp_path
+
+
+def test_editing_the_command_line_or_a_study_recompiles_no_kernel(tmp_path):
+    """The cache folder (and so every compiled kernel) stays when a help string, a study or
+    the reports change: they are not part of what the kernels are made of."""
+    from analyzer.numba_env import kernel_sources
+
+    pkg = _copy_of_cardlab(tmp_path)
+    before = source_hash(pkg)
+    for rel in ("analyzer/cli/app.py", "analyzer/studies/jokers.py", "analyzer/outputs.py",
+                "analyzer/runner/folder.py", "analyzer/games/ass/kernel.py"):
+        assert pkg / rel not in kernel_sources(pkg), rel
+        path = pkg / rel
+        path.write_text(path.read_text() + "\nHELP = 'an edited help string'\n")
+    assert source_hash(pkg) == before
+
+
+def test_editing_a_kernel_or_what_it_reads_recompiles(tmp_path):
+    pkg = _copy_of_cardlab(tmp_path)
+    before = source_hash(pkg)
+    seen = {before}
+    for rel in ("analyzer/games/ass/moves.py", "analyzer/games/jass/cards.py",
+                "strategies/ass/pimc.py", "analyzer/rng.py"):
+        path = pkg / rel
+        path.write_text(path.read_text() + "\nEDITED = 1\n")
+        seen.add(source_hash(pkg))
+    assert len(seen) == 5
 
 
 def test_a_child_process_reuses_its_parents_choice(tmp_path):

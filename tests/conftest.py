@@ -16,6 +16,14 @@ import os
 
 PARTS = ("jass-trump", "ass-search", "jass-search", "ass", "jass")
 
+# Under CI=true the property tests draw the same examples every run (a red CI is then
+# reproducible, never a fluke of the draw); locally they keep exploring new ones.
+if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+    from hypothesis import settings
+
+    settings.register_profile("ci", derandomize=True, print_blob=True)
+    settings.load_profile("ci")
+
 
 TERMINAL = ("COLUMNS", "LINES")
 # pytest -n (xdist): the controller hands its own terminal size to the workers here, since a

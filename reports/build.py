@@ -5,6 +5,7 @@ Layout of the report folder::
     index.html                 the page: figures embedded, CSS and script inline
     figures/<study>_*.png      every figure, also usable on its own (slides, chat)
     data/<study>/*.csv         the full tidy tables, and manifest.json
+    data/findings.json         every claim of the key findings, cell by cell (reports/claims.py)
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from typing import Any
 from analyzer import __version__
 from analyzer.outputs import replace_folder
 from analyzer.studies.results import StudyResult, find_studies
+from reports.claims import findings_document
 from reports.figures import study_figures
-from reports.findings import key_finding, study_alerts
+from reports.findings import key_finding, study_alerts, vetted
 from reports.glossary import glossary
 from reports.html import SectionContent, page_html
 from reports.reproduce import report_command, study_command
@@ -56,6 +58,8 @@ def _write_into(studies: list[StudyResult], out: Path,
                 find_sample: FindSample | None) -> None:
     (out / FIGURES).mkdir(parents=True, exist_ok=True)
     sections = []
+    claims = []
+    vetting = []  # alerts for claims the tables do not bear out
     for result in studies:
         data_dir = out / DATA / result.study
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -65,16 +69,24 @@ def _write_into(studies: list[StudyResult], out: Path,
             json.dumps(result.manifest, indent=2, default=str) + "\n")
         figures = study_figures(result, out / FIGURES)
         command = study_command(result)
+        finding = key_finding(result)
+        if finding is not None:
+            finding, withdrawn = vetted(finding, result)
+            vetting += withdrawn
+            claims += finding.claims
         sections.append(SectionContent(
             study=result.study, headlines=result.headlines, figures=figures,
             figure_dir=FIGURES, tables=study_views(result), data_dir=f"{DATA}/{result.study}",
             manifest=result.manifest,
             images={f.file: (out / FIGURES / f.file).read_bytes() for f in figures},
-            finding=key_finding(result),
+            finding=finding,
             sample=draw_sample(find_sample(result)) if find_sample else None,
             reproduce=[command, report_command()] if command else [],
         ))
-    alerts = [a for result in studies for a in study_alerts(result)]
+    (out / DATA).mkdir(parents=True, exist_ok=True)
+    (out / DATA / "findings.json").write_text(
+        json.dumps(findings_document(claims), indent=1, default=str) + "\n")
+    alerts = vetting + [a for result in studies for a in study_alerts(result)]
     created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     (out / "index.html").write_text(
         page_html(sections, __version__, created, alerts, glossary(studies)), encoding="utf-8")

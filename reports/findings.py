@@ -20,18 +20,30 @@ from analyzer.numbers import count, interval, number
 from analyzer.studies import registry as studies
 from analyzer.studies.results import StudyResult
 from analyzer.studies.text import is_rate, metric_words
+from reports.claims import (
+    Claim,
+    check,
+    difference_kind,
+    group_cells,
+    make_cell,
+    scope_words,
+    selected_interval,
+)
 from reports.figures import compare_unit, diff_against
 from reports.names import policy_label, rule_label, rule_phrase
+from reports.reproduce import study_command
 
 
 @dataclass(frozen=True)
 class Finding:
-    """A question's plain answer (``verdict``) and the number behind it (``detail``)."""
+    """A question's plain answer (``verdict``), the number behind it (``detail``) and the
+    claims it rests on (reports/claims.py), each checked cell by cell before it is shown."""
 
     study: str
     question: str
     verdict: str
     detail: str
+    claims: tuple[Claim, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,7 +60,8 @@ def _hi(row: pd.Series, col: str) -> float:
 
 # ---------------------------------------------------------------------------- findings
 def seats_finding(result: StudyResult) -> Finding:
-    """Does the seat matter? Largest seat effect and how many seats differ clearly."""
+    """Does the seat matter? Largest seat effect (a claim on its cell) and how many seats
+    differ clearly."""
     t = result.table("seats")
     clear = int(((t["seat_effect_low"] > 0) | (t["seat_effect_high"] < 0)).sum())
     expected = 0.05 * len(t)
@@ -61,45 +74,84 @@ def seats_finding(result: StudyResult) -> Finding:
     else:
         verdict = "Yes."
     average = float(t[t["players"] == top["players"]]["minus_points"].mean())
-    detail = (f"The biggest difference from the table's average seat is "
-              f"{interval(top['seat_effect'], _hi(top, 'seat_effect'), signed=True)} minus "
-              f"points per game (seat {int(top['seat'])} at {int(top['players'])} players, where "
-              f"the average seat pays {number(average, 1)}). "
-              f"{clear} of {len(t)} seats differ clearly from their table's average; about "
-              f"{expected:.0f} would by chance alone.")
-    return Finding("seats", question("seats"), verdict, detail)
+    field_ = _field(result)
+    command = study_command(result) or ""
+    # the biggest of len(t) seat effects: judged on an interval corrected for that pick
+    low, high = selected_interval(float(top["seat_effect"]), float(top["seat_effect_low"]),
+                                  float(top["seat_effect_high"]), len(t))
+    kind = difference_kind(low, high)
+    extra = {"key": "seat", "family": len(t)}
+    probe = Claim("", "", "", "ass", "seats", command, kind, "seats", (), extra=extra)
+    cell = make_cell(probe, result, int(top["players"]), str(int(top["seat"])),
+                     "seat_effect", field_=field_)
+    clearly = {"positive": "clearly more than", "negative": "clearly less than",
+               "unclear": "not clearly different from"}[kind]
+    sentence = (f"At a table of {field_}, the biggest difference from the table's average "
+                f"seat is {interval(top['seat_effect'], _hi(top, 'seat_effect'), signed=True)} "
+                f"minus points per game (seat {int(top['seat'])} at {int(top['players'])} "
+                f"players, where the average seat pays {number(average, 1)}): {clearly} the "
+                f"average seat once its pick as the biggest of {len(t)} is allowed for.")
+    claim = Claim(f"seats-top-{kind}", question("seats"), sentence, "ass", "seats", command,
+                  kind, "seats", (cell,), extra=extra)
+    detail = (f"{sentence} {clear} of {len(t)} seats differ clearly from their table's "
+              f"average; about {expected:.0f} would by chance alone.")
+    return Finding("seats", question("seats"), verdict, detail, (claim,))
+
+
+def jokers_claims(result: StudyResult) -> list[Claim]:
+    """Hoarding against using jokers as needed, per player count, grouped by what the paired
+    interval says (clearly costs, clearly saves, not clear), each naming the field. Cells are
+    read as the table stores the pair (hoard - as-needed, or the reverse)."""
+    pairs = result.table("differences")
+    field_ = _field(result)
+    command = study_command(result) or ""
+    pair = pairs[pairs["a"].isin(["hoard", "as-needed"]) & pairs["b"].isin(["hoard", "as-needed"])]
+    groups: dict[tuple[str, str, str], list] = {}
+    for row in pair.sort_values("players").itertuples():
+        kind = difference_kind(float(row.low), float(row.high))
+        sign = 1.0 if row.a == "hoard" else -1.0  # the words speak of hoard - as-needed
+        effect = difference_kind(sign * row.low if sign > 0 else -row.high,
+                                 sign * row.high if sign > 0 else -row.low)
+        probe = Claim("", "", "", "ass", "jokers", command, kind, "differences", (),
+                      against=str(row.b))
+        cell = make_cell(probe, result, int(row.players), str(row.a), "minus_points",
+                         field_=field_)
+        groups.setdefault((effect, kind, str(row.b)), []).append((cell, sign))
+    claims = []
+    for (effect, kind, against), cells in groups.items():
+        each = "; ".join(f"{c.players} players: "
+                         f"{interval(sign * c.value, (c.high - c.low) / 2, signed=True)}"
+                         for c, sign in cells)
+        what = {"positive": "costs", "negative": "saves",
+                "unclear": "makes no clear difference in"}[effect]
+        sentence = (f"Against a table of {field_}, hoarding jokers (never playing one while "
+                    f"number cards remain) {what} minus points per game compared with using "
+                    f"them as needed, on the same deals and seats ({each}).")
+        claims.append(Claim(f"jokers-hoard-{effect}-{len(claims) + 1}", question("jokers"),
+                            sentence, "ass", "jokers", command, kind, "differences",
+                            tuple(c for c, _ in cells), against=against,
+                            extra={"effect": effect}))
+    return claims
 
 
 def jokers_finding(result: StudyResult) -> Finding:
-    """Hoarding against using jokers as needed, at every player count."""
+    """Hoarding against using jokers as needed, at every player count, naming the field."""
     pol = result.table("policies")
-    pairs = result.table("differences")
-    parts = []
-    for n in sorted(pol["players"].unique()):
-        d = diff_against(pairs[pairs["players"] == n], "hoard", "as-needed")
-        if len(d):
-            parts.append((int(n), float(d["difference"].iloc[0]), float(d["half"].iloc[0])))
-    if not parts:
+    claims = jokers_claims(result)
+    if not claims:
         return Finding("jokers", question("jokers"), "See below.", "")
-    costs = [p for p in parts if p[1] - p[2] > 0]
-    saves = [p for p in parts if p[1] + p[2] < 0]
-    verdict = ("No." if len(costs) == len(parts) else
-               "Yes." if len(saves) == len(parts) else "It depends on the player count.")
-    lo, hi = min(parts, key=lambda p: p[1]), max(parts, key=lambda p: p[1])
-    span = (f"{interval(lo[1], lo[2])} minus points per game at {lo[0]} players"
-            if lo is hi else
-            f"{interval(lo[1], lo[2])} (at {lo[0]} players) to {interval(hi[1], hi[2])} "
-            f"(at {hi[0]} players) minus points per game")
+    costs = [c for c in claims if c.extra["effect"] == "positive"]
+    saves = [c for c in claims if c.extra["effect"] == "negative"]
+    verdict = ("No." if len(costs) == len(claims) else
+               "Yes." if len(saves) == len(claims) else "It depends on the player count.")
     best = []
     for n in sorted(pol["players"].unique()):
         part = pol[pol["players"] == n].sort_values("mean", kind="stable")
         best.append(policy_label(str(part["strategy"].iloc[0])))
     common = max(set(best), key=best.count)
-    how = "costs" if hi[1] > 0 else "saves"
-    detail = (f"Hoarding jokers (never playing one while number cards remain) {how} {span} "
-              f"compared with using them as needed, on the same deals and seats. The best "
-              f"policy at most player counts: {common}.")
-    return Finding("jokers", question("jokers"), verdict, detail)
+    detail = " ".join(c.sentence for c in claims) + (
+        f" The policy with the fewest minus points at most player counts: {common}.")
+    return Finding("jokers", question("jokers"), verdict, detail, tuple(claims))
 
 
 def _pooled(part: pd.DataFrame, col: str) -> tuple[float, float]:
@@ -111,115 +163,234 @@ def _pooled(part: pd.DataFrame, col: str) -> tuple[float, float]:
     return mean, half
 
 
-def trump_finding(result: StudyResult) -> Finding:
-    """The rule that loses fewest sticks, per aim, pooled over player counts and rule sets."""
+AIM_WHO = {"high": "Playing for many points", "low": "Playing for few points",
+           "n/a": "Without an aim"}
+
+
+def _field(result: StudyResult) -> str:
+    m = result.manifest
+    names = m.get("field") or m.get("strategies") or []
+    return ",".join(str(x) for x in names) if isinstance(names, list) else str(names)
+
+
+def trump_claims(result: StudyResult) -> list[Claim]:
+    """One claim per aim and per group of cells (player count x rule set) that agree on the
+    rule losing fewest sticks: never pooled across cells whose best rule differs."""
     rules = result.table("rules")
-    named = rules[(rules["rule"] != "as-played") & np.isfinite(rules["sticks_loss"])]
-    advice = []
+    named = rules[(rules["rule"] != AS_PLAYED_RULE) & np.isfinite(rules["sticks_loss"])]
+    field_ = _field(result)
+    command = study_command(result) or ""
+    rulesets = sorted({str(r) for r in named["ruleset"]}) if "ruleset" in named else []
+    claims = []
     for aim in [a for a in ("high", "low", "n/a") if a in set(named["aim"])]:
         sub = named[named["aim"] == aim]
-        pooled = {r: _pooled(g, "sticks_loss") for r, g in sub.groupby("rule")}
-        best = min(pooled, key=lambda r: pooled[r][0])
-        worst = max(pooled, key=lambda r: pooled[r][0])
-        who = {"high": "Playing for many points", "low": "Playing for few points",
-               "n/a": "Without an aim"}[aim]
-        advice.append((who, best, pooled[best], worst, pooled[worst]))
-    if not advice:
+        probe = Claim("", "", "", "jass", "trump", command, "best", "rules", (),
+                      extra={"exclude": [AS_PLAYED_RULE]})
+        cells = []
+        for (n, rs), part in sub.groupby(["players", "ruleset"], sort=True):
+            best = part.loc[part["sticks_loss"].idxmin(), "rule"]
+            cells.append(make_cell(probe, result, int(n), str(best), "sticks_loss",
+                                   ruleset=str(rs), field_=field_, aim=str(aim)))
+        groups = group_cells(cells)
+        for i, (rule, group) in enumerate(groups.items()):
+            lo = min(c.value for c in group)
+            hi = max(c.value for c in group)
+            where = scope_words(group, rulesets)
+            size = (f"{number(lo, 3)} sticks per trump choice" if len(group) == 1 else
+                    f"{number(lo, 3)} to {number(hi, 3)} sticks per trump choice")
+            close = _runners_up(result, group)
+            sentence = (f"{AIM_WHO[aim]}, at {where} (a table of {field_}): fix "
+                        f"{rule_phrase(rule)}; it loses {size} against the best suit in "
+                        "hindsight, the fewest of the named rules there"
+                        + (f", though not clearly fewer than {close}." if close else
+                           ", clearly fewer than every other rule."))
+            claims.append(Claim(f"trump-{aim}-{i + 1}", question("trump"), sentence, "jass",
+                                "trump", command, "best", "rules", tuple(group),
+                                extra={"exclude": [AS_PLAYED_RULE]}))
+    return claims
+
+
+AS_PLAYED_RULE = "as-played"
+
+
+def _runners_up(result: StudyResult, cells) -> str:
+    """The rules the best one is not clearly ahead of in ``cells`` (paired on the same
+    decisions, the study's pairs table), in words; "" when it is clearly ahead everywhere."""
+    if "pairs" not in result.tables:
+        return ""
+    pairs = result.table("pairs")
+    close: list[str] = []
+    for c in cells:
+        p = pairs[(pairs["players"] == c.players) & (pairs["ruleset"].astype(str) == c.ruleset)
+                  & (pairs["aim"].astype(str) == c.aim) & (pairs["b"] == c.choice)
+                  & (pairs["a"] != AS_PLAYED_RULE) & (pairs["low"] <= 0)]
+        for rule in p["a"]:
+            if rule_label(str(rule)) not in close:
+                close.append(rule_label(str(rule)))
+    return " or ".join(close)
+
+
+def chooser_claims(result: StudyResult) -> list[Claim]:
+    """Each chooser's own choice against the best fixed rule on its own decisions, per player
+    count and rule set (paired, the choosers table's ``own_minus``), grouped by what the
+    interval says: clearly fewer lost sticks, clearly more, or not clear."""
+    if "choosers" not in result.tables:
+        return []
+    c = result.table("choosers")
+    best = c[c["best_rule"].astype(bool)]
+    command = study_command(result) or ""
+    claims = []
+    for chooser, part in best.groupby("chooser", sort=False):
+        probe = Claim("", "", "", "jass", "trump", command, "unclear", "choosers", ())
+        cells: dict[str, list] = {}
+        for row in part.itertuples():
+            kind = difference_kind(row.own_minus_low, row.own_minus_high)
+            probe = Claim("", "", "", "jass", "trump", command, kind, "choosers", ())
+            cells.setdefault(kind, []).append(make_cell(
+                probe, result, int(row.players), str(row.rule), "own_minus",
+                ruleset=str(row.ruleset), field_=str(chooser)))
+        for kind, group in cells.items():
+            what = {"negative": "loses clearly fewer sticks", "positive":
+                    "loses clearly more sticks", "unclear": "is not clearly better or worse"}[kind]
+            each = "; ".join(
+                f"{x.players} players, {x.ruleset}: "
+                f"{interval(x.value, (x.high - x.low) / 2, signed=True)} against "
+                f"{rule_label(x.choice)}" for x in group)
+            sentence = (f"{chooser}'s own trump choice (a table of {chooser}) {what} than "
+                        f"the best fixed rule on the same decisions ({each}).")
+            claims.append(Claim(f"trump-chooser-{chooser}-{kind}", question("trump"),
+                                sentence, "jass", "trump", command, kind, "choosers",
+                                tuple(group)))
+    return claims
+
+
+def trump_finding(result: StudyResult) -> Finding:
+    """The rule that loses fewest sticks, per aim and per cell (player count, rule set),
+    stated for each group of cells that agree (reports/claims.py)."""
+    claims = trump_claims(result)
+    if not claims:
         return Finding("trump", question("trump"), "See below.", "")
-    if len({a[1] for a in advice}) == 1:
-        verdict = f"Fix {rule_phrase(advice[0][1])}."
-    else:
+    best = {c.cells[0].choice for c in claims}
+    by_aim: dict[str, set[str]] = {}
+    for c in claims:
+        by_aim.setdefault(str(c.cells[0].aim), set()).add(c.cells[0].choice)
+    if len(best) == 1:
+        verdict = f"Fix {rule_phrase(next(iter(best)))}."
+    elif all(len(v) == 1 for v in by_aim.values()):
         verdict = "It depends on your aim."
-    detail = " ".join(
-        f"{who}: fix {rule_phrase(best)}; it loses {interval(*b)} sticks per trump choice "
-        f"against the best suit in hindsight (the worst way, {rule_label(worst)}: "
-        f"{interval(*w)})."
-        for who, best, b, worst, w in advice)
-    detail += _choosers_detail(result)
+    else:
+        verdict = "It depends on the player count" + (
+            " and your aim." if len(by_aim) > 1 else ".")
+    choosers = chooser_claims(result)
+    detail = " ".join(c.sentence for c in claims + choosers)
     return Finding("trump", question("trump"), verdict,
                    detail + " Lost sticks: how many fewer sticks the chooser gets than with "
-                   "the suit that would have been best, knowing every hand.")
-
-
-def _choosers_detail(result: StudyResult) -> str:
-    """Each chooser's own choice and the longest-suit rule on the same decisions, pooled
-    over player counts and rule sets ("" without choosers)."""
-    if "choosers" not in result.tables:
-        return ""
-    c = result.table("choosers")
-    if c["chooser"].nunique() < 2:
-        return ""
-    parts = []
-    for name, part in c.groupby("chooser", sort=False):
-        own = _pooled(part[part["rule"] == "as-played"], "sticks_loss")
-        longest = part[part["rule"] == "longest"]
-        text = f"{name}'s own choice loses {interval(*own)}"
-        if len(longest):
-            rule = _pooled(longest, "sticks_loss")
-            text += f" (the longest suit on the same decisions: {interval(*rule)})"
-        parts.append(text)
-    return (" Choosers, each on a table of its own, in sticks per trump choice: "
-            + "; ".join(parts) + ".")
+                   "the suit that would have been best, knowing every hand.",
+                   tuple(claims + choosers))
 
 
 def compare_finding(result: StudyResult) -> Finding:
-    """The best strategy, whether it is clearly ahead of every other, and the fair share."""
+    """The best strategy at each player count, whether it is clearly ahead of every other,
+    and the fair share; one claim per player count (the field is the compared strategies)."""
     rank = result.table("ranking")
     pairs = result.table("pairs")
     m = result.manifest
     metric = str(m.get("metric", ""))
+    better = str(m.get("better") or "lower")
     rate = is_rate(metric)
     unit = compare_unit(m)
-    n = int(sorted(rank["players"].unique())[0])
-    part = rank[rank["players"] == n].sort_values("rank")
-    best = part.iloc[0]
-    p = pairs[pairs["players"] == n]
-    unclear = []
-    for other in part["strategy"].iloc[1:]:
-        d = diff_against(p, str(best["strategy"]), str(other))
-        if len(d) and abs(float(d["difference"].iloc[0])) <= float(d["half"].iloc[0]):
-            unclear.append(str(other))
-    value = interval(best["mean"], best["half"], percent=rate)
-    fair = f" against a fair share of {100 / n:.0f}%" if metric == "won" else ""
-    game = game_title(str(m.get("game")))
+    game = str(m.get("game"))
+    title = game_title(game)
     units = "matches" if unit == "match" else unit + "s"
-    if unclear:
-        verdict = f"No clear winner between {best['strategy']} and {', '.join(unclear)}."
-    else:
-        verdict = f"{best['strategy']} wins."
-    what = (f"wins {value} of its matches{fair}" if metric == "won" else
-            f"has a {metric_words(metric)} of {value} per {unit}")
-    detail = (f"At {n} players of {game}, {best['strategy']} {what}, with every strategy in "
-              "every seat of the same "
-              f"{count(best['deals'])} {units}"
-              + ("." if unclear else ", clearly ahead of every other strategy."))
-    return Finding("compare", f"Which strategy wins? ({game})", verdict, detail)
+    command = study_command(result) or ""
+    field_ = ",".join(str(x) for x in m.get("strategies", []))
+    claims, verdicts = [], []
+    for n in sorted(rank["players"].unique()):
+        part = rank[rank["players"] == n].sort_values("rank")
+        best = part.iloc[0]
+        p = pairs[pairs["players"] == n]
+        unclear = []
+        for other in part["strategy"].iloc[1:]:
+            d = diff_against(p, str(best["strategy"]), str(other))
+            if len(d) and abs(float(d["difference"].iloc[0])) <= float(d["half"].iloc[0]):
+                unclear.append(str(other))
+        probe = Claim("", "", "", game, "compare", command, "best", "ranking", (),
+                      better=better)
+        cell = make_cell(probe, result, int(n), str(best["strategy"]), "mean", field_=field_)
+        value = interval(best["mean"], best["half"], percent=rate)
+        fair = f" against a fair share of {100 / int(n):.0f}%" if metric == "won" else ""
+        what = (f"wins {value} of its {units}{fair}" if metric == "won" else
+                f"has a {metric_words(metric)} of {value} per {unit}")
+        sentence = (f"At {int(n)} players of {title}, among {', '.join(part['strategy'])}, "
+                    f"{best['strategy']} {what}, with every strategy in every seat of the same "
+                    f"{count(best['deals'])} {units}"
+                    + (f"; not clearly ahead of {', '.join(unclear)}." if unclear else
+                       ", clearly ahead of every other strategy."))
+        claims.append(Claim(f"compare-{int(n)}", f"Which strategy wins? ({title})", sentence,
+                            game, "compare", command, "best", "ranking", (cell,),
+                            better=better))
+        verdicts.append(
+            (f"No clear winner between {best['strategy']} and {', '.join(unclear)}"
+             if unclear else f"{best['strategy']} wins")
+            + (f" at {int(n)} players" if rank["players"].nunique() > 1 else ""))
+    return Finding("compare", f"Which strategy wins? ({title})", "; ".join(verdicts) + ".",
+                   " ".join(c.sentence for c in claims), tuple(claims))
+
+
+def _left_out(manifest: dict, games: list) -> list[str]:
+    """The registered strategies the ladder did not rate (tagged slow or not a player)."""
+    from strategies.registry import catalog
+
+    by_game = manifest.get("by_game") or {}
+    out = []
+    for g in games:
+        rated = set((by_game.get(g) or {}).get("strategies") or manifest.get("strategies") or [])
+        try:
+            book = catalog(str(g), with_files=False)
+        except Exception:  # an unknown game in an old manifest: nothing to say
+            continue
+        out += [f"{name} ({game_title(str(g))})" for name, spec in book.items()
+                if name not in rated and set(spec.tags) & {"slow", "not-a-player"}]
+    return out
 
 
 def ladder_finding(result: StudyResult) -> Finding:
-    """The strongest strategy of each game (its first tier) at the smallest player count."""
+    """The first group of each game's ladder at each player count, one claim per cell."""
     ratings = result.table("ratings")
+    m = result.manifest
     games = list(dict.fromkeys(ratings["game"])) if "game" in ratings else [""]
-    verdicts, details = [], []
+    command = study_command(result) or ""
+    verdicts, claims = [], []
     for g in games:
-        part = ratings[ratings["game"] == g] if g else ratings
-        n = int(sorted(part["players"].unique())[0])
-        part = part[part["players"] == n].sort_values("rank")
-        top = part[part["tier"] == part["tier"].iloc[0]]
-        names = [str(x) for x in top["strategy"]]
+        whole = ratings[ratings["game"] == g] if g else ratings
         title = game_title(str(g)) if g else "the game"
-        named = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        verdicts.append(f"{title}: {named}" + (" (tied)" if len(names) > 1 else ""))
-        best = top.iloc[0]
-        details.append(
-            f"at {n} players of {title}, {best['strategy']} rates "
-            f"{interval(best['rating'], (best['high'] - best['low']) / 2, signed=True)} "
-            f"against the average of the same deals' tables, rank "
-            f"{int(best['rank_low'])}-{int(best['rank_high'])} of {len(part)}")
-    detail = ("On mixed tables of the same deals, every strategy in every seat: "
-              + "; ".join(details) + ". Strategies in one tier cannot be separated after "
-              "Holm's correction over all pairs.")
-    return Finding("ladder", question("ladder"), "; ".join(verdicts) + ".", detail)
+        for n in sorted(whole["players"].unique()):
+            part = whole[whole["players"] == n].sort_values("rank")
+            top = part[part["tier"] == part["tier"].min()]
+            names = [str(x) for x in top["strategy"]]
+            probe = Claim("", "", "", str(g), "ladder", command, "top-group", "ratings", ())
+            field_ = ",".join(str(x) for x in part["strategy"])
+            cells = tuple(make_cell(probe, result, int(n), name, "rating", field_=field_)
+                          for name in names)
+            named = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            verdicts.append(f"{title}, {int(n)} players: {named}"
+                            + (" (no clear order among them)" if len(names) > 1 else ""))
+            ratings_words = "; ".join(
+                f"{c.choice} {interval(c.value, (c.high - c.low) / 2, signed=True)}"
+                for c in cells)
+            sentence = (f"At {int(n)} players of {title}, on mixed tables of the same deals "
+                        f"with every strategy in every seat, the first group of the "
+                        f"{len(part)} rated strategies ({', '.join(part['strategy'])}) is "
+                        f"{named} (rating against the average table: {ratings_words}).")
+            claims.append(Claim(f"ladder-{g}-{int(n)}", question("ladder"), sentence, str(g),
+                                "ladder", command, "top-group", "ratings", cells))
+    left_out = _left_out(m, games)
+    detail = " ".join(c.sentence for c in claims) + (
+        " Strategies in one group cannot be separated after Holm's correction over all pairs.")
+    if left_out:
+        detail += f" Not rated (tagged slow or not a player): {', '.join(map(str, left_out))}."
+    return Finding("ladder", question("ladder"), "; ".join(verdicts) + ".", detail,
+                   tuple(claims))
 
 
 FINDINGS = {"seats": seats_finding, "jokers": jokers_finding, "trump": trump_finding,
@@ -235,6 +406,31 @@ def key_finding(result: StudyResult) -> Finding | None:
     """The study's one-line answer, or None for a study without one."""
     make = FINDINGS.get(result.study)
     return make(result) if make else None
+
+
+def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]:
+    """``finding`` with every claim re-checked against the study's table (reports/claims.py):
+    a claim that fails in any cell is not printed; it becomes an alert naming the cells."""
+    alerts, kept = [], []
+    detail = finding.detail
+    for claim in finding.claims:
+        problems = check(claim, result)
+        if problems:
+            detail = detail.replace(claim.sentence, "").strip()
+            alerts.append(Alert(finding.study, (
+                f"A statement was withdrawn because the table does not bear it out "
+                f"({claim.id}): " + "; ".join(problems[:4])
+                + (f"; and {len(problems) - 4} more cells" if len(problems) > 4 else "")
+                + ".")))
+        else:
+            kept.append(claim)
+    if not alerts:
+        return finding, []
+    if not kept:
+        return Finding(finding.study, finding.question, "See below.",
+                       detail or "No statement holds in every cell; see the study.", ()), alerts
+    return Finding(finding.study, finding.question, finding.verdict, detail,
+                   tuple(kept)), alerts
 
 
 # ------------------------------------------------------------------------------ alerts

@@ -98,7 +98,7 @@ def seats_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
         average = float(part["minus_points"].mean())
         ax.set_title(f"{n} players (average seat {average:.1f})", fontsize=9)
         ax.set_xticks(part["seat"])
-        ax.set_xlabel("seat (0 plays first)", fontsize=8)
+        ax.set_xlabel(SEAT_AXIS, fontsize=8)
         ax.set_ylabel("vs average seat", fontsize=8)
         ax.tick_params(labelsize=7)
     fig.suptitle("Who's the Ass?: each seat's minus points against the average seat")
@@ -150,6 +150,10 @@ def seats_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
 
 
 # -------------------------------------------------------------------------------- jokers
+# A-3: seats in dealing order (seat 0 gets the first card); A-8: the ass holder starts
+SEAT_AXIS = "seat (0 is dealt first; the ass holder starts)"
+
+
 def diff_against(pairs: pd.DataFrame, name: str, ref: str) -> pd.DataFrame:
     """Rows of ``pairs`` giving ``name - ref`` (sign flipped where stored as ref - name)."""
     direct = pairs[(pairs["a"] == name) & (pairs["b"] == ref)]

@@ -434,7 +434,7 @@ def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]
 
 
 # ------------------------------------------------------------------------------ alerts
-def _pair_alerts(study: str, pairs: pd.DataFrame) -> list[Alert]:
+def _pair_alerts(study: str, pairs: pd.DataFrame, count_option: str = "--games") -> list[Alert]:
     out = []
     if "variance_reduction" not in pairs:
         return out
@@ -457,7 +457,7 @@ def _pair_alerts(study: str, pairs: pd.DataFrame) -> list[Alert]:
             out.append(Alert(study, (
                 f"--until-sure spent its whole budget on {len(spent)} comparison"
                 f"{'s' if len(spent) > 1 else ''} without a clear answer ({names}): raise "
-                "--games to decide them.")))
+                f"{count_option} to decide them.")))
     return out
 
 
@@ -476,7 +476,8 @@ def study_alerts(result: StudyResult) -> list[Alert]:
     if result.study == "jokers":
         out += _pair_alerts("jokers", result.table("differences"))
     if result.study == "compare":
-        out += _pair_alerts("compare", result.table("pairs"))
+        mode = result.manifest.get("mode") or "games"
+        out += _pair_alerts("compare", result.table("pairs"), f"--{mode}")
         budget = result.manifest.get("games")
         rank = result.table("ranking")
         if budget and len(rank) and int(rank["deals"].max()) < int(budget):

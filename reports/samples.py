@@ -13,6 +13,7 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from analyzer.games.jass.sticks import explain_sticks
 from reports.names import ruleset_label
 
 SUIT_NAMES = {"B": "bells", "S": "shields", "R": "roses", "A": "acorns"}
@@ -177,13 +178,8 @@ def trump_drawing(sample) -> SampleGame:
     suit = SUIT_NAMES.get(deal["trump"], deal["trump"])
     held = sum(1 for c in deal["hands"][fixer] if c[0] == deal["trump"])
     pts = deal["points"][fixer]
-    fewest = min(range(n), key=lambda s: deal["points"][s])
-    if pts >= 100:
-        outcome = (f"and took {pts} card points. Past 100, the deal's stick goes to the player "
-                   f"with the fewest points (ruling J-9): seat {fewest}, with "
-                   f"{deal['points'][fewest]}.")
-    else:
-        outcome = f"and took {pts} card points."
+    outcome = (f"and took {pts} card points. Sticks: "
+               f"{explain_sticks(list(deal['points']))}.")
     caption = (f"{n} players, {ruleset_label(record['rules']['ruleset'])}, one deal. Seat "
                f"{fixer} was the first who could not follow suit and fixed {suit} as trump, "
                f"a suit of which it held {held} card{'s' if held != 1 else ''}, {outcome}")

@@ -217,4 +217,35 @@ def study_views(result: StudyResult) -> list[TableView]:
     make = VIEWS.get(result.study)
     if make:
         return make(result)
-    return [TableView(name, df, name) for name, df in result.tables.items()]
+    return [TableView(name, rounded_view(df), name) for name, df in result.tables.items()]
+
+
+def rounded_view(df: pd.DataFrame) -> pd.DataFrame:
+    """A table without a view of its own, as people read it: an estimate with ``_low`` /
+    ``_high`` columns (or the column just before ``low``/``high``) becomes one ``value ± half``
+    cell rounded to its interval, whole numbers get separators, other floats 4 significant
+    digits. The full precision stays in the CSV beside the report."""
+    out = {}
+    cols = list(df.columns)
+    bare = "low" in cols and "high" in cols and cols.index("low") > 0
+    main = cols[cols.index("low") - 1] if bare else None
+    skip = {"low", "high", "half"} if bare else set()
+    for col in cols:
+        if col in skip or (col.endswith(("_low", "_high", "_half"))
+                           and col.rsplit("_", 1)[0] in cols):
+            continue
+        values = df[col]
+        if col == main or (f"{col}_low" in cols and f"{col}_high" in cols):
+            low = df["low"] if col == main else df[f"{col}_low"]
+            high = df["high"] if col == main else df[f"{col}_high"]
+            out[f"{col} ± 95%"] = [interval_cell(v, lo, hi) for v, lo, hi in
+                                   zip(values, low, high, strict=True)]
+        elif pd.api.types.is_bool_dtype(values):
+            out[col] = ["yes" if x else "no" for x in values]
+        elif pd.api.types.is_integer_dtype(values):
+            out[col] = _counts(values)
+        elif pd.api.types.is_float_dtype(values):
+            out[col] = ["" if pd.isna(x) else f"{x:.4g}" for x in values]
+        else:
+            out[col] = values
+    return pd.DataFrame(out)

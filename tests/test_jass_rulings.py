@@ -417,3 +417,23 @@ def test_J11_strategies_see_only_their_hand_and_the_public_record():
     assert np.array_equal(view_a, ref._view(d, [0, 0, 0, 0], 0))
     assert len(view_a) == ST_SIZE and view_a[S_N] == 4 and view_a[S_SWISS] == 0
     assert view_a[S_NTRICKS] == 9
+
+
+def test_J9_sticks_in_words_name_ties_and_never_give_a_tied_stick():
+    """J-9 explained (replays, the report's sample deal): a tie for the fewest points past 100
+    is remembered and nobody gets that stick; case 1 gives two sticks; words agree with
+    deal_sticks on who gets what."""
+    from analyzer.games.jass.sticks import deal_sticks, explain_sticks
+
+    text = explain_sticks([11, 0, 0, 146])
+    assert "seats 1 and 2 tie for the fewest points at 0: remembered, no stick" in text
+    assert "goes to" not in text and "case 2" in text
+    assert explain_sticks([40, 40, 40, 37]).endswith("seat 3 gets 2 sticks (J-9 case 1)")
+    for points in ([60, 50, 30, 17], [60, 60, 20, 17], [80, 40, 37], [100, 20, 17, 20]):
+        award, ties = deal_sticks(points)
+        text = explain_sticks(points)
+        for seat, k in enumerate(award):
+            if k:
+                assert f"seat {seat} has" in text and f"({points[seat]}): 1 stick" in text
+        for a, b in ties:
+            assert f"seats {a} and {b} tie" in text

@@ -57,6 +57,7 @@ from analyzer.games.jass.primitives import (
     ST_SIZE,
 )
 from analyzer.games.jass.rules import JassRules
+from analyzer.games.jass.sticks import deal_sticks
 from analyzer.rng import PyRng
 from strategies.jass.knobs import AIM_LABELS, AIM_NA, FAM_BASIC, FAM_PEEK, FAM_PIMC, FAM_RANDOM
 from strategies.registry import Strategy
@@ -117,30 +118,6 @@ def trick_winner(trick: list[int], trump: int) -> int:
         return max(trumps, key=lambda i: trump_rank(trick[i]))
     led = suit(trick[0])
     return max((i for i, c in enumerate(trick) if suit(c) == led), key=lambda i: rank(trick[i]))
-
-
-def deal_sticks(points: list[int]) -> tuple[list[int], list[tuple[int, int]]]:
-    """J-9 cases 1-3 for one deal: sticks awarded and the two-way ties made."""
-    n = len(points)
-    award = [0] * n
-    for i in range(n):
-        others = [points[j] for j in range(n) if j != i]
-        if len(set(others)) == 1 and points[i] != others[0]:
-            award[i] = 2  # case 1
-            return award, []
-    ties: list[tuple[int, int]] = []
-
-    def give(value: int) -> None:
-        holders = [i for i in range(n) if points[i] == value]
-        if len(holders) == 1:
-            award[holders[0]] += 1
-        elif len(holders) == 2:
-            ties.append((holders[0], holders[1]))
-
-    give(min(points))  # the fewest: case 2 and case 3
-    if max(points) < 100:  # case 3: also the most
-        give(max(points))
-    return award, ties
 
 
 def pay_ties(pending: Counter[tuple[int, int]], award: list[int],

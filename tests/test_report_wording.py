@@ -1,0 +1,43 @@
+"""Issue 21 item 6: what the report shows reads right (rounding, labels, units, J-9)."""
+
+import re
+
+import pandas as pd
+
+from analyzer.studies.results import StudyResult, base_manifest
+from reports.findings import study_alerts
+from reports.tables import study_views
+
+
+def test_tables_without_a_view_of_their_own_round_every_number():
+    gains = pd.DataFrame({
+        "game": ["ass"], "field": ["basic"], "players": [4], "response": ["heuristic"],
+        "gain": [0.8235], "low": [0.5432671536887304], "high": [1.1037328463112697],
+        "half": [0.28023284631126966], "identical": [False], "held_out": [1000],
+        "field_mean": [27.30950000001]})
+    result = StudyResult("best-response", {"gains": gains}, base_manifest("best-response"))
+    view = study_views(result)[0].frame
+    text = view.to_string()
+    assert "0.82 ± 0.28" in text and "1,000" in text and "27.31" in text
+    assert not re.search(r"\d\.\d{6,}", text), text
+    assert "low" not in view.columns and "half" not in view.columns
+
+
+def test_the_seat_axis_says_who_starts():
+    from reports.figures import SEAT_AXIS
+
+    assert "plays first" not in SEAT_AXIS and "ass holder starts" in SEAT_AXIS  # A-3, A-8
+
+
+def test_an_alert_names_the_count_option_of_the_studys_unit():
+    pairs = pd.DataFrame({"a": ["x"], "b": ["y"], "players": [4], "difference": [0.1],
+                          "low": [-0.1], "high": [0.3], "half": [0.2],
+                          "variance_reduction": [2.0], "seq_stopped_by": ["budget"]})
+    rank = pd.DataFrame({"players": [4, 4], "strategy": ["x", "y"], "rank": [1, 2],
+                         "mean": [0.3, 0.2], "low": [0.2, 0.1], "high": [0.4, 0.3],
+                         "half": [0.1, 0.1], "deals": [100, 100], "games": [400, 400]})
+    for mode in ("matches", "deals", "games"):
+        manifest = base_manifest("compare", game="jass", mode=mode, games=100)
+        result = StudyResult("compare", {"pairs": pairs, "ranking": rank}, manifest)
+        texts = " ".join(a.text for a in study_alerts(result))
+        assert f"raise --{mode} to decide" in texts

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.games import registry as games_registry
 from analyzer.stats.intervals import mean_interval
 from analyzer.studies.compare import metric_for
 from analyzer.studies.play import Backend, make_spec
@@ -57,13 +58,10 @@ def _own_knobs(game: str, start: str, knobs: Sequence[str] | None) -> list[str]:
     return [k for k in knobs or () if k in names]
 
 
-TITLES = {"ass": "Who's the Ass?", "jass": "Plus-Minus Jass"}
-
-
 def _sentence(row: dict[str, Any], game: str, metric: str, lower: bool, unit: str) -> str:
     words = metric_words(metric)
     units = unit + ("es" if unit.endswith("ch") else "s")
-    table = (f"a {TITLES.get(game, game)} table of {row['players'] - 1} x {row['field']} "
+    table = (f"a {games_registry.title(game)} table of {row['players'] - 1} x {row['field']} "
              f"({row['players']} players)")
     if row["identical"]:
         return (f"At {table}, {row['field']} is its own best response within the family "
@@ -170,7 +168,7 @@ def run_best_response(
         probe = make_spec(backend, game, n, [labels[0]] * n, seed, mode=mode)
         mode_used = probe.mode
         col, lower = metric_for(game, probe.mode, metric, better)
-        unit = "deal" if probe.mode == "deals" else ("match" if game == "jass" else "game")
+        unit = games_registry.get(game).mode(probe.mode).unit
         for f in labels:
             settings = TuneSettings(game, n, (f,), start_label,
                                     tuple(k.name for k in space.knobs), games, seed, col, lower,

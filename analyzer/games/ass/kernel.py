@@ -119,7 +119,9 @@ def _report_illegal(spec: RunSpec, index: int) -> None:
     where = "player" if spec.mode == "matches" else "seat"
     who = (f"strategy {spec.strategies[status]!r} at {where} {status}"
            if 0 <= status < spec.players else f"a {where}")
-    unit = "match" if spec.mode == "matches" else "game"
+    from analyzer.games.ass.description import DESCRIPTION
+
+    unit = DESCRIPTION.mode(spec.mode).unit
     raise RuntimeError(
         f"engine bug: {who} made an illegal move in {unit} seed={spec.seed} index={index}"
     )

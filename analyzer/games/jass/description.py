@@ -1,5 +1,6 @@
 """Plus-Minus Jass: the game's one description (analyzer/games/registry.py)."""
 
+from analyzer.games.jass.rules import DEFAULT_DEAL_CAP
 from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
 from analyzer.summary import Metric
 
@@ -57,7 +58,7 @@ DESCRIPTION = GameDescription(
     rules=(
         RuleOption("ruleset", "seed", "seed (the rules as the seed text reads them) or swiss "
                    "(J-6)"),
-        RuleOption("deal_cap", 200, "most deals a match may last"),
+        RuleOption("deal_cap", DEFAULT_DEAL_CAP, "most deals a match may last"),
     ),
     measures=(
         Measure("won", "higher"), Measure("sticks", "higher"),

@@ -2,7 +2,10 @@
 their footers; rates are fractions inside [0, 1] in every output format; a study and a run
 never write into each other's folders; --chunk-size is bounded by memory per row."""
 
+import csv
+import io
 import json
+import re
 import shutil
 
 import numpy as np
@@ -112,3 +115,68 @@ def test_item03_edited_aggregate_counts_are_damage(tmp_path):
     res = _run("summarize", out)
     assert res.exit_code == 2
     assert any(PART in line and "checksum" in line for line in _damaged(res)), res.output
+
+
+MODES = {  # a small budget: rates near 0 and 1 are where intervals used to leave [0, 1]
+    ("ass", "games"): ("simulate", "ass", "--games", "30", "-p", "4"),
+    ("ass", "matches"): ("simulate", "ass", "--matches", "30", "-p", "4"),
+    ("jass", "matches"): ("simulate", "jass", "--matches", "6", "-p", "3"),
+    ("jass", "deals"): ("simulate", "jass", "--deals", "6", "-p", "3"),
+}
+
+
+def _number(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _table_bounds(cell: str) -> tuple[float, float, float]:
+    """(low, value, high) of a table cell 'v ± h' or 'v [low, high]'."""
+    m = re.fullmatch(r"(\S+) ± (\S+)", cell)
+    if m:
+        v, h = _number(m.group(1)), _number(m.group(2))
+        return v - h, v, v + h
+    m = re.fullmatch(r"(\S+) \[(\S+), (\S+)\]", cell)
+    assert m, cell
+    return _number(m.group(2)), _number(m.group(1)), _number(m.group(3))
+
+
+@pytest.mark.parametrize("game,mode", list(MODES))
+def test_item04_rates_are_fractions_in_every_format(game, mode):
+    from analyzer.runner.manifest import mode_metrics
+
+    rates = [m for m in mode_metrics(game, mode) if m.label.endswith("%")]
+    assert rates
+    args = (*MODES[game, mode], "--seed", "3", "--backend", "serial", "-q")
+    env = {"COLUMNS": "200"}
+    # json and csv: fractions, each with its bounds inside [0, 1]
+    res = _run(*args, "--format", "json", env=env)
+    assert res.exit_code == 0, res.output
+    seats = json.loads(res.stdout.splitlines()[0])["seats"]
+    res = _run(*args, "--format", "csv", env=env)
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert len(rows) == len(seats)
+    for records in (seats, rows):
+        for rec in records:
+            for m in rates:
+                low, value, high = (float(rec[m.column + s]) for s in ("_low", "", "_high"))
+                assert 0.0 <= low <= value <= high <= 1.0, (m.column, rec)
+    # the table: percentages, each interval shown inside 0..100%
+    res = _run(*args, env=env)
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    header_at = next(i for i, line in enumerate(lines) if rates[0].label in line)
+    header = re.split(r"\s{2,}", lines[header_at].strip())
+    body = [re.split(r"\s{2,}", line.strip()) for line in lines[header_at + 2:]
+            if re.match(r"\s*\d+  ", line)]
+    assert len(body) == len(seats)
+    for cells in body:
+        assert len(cells) == len(header), (header, cells)
+        for m in rates:
+            low, value, high = _table_bounds(cells[header.index(m.label)])
+            assert 0.0 <= low <= value <= high <= 100.0, (m.label, cells)
+        # the same estimate as the fraction in json, in percent
+        seat = seats[int(cells[0])]
+        for m in rates:
+            _, value, _ = _table_bounds(cells[header.index(m.label)])
+            assert value == pytest.approx(100 * seat[m.column], abs=1.0)

@@ -180,3 +180,51 @@ def test_item04_rates_are_fractions_in_every_format(game, mode):
         for m in rates:
             _, value, _ = _table_bounds(cells[header.index(m.label)])
             assert value == pytest.approx(100 * seat[m.column], abs=1.0)
+
+
+@pytest.fixture
+def cli(capsys, tmp_path, monkeypatch):
+    """The command line as a user runs it (run_app: exit code, stdout, stderr), in tmp_path."""
+    from analyzer.cli.app import run_app
+
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args):
+        with pytest.raises(SystemExit) as stop:
+            run_app([str(a) for a in args])
+        captured = capsys.readouterr()
+        return stop.value.code, captured.out, captured.err
+
+    return run
+
+
+def _one_error(err: str, text: str) -> None:
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and text in lines[0], err
+
+
+def test_item10_a_chunk_too_big_for_memory_is_refused_naming_the_largest(cli, tmp_path):
+    from analyzer.cli.options import check_chunk_size, max_chunk_size
+
+    largest = max_chunk_size("ass", "games", 4)
+    assert 200_000 <= largest < 60_000_000  # above the default chunk, below the issue's
+    code, out, err = cli("simulate", "ass", "--games", 60_000_000, "--chunk-size",
+                         60_000_000, "--backend", "serial", "--out", "big")
+    assert code == 2 and out == ""
+    _one_error(err, f"the largest allowed is {largest:,}")
+    assert not (tmp_path / "big").exists()  # refused before any work
+    # the bound is on the chunk actually played, and it grows with fewer rows per unit
+    check_chunk_size(largest, "ass", "games", 4, 10**12)
+    check_chunk_size(10**12, "ass", "games", 4, 100)
+    with pytest.raises(Exception, match=f"largest allowed is {largest:,}"):
+        check_chunk_size(largest + 1, "ass", "games", 4, 10**12)
+    assert max_chunk_size("ass", "games", 3) > largest > max_chunk_size("ass", "games", 12)
+
+
+@pytest.mark.parametrize("value", ["99999999999999999999", str(2**63 + 1)])
+def test_item10_chunk_size_has_the_count_bound(cli, value):
+    code, out, err = cli("simulate", "ass", "--games", 10, "--chunk-size", value,
+                         "--backend", "serial")
+    assert code == 2 and out == ""
+    _one_error(err, "--chunk-size")
+    assert "2**63" in err

@@ -30,9 +30,7 @@ STRATEGY = opt.strategy()
 OUT = opt.out(help="Write results to this folder (a Parquet dataset: part files + "
               "_manifest.json).")
 WORKERS = opt.workers()
-CHUNK = typer.Option(
-    None, "--chunk-size", help="Games (matches, deals) per chunk (default: automatic)."
-)
+CHUNK = opt.chunk_size()
 BACKEND = typer.Option(
     "local", "--backend", help="local (processes), threads, serial (in process), or dask."
 )
@@ -137,6 +135,7 @@ def simulate(
             texts = texts * players
         # The kernel's validate checks players, strategies (one per seat) and rules first.
         spec = RunSpec(game, players, tuple(texts), seed, mode, rules)
+        opt.check_chunk_size(chunk_size, game, mode, players, count)
         options = RunOptions(workers, chunk_size, backend, scheduler, progress=not quiet)
         result = execute(spec, count, start, options, out=out, aggregate=aggregate,
                          resume=resume, repair=repair)

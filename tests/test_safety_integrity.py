@@ -228,3 +228,54 @@ def test_item10_chunk_size_has_the_count_bound(cli, value):
     assert code == 2 and out == ""
     _one_error(err, "--chunk-size")
     assert "2**63" in err
+
+
+def _listing(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def test_item08_a_study_refuses_a_run_folder_as_out(cli, reference, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(reference[0], run)
+    before = _listing(run)
+    for out, text in ((run, "is a cardlab run folder"), (run / "sub", "is inside")):
+        code, _, err = cli("study", "seats", "-p", "3", "--games", "20", "--out", out, "-q")
+        assert code == 2, err
+        _one_error(err, text)
+        assert "choose another --out" in err
+    assert _listing(run) == before  # nothing written into the run
+    pd.testing.assert_frame_equal(pd.read_parquet(run), reference[1])
+
+
+def test_item08_save_study_refuses_a_run_folder_too(reference, tmp_path):
+    from analyzer.errors import CardlabError
+    from analyzer.studies.results import StudyResult, base_manifest, save_study
+
+    run = tmp_path / "run"
+    shutil.copytree(reference[0], run)
+    result = StudyResult("seats", {"t": pd.DataFrame({"x": [1]})}, base_manifest("seats"))
+    with pytest.raises(CardlabError, match="is a cardlab run folder"):
+        save_study(result, run)
+    assert not (run / "seats").exists()
+
+
+def test_item08_a_run_refuses_a_study_folder_and_any_folder_inside_an_output(cli, reference,
+                                                                             tmp_path):
+    from analyzer.studies.results import StudyResult, base_manifest, save_study
+
+    result = StudyResult("seats", {"t": pd.DataFrame({"x": [1]})}, base_manifest("seats"))
+    study = save_study(result, tmp_path / "studies")
+    run = tmp_path / "run"
+    shutil.copytree(reference[0], run)
+    before = _listing(tmp_path)
+    for out, text in ((study, "is a cardlab study folder"),
+                      (study / "run", "is inside"),
+                      (run / "inner", "is inside the run folder")):
+        code, _, err = cli(*SIM, "--out", out)
+        assert code == 2, err
+        _one_error(err, text)
+    assert _listing(tmp_path) == before  # nothing made, before any game
+    # a study's --out is the folder that holds studies, never a study folder itself
+    code, _, err = cli("study", "seats", "-p", "3", "--games", "20", "--out", study, "-q")
+    assert code == 2
+    _one_error(err, "is a cardlab study folder")

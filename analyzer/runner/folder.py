@@ -493,18 +493,44 @@ def _read_json(path: Path) -> dict:
     return doc
 
 
+def run_folder_around(path: str | os.PathLike) -> Path | None:
+    """The run folder (it holds ``_run.json``) that is ``path`` or holds it; None if none."""
+    p = Path(os.path.abspath(path))
+    return next((folder for folder in (p, *p.parents) if RunFolder(folder).is_run()), None)
+
+
+def _refuse_other_outputs(p: Path) -> None:
+    """A run needs a folder of its own: never a study's or a report's folder or one inside
+    them, never a folder inside another run (``pandas.read_parquet`` of that run would read
+    it as part of its rows)."""
+    from analyzer.outputs import cardlab_folder_around
+
+    around = cardlab_folder_around(p)
+    if around is not None:
+        folder, marker = around
+        where = "is" if folder == Path(os.path.abspath(p)) else f"is inside {folder},"
+        raise CardlabError(f"--out {p} {where} a cardlab {marker.get('kind')} folder; a run "
+                           "needs a folder of its own: choose a new --out")
+    outer = run_folder_around(Path(os.path.abspath(p)).parent)
+    if outer is not None:
+        raise CardlabError(f"--out {p} is inside the run folder {outer}; a run needs a "
+                           "folder of its own: choose a new --out outside it")
+
+
 def prepare(path: str | os.PathLike, plan: dict, resume: bool) -> RunFolder:
     """Create the run folder for ``plan``, or reopen it when resuming the very same plan.
 
     Refused with a one-line CardlabError: a path that is a file, a non-empty folder that is not
-    a cardlab run, a run another process is writing, an existing run without ``resume``, a run
-    with a different plan, or ``resume`` where there is no run to continue.
+    a cardlab run, a study's or report's folder or one inside it, a folder inside another run,
+    a run another process is writing, an existing run without ``resume``, a run with a
+    different plan, or ``resume`` where there is no run to continue.
     """
     from analyzer.outputs import refuse_stdout
 
     refuse_stdout(path)
     folder = RunFolder(path)
     p = folder.path
+    _refuse_other_outputs(p)
     if (p.is_symlink() and not p.is_dir()) or (p.exists() and not p.is_dir()):
         raise CardlabError(f"--out {p} exists and is not a folder; choose a new --out")
     try:

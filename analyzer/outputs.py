@@ -95,6 +95,17 @@ def refuse_stdout(target: str | os.PathLike, what: str = "--out") -> None:
                            "folder: give its path")
 
 
+def cardlab_folder_around(path: str | os.PathLike) -> tuple[Path, dict] | None:
+    """The folder cardlab wrote (a study, a report: it holds cardlab's marker) that is
+    ``path`` or holds it, with its marker; None when there is none."""
+    p = Path(os.path.abspath(path))
+    for folder in (p, *p.parents):
+        marker = read_marker(folder)
+        if marker is not None:
+            return folder, marker
+    return None
+
+
 def _remove_stale_builds(parent: Path, name: str) -> None:
     """Hidden build folders of ``name`` left by a killed cardlab process."""
     for entry in parent.glob(f".{name}.*.cardlab-tmp"):

@@ -2,29 +2,54 @@
 
 Both the per-game results and the ``--aggregate`` runs reduce to the same per-seat moments,
 and every seat table is computed from those moments alone, so the two paths give identical
-tables by construction. Confidence intervals are normal-approximation 95% intervals,
-mean +/- 1.96 * s / sqrt(n), with s the sample standard deviation.
+tables by construction.
+
+Every output of a per-seat table - the table for people, ``--format csv`` and ``json`` - comes
+from :func:`seat_estimates`, the one place where stored values become natural ones: a
+metric's stored units times its ``unit`` (the game's ``Measure.scale``: a share of a match win
+is stored in whole 1/27,720), so a rate is a fraction in [0, 1] everywhere, shown in percent
+only in the table. Intervals are 95% intervals: for a rate the Wilson score interval, which
+stays inside [0, 1]; for any other metric the normal approximation mean +/- 1.96 * s / sqrt(n),
+with s the sample standard deviation.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from analyzer.numbers import interval
+from analyzer.numbers import PM, decimals_for, interval, number
 
 Z95 = 1.959963984540054
+PERCENT = 100.0  # a Metric's scale that shows a rate (a proportion) in percent
 
 
 @dataclass(frozen=True)
 class Metric:
-    """A per-seat column to summarise: ``column`` of the results, shown as ``label``."""
+    """A per-seat column to summarise: ``column`` of the results, shown as ``label``.
+
+    ``scale`` turns the natural value into the table's (``PERCENT`` shows a rate, a
+    proportion in [0, 1], in percent); ``unit`` turns the stored value into the natural one
+    and is the game's ``Measure.scale`` (:meth:`in_units`), never declared twice.
+    """
 
     column: str
     label: str
-    scale: float = 1.0  # e.g. 100 to show a proportion in percent
+    scale: float = 1.0
+    unit: float = 1.0
+
+    @property
+    def rate(self) -> bool:
+        """A proportion: its natural values lie in [0, 1] and its interval is Wilson's."""
+        return self.scale == PERCENT
+
+    def in_units(self, measure: Any) -> Metric:
+        """This metric with its stored-to-natural factor taken from ``measure`` (the game's
+        analyzer.games.registry.Measure of the column; None: stored units are natural)."""
+        return replace(self, unit=1.0 if measure is None else float(measure.scale))
 
 
 def seat_moments(results: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
@@ -57,27 +82,90 @@ def mean_ci(n: np.ndarray, total: np.ndarray, sumsq: np.ndarray) -> tuple[np.nda
     return mean, half
 
 
+def seat_estimates(moments: pd.DataFrame, metric: Metric) -> dict[str, np.ndarray]:
+    """Per seat (in the moments' order): n, and the metric's mean with its 95% interval ends,
+    in natural units (a rate as a fraction; its Wilson interval inside [0, 1])."""
+    n = moments[(metric.column, "n")].to_numpy()
+    total = moments[(metric.column, "sum")].to_numpy(dtype=np.float64) * metric.unit
+    sumsq = moments[(metric.column, "sumsq")].to_numpy(dtype=np.float64) * metric.unit ** 2
+    mean, half = mean_ci(n, total, sumsq)
+    if metric.rate:
+        from analyzer.stats.intervals import wilson_bounds
+
+        low, high = wilson_bounds(total, n)
+    else:
+        low, high = mean - half, mean + half
+    return {"n": n, "mean": mean, "low": low, "high": high}
+
+
 def seat_table(moments: pd.DataFrame, metrics: list[Metric]) -> pd.DataFrame:
-    """One row per seat: for each metric its mean and the 95% interval half-width."""
+    """One row per seat: for each metric its mean and 95% interval ends ``label low`` and
+    ``label high``, in the table's units (natural units times the metric's scale)."""
     table = pd.DataFrame(index=moments.index)
     for m in metrics:
-        mean, half = mean_ci(
-            moments[(m.column, "n")].to_numpy(),
-            moments[(m.column, "sum")].to_numpy(),
-            moments[(m.column, "sumsq")].to_numpy(),
-        )
-        table[m.label] = mean * m.scale
-        table[m.label + " ±95%"] = half * m.scale
+        est = seat_estimates(moments, m)
+        table[m.label] = est["mean"] * m.scale
+        table[m.label + " low"] = est["low"] * m.scale
+        table[m.label + " high"] = est["high"] * m.scale
     table.insert(0, "n", moments[(metrics[0].column, "n")].to_numpy())
     return table
 
 
+def seat_records(moments: pd.DataFrame, metrics: list[Metric], who: str = "seat",
+                 labels: list[str] | None = None) -> list[dict[str, Any]]:
+    """One record per seat for csv and json: ``who``, ``strategy`` (with ``labels``), n, and
+    each metric's mean, ``_low`` and ``_high`` in natural units (rates as fractions)."""
+    columns = {m.column: seat_estimates(moments, m) for m in metrics}
+    records = []
+    for i, seat in enumerate(moments.index):
+        rec: dict[str, Any] = {who: int(seat)}
+        if labels:
+            rec["strategy"] = labels[int(seat)]
+        rec["n"] = int(moments[(metrics[0].column, "n")].iloc[i])
+        for column, est in columns.items():
+            rec[column] = float(est["mean"][i])
+            rec[column + "_low"] = float(est["low"][i])
+            rec[column + "_high"] = float(est["high"][i])
+        records.append(rec)
+    return records
+
+
+def estimate_cell(value: float, low: float, high: float,
+                  within: tuple[float, float] | None = None) -> str:
+    """``value ± half`` rounded to the interval, or ``value [low, high]`` where that would
+    misstate the interval: where it is asymmetric by more than a shown digit (a rate's Wilson
+    interval near 0% or 100%), or where ``value ± half`` would leave ``within``."""
+    half = (high - low) / 2
+    if not np.isfinite(half):
+        return interval(value, half)
+    d = decimals_for(half)
+    digit = 10.0 ** -d
+    symmetric = abs((value - low) - (high - value)) <= digit
+    if within is not None:
+        symmetric = symmetric and (float(number(value - half, d).replace(",", "")) >= within[0]
+                                   and float(number(value + half, d).replace(",", ""))
+                                   <= within[1])
+    if symmetric:
+        return interval(value, half)
+    return f"{number(value, d)} [{number(low, d)}, {number(high, d)}]"
+
+
 def format_seat_table(table: pd.DataFrame, metrics: list[Metric]) -> list[list[str]]:
-    """Rows of strings 'mean ± half', each rounded to its interval, for printing (seat first)."""
+    """Rows of strings per metric, each rounded to its interval (:func:`estimate_cell`; a
+    rate's never shown outside 0..100%), for printing (seat first)."""
     rows = []
     for seat, row in table.iterrows():
         cells = [str(seat)]
         for m in metrics:
-            cells.append(interval(row[m.label], row[m.label + " ±95%"]))
+            within = (0.0, m.scale) if m.rate else None
+            cells.append(estimate_cell(row[m.label], row[m.label + " low"],
+                                       row[m.label + " high"], within))
         rows.append(cells)
     return rows
+
+
+def caption(rows: list[list[str]]) -> str:
+    """The table's note on its intervals (brackets only where a cell shows them)."""
+    if any("[" in cell for row in rows for cell in row[1:]):
+        return f"{PM} and [low, high] are 95% intervals"
+    return f"{PM} is the 95% interval"

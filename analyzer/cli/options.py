@@ -69,6 +69,55 @@ def check_count_bound(value: Any, what: str = "--games") -> Any:
     return value
 
 
+# A chunk's rows are held in memory while they are played, reduced and written: the kernel's
+# arrays, the Arrow table and Parquet's buffers (measured: about 1.6 times the rows' own bytes
+# per chunk; ROW_COPIES leaves room). CHUNK_MEMORY is what one chunk may take; every worker
+# holds one.
+CHUNK_MEMORY = 1 << 30
+ROW_COPIES = 4
+
+
+def row_bytes(game: str, mode: str) -> int:
+    """Bytes of one result row of ``game`` in ``mode``: its declared columns' dtypes."""
+    import numpy as np
+
+    from analyzer.games import registry
+
+    return sum(np.dtype(c.dtype).itemsize for c in registry.get(game).mode(mode).columns)
+
+
+def max_chunk_size(game: str, mode: str, players: int) -> int:
+    """The largest --chunk-size whose rows (one per seat and unit) fit in CHUNK_MEMORY."""
+    per_unit = row_bytes(game, mode) * max(int(players), 1) * ROW_COPIES
+    return max(1, CHUNK_MEMORY // per_unit)
+
+
+def check_chunk_size(value: int | None, game: str, mode: str, players: int,
+                     count: int) -> None:
+    """Refuse, in one line before any work, a --chunk-size whose rows would not fit in
+    memory (the chunk played is at most the whole run, ``count`` units)."""
+    if value is None or not isinstance(value, int) or not isinstance(count, int):
+        return
+    from analyzer.games import registry
+
+    largest = max_chunk_size(game, mode, players)
+    if min(value, count) > largest:
+        unit = registry.get(game).mode(mode).unit
+        need = min(value, count) * row_bytes(game, mode) * max(players, 1) * ROW_COPIES
+        raise CardlabError(
+            f"--chunk-size {value:,} needs about {need / (1 << 30):,.1f} GiB for one chunk's "
+            f"rows ({row_bytes(game, mode)} bytes per row, {players} rows per {unit}, held "
+            f"about {ROW_COPIES} times); the largest allowed is {largest:,}"
+        )
+
+
+def chunk_size(help: str = "Games (matches, deals) per chunk (default: automatic).") -> Any:
+    """--chunk-size: a count like any other (below 2**63); its memory bound needs the game,
+    mode and players, so the command checks it with :func:`check_chunk_size`."""
+    return typer.Option(None, "--chunk-size", help=help,
+                        callback=lambda v: check_count_bound(v, "--chunk-size"))
+
+
 def games(default: Any = None, help: str = "Games to play.") -> Any:
     return typer.Option(default, *_flags("games"), help=help,
                         callback=lambda v: check_count_bound(v, "--games"))

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from analyzer.cli import options as opt
 from analyzer.cli.app import app, fail, simulate_app
@@ -21,7 +22,7 @@ from analyzer.errors import CardlabError
 from analyzer.games import registry as games
 from analyzer.games.kernel import RunSpec
 from analyzer.runner.manifest import mode_metrics, plural, row_name
-from analyzer.summary import Metric, format_seat_table, seat_table
+from analyzer.summary import Metric, caption, format_seat_table, seat_records, seat_table
 
 # Options both simulate commands take (typer reads them from each function's defaults).
 SEED = opt.seed()
@@ -29,9 +30,7 @@ STRATEGY = opt.strategy()
 OUT = opt.out(help="Write results to this folder (a Parquet dataset: part files + "
               "_manifest.json).")
 WORKERS = opt.workers()
-CHUNK = typer.Option(
-    None, "--chunk-size", help="Games (matches, deals) per chunk (default: automatic)."
-)
+CHUNK = opt.chunk_size()
 BACKEND = typer.Option(
     "local", "--backend", help="local (processes), threads, serial (in process), or dask."
 )
@@ -73,27 +72,15 @@ def print_seat_table(
     title: str, moments, metrics: list[Metric], labels: list[str] | None = None,
     fmt: str = "table", extra: dict | None = None, who: str = "seat",
 ) -> None:
-    """The per-seat table: seat, strategy, n, and each metric as 'mean ± 95% half-width'.
+    """The per-seat table: seat, strategy, n, and each metric with its 95% interval.
 
     ``fmt`` table (for people; fits 80 columns), csv (one row per seat: each metric's mean,
-    low and high) or json (one object: ``title``, ``seats``, plus ``extra``). ``who`` names
+    low and high, in natural units: rates as fractions) or json (one object: ``title``,
+    ``seats``, plus ``extra``); both from analyzer.summary, as the table is. ``who`` names
     the first column (the mode's row_name: "player" where rows are players).
     """
-    values = seat_table(moments, metrics)
     if fmt != "table":
-        records = []
-        for seat, row in values.iterrows():
-            rec = {who: int(seat)}
-            if labels:
-                rec["strategy"] = labels[int(seat)]
-            rec["n"] = int(row["n"])
-            for m in metrics:
-                half = float(row[m.label + " ±95%"]) / m.scale
-                mean = float(row[m.label]) / m.scale
-                rec[m.column] = mean
-                rec[m.column + "_low"] = mean - half
-                rec[m.column + "_high"] = mean + half
-            records.append(rec)
+        records = seat_records(moments, metrics, who, labels)
         if fmt == "json":
             typer.echo(json.dumps({"title": title, "seats": records, **(extra or {})},
                                   default=str))
@@ -107,13 +94,14 @@ def print_seat_table(
     header = [who, *(["strategy"] if labels else []), "n",
               *(m.label for m in metrics)]
     rows = []
-    for (seat, row), cells in zip(values.iterrows(), format_seat_table(values, metrics),
-                                  strict=True):
+    values = seat_table(moments, metrics)
+    cells_by_seat = format_seat_table(values, metrics)
+    for (seat, row), cells in zip(values.iterrows(), cells_by_seat, strict=True):
         strategy = [labels[int(seat)]] if labels else []
         rows.append([cells[0], *strategy, f"{int(row['n']):,}", *cells[1:]])
     out = console()
     out.print(fitted_table(title, header, rows, left={1} if labels else set(),
-                           width=out.width, caption="± is the 95% interval"))
+                           width=out.width, caption=escape(caption(cells_by_seat))))
 
 
 def _title(game: str, spec: RunSpec, count: int, unit: str, start: int) -> str:
@@ -147,6 +135,7 @@ def simulate(
             texts = texts * players
         # The kernel's validate checks players, strategies (one per seat) and rules first.
         spec = RunSpec(game, players, tuple(texts), seed, mode, rules)
+        opt.check_chunk_size(chunk_size, game, mode, players, count)
         options = RunOptions(workers, chunk_size, backend, scheduler, progress=not quiet)
         result = execute(spec, count, start, options, out=out, aggregate=aggregate,
                          resume=resume, repair=repair)

@@ -15,15 +15,17 @@ parts behind, never a truncated one, and never a manifest. Names that start with
 
 :meth:`RunFolder.verify` checks a folder against itself before anything reads or continues
 it: the parts tile the plan's index range without overlap, each part holds the rows its range
-implies, and each part's embedded plan, ``_run.json`` and ``_manifest.json`` agree. Whatever
-fails is reported as damaged, one line per file, and never counted as complete;
-:meth:`RunFolder.repair` moves damaged pieces into ``_damaged/`` (nothing is deleted) so that a
-resumed run replays exactly their ranges.
+implies, each part's rows and metadata match the checksum written with them, and each part's
+embedded plan, ``_run.json`` and ``_manifest.json`` agree. Whatever fails is reported as
+damaged, one line per file, and never counted as complete; :meth:`RunFolder.repair` moves
+damaged pieces into ``_damaged/`` (nothing is deleted) so that a resumed run replays exactly
+their ranges.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
@@ -43,6 +46,11 @@ from analyzer.runner.chunks import Chunk
 PART_RE = re.compile(r"^part-(\d{19})-(\d{19})\.parquet$")
 LOCK_FILE = ".lock"
 DAMAGED_DIR = "_damaged"
+# A part's checksum: its rows (every column's values, in order) and its cardlab metadata (plan,
+# range, moments), hashed when the part is written and again whenever it is verified, so that
+# an edited row or an edited footer summary is damage, not a result.
+CHECKSUM_KEY = b"cardlab.checksum"
+CHECKSUM_ALGORITHM = "sha256"
 
 
 class DamagedRunError(CardlabError):
@@ -129,11 +137,37 @@ def write_part(
         meta[mf.METADATA_KEY] = metadata
     if moments is not None:
         meta[mf.MOMENTS_KEY] = moments
-    if meta:
-        table = table.replace_schema_metadata(meta)
+    meta[CHECKSUM_KEY] = part_checksum(table, meta).encode()
+    table = table.replace_schema_metadata(meta)
     path = Path(folder) / part_name(chunk)
     atomic_write(path, lambda f: pq.write_table(table, f))
     return path
+
+
+def part_checksum(table: pa.Table, metadata: dict[bytes, bytes]) -> str:
+    """``sha256:<hex>`` of a part's rows and its cardlab metadata (all but the checksum).
+
+    Each column contributes its name, numpy dtype, length and values (numbers and booleans as
+    their bytes, text as length-prefixed UTF-8), so the digest is the same for the table
+    written and the table read back, whatever Parquet's encoding. SHA-256 runs at well over
+    1 GB/s on CPUs with SHA instructions: a small fraction of the time reading and decoding
+    the part takes (about 0.1 s against 0.5 s for four million rows)."""
+    digest = hashlib.sha256()
+    for key in sorted(k for k in metadata if k.startswith(b"cardlab.") and k != CHECKSUM_KEY):
+        value = metadata[key]
+        digest.update(len(key).to_bytes(8, "little") + key)
+        digest.update(len(value).to_bytes(8, "little") + value)
+    for name, column in zip(table.column_names, table.columns, strict=True):
+        values = column.to_numpy()
+        head = f"{name}\0{values.dtype.str if values.dtype.kind != 'O' else 'text'}\0"
+        digest.update(head.encode() + len(values).to_bytes(8, "little"))
+        if values.dtype.kind == "O":
+            for item in values:
+                data = str(item).encode()
+                digest.update(len(data).to_bytes(8, "little") + data)
+        else:
+            digest.update(np.ascontiguousarray(values).data)
+    return f"{CHECKSUM_ALGORITHM}:{digest.hexdigest()}"
 
 
 class RunFolder:
@@ -363,6 +397,7 @@ def _check_part(path: Path, chunk: Chunk, plan: dict) -> tuple[str | None, dict 
     if diffs:
         return ("belongs to another run: its embedded plan differs from _run.json ("
                 + "; ".join(diffs) + ")"), embedded
+    table = None
     if plan["kind"] == "rows":
         expected = chunk.count * plan["players"]
         if meta.num_rows != expected:
@@ -373,7 +408,11 @@ def _check_part(path: Path, chunk: Chunk, plan: dict) -> tuple[str | None, dict 
             return (f"holds indices {span[0]}..{span[1]}, not its range "
                     f"{chunk.start}..{chunk.stop - 1}"), embedded
     else:
-        units = _histogram_units(path, plan)
+        try:
+            table = pq.read_table(path)
+        except (OSError, ValueError) as exc:
+            return f"has unreadable rows ({exc})", embedded
+        units = _histogram_units(table, plan)
         if units != chunk.count:
             return (f"counts {units} {mf.plural(plan['unit'])}; its range "
                     f"{chunk.start}..{chunk.stop - 1} implies {chunk.count}"), embedded
@@ -382,7 +421,24 @@ def _check_part(path: Path, chunk: Chunk, plan: dict) -> tuple[str | None, dict 
         lo, _, hi = written_for.partition("-")
         return (f"was written for units {lo}..{int(hi) - 1 if hi.isdigit() else hi}, not "
                 f"its name's range {chunk.start}..{chunk.stop - 1}"), embedded
-    return None, embedded
+    return _check_checksum(path, kv, table), embedded
+
+
+def _check_checksum(path: Path, kv: dict[bytes, bytes], table: pa.Table | None) -> str | None:
+    """What is wrong with a part's rows against the checksum written with them (None: they
+    match)."""
+    stored = kv.get(CHECKSUM_KEY)
+    if stored is None:
+        return ("carries no checksum of its rows (written by a cardlab that did not record "
+                "one): its rows cannot be verified")
+    try:
+        table = table if table is not None else pq.read_table(path)
+    except (OSError, ValueError) as exc:
+        return f"has unreadable rows ({exc})"
+    if part_checksum(table, kv).encode() != stored:
+        return ("does not match the checksum written with it: its rows or its metadata were "
+                "changed after it was written")
+    return None
 
 
 def _index_span(meta: pq.FileMetaData) -> tuple[int, int] | None:
@@ -401,15 +457,15 @@ def _index_span(meta: pq.FileMetaData) -> tuple[int, int] | None:
     return None if lo is None else (int(lo), int(hi))
 
 
-def _histogram_units(path: Path, plan: dict) -> int | None:
+def _histogram_units(table: pa.Table, plan: dict) -> int | None:
     """Units an aggregate part counts: the overall histogram of seat 0's first column."""
     columns = [c for c in plan["columns"] if c not in ("index", "seat")]
     try:
-        table = pq.read_table(path).to_pandas()
-        rows = table[(table["given"] == "") & (table["seat"] == 0)
-                     & (table["column"] == columns[0])]
+        frame = table.to_pandas()
+        rows = frame[(frame["given"] == "") & (frame["seat"] == 0)
+                     & (frame["column"] == columns[0])]
         return int(rows["count"].sum())
-    except (OSError, ValueError, KeyError, IndexError):
+    except (ValueError, KeyError, IndexError):
         return None
 
 
@@ -437,18 +493,44 @@ def _read_json(path: Path) -> dict:
     return doc
 
 
+def run_folder_around(path: str | os.PathLike) -> Path | None:
+    """The run folder (it holds ``_run.json``) that is ``path`` or holds it; None if none."""
+    p = Path(os.path.abspath(path))
+    return next((folder for folder in (p, *p.parents) if RunFolder(folder).is_run()), None)
+
+
+def _refuse_other_outputs(p: Path) -> None:
+    """A run needs a folder of its own: never a study's or a report's folder or one inside
+    them, never a folder inside another run (``pandas.read_parquet`` of that run would read
+    it as part of its rows)."""
+    from analyzer.outputs import cardlab_folder_around
+
+    around = cardlab_folder_around(p)
+    if around is not None:
+        folder, marker = around
+        where = "is" if folder == Path(os.path.abspath(p)) else f"is inside {folder},"
+        raise CardlabError(f"--out {p} {where} a cardlab {marker.get('kind')} folder; a run "
+                           "needs a folder of its own: choose a new --out")
+    outer = run_folder_around(Path(os.path.abspath(p)).parent)
+    if outer is not None:
+        raise CardlabError(f"--out {p} is inside the run folder {outer}; a run needs a "
+                           "folder of its own: choose a new --out outside it")
+
+
 def prepare(path: str | os.PathLike, plan: dict, resume: bool) -> RunFolder:
     """Create the run folder for ``plan``, or reopen it when resuming the very same plan.
 
     Refused with a one-line CardlabError: a path that is a file, a non-empty folder that is not
-    a cardlab run, a run another process is writing, an existing run without ``resume``, a run
-    with a different plan, or ``resume`` where there is no run to continue.
+    a cardlab run, a study's or report's folder or one inside it, a folder inside another run,
+    a run another process is writing, an existing run without ``resume``, a run with a
+    different plan, or ``resume`` where there is no run to continue.
     """
     from analyzer.outputs import refuse_stdout
 
     refuse_stdout(path)
     folder = RunFolder(path)
     p = folder.path
+    _refuse_other_outputs(p)
     if (p.is_symlink() and not p.is_dir()) or (p.exists() and not p.is_dir()):
         raise CardlabError(f"--out {p} exists and is not a folder; choose a new --out")
     try:

@@ -54,8 +54,12 @@ def mode_unit_columns(game: str, mode: str) -> list[str]:
 
 
 def mode_metrics(game: str, mode: str) -> list:
-    """The per-seat metrics (analyzer.summary.Metric) of ``game`` in ``mode``."""
-    return list(_mode(game, mode).metrics)
+    """The per-seat metrics (analyzer.summary.Metric) of ``game`` in ``mode``, each with its
+    factor from stored to natural units: the game's Measure.scale of the column."""
+    from analyzer.games import registry
+
+    description = registry.get(game)
+    return [m.in_units(description.measure(m.column)) for m in _mode(game, mode).metrics]
 
 
 def row_name(game: str, mode: str) -> str:

@@ -107,18 +107,34 @@ def mean_interval(x: np.ndarray, level: float = 0.95) -> Estimate:
     return Estimate(mean, mean - half, mean + half, n, level)
 
 
+def wilson_bounds(
+    successes: np.ndarray, n: np.ndarray, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ends of the Wilson score interval for arrays of proportions successes / n, always
+    inside [0, 1] (NaN where n is 0). ``successes`` may be fractional (a sum of shares of a
+    win, each in [0, 1]); a proportion a rounding crumb outside [0, 1] is clipped first."""
+    n = np.asarray(n, dtype=np.float64)
+    successes = np.asarray(successes, dtype=np.float64)
+    z = z_quantile(level)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = np.clip(successes / n, 0.0, 1.0)
+        denom = 1.0 + z * z / n
+        centre = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    empty = ~(n > 0)
+    # clip the rounding crumbs at 0 and 1 (x=0 gives low = 0 exactly in exact arithmetic)
+    low = np.where(empty, np.nan, np.clip(centre - half, 0.0, 1.0))
+    high = np.where(empty, np.nan, np.clip(centre + half, 0.0, 1.0))
+    return low, high
+
+
 def wilson_interval(successes: float, n: float, level: float = 0.95) -> Estimate:
     """Wilson score interval for a proportion (Wilson 1927; Newcombe 1998, method 3)."""
     _check_counts(successes, n)
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan, 0, level)
-    z = z_quantile(level)
-    p = successes / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # clip the rounding crumbs at 0 and 1 (x=0 gives low = 0 exactly in exact arithmetic)
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), int(n), level)
+    low, high = wilson_bounds(np.float64(successes), np.float64(n), level)
+    return Estimate(successes / n, float(low), float(high), int(n), level)
 
 
 def wald_interval(successes: float, n: float, level: float = 0.95) -> Estimate:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,12 @@ import pandas as pd
 
 from analyzer import __version__
 from analyzer.errors import CardlabError
-from analyzer.outputs import check_folder_target, refuse_stdout, replace_folder
+from analyzer.outputs import (
+    cardlab_folder_around,
+    check_folder_target,
+    refuse_stdout,
+    replace_folder,
+)
 from analyzer.studies import registry as studies
 
 FORMAT = "cardlab-study/1"
@@ -79,6 +85,7 @@ def save_study(result: StudyResult, out: str | Path) -> Path:
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise CardlabError(f"--out {out} exists and is not a folder; choose a folder")
+    _refuse_other_outputs(out)
 
     def build(tmp: Path) -> None:
         files = {}
@@ -104,7 +111,29 @@ def check_study_target(out: str | Path, study: str) -> None:
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise CardlabError(f"--out {out} exists and is not a folder; choose a folder")
+    _refuse_other_outputs(out)
     check_folder_target(out / study, "study", "study folder", _is_study_folder)
+
+
+def _refuse_other_outputs(out: Path) -> None:
+    """A study's ``<out>/<study>`` never goes into a run folder (``pandas.read_parquet`` of
+    the run would fail, or read the study's tables as rows) nor into another cardlab output
+    (a study's or a report's folder): ``out`` is the folder that holds study folders."""
+    from analyzer.runner.folder import run_folder_around
+
+    here = Path(os.path.abspath(out))
+    run = run_folder_around(here)
+    if run is not None:
+        where = "is" if run == here else f"is inside {run},"
+        raise CardlabError(f"--out {out} {where} a cardlab run folder; a study writes its "
+                           "own folder beside runs, never in one: choose another --out")
+    around = cardlab_folder_around(here)
+    legacy = _is_study_folder(here) if here.is_dir() else False
+    if around is not None or legacy:
+        folder, kind = (around[0], around[1].get("kind")) if around else (here, "study")
+        where = "is" if folder == here else f"is inside {folder},"
+        raise CardlabError(f"--out {out} {where} a cardlab {kind} folder; give the folder "
+                           "that holds the study folders (e.g. its parent)")
 
 
 def _is_study_folder(folder: Path) -> bool:

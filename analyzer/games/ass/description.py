@@ -2,7 +2,7 @@
 
 from analyzer.games.ass.cards import WIN_SHARE_UNIT
 from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
-from analyzer.summary import Metric
+from analyzer.summary import PERCENT, Metric
 
 # The result columns, declared once (the kernel's play_chunk returns exactly these, in order).
 GAME_COLUMNS = (
@@ -47,7 +47,8 @@ GAME_METRICS = (
 )
 MATCH_METRICS = (
     Metric("total", "mean total minus points"),
-    Metric("win_share", "P(win match) %", 100.0 / WIN_SHARE_UNIT),
+    # a rate: its stored 1/WIN_SHARE_UNIT become a fraction through the Measure's scale
+    Metric("win_share", "P(win match) %", PERCENT),
     Metric("tied", "P(tie) %", 100.0),
 )
 

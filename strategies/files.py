@@ -19,7 +19,10 @@ inherit the environment, see the same presets. :func:`strategies.registry.catalo
 :func:`load_for` on every look-up; each file is read once per process.
 
 ``tomllib`` (``tomli`` before Python 3.11) reads TOML; writing needs only strings and numbers, so
-:func:`write_presets` formats the file itself.
+:func:`write_presets` formats the new presets itself. It only ever *appends* to an existing
+file: every byte already there (comments, earlier provenance headers, escapes, the exact digits
+of a value) stays as it is, and the appended file is checked to parse before it is written.
+:func:`check_append` runs the same checks before any work (``cardlab tune`` calls it first).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ from analyzer.games import registry as games_registry
 from strategies.registry import StrategyError, StrategySpec, register, resolve_values
 
 ENV = "CARDLAB_STRATEGIES"
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+_NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*")  # whole name: fullmatch (``$`` passes "x\\n")
 _KEYS = {"base", "description", "params"}
 
 # path -> {game: [specs]} for files already read; (path, game) pairs already registered.
@@ -59,15 +62,33 @@ class Preset:
     description: str = ""
 
 
+def full_path(path: str | Path, where: str = "strategies file") -> str:
+    """The absolute path of a strategies file, or a one-line error: an empty path, a path with
+    the separator of ``CARDLAB_STRATEGIES`` (it would reach worker processes split in two), a
+    symlink loop."""
+    text = str(path)
+    if not text.strip():
+        raise StrategyError(f"{where} is empty: give the path of a TOML strategies file")
+    if os.pathsep in text:
+        raise StrategyError(
+            f"{where} {text!r} contains {os.pathsep!r}, which separates files in {ENV}, so "
+            f"it would be read as {' and '.join(repr(t) for t in text.split(os.pathsep))}; "
+            f"rename the file or link it under a name without {os.pathsep!r}")
+    try:
+        return str(Path(text).expanduser().resolve())
+    except (RuntimeError, OSError) as exc:  # a symlink loop: RuntimeError before Python 3.13
+        raise StrategyError(f"{where} {text} cannot be resolved: {exc}") from None
+
+
 def env_paths() -> list[str]:
     """The strategies files named by ``CARDLAB_STRATEGIES`` (absolute paths)."""
     text = os.environ.get(ENV, "")
-    return [str(Path(p).expanduser().resolve()) for p in text.split(os.pathsep) if p.strip()]
+    return [full_path(p, f"{ENV} entry") for p in text.split(os.pathsep) if p.strip()]
 
 
 def add_to_env(path: str | Path) -> str:
     """Check ``path`` now (one-line error if bad) and add it to ``CARDLAB_STRATEGIES``."""
-    full = str(Path(path).expanduser().resolve())
+    full = full_path(path)
     read_file(full)
     paths = env_paths()
     if full not in paths:
@@ -92,8 +113,9 @@ def _spec_from(game: str, name: str, table: Any, path: str) -> StrategySpec:
     where = f"{path}: [{game}.{name}]"
     if not isinstance(table, dict):
         raise StrategyError(f"{where} must be a table with base, description and params")
-    if not _NAME.match(name):
-        raise StrategyError(f"{where}: a name is lower-case letters, digits, '-', '_' or '.'")
+    if not _NAME.fullmatch(name):
+        raise StrategyError(f"{path}: [{game}.{name!r}]: a name is lower-case letters, digits, "
+                            "'-', '_' or '.'")
     unknown = set(table) - _KEYS
     if unknown:
         raise StrategyError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; "
@@ -123,10 +145,12 @@ def _spec_from(game: str, name: str, table: Any, path: str) -> StrategySpec:
 
 def read_file(path: str | Path) -> dict[str, list[StrategySpec]]:
     """The presets of a strategies file by game, checked; cached per process."""
-    full = str(Path(path).expanduser().resolve())
+    full = full_path(path)
     if full in _READ:
         return _READ[full]
     p = Path(full)
+    if p.is_dir():
+        raise StrategyError(f"strategies file {path} is a folder; give a TOML file")
     if not p.is_file():
         raise StrategyError(f"strategies file {path} does not exist")
     try:
@@ -151,7 +175,7 @@ def register_file(path: str | Path, game: str) -> None:
     """Register ``game``'s presets of one file (once per process)."""
     from strategies.registry import catalog
 
-    full = str(Path(path).expanduser().resolve())
+    full = full_path(path)
     if (full, game) in _REGISTERED:
         return
     specs = read_file(full).get(game, [])
@@ -174,65 +198,170 @@ def load_for(game: str) -> None:
             register_file(path, game)
 
 
+_ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",
+            "\r": "\\r"}
+
+
 def _toml_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+    """A TOML basic string that reads back as exactly ``text`` (control characters escaped)."""
+    return '"' + "".join(_ESCAPES.get(c) or (f"\\u{ord(c):04x}" if ord(c) < 0x20 or ord(c) == 0x7F
+                                            else c) for c in text) + '"'
 
 
 def _toml_value(text: str) -> str:
+    """A knob value: a TOML number when ``text`` is a finite number (every digit of the double
+    kept), else a string."""
     try:
         value = float(text)
     except ValueError:
         return _toml_string(text)
-    if math.isfinite(value):
-        return str(int(value)) if value == int(value) else f"{value:.10g}"
-    return _toml_string(text)
+    if not math.isfinite(value):
+        return _toml_string(text)
+    if value.is_integer() and abs(value) < 2**53:
+        return str(int(value))
+    return repr(value)
+
+
+def _comment(text: str) -> list[str]:
+    """``text`` as TOML comment lines (a comment may hold no control character but tab)."""
+    return ["# " + "".join(c if c == "\t" or c.isprintable() else f"\\u{ord(c):04x}"
+                           for c in line) for line in text.splitlines()]
 
 
 def presets_toml(presets: list[Preset], comment: str = "") -> str:
-    """The TOML text of a strategies file holding ``presets``."""
-    lines = [f"# {line}" for line in comment.splitlines()]
+    """The TOML text of ``presets``, ``comment`` (e.g. the provenance) as comment lines above
+    them."""
+    lines = _comment(comment)
     for p in presets:
-        if not _NAME.match(p.name):
-            raise StrategyError(f"preset name {p.name!r}: use lower-case letters, digits, "
-                                "'-', '_' or '.'")
+        check_name(p.name)
         items = ", ".join(f"{k} = {_toml_value(v)}" for k, v in p.params.items())
         lines += ["", f"[{p.game}.{p.name}]", f"base = {_toml_string(p.base)}",
                   f"description = {_toml_string(p.description)}", f"params = {{ {items} }}"]
     return "\n".join(lines).lstrip("\n") + "\n"
 
 
-def write_presets(path: str | Path, presets: list[Preset], comment: str = "") -> Path:
-    """Add ``presets`` to the strategies file ``path`` (created if missing).
+def check_name(name: str) -> None:
+    """One line for a preset name a strategies file may not hold."""
+    if not _NAME.fullmatch(name):
+        raise StrategyError(f"preset name {name!r}: use lower-case letters, digits, '-', '_' "
+                            "or '.', starting with a letter or digit")
 
-    Presets of the file with other names are kept; one with the same game and name is
-    replaced. The file is written to a temporary name and renamed, so it is never half
-    written. Returns the path.
-    """
+
+def _appended(path: Path, presets: list[Preset], comment: str) -> tuple[bytes, bytes]:
+    """(what ``path`` holds now, the text to append), checked: the file is a readable
+    strategies file that does not yet define any of ``presets``, and the appended whole parses
+    to the old tables plus exactly the new presets."""
+    old = b""
+    if path.exists() or path.is_symlink():
+        if not path.is_file():
+            raise StrategyError(f"{path} exists and is not a regular file; it is left as it is")
+        try:
+            old = path.read_bytes()
+            before = tomllib.loads(old.decode("utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise StrategyError(f"{path} exists and is not a strategies file ({exc}); it is "
+                                "left as it is") from None
+    else:
+        before = {}
+    for p in presets:
+        tables = before.get(p.game, {})
+        if not isinstance(tables, dict):
+            raise StrategyError(f"{path}: {p.game} is not a table of presets; the file is left "
+                                "as it is")
+        if p.name in tables:
+            raise StrategyError(f"{path} already has a preset [{p.game}.{p.name}]; choose "
+                                "another name (presets are only ever added, never rewritten)")
+    lead = b"" if not old else (b"\n" if old.endswith(b"\n") else b"\n\n")
+    new = lead + presets_toml(presets, comment).encode("utf-8")
+    try:
+        after = tomllib.loads((old + new).decode("utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise StrategyError(f"{path}: adding [{presets[0].game}.{presets[0].name}] would not "
+                            f"parse ({exc}); the file is left as it is") from None
+    for p in presets:
+        if not _reads_back(after.get(p.game, {}).pop(p.name, None), p):
+            raise StrategyError(f"{path}: [{p.game}.{p.name}] would not read back as written; "
+                                "the file is left as it is")
+        if not after.get(p.game) and p.game not in before:
+            after.pop(p.game, None)
+    if after != before:
+        raise StrategyError(f"{path}: appending would change its other presets; the file is "
+                            "left as it is")
+    return old, new
+
+
+def _reads_back(table: Any, p: Preset) -> bool:
+    """Whether a parsed table is the preset ``p`` (numbers compared as numbers)."""
+    if not isinstance(table, dict) or (table.get("base"), table.get("description")) != (
+            p.base, p.description):
+        return False
+    params = table.get("params")
+    if not isinstance(params, dict) or set(params) != set(p.params):
+        return False
+    for key, text in p.params.items():
+        value = params[key]
+        if isinstance(value, str) != (_toml_value(text).startswith('"')):
+            return False
+        if value != text if isinstance(value, str) else value != float(text):
+            return False
+    return True
+
+
+def check_append(path: str | Path, presets: list[Preset]) -> None:
+    """Check now, before any work, that :func:`write_presets` can add ``presets`` to ``path``:
+    valid names, a strategies file (or none yet) that will still parse after the append, and
+    a file (or folder) this process may write."""
     path = Path(path)
-    kept: list[Preset] = []
+    _appended(path, presets, "")
     if path.exists():
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise StrategyError(f"{path} exists and is not a strategies file ({exc}); "
-                                "it is left as it is") from None
-        new = {(p.game, p.name) for p in presets}
-        for game, tables in data.items():
-            if not isinstance(tables, dict):
-                raise StrategyError(f"{path} exists and is not a strategies file")
-            for name, t in tables.items():
-                if (game, name) in new:
-                    continue
-                if not isinstance(t, dict) or not isinstance(t.get("base"), str):
-                    raise StrategyError(f"{path}: [{game}.{name}] is not a preset; the file "
-                                        "is left as it is")
-                kept.append(Preset(game, name, t["base"],
-                                   {k: _text(v, f"{path} {k}")
-                                    for k, v in (t.get("params") or {}).items()},
-                                   str(t.get("description", ""))))
-    text = presets_toml(kept + list(presets), comment)
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
-    _READ.pop(str(path.resolve()), None)
+            with open(path, "ab"):  # opened for appending, nothing written: the content stays
+                pass
+        except OSError as exc:
+            raise StrategyError(f"{path} cannot be written: {exc.strerror or exc}") from None
+    else:
+        folder = path.parent if str(path.parent) else Path(".")
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+            raise StrategyError(f"{path} cannot be created: {folder} is not a writable folder")
+
+
+def write_presets(path: str | Path, presets: list[Preset], comment: str = "") -> Path:
+    """Add ``presets`` to the end of the strategies file ``path`` (created if missing).
+
+    Nothing already in the file changes: the new presets (``comment`` above them) are
+    appended after the checks of :func:`check_append`; a preset of the same game and name is
+    refused, not replaced. A new file is written to a temporary name and renamed; an append
+    that fails (a full disk) is cut back to the old length. Returns the path.
+    """
+    path = Path(path)
+    old, new = _appended(path, presets, comment)
+    if not old and not path.exists():
+        tmp = path.with_name(f".{path.name}.tmp")
+        try:
+            tmp.write_bytes(new)
+            os.replace(tmp, path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise StrategyError(f"{path} could not be written ({exc.strerror or exc}); "
+                                "nothing was written") from None
+    else:
+        with open(path, "ab") as f:
+            size = f.tell()
+            if size != len(old):
+                raise StrategyError(f"{path} changed while it was being checked; it is left "
+                                    "as it is")
+            try:
+                f.write(new)
+                f.flush()
+                os.fsync(f.fileno())
+            except BaseException as exc:  # a full disk, or Ctrl-C: cut back to the old file
+                f.truncate(size)
+                if not isinstance(exc, OSError):
+                    raise
+                raise StrategyError(f"{path}: the preset could not be added "
+                                    f"({exc.strerror or exc}); the file is left as it "
+                                    "was") from None
+    _READ.pop(full_path(path), None)
     return path

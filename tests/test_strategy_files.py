@@ -44,14 +44,17 @@ def test_round_trip_write_load_and_play_the_same_values(tmp_path, monkeypatch, c
     assert parse_strategy("ass", "mine:keep=5").values[1] == 5.0
 
 
-def test_writing_again_keeps_other_presets_and_replaces_the_same_name(tmp_path, clean_registry):
+def test_writing_again_appends_and_refuses_the_same_name(tmp_path, clean_registry):
     path = tmp_path / "s.toml"
     write_presets(path, [Preset("ass", "one", "heuristic", {"keep": "1"})])
+    first = path.read_bytes()
     write_presets(path, [Preset("ass", "two", "heuristic", {"keep": "2"})])
-    write_presets(path, [Preset("ass", "one", "heuristic", {"keep": "4"})])
+    assert path.read_bytes().startswith(first)
+    with pytest.raises(StrategyError, match=r"already has a preset \[ass.one\]"):
+        write_presets(path, [Preset("ass", "one", "heuristic", {"keep": "4"})])
     specs = {s.name: s for s in read_file(path)["ass"]}
     assert set(specs) == {"one", "two"}
-    assert specs["one"].preset["keep"] == "4"
+    assert specs["one"].preset["keep"] == "1"
 
 
 @pytest.mark.parametrize("text,message", [

@@ -48,10 +48,19 @@ def run_app(args: list[str] | None = None) -> None:
     line) and exit status 2 - never click's framed box, never a traceback for bad input.
 
     Ctrl-C exits with status 130. An OSError no command handled (a disk that filled up or
-    went read-only under it) is still one line.
+    went read-only under it) is still one line. A closed standard output is refused before
+    any work (status 1: the output would be lost), and a stream whose encoding lacks a symbol
+    gets an ASCII stand-in (``+/-`` for ``±``).
     """
     from typer._click import exceptions as click
 
+    from analyzer.cli.console import ascii_fallback, stdout_closed
+
+    if stdout_closed():
+        _error("standard output is closed, so cardlab's output would be lost; redirect it "
+               "(> FILE, or > /dev/null to discard it)")
+        sys.exit(1)
+    ascii_fallback()
     try:
         code = app(args=args, prog_name="cardlab", standalone_mode=False)
     except CardlabError as exc:
@@ -62,7 +71,9 @@ def run_app(args: list[str] | None = None) -> None:
         typer.echo(exc.ctx.get_help())
         code = 2
     except click.UsageError as exc:
-        _error(exc.format_message(), _usage_hint(exc))
+        other = _other_count(exc)
+        _error(other or exc.format_message(),
+               f"see {exc.ctx.command_path} --help" if other else _usage_hint(exc))
         code = 2
     except click.ClickException as exc:
         _error(exc.format_message())
@@ -85,6 +96,24 @@ def _error(message: str, hint: str | None = None) -> None:
     typer.echo(f"error: {' '.join(str(message).split())}", err=True)
     if hint:
         typer.echo(f"hint: {hint}", err=True)
+
+
+def _other_count(exc) -> str | None:
+    """For ``--games``/``-n`` on a command that counts something else (Jass: matches or
+    deals), the sentence that says which unit it counts."""
+    from typer._click import exceptions as click
+
+    ctx = exc.ctx
+    if not isinstance(exc, click.NoSuchOption) or exc.option_name not in ("--games", "-n") \
+            or ctx is None:
+        return None
+    counts = [o for p in ctx.command.params if not getattr(p, "is_flag", False)
+              for o in p.opts if o in ("--matches", "--deals")]
+    if not counts:
+        return None
+    words = {"--matches": "--matches N (whole matches)", "--deals": "--deals N (single deals)"}
+    return (f"{ctx.command_path} counts {' or '.join(c[2:] for c in counts)}, not games: use "
+            f"{' or '.join(words[c] for c in counts)} instead of {exc.option_name}")
 
 
 def _usage_hint(exc) -> str:

@@ -30,7 +30,7 @@ def _print_version(value: bool) -> None:
 def main_options(
     version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
                                  help="Print the version of cardlab and exit."),
-    strategies: list[Path] = typer.Option(
+    strategies: list[str] = typer.Option(
         [], "--strategies", help="A strategies file (TOML) of named presets, e.g. written by "
         "`cardlab tune`; may be repeated and stand anywhere on the command line. Also read "
         "from CARDLAB_STRATEGIES.", show_default=False, metavar="FILE"),

@@ -5,17 +5,72 @@
 * Colour: none when ``NO_COLOR`` is set (https://no-color.org), and never on a pipe.
 * Tables: the columns that say whose numbers these are (seat, strategy, n) are never
   squeezed or cut with "…"; long headers wrap onto two lines instead, numbers never do.
+* Encoding: a stream that cannot encode cardlab's symbols (``PYTHONIOENCODING=ascii``, a
+  latin-1 terminal) gets ASCII stand-ins (``+/-`` for ``±``) instead of an error
+  (:func:`ascii_fallback`).
 """
 
 from __future__ import annotations
 
+import codecs
 import os
+import sys
+import unicodedata
 
 from rich import box
 from rich.console import Console
 from rich.table import Table
 
 PIPE_WIDTH = 200
+
+# ASCII stand-ins for the symbols cardlab prints; other characters lose their accents
+# (NFKD) or become "?".
+ASCII = {"±": "+/-", "…": "...", "—": "--", "–": "-", "×": "x", "≤": "<=", "≥": ">=",
+         "≠": "!=", "≈": "~", "→": "->", "←": "<-", "·": ".", "•": "*", "─": "-", "━": "-",
+         "│": "|", "┃": "|", "°": " deg", "µ": "u", "‘": "'", "’": "'", "“": '"', "”": '"',
+         "√": "sqrt", "∞": "inf", " ": " "}
+ERRORS = "cardlab-ascii"
+
+
+def _ascii(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    text = exc.object[exc.start:exc.end]
+    out = "".join(ASCII.get(c) or unicodedata.normalize("NFKD", c).encode("ascii", "ignore")
+                  .decode() or "?" for c in text)
+    return out, exc.end
+
+
+codecs.register_error(ERRORS, _ascii)
+
+
+def ascii_fallback(streams=None) -> None:
+    """Give stdout and stderr ASCII stand-ins for the characters their encoding lacks."""
+    for stream in streams or (sys.stdout, sys.stderr):
+        encoding = getattr(stream, "encoding", None)
+        if not encoding or not hasattr(stream, "reconfigure"):
+            continue
+        try:
+            "".join(ASCII).encode(encoding)
+        except UnicodeEncodeError:
+            stream.reconfigure(errors=ERRORS)
+        except LookupError:
+            continue
+
+
+def stdout_closed() -> bool:
+    """Whether standard output is closed (``>&-``): everything printed would be lost."""
+    if sys.stdout is None:
+        return True
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):  # io.UnsupportedOperation: in memory
+        return False
+    try:
+        os.fstat(fd)
+    except OSError:
+        return True
+    return False
 
 
 def console(stderr: bool = False) -> Console:
@@ -42,30 +97,39 @@ def fitted_table(title: str, header: list[str], rows: list[list[str]],
 
     Every column is at least as wide as its widest cell. When the table does not fit, headers
     wrap at word boundaries, and if that is not enough intervals are stacked (``27.169`` over
-    ``± 0.027``), so that seat, strategy and n stay whole on an 80-column terminal. ``left``
-    are the left-aligned columns (names).
+    ``± 0.027``), and then long header words are cut, so that seat, strategy and n stay
+    whole on an 80-column terminal. Narrower still (``COLUMNS=20``), the cells keep their
+    width and the table is wider than the
+    terminal: print it with ``crop=False`` and the lines run on (the terminal wraps or
+    scrolls them) rather than lose a column. ``left`` are the left-aligned columns (names).
     """
     width = width or console().width
     gaps = 2 * (len(header) - 1)
 
-    def widths(cells: list[list[str]], whole_headers: bool) -> list[int]:
+    def widths(cells: list[list[str]], headers: str) -> list[int]:
+        """Column widths: headers whole, or cut only between words, or anywhere (a one-word
+        header, such as seat, strategy or n, is never cut)."""
         out = []
         for i, name in enumerate(header):
-            head = len(name) if whole_headers else max((len(w) for w in name.split()),
-                                                      default=1)
+            words = name.split()
+            head = {"whole": len(name), "words": max((len(w) for w in words), default=1),
+                    "fold": 1 if len(words) > 1 else len(name)}[headers]
             out.append(max([_width(r[i]) for r in cells] + [head, 1]))
         return out
 
-    sizes = widths(rows, True)
+    sizes = widths(rows, "whole")
     if sum(sizes) + gaps > width:
-        sizes = widths(rows, False)
+        sizes = widths(rows, "words")
     stacked = sum(sizes) + gaps > width
     if stacked:
         rows = [[c.replace(" ± ", "\n± ") for c in r] for r in rows]
-        sizes = widths(rows, False)
+        sizes = widths(rows, "words")
+        if sum(sizes) + gaps > width:
+            sizes = widths(rows, "fold")
+    needed = sum(sizes) + gaps
     table = Table(title=title, title_justify="left", caption=caption, caption_justify="left",
                   box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0, 0, 1),
-                  show_lines=stacked)
+                  show_lines=stacked, width=needed if needed > width else None)
     for i, name in enumerate(header):
         table.add_column(name, justify="left" if i in left else "right", width=sizes[i],
                          overflow="fold")

@@ -101,7 +101,8 @@ def print_seat_table(
         rows.append([cells[0], *strategy, f"{int(row['n']):,}", *cells[1:]])
     out = console()
     out.print(fitted_table(title, header, rows, left={1} if labels else set(),
-                           width=out.width, caption=escape(caption(cells_by_seat))))
+                           width=out.width, caption=escape(caption(cells_by_seat))),
+              crop=False)
 
 
 def _title(game: str, spec: RunSpec, count: int, unit: str, start: int) -> str:
@@ -251,6 +252,9 @@ def simulate_jass(
     repair: bool = REPAIR,
 ) -> None:
     """Play Plus-Minus Jass matches (or single deals) and print a per-seat table.
+
+    Jass counts matches (--matches N) or single deals (--deals N), not games: a match lasts
+    many deals, so "games" would not say which; --games and -n are refused with that advice.
 
     Example: cardlab simulate jass --players 4 --matches 100000 --seed 3 --strategy basic
     """

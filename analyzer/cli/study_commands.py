@@ -7,6 +7,7 @@ runs/studies/<study>/: Parquet + CSV tables and manifest.json) and prints its an
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 from pathlib import Path
@@ -100,7 +101,18 @@ def _finish(result, out: Path, fmt: str = "table") -> None:
 
     from analyzer.studies.results import save_study
 
-    folder = save_study(result, out)
+    created = []  # the folders of --out that saving creates: removed again if it fails
+    for folder in (out, *out.parents):
+        if folder.exists():
+            break
+        created.append(folder)
+    try:
+        folder = save_study(result, out)
+    except BaseException:
+        for empty in created:  # deepest first; a folder that holds anything stays
+            with contextlib.suppress(OSError):
+                empty.rmdir()
+        raise
     saved = f"saved {result.study} study to {folder} (report: cardlab report --from {out})"
     if fmt == "json":
         tables = {name: json.loads(df.to_json(orient="records"))

@@ -71,9 +71,9 @@ def tune(
     alpha: float = typer.Option(0.05, help="Error rate of the confirmation, over all its "
                                            "comparisons."),
     name: str = typer.Option("my-tuned", help="Name of the preset written."),
-    out: Path = opt.out(Path("strategies.toml"), "Strategies file the preset is added to "
-                                                 "(created if missing; other presets in it "
-                                                 "are kept)."),
+    out: Path = opt.out(Path("strategies.toml"), "Strategies file the preset is appended to "
+                                                 "(created if missing; nothing already in it "
+                                                 "changes)."),
     state: Path = typer.Option(None, "--state",
                                help="State file for resuming (default: OUT with "
                                     ".state.json); an interrupted run continues from it."),
@@ -104,7 +104,7 @@ def tune(
         distinct_play,
         gain_sentence,
     )
-    from strategies.files import Preset, write_presets
+    from strategies.files import Preset, check_append, check_name, write_presets
     from strategies.registry import catalog, parse_strategy
 
     if game not in games_registry.names():
@@ -113,14 +113,12 @@ def tune(
     progress = opt.show_progress(quiet, progress)
     if games < 1 or confirm_deals < 2:
         raise CardlabError("--games must be positive and --confirm at least 2")
-    if out.exists() and not out.is_file():
-        raise CardlabError(f"--out {out} exists and is not a file")
-    if name in catalog(game, with_files=False) and not _defined_in(out, game, name):
+    check_name(name)
+    if name in catalog(game, with_files=False):
         raise CardlabError(f"{game} strategy {name!r} is built in; choose another --name")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise CardlabError(f"cannot create the folder of --out {out}: {exc}") from None
+    # --out is checked before the budget is spent: a strategies file (or none yet) that is
+    # writable and still parses with the preset appended
+    check_append(out, [Preset(game, name, _root_of(game, start), {})])
     from analyzer.runner.backends import cap_workers
 
     backend = KernelBackend(workers=cap_workers(workers), progress=False)
@@ -137,58 +135,65 @@ def tune(
                             probe.mode, tuple(sorted(rules.items())), deals_per_step)
     state_path = state or out.with_name(out.name + ".state.json")
     unit = "deal" if probe.mode == "deals" else ("match" if game == "jass" else "game")
-    with RunProgress(games, 0, unit, progress) as bar:
-        tuner = Tuner(backend, settings, space, state_path,
-                      on_games=lambda done, total: bar.advance(0, min(done, total)))
-        outcome = tuner.run()
-    typer.echo(f"tuned {outcome.label} after {outcome.games:,} {plural(unit)} "
-               f"({len(outcome.history)} steps)")
-    if outcome.inert:
-        typer.echo(f"{', '.join(outcome.inert)} change no game with these choices "
-                   f"({PROBE_DEALS} probe deals): kept at the start's values, not searched")
-    if outcome.merged:
-        typer.echo(f"merged {len(outcome.merged)} candidates that played exactly as another "
-                   "(identical games on every deal they played), e.g.:")
-        for a, b in outcome.merged[:3]:
-            typer.echo(f"  {b} = {a}")
-    baselines = [start_label]
-    if len(set(field_labels)) == 1 and field_labels[0] not in baselines:
-        baselines.append(field_labels[0])
-    baselines += [backend.canonical(game, a) for a in against
-                  if backend.canonical(game, a) not in baselines]
-    lines = []
-    if outcome.label == start_label:
-        lines.append(f"tuning kept the start, {start_label}: nothing to confirm against it")
-    kept, same = distinct_play(tuner, [outcome.label, *[b for b in baselines
-                                                        if b != outcome.label]])
-    for a, b in same:
-        lines.append(f"{b} plays exactly as {'the tuned strategy' if a == outcome.label else a}"
-                     f" on {PROBE_DEALS} held-out deals: "
-                     + ("nothing to confirm" if a == outcome.label else "compared once"))
-    baselines = kept[1:]
-    results = confirm(tuner, outcome.label, baselines, confirm_deals, alpha) if baselines else []
-    for base, res in zip(baselines, results, strict=True):
-        role = ("the start" if base == start_label else
-                "the field's own play (best-response gain)" if base == field_labels[0]
-                else "a reference")
-        lines.append(gain_sentence(outcome.label, base, role, res, col, lower, unit))
-    for line in lines:
-        typer.echo(f"- {line}")
-    values = parse_strategy(game, outcome.label).describe_params()
-    base = _root_of(game, outcome.label)
     command = "cardlab " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "cardlab tune"
-    preset = Preset(game, name, base, values,
-                    f"tuned against {'/'.join(field_labels)} at {players} players")
-    write_presets(out, [preset], comment=f"written by: {command}\n" + "\n".join(lines))
-    typer.echo(f"preset {name!r} added to {out} (use it: cardlab --strategies {out} ... "
-               f"-s {name})")
-
-
-def _defined_in(path: Path, game: str, name: str) -> bool:
-    """Whether the strategies file ``path`` defines ``name`` (so rewriting it is allowed)."""
-    from strategies.files import read_file
-
-    return path.is_file() and any(s.name == name for s in read_file(path).get(game, []))
+    try:
+        with RunProgress(games, 0, unit, progress) as bar:
+            tuner = Tuner(backend, settings, space, state_path,
+                          on_games=lambda done, total: bar.advance(0, min(done, total)))
+            outcome = tuner.run()
+        typer.echo(f"tuned {outcome.label} after {outcome.games:,} {plural(unit)} "
+                   f"({len(outcome.history)} steps)")
+        if outcome.inert:
+            typer.echo(f"{', '.join(outcome.inert)} change no game with these choices "
+                       f"({PROBE_DEALS} probe deals): kept at the start's values, not searched")
+        if outcome.merged:
+            typer.echo(f"merged {len(outcome.merged)} candidates that played exactly as another "
+                       "(identical games on every deal they played), e.g.:")
+            for a, b in outcome.merged[:3]:
+                typer.echo(f"  {b} = {a}")
+        baselines = [start_label]
+        if len(set(field_labels)) == 1 and field_labels[0] not in baselines:
+            baselines.append(field_labels[0])
+        baselines += [backend.canonical(game, a) for a in against
+                      if backend.canonical(game, a) not in baselines]
+        lines = []
+        if outcome.label == start_label:
+            lines.append(f"tuning kept the start, {start_label}: nothing to confirm against it")
+        kept, same = distinct_play(tuner, [outcome.label, *[b for b in baselines
+                                                            if b != outcome.label]])
+        for a, b in same:
+            who = "the tuned strategy" if a == outcome.label else a
+            lines.append(f"{b} plays exactly as {who} on {PROBE_DEALS} held-out deals: "
+                         + ("nothing to confirm" if a == outcome.label else "compared once"))
+        baselines = kept[1:]
+        results = (confirm(tuner, outcome.label, baselines, confirm_deals, alpha)
+                   if baselines else [])
+        for base, res in zip(baselines, results, strict=True):
+            role = ("the start" if base == start_label else
+                    "the field's own play (best-response gain)" if base == field_labels[0]
+                    else "a reference")
+            lines.append(gain_sentence(outcome.label, base, role, res, col, lower, unit))
+        for line in lines:
+            typer.echo(f"- {line}")
+        values = parse_strategy(game, outcome.label).describe_params()
+        base = _root_of(game, outcome.label)
+        preset = Preset(game, name, base, values,
+                        f"tuned against {'/'.join(field_labels)} at {players} players")
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            write_presets(out, [preset], comment=f"written by: {command}\n" + "\n".join(lines))
+        except (OSError, CardlabError) as exc:
+            reason = exc if isinstance(exc, CardlabError) else f"{out}: {exc.strerror or exc}"
+            raise CardlabError(f"{reason}; the tuning is kept in {state_path}: run the same "
+                               "command again to write the preset") from None
+        typer.echo(f"preset {name!r} added to {out} (use it: cardlab --strategies {out} ... "
+                       f"-s {name})")
+    except KeyboardInterrupt:
+        saved = (f"the tuning so far is saved in {state_path}" if state_path.exists()
+                 else "nothing was saved yet")
+        typer.echo(f"interrupted; resume with: {command} ({saved}; {out} is unchanged)",
+                   err=True)
+        raise typer.Exit(130) from None
 
 
 def _root_of(game: str, label: str) -> str:

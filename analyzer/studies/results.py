@@ -13,7 +13,9 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
+import math
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,6 +168,9 @@ def load_study(folder: str | Path) -> StudyResult:
     study = manifest.get("study")
     if study not in studies.names():
         raise CardlabError(f"{path} names an unknown study {study!r}")
+    problem = manifest_problem(manifest)
+    if problem:
+        raise CardlabError(f"{path} is damaged: {problem}; run the study again")
     tables = {}
     for name, info in (manifest.get("tables") or {}).items():
         file = folder / str(info.get("parquet", ""))
@@ -183,6 +188,55 @@ def load_study(folder: str | Path) -> StudyResult:
     if not tables:
         raise CardlabError(f"study {study!r} in {folder} has no tables")
     return StudyResult(study, tables, manifest, list(manifest.get("headlines", [])))
+
+
+def _count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _texts(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+# What the fields of a study manifest that reports read may hold (absent or null: not checked).
+_FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "games": ("a whole number (or one per game)", lambda v: _count(v) or (
+        isinstance(v, dict) and all(_count(x) for x in v.values()))),
+    "deals": ("a whole number (or one per game)", lambda v: _count(v) or (
+        isinstance(v, dict) and all(_count(x) for x in v.values()))),
+    "seed": ("a whole number", _count),
+    "players": ("a player count or a list of them", lambda v: _count(v) or (
+        isinstance(v, list) and all(_count(x) for x in v))),
+    "level": ("a number between 0 and 1", lambda v: _number(v) and 0 < v < 1),
+    "elapsed_s": ("a number of seconds", lambda v: _number(v) and v >= 0),
+    "headlines": ("a list of sentences", _texts),
+    "strategies": ("a list of strategy names", _texts),
+    "runs": ("a list of run specs", lambda v: isinstance(v, list) and all(
+        isinstance(x, dict) for x in v)),
+    "better": ("lower or higher", lambda v: v in ("lower", "higher")),
+    **{k: ("a text", lambda v: isinstance(v, str))
+       for k in ("game", "mode", "metric", "unit", "version", "created_utc", "design")},
+    **{k: ("a table", lambda v: isinstance(v, dict))
+       for k in ("rules", "by_game", "sequential", "tables")},
+}
+
+
+def manifest_problem(manifest: dict[str, Any]) -> str | None:
+    """The first field of a study manifest that does not hold what its study wrote (an edited
+    or damaged file), named with what it must be, or None."""
+    for key, (what, ok) in _FIELDS.items():
+        value = manifest.get(key)
+        if value is not None and not ok(value):
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+            return f"field {key!r} must be {what}; got {shown}"
+    for name, info in (manifest.get("tables") or {}).items():
+        if not isinstance(info, dict):
+            return f"table {name!r} must be a table of its files; got {info!r}"
+    return None
 
 
 def find_studies(folder: str | Path) -> list[StudyResult]:

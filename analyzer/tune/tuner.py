@@ -136,14 +136,82 @@ class Tuner:
         if state.get("settings") != json.loads(json.dumps(self.s.to_dict())):
             raise CardlabError(f"state file {self.state_path} belongs to a run with other "
                                "settings; repeat that run's options or choose another --state")
+        problem = self._state_problem(state)
+        if problem:
+            raise CardlabError(f"state file {self.state_path} is damaged: {problem}; delete it "
+                               "to start over, or choose another --state")
         return state
 
+    def _state_problem(self, st: dict[str, Any]) -> str | None:
+        """What is wrong with a loaded state (a field named), or None."""
+        def count(v: Any) -> bool:
+            return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+        def number(v: Any) -> bool:
+            return (isinstance(v, (int, float)) and not isinstance(v, bool)
+                    and math.isfinite(v))
+
+        discrete = self.space.discrete
+
+        def combo(v: Any) -> bool:
+            return (isinstance(v, list) and len(v) == len(discrete)
+                    and all(number(x) and float(x) in k.values
+                            for x, k in zip(v, discrete, strict=True)))
+
+        def strings(v: Any, n: int | None = None) -> bool:
+            return (isinstance(v, list) and all(isinstance(x, str) for x in v)
+                    and (n is None or len(v) == n))
+
+        if st.get("stage") not in ("discrete", "cma", "done"):
+            return f"'stage' must be discrete, cma or done; got {st.get('stage')!r}"
+        for key in ("games", "next_deal", "deals", "round"):
+            if not count(st.get(key)):
+                return f"{key!r} must be a whole number >= 0; got {st.get(key)!r}"
+        if not isinstance(st.get("history"), list) or not all(
+                isinstance(h, dict) for h in st["history"]):
+            return f"'history' must be a list of steps; got {_short(st.get('history'))}"
+        if not isinstance(st.get("merged"), list) or not all(
+                strings(m, 2) for m in st["merged"]):
+            return f"'merged' must be a list of label pairs; got {_short(st.get('merged'))}"
+        if not combo(st.get("combo")):
+            return (f"'combo' must hold one value of each discrete knob "
+                    f"({', '.join(k.name for k in discrete) or 'none'}); got "
+                    f"{_short(st.get('combo'))}")
+        arms = st.get("arms")
+        if arms is not None:
+            if not isinstance(arms, list) or not arms or not all(combo(a) for a in arms):
+                return f"'arms' must be a list of knob combinations; got {_short(arms)}"
+            sums = st.get("sums")
+            if not isinstance(sums, list) or len(sums) != len(arms) or not all(
+                    number(x) for x in sums):
+                return f"'sums' must hold one number per arm; got {_short(sums)}"
+            if not strings(st.get("prints"), len(arms)):
+                return f"'prints' must hold one text per arm; got {_short(st.get('prints'))}"
+        if "inert" in st and not strings(st["inert"]):
+            return f"'inert' must be a list of knob names; got {_short(st['inert'])}"
+        if st.get("cma") is not None:
+            try:
+                pickle.loads(base64.b64decode(st["cma"], validate=True))
+            except Exception:  # noqa: BLE001 - any failure to unpickle means a damaged field
+                return "'cma' is not a saved CMA-ES state"
+        return None
+
     def _save(self) -> None:
+        """Write the state to a temporary name and rename it (the previous state is kept when
+        the disk is full; no temporary file is left)."""
         if self.state_path is None:
             return
         tmp = self.state_path.with_name(f".{self.state_path.name}.tmp")
-        tmp.write_text(json.dumps(self.state, indent=1) + "\n")
-        os.replace(tmp, self.state_path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(json.dumps(self.state, indent=1) + "\n")
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, self.state_path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise CardlabError(f"cannot save the tuning state to {self.state_path}: "
+                               f"{exc.strerror or exc}; the state saved before is kept") from None
 
     # ------------------------------------------------------------------ evaluation
     def _rows(self, spec, start: int, count: int) -> dict[str, np.ndarray]:
@@ -355,6 +423,12 @@ class Tuner:
         values = dict(item.split("=", 1) for item in text.partition(":")[2].split(",") if item)
         return TuneOutcome(label, values, self.s.start, st["games"], list(st["history"]),
                            list(st["merged"]), list(st.get("inert", [])))
+
+
+def _short(value: Any) -> str:
+    """A field's value for an error line, cut to 40 characters."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def distinct_play(tuner: Tuner, labels: list[str]) -> tuple[list[str], list[tuple[str, str]]]:

@@ -41,3 +41,21 @@ def test_an_alert_names_the_count_option_of_the_studys_unit():
         result = StudyResult("compare", {"pairs": pairs, "ranking": rank}, manifest)
         texts = " ".join(a.text for a in study_alerts(result))
         assert f"raise --{mode} to decide" in texts
+
+
+def test_study_prose_wraps_at_word_boundaries_to_the_terminal_width(monkeypatch):
+    """Issue 21 item 6: a study sentence never breaks inside a word ("usin/g") at 80 columns;
+    each wrapped line fits, and a pipe (no COLUMNS, no terminal) keeps one line."""
+    from analyzer.cli.console import wrap_prose
+
+    text = ("At 4 players against basic opponents, hoarding jokers turns a 25% chance to win "
+            "a 4-player evening of 4 games into 9.8 +/- 1.3%, costing 14.61 +/- 0.46 minus "
+            "points per game against using jokers as needed, using cardlab study jokers.")
+    monkeypatch.setenv("COLUMNS", "80")
+    wrapped = wrap_prose(text, "- ", "  ")
+    lines = wrapped.splitlines()
+    assert len(lines) > 1 and all(len(line) <= 80 for line in lines)
+    assert " ".join(line.strip().removeprefix("- ") for line in lines) == text
+    assert lines[0].startswith("- ") and all(x.startswith("  ") for x in lines[1:])
+    monkeypatch.delenv("COLUMNS")
+    assert "\n" not in wrap_prose(text, "- ", "  ")  # pytest's stdout is not a terminal

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import codecs
 import os
+import shutil
 import sys
+import textwrap
 import unicodedata
 
 from rich import box
@@ -84,6 +86,27 @@ def console(stderr: bool = False) -> Console:
     no_color = os.environ.get("NO_COLOR", "") != ""
     return Console(stderr=stderr, width=width, no_color=no_color, highlight=False,
                    color_system=None if no_color else "auto")
+
+
+def prose_width() -> int | None:
+    """The width to wrap sentences to: COLUMNS when set, else the terminal's; None when
+    standard output is not a terminal (a pipe or a file keeps one line per sentence)."""
+    if os.environ.get("COLUMNS", "").strip().isdigit():
+        return max(int(os.environ["COLUMNS"]), 20)
+    if sys.stdout is not None and sys.stdout.isatty():
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def wrap_prose(text: str, first: str = "", rest: str = "", width: int | None = None) -> str:
+    """``text`` wrapped at word boundaries to ``width`` (default :func:`prose_width`), the
+    first line starting with ``first``, the others with ``rest``; a long word (a path, a
+    command) stays whole on its own line rather than being cut."""
+    width = prose_width() if width is None else width
+    if not width:
+        return first + text
+    return textwrap.fill(text, width=width, initial_indent=first, subsequent_indent=rest,
+                         break_long_words=False, break_on_hyphens=False)
 
 
 def _width(cell: str) -> int:

@@ -16,6 +16,7 @@ import typer
 
 from analyzer.cli import options as opt
 from analyzer.cli.app import _SETTINGS, app
+from analyzer.cli.console import wrap_prose
 from analyzer.errors import CardlabError
 
 study_app = typer.Typer(
@@ -127,8 +128,8 @@ def _finish(result, out: Path, fmt: str = "table") -> None:
         typer.echo(saved, err=True)
         return
     for line in result.headlines:
-        typer.echo(f"- {line}")
-    typer.echo(saved)
+        typer.echo(wrap_prose(line, "- ", "  "))
+    typer.echo(wrap_prose(saved))
 
 
 PLAYERS_HELP = "Player counts, e.g. 3-12 or 4,5,8."

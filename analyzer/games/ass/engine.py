@@ -760,9 +760,10 @@ def run_chunk(seed, start, count, n, per_player, families, params, template, ind
 
 # _nrt=False and out of the allocating run_chunk: there, each game's calls counted references
 # to the work arrays (two atomic increments and five decrements a game). Only for tables of
-# basic alone: with every table in such a loop, a table with pimc and peek seats played other
-# games (tests/test_ass_matches.py's one-game matches caught it; why, I did not find), so
-# every other table keeps the loop above.
+# basic alone, as measured. (Every table once played here, and tables with pimc and peek
+# seats played other games: numba dropped the deal's last store, the ass's holder into
+# PUB_KNOWN, which the search reads. The cause, numba's alias analysis, is corrected in
+# analyzer/numba_compat.py; tests/test_safety_engine.py plays such a table in this loop.)
 @njit_no_runtime()
 def _basic_alone_games(seed, start, count, n, per_player, families, params, small, deck, packed,
                        view, rng, trace, log, taken, cols, variant):

@@ -85,3 +85,14 @@ def test_item06_variance_reduction_needs_deals_that_differ():
     many.loc[many["strategy"] == "b", "minus_points"] += rng.normal(0, 1, n)
     vr = duplicate_pairs(many, "minus_points")["variance_reduction"].iloc[0]
     assert np.isfinite(vr) and vr > 1 and n >= MIN_RATIO_UNITS
+
+
+def test_item06_real_games_keep_until_3_and_4_are_not_merged_on_two_deals():
+    """The issue's case, `study jokers -p 3 --games 2`: the two agree on the two deals and
+    differ on the probe."""
+    from analyzer.studies.play import KernelBackend
+
+    result = run_jokers(KernelBackend(workers=1), players=[3], keep=[3, 4], games=2, matches=0)
+    pol = result.table("policies").set_index("strategy")
+    assert pol.loc["keep-until-4", "same_as"] == "keep-until-4"
+    assert pol.loc["keep-until-3", "same_as"] == "keep-until-3"

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numba
 from llvmlite import ir
 from numba import njit, types
-from numba.core import cgutils
 from numba.extending import intrinsic
+
+from analyzer.numba_compat import llvm_function
 
 
 @intrinsic
@@ -21,7 +22,7 @@ def _ctpop64(typingctx, x):
 
     def codegen(context, builder, signature, args):
         fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
+        fn = llvm_function(builder, fnty, "llvm.ctpop.i64")
         return builder.call(fn, [args[0]])
 
     return sig, codegen
@@ -34,7 +35,7 @@ def _cttz64(typingctx, x):
 
     def codegen(context, builder, signature, args):
         fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(1)])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.cttz.i64")
+        fn = llvm_function(builder, fnty, "llvm.cttz.i64")
         return builder.call(fn, [args[0], ir.Constant(ir.IntType(1), 1)])
 
     return sig, codegen

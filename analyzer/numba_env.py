@@ -49,8 +49,10 @@ KEEP_VERSIONS = 4  # hash folders kept per base (older sources are pruned)
 PRUNE_AGE_S = 3600.0  # and only when unused for this long
 
 
-# A module holds jitted code when it decorates or wraps a function for numba.
-JIT_MARK = re.compile(r"@(?:numba\.)?(?:njit|jit|intrinsic|overload|generated_jit)\b|\bnjit\(")
+# A module holds jitted code when it decorates or wraps a function for numba (directly or
+# through analyzer.numba_compat's decorators).
+JIT_MARK = re.compile(r"@(?:numba\.)?(?:njit|jit|intrinsic|overload|generated_jit|njit_no_runtime"
+                      r"|njit_runtime)\b|\bnjit\(")
 
 
 def _modules(package_root: Path) -> dict[str, Path]:

@@ -9,7 +9,8 @@ in the calling function's stack frame, uninitialised, alive until that function 
 array has no owner, so it must not outlive it). Each call site is one ``alloca`` in the
 function's entry block, so calling it in a loop does not grow the stack.
 
-Under ``NUMBA_DISABLE_JIT=1`` plain numpy arrays take their place.
+The intrinsic is built on numba internals, kept in :mod:`analyzer.numba_compat`. Under
+``NUMBA_DISABLE_JIT=1`` plain numpy arrays take their place.
 """
 
 from __future__ import annotations
@@ -17,39 +18,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
 
-
-def _stack_array(element):
-    @intrinsic
-    def stack_array(typingctx, count):
-        if not isinstance(count, types.IntegerLiteral):
-            return None
-        size = count.literal_value
-        aryty = types.Array(element, 1, "C")
-
-        def codegen(context, builder, signature, args):
-            ty = context.get_value_type(element)
-            data = cgutils.alloca_once(builder, ty, size=size)
-            ary = make_array(aryty)(context, builder)
-            itemsize = context.get_abi_sizeof(ty)
-            intp = context.get_value_type(types.intp)
-            populate_array(
-                ary,
-                data=data,
-                shape=[intp(size)],
-                strides=[intp(itemsize)],
-                itemsize=intp(itemsize),
-                meminfo=None,
-            )
-            return ary._getvalue()
-
-        return aryty(count), codegen
-
-    return stack_array
-
+from analyzer.numba_compat import stack_array_intrinsic
 
 if numba.config.DISABLE_JIT:
 
@@ -62,5 +32,5 @@ if numba.config.DISABLE_JIT:
         return np.empty(size, dtype=np.uint64)
 
 else:
-    stack_int64 = _stack_array(types.int64)
-    stack_uint64 = _stack_array(types.uint64)
+    stack_int64 = stack_array_intrinsic(types.int64)
+    stack_uint64 = stack_array_intrinsic(types.uint64)

@@ -9,6 +9,13 @@ The estimator works on a long table of games, one row per (deal index, arrangeme
 with the strategy that sat there and its result. A strategy's value on a deal is the mean of
 its games on that deal; deals are the independent units, so intervals are taken over deals
 (the games of one deal are correlated and are never counted as independent).
+
+The variance reduction of a pair (how many times more precise pairing made it) is a ratio of
+two variances estimated from the deals; :func:`duplicate_pairs` gives it only where its
+denominator, the variance of the paired differences, rests on enough deals
+(:data:`MIN_RATIO_UNITS`) and on enough deals on which the two differ
+(:data:`MIN_RATIO_DIFFERING`), and NaN otherwise: two deals, or two policies that differ on
+one deal, give a ratio of thousands that says nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +29,9 @@ import pandas as pd
 from analyzer.errors import CardlabError
 from analyzer.stats.intervals import mean_interval
 from analyzer.stats.paired import paired_difference
+
+MIN_RATIO_UNITS = 30  # deals behind a variance-reduction figure, at least
+MIN_RATIO_DIFFERING = 10  # deals on which the two differ, at least
 
 
 def rotations(strategies: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -124,7 +134,8 @@ def duplicate_pairs(
 
     Every pair (a before b in ``order``), or each strategy against ``against`` only. Columns:
     a, b, difference, low, high, half, n_units, mean_a, mean_b, correlation, unpaired_half,
-    variance_reduction (against unpaired runs with the same games).
+    variance_reduction (against unpaired runs with the same games; NaN where its
+    denominator is degenerate: :func:`ratio_is_meaningful`).
     """
     means = unit_means(games, value)
     names = list(order) if order is not None else list(means.columns)
@@ -139,5 +150,16 @@ def duplicate_pairs(
             games_a=_games_by_strategy(games, value, a),
             games_b=_games_by_strategy(games, value, b),
         )
-        rows.append({"a": a, "b": b, **cmp.to_dict()})
+        row = {"a": a, "b": b, **cmp.to_dict()}
+        if not ratio_is_meaningful(means[a].to_numpy() - means[b].to_numpy()):
+            row["variance_reduction"] = np.nan
+        rows.append(row)
     return pd.DataFrame(rows)
+
+
+def ratio_is_meaningful(differences: np.ndarray) -> bool:
+    """True when the paired differences (one per deal) can carry a variance ratio: at least
+    MIN_RATIO_UNITS deals, and the two differ on at least MIN_RATIO_DIFFERING of them (so
+    the paired variance is neither zero nor the accident of a few deals)."""
+    d = np.asarray(differences, dtype=np.float64)
+    return d.size >= MIN_RATIO_UNITS and int(np.count_nonzero(d)) >= MIN_RATIO_DIFFERING

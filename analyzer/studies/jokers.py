@@ -11,6 +11,12 @@ The same policies also play whole matches (A-12, K = the number of players, so e
 deals once), one player against the field, each policy taking every player's place on the
 same matches: the currency of the table is the chance to win the evening (ties shared), and
 the headline puts it next to the minus points per game.
+
+Policies are merged as identical (one name, never compared with each other) only when they
+are the same strategy by definition (equal canonical labels) or play identical games in
+every seat of at least :data:`IDENTITY_PROBE` deals: a study of fewer games plays that many
+deals of the suspected twins first (:func:`identical_policies`), and the headline says how
+many deals the merge rests on.
 """
 
 from __future__ import annotations
@@ -24,7 +30,13 @@ import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.rng import DEFAULT_SEED
-from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, seat_swaps
+from analyzer.stats.duplicate import (
+    MIN_RATIO_DIFFERING,
+    MIN_RATIO_UNITS,
+    duplicate_pairs,
+    duplicate_ranking,
+    seat_swaps,
+)
 from analyzer.studies.play import Backend, make_spec, seat_field
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.studies.text import pm
@@ -50,6 +62,9 @@ NAMED = (
     Policy("dump", "joker-dumper", verb="dumping jokers early"),
 )
 DEFAULT_KEEP = (0, 1, 2, 3, 4, 6, 8, 13)
+# deals (in every seat) on which two policies must play identical games to be merged: two
+# keep-until-k policies can agree on a few dozen deals and still differ on hundreds
+IDENTITY_PROBE = 2000
 
 
 def policies(keep: Sequence[int]) -> list[Policy]:
@@ -130,6 +145,41 @@ def same_play(games_table: pd.DataFrame, order: list[str]) -> dict[str, str]:
     return out
 
 
+def identical_policies(
+    backend: Backend, players: int, field: list[str], pols: list[Policy],
+    games_table: pd.DataFrame, games: int, seed: int,
+) -> tuple[dict[str, str], int]:
+    """Policy -> the first policy (in ``pols``' order) it is merged with, and the number of
+    deals that merge rests on.
+
+    Two policies are merged when their canonical labels are equal (the same strategy by
+    definition), or when they play identical games in every seat of the study's deals and of
+    at least IDENTITY_PROBE deals: when the study played fewer, the policies that look
+    identical on its deals are played on IDENTITY_PROBE deals of the same seed (the study's
+    deals among them) and merged only if identical there too."""
+    order = [p.name for p in pols]
+    labels = {p.name: backend.canonical("ass", p.label) for p in pols}
+    seen = same_play(games_table, order)
+    probe, probe_deals = seen, games
+    suspects = [p for p in pols if sum(seen[x] == seen[p.name] for x in order) > 1]
+    if suspects and games < IDENTITY_PROBE:
+        probe_table, _ = play_policies(backend, players, field, suspects, IDENTITY_PROBE, seed)
+        probe = same_play(probe_table, [p.name for p in suspects])
+        probe_deals = IDENTITY_PROBE
+    out: dict[str, str] = {}
+    for i, name in enumerate(order):
+        out[name] = name
+        for earlier in order[:i]:
+            if out[earlier] != earlier:
+                continue
+            if labels[earlier] == labels[name] or (
+                    seen[earlier] == seen[name] and name in probe and earlier in probe
+                    and probe[earlier] == probe[name]):
+                out[name] = earlier
+                break
+    return out, probe_deals
+
+
 def _holm_p(pairs: pd.DataFrame, level: float) -> np.ndarray:
     """Holm-adjusted p-values over the pairs that are not identical (1 for identical ones)."""
     from analyzer.stats.hygiene import holm, two_sided_p
@@ -188,12 +238,14 @@ def _against_as_needed(pairs: pd.DataFrame, name: str, verbs: dict[str, str],
 
 
 def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
-              verbs: dict[str, str], wins: pd.DataFrame | None = None) -> list[str]:
+              verbs: dict[str, str], wins: pd.DataFrame | None = None,
+              probe_deals: int = 0) -> list[str]:
     """Plain-language answers, every number from the tables; each baseline is 'as needed'.
 
     One line per finding: hoarding in points, hoarding in match wins, the best policy (judged
     after Holm's correction over every pair of distinct policies), the keep-until sweep, the
-    precision of the headline pair, and the policies merged because they play identically."""
+    precision of the headline pair, and the policies merged because they play identically
+    (in every seat of ``probe_deals`` deals: :func:`identical_policies`)."""
     lines = []
     hoard = _against_as_needed(pairs, "hoard", verbs, field_text)
     if hoard:
@@ -245,15 +297,23 @@ def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
     if sweep_parts:
         lines.append("Keeping jokers until k cards are left " + "; ".join(sweep_parts) + ".")
     live = pairs[~pairs["identical"]] if "identical" in pairs else pairs
-    head = live[(live["a"] == "hoard") & (live["b"] == "dump")]["variance_reduction"]
+    head_rows = live[(live["a"] == "hoard") & (live["b"] == "dump")]
+    head = head_rows["variance_reduction"].replace([np.inf], np.nan).dropna()
     vr = live["variance_reduction"].replace([np.inf], np.nan).dropna()
     if len(head):
+        span = (f"{head.min():.1f}" if f"{head.min():.1f}" == f"{head.max():.1f}"
+                else f"{head.min():.1f} to {head.max():.1f}")
         lines.append(
             f"For the headline pair, hoarding against dumping jokers, the duplicate format "
-            f"made the comparison {head.min():.1f} to {head.max():.1f} times more precise in "
-            f"variance than unpaired runs of the same size (median over all {len(vr)} pairs "
-            f"of different policies: {vr.median():.1f}); pairs of identical policies are "
-            "left out.")
+            f"made the comparison {span} times more precise in variance than unpaired runs "
+            f"of the same size (median over the {len(vr)} pairs of different policies with "
+            f"enough deals for the figure: {vr.median():.1f}); pairs of identical policies "
+            "are left out.")
+    elif len(head_rows):
+        lines.append(
+            "How much more precise the duplicate format made the comparisons is not given: "
+            f"the figure needs at least {MIN_RATIO_UNITS} deals, on at least "
+            f"{MIN_RATIO_DIFFERING} of which the two policies differ.")
     merged = []
     for n, rank in ranking.groupby("players"):
         if "same_as" not in rank:
@@ -263,8 +323,10 @@ def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
         if names:
             merged.append(f"at {n} players, {names}")
     if merged:
-        lines.append("These policies play identical games, so they are merged and never "
-                     "compared with each other: " + "; ".join(merged) + ".")
+        deals = f"{probe_deals:,} deals" if probe_deals else "every deal"
+        lines.append(f"These policies play identical games in every seat of {deals} (or are "
+                     "the same strategy), so they are merged and never compared with each "
+                     "other: " + "; ".join(merged) + ".")
     return lines
 
 
@@ -291,6 +353,7 @@ def run_jokers(
     order = [p.name for p in pols]
     t0 = time.perf_counter()
     rankings, pair_tables, specs, win_tables, win_pairs = [], [], [], [], []
+    probe_deals = 0
     for n in players:
         games_table, run_specs = play_policies(backend, n, seat_field(field_labels, n), pols,
                                                games, seed)
@@ -304,7 +367,9 @@ def run_jokers(
         # every pair of policies, paired on the same (deal, seat)
         pairs = duplicate_pairs(games_table, VALUE, level, order=order)
         pairs.insert(0, "players", n)
-        same = same_play(games_table, order)
+        same, deals = identical_policies(backend, n, seat_field(field_labels, n), pols,
+                                         games_table, games, seed)
+        probe_deals = max(probe_deals, deals)
         rank["same_as"] = rank["strategy"].map(same)
         pairs["identical"] = [same[a] == same[b] for a, b in zip(pairs["a"], pairs["b"],
                                                                   strict=True)]
@@ -344,7 +409,9 @@ def run_jokers(
         metric="minus_points (lower is better)", unit="game",
         matches=matches, games_per_match="the number of players (A-12)",
         match_metric="share of the match win, ties shared (higher is better)",
+        identity_probe=f"policies merged as identical play identical games in every seat "
+                       f"of at least {IDENTITY_PROBE} deals (or are the same strategy)",
         elapsed_s=round(time.perf_counter() - t0, 2),
     )
     return StudyResult("jokers", tables, manifest,
-                       headlines(ranking, pairs, field_text, verbs, match_wins))
+                       headlines(ranking, pairs, field_text, verbs, match_wins, probe_deals))

@@ -216,9 +216,10 @@ def _sentences(ratings, pairs, merged, n, game, metric, lower, unit) -> list[str
             f"Best of {k}: {a} leads {b} by {lead:.{decimals_for(row['sim_half'])}f} {words} "
             f"per {unit} (simultaneous 95% interval over all pairs +/- "
             f"{row['sim_half']:.{decimals_for(row['sim_half'])}f}, plain +/- "
-            f"{row['half']:.{decimals_for(row['half'])}f}): {verdict}. Duplicate deals made "
-            f"this difference {row['variance_reduction']:.1f} times more precise (in variance) "
-            f"than unpaired games.")
+            f"{row['half']:.{decimals_for(row['half'])}f}): {verdict}."
+            + (f" Duplicate deals made this difference {row['variance_reduction']:.1f} times "
+               "more precise (in variance) than unpaired games."
+               if np.isfinite(row["variance_reduction"]) else ""))
     if "pl" in ratings:
         lines.append(_pl_sentence(ratings, n, words))
     for mrg in merged:

@@ -7,16 +7,15 @@ engine); :func:`decide` adds the search families on top and is what the engine c
 
 from __future__ import annotations
 
-from numba import njit
-
 from analyzer.bits import popcount
 from analyzer.games.jass.cards import SUIT_MASK
+from analyzer.numba_compat import njit_no_runtime, njit_runtime
 from strategies.jass.knobs import FAM_PEEK, FAM_PIMC
 from strategies.jass.policies import choose_card, forced_trump_card
 from strategies.jass.search import peek_card, pimc_card, search_card
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def decide(fam, prm, seat, hands, legal, st, played, taken, rng, aim):
     """The card the seat's strategy plays (one of ``legal``). ``hands`` is the engine's full
     deal: a legal player's policy receives ``hands[seat]`` only; ``peek`` (analysis, not a
@@ -28,7 +27,7 @@ def decide(fam, prm, seat, hands, legal, st, played, taken, rng, aim):
     return choose_card(fam, prm, seat, hands[seat], legal, st, played, taken, rng, aim)
 
 
-@njit(cache=True, _nrt=True)
+@njit_runtime()
 def forced_card(fam, prm, seat, hands, suit, st, played, taken, rng, aim):
     """The card the strategy plays when it must fix trump to ``suit`` (the trump study's
     counterfactual), with the same draws as its free decision there."""

@@ -67,6 +67,7 @@ from analyzer.games.jass.primitives import (
     suit_count,
     trick_points,
 )
+from analyzer.numba_compat import njit_no_runtime
 from analyzer.rng import randbelow
 from strategies.jass.knobs import (
     AIM_HAND_MODE,
@@ -107,7 +108,7 @@ MAX_PLAIN_CARD = 11  # the most a card of one's own adds to a trick short of a t
 # --- basic ---------------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def trump_like(st):
     """The cards that count as trumps now: the trump suit, or, while none is fixed, every card
     off the led suit (it would fix trump and count as one); none on a lead before trump."""
@@ -119,13 +120,13 @@ def trump_like(st):
     return U0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def _ranks_present(m):
     """The 9-bit pattern of the ranks present in a card set (the four suits OR-ed)."""
     return np.int64((m | (m >> S9) | (m >> S18) | (m >> S27)) & M9)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def basic_card(legal, st):
     """baseline-strategies.md: fewest points as the card would count with the trump as it stands
     after playing it; ties to the lowest rank in its own order, then suit order B < S < R < A.
@@ -155,7 +156,7 @@ def basic_card(legal, st):
 # --- random --------------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def random_card(legal, rng):
     """Uniform over ``legal``: one draw from the stream."""
     return nth_card(legal, randbelow(rng, popcount(legal)))
@@ -164,13 +165,13 @@ def random_card(legal, rng):
 # --- trump choice --------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def suit_trump_points(hand, s):
     """Points the cards of suit ``s`` in ``hand`` would count as trump."""
     return PTS9_TRUMP[(hand >> SUIT_SHIFT[s]) & M9]
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def pick_trump_suit(rule, hand, rng, aim):
     """The suit a trump-choice rule picks among the suits held in ``hand`` (all candidates).
 
@@ -231,7 +232,7 @@ def pick_trump_suit(rule, hand, rng, aim):
 # --- heuristic helpers ---------------------------------------------------------------------------
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit_no_runtime(inline="always")
 def own_strength(card, trump):
     """Rank in the card's own order, trumps above every plain card."""
     if SUIT_OF[card] == trump:
@@ -239,7 +240,7 @@ def own_strength(card, trump):
     return RANK_OF[card]
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def pick_extreme(m, trump, by_value_first, low_value, low_strength):
     """The card of ``m`` minimising/maximising (value, strength) lexicographically.
 
@@ -264,7 +265,7 @@ def pick_extreme(m, trump, by_value_first, low_value, low_strength):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def unseen_cards(hand, played, n):
     """Cards neither in ``hand`` nor played yet in this deal (in other hands)."""
     seen = hand
@@ -273,13 +274,13 @@ def unseen_cards(hand, played, n):
     return FULL_DECK & ~seen
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit_no_runtime(inline="always")
 def is_void(st, seat, s):
     """True once the public record shows ``seat`` holds no card of suit ``s``."""
     return ((st[S_VOID + seat] >> s) & 1) == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def sure_winner(card, seat, st, unseen):
     """True when the public record proves that ``card``, played now, wins the trick.
 
@@ -333,7 +334,7 @@ def sure_winners(mask, seat, st, unseen):
     return sure
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def beatable(card, trump, unseen):
     """True when some unseen card ranks above ``card`` in its suit (or could trump it)."""
     s = SUIT_OF[card]
@@ -344,14 +345,14 @@ def beatable(card, trump, unseen):
     return trump >= 0 and (unseen & SUIT_MASK[trump]) != U0
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def fix_card(hand, suit):
     """The card a heuristic player fixes trump with: its lowest trump of that suit (any trump
     takes the lead in this trick, so it keeps the strong ones for later)."""
     return pick_extreme(hand & SUIT_MASK[suit], suit, False, True, True)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def heuristic_aim(prm, seat, hand, st):
     """Aim for the deal: high (many points) or low (few), fixed for the deal."""
     mode = int(prm[P_AIM])
@@ -375,7 +376,7 @@ def heuristic_aim(prm, seat, hand, st):
     return AIM_HIGH if lead - mine >= prm[P_GAP] else AIM_LOW
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def reaimed(prm, seat, hand, st, taken, aim):
     """reaim=on: once trump is fixed, the aim follows the points. The seat counts the points it
     has won so far plus those of its hand under the real trump, and aims high when that reaches
@@ -388,7 +389,7 @@ def reaimed(prm, seat, hand, st, taken, aim):
     return AIM_HIGH if est >= prm[P_STRENGTH] * DEAL_TOTAL / st[S_N] else AIM_LOW
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def over_100(seat, st, taken):
     """under100=on: True when winning the current trick (or, leading, the seat's points so far)
     would risk reaching 100, where J-9 gives the most points nothing. Counts the seat's won
@@ -401,7 +402,7 @@ def over_100(seat, st, taken):
     return mine + at_stake >= 100
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def heuristic_card(prm, seat, hand, legal, st, played, taken, rng, aim):
     """The heuristic family's move (see the module docstring and catalog for the knobs)."""
     trump = st[S_TRUMP]
@@ -475,7 +476,7 @@ def heuristic_card(prm, seat, hand, legal, st, played, taken, rng, aim):
 # --- dispatch ------------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def begin_deal(fam, prm, seat, hand, st):
     """Called once per seat after the deal: returns the seat's aim for the deal (or AIM_NA)."""
     if fam == FAM_HEURISTIC:
@@ -483,7 +484,7 @@ def begin_deal(fam, prm, seat, hand, st):
     return AIM_NA
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def choose_card(fam, prm, seat, hand, legal, st, played, taken, rng, aim):
     """The card the seat's strategy plays (one of ``legal``)."""
     if fam == FAM_BASIC:
@@ -493,7 +494,7 @@ def choose_card(fam, prm, seat, hand, legal, st, played, taken, rng, aim):
     return heuristic_card(prm, seat, hand, legal, st, played, taken, rng, aim)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def forced_trump_card(fam, prm, seat, hand, suit, st, played, taken, rng, aim):
     """The card the strategy plays when it must fix trump to ``suit`` (the counterfactual).
 

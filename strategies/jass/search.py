@@ -49,7 +49,6 @@ deal of the hidden cards; with inferences it is a close approximation of uniform
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from analyzer.bits import popcount
 from analyzer.games.jass.cards import BASIC_KEY, BIT, FULL_DECK, SUIT_MASK, SUIT_OF
@@ -81,6 +80,7 @@ from analyzer.games.jass.primitives import (
     lowest_card,
 )
 from analyzer.games.jass.scoring import base_sticks, match_winner
+from analyzer.numba_compat import njit_no_runtime, njit_runtime
 from analyzer.rng import next_u64, randbelow
 from strategies.jass.knobs import (
     FAM_HEURISTIC,
@@ -120,7 +120,7 @@ def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
 ROLLOUT_FAMS, ROLLOUT_PRMS = _rollout_tables()
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _hall_ok(rest, caps, outs, m):
     """True when the cards ``rest`` can still be dealt to the m other seats: for every set T of
     seats, the cards only seats of T may hold are no more than T's free places (``outs[t]``:
@@ -135,7 +135,7 @@ def _hall_ok(rest, caps, outs, m):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
     """Deal the cards ``seat`` cannot see to the other seats (module docstring) into ``wh``
     (uint64[4]; ``wh[seat]`` = its own hand). Scratch: ``others``/``caps`` int64[4],
@@ -209,7 +209,7 @@ def sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def deal_start_state(st, s0):
     """The public state at the start of this deal (what ``engine.start_deal`` left), in
     ``s0``: the deal's constants of ``st`` (players, rules, dealer, first player, standings,
@@ -236,7 +236,7 @@ def deal_start_state(st, s0):
     s0[S_LAST_WINNER] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def policy_allows(fam, prm, who, hand, legal, st, played, taken, srng, aim, card):
     """True when the rollout policy, in seat ``who`` with ``hand``, could have played ``card``:
     its choice, for a policy that draws nothing; for one that draws, any card a draw could
@@ -250,7 +250,7 @@ def policy_allows(fam, prm, who, hand, legal, st, played, taken, srng, aim, card
     return choose_card(fam, prm, who, hand, legal, st, played, taken, srng, aim) == card
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def replay_misses(seat, wh, st, played, fam, prm, h0, p0, t0, s0, memo, srng, limit):
     """infer=policy: how many of the other seats' moves so far in this deal the rollout policy
     would not have made, had the world ``wh`` been the deal. The deal is replayed from its
@@ -290,7 +290,7 @@ def replay_misses(seat, wh, st, played, fam, prm, h0, p0, t0, s0, memo, srng, li
     return miss
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def prior_order(legal, st, cands):
     """The candidates in prior order: by ``basic``'s key, cheapest, dearest, second cheapest,
     second dearest, ... Returns how many (all legal cards)."""
@@ -318,7 +318,7 @@ def prior_order(legal, st, cands):
     return k
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _interleave(cands, k, out):
     """cheapest, dearest, second cheapest, ... of a sorted list."""
     lo = 0
@@ -334,7 +334,7 @@ def _interleave(cands, k, out):
             hi -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def outcome(seat, taken, st, objective, pts, award, bonus, newties, totals):
     """The decider's outcome of a finished deal (module docstring, ``objective``)."""
     n = st[S_N]
@@ -363,7 +363,7 @@ def outcome(seat, taken, st, objective, pts, award, bonus, newties, totals):
     return value
 
 
-@njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
+@njit_runtime()  # allocates: not inherited from _nrt=False callers
 def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
     """The worlds a decision searches: ``(pool, seeds, keep, weight)``: ``pool[g]`` the hands
     of world g (uint64[4], every world drawn), ``seeds[g]`` its rollout stream; the search
@@ -440,7 +440,7 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
     return pool[:ngen], seeds[:ngen], keep, weight
 
 
-@njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
+@njit_runtime()  # allocates: not inherited from _nrt=False callers
 def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min_cands):
     """The search's card (module docstring). ``peek``: every world is ``truth`` (the real
     hands); otherwise ``truth`` is never read. With fewer than ``min_cands`` legal cards the
@@ -500,7 +500,7 @@ def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min
     return cands[best]
 
 
-@njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
+@njit_runtime()  # allocates: not inherited from _nrt=False callers
 def pimc_card(prm, seat, hand, legal, st, played, taken, rng):
     """``pimc``: the search over worlds sampled from what the seat has seen. It is given its
     own hand and the public state only (J-11)."""
@@ -508,7 +508,7 @@ def pimc_card(prm, seat, hand, legal, st, played, taken, rng):
     return search_card(prm, seat, hand, legal, st, played, taken, rng, nothing, False, 2)
 
 
-@njit(cache=True, _nrt=True)  # allocates: not inherited from _nrt=False callers
+@njit_runtime()  # allocates: not inherited from _nrt=False callers
 def peek_card(prm, seat, hands, legal, st, played, taken, rng):
     """``peek`` (NOT a legal player): the same search on the true deal ``hands``."""
     return search_card(prm, seat, hands[seat], legal, st, played, taken, rng, hands, True, 2)

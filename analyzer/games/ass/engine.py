@@ -147,6 +147,7 @@ from analyzer.games.ass.moves import (
     pack_counts,
     unpack_to,
 )
+from analyzer.numba_compat import njit_no_runtime
 from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
 from strategies.ass.catalog import BASIC, HEURISTIC, PEEK, PIMC, RANDOM
 from strategies.ass.pimc import search_move
@@ -324,7 +325,7 @@ def _basic_alone_typed(variant):
     return mixed
 
 
-@njit(cache=True, _nrt=False)  # out of line; I0 keeps its arguments to one signature
+@njit_no_runtime()  # out of line; I0 keeps its arguments to one signature
 def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
                   ass_round, may_lead_ass, starter, high_seat, rounds, variant, trace):
     """The checked move of a family other than ``basic``: fill the view for the decision,
@@ -396,7 +397,7 @@ def _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
                       pos, ass_round, may_lead_ass, k, high)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _play_basic_alone(packed, starter, blocked, n, families, view, taken):
     """:func:`play_packed` for a table of ``basic`` alone without a trace (the default run):
     the same moves, in a loop of nothing else (issue 13: "a kernel specialised to all-basic
@@ -478,7 +479,7 @@ def _play_basic_alone(packed, starter, blocked, n, families, view, taken):
 
 
 # _nrt=False: no allocation here, and no reference counting of the arrays on each call
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def play_packed(packed, starter, blocked, n, families, params, view, rng, trace, tracing,
                 taken, variant):
     """:func:`play_game` on packed hands (``packed`` uint64[n], updated in place).
@@ -759,10 +760,11 @@ def run_chunk(seed, start, count, n, per_player, families, params, template, ind
 
 # _nrt=False and out of the allocating run_chunk: there, each game's calls counted references
 # to the work arrays (two atomic increments and five decrements a game). Only for tables of
-# basic alone: with every table in such a loop, a table with pimc and peek seats played other
-# games (tests/test_ass_matches.py's one-game matches caught it; why, I did not find), so
-# every other table keeps the loop above.
-@njit(cache=True, _nrt=False)
+# basic alone, as measured. (Every table once played here, and tables with pimc and peek
+# seats played other games: numba dropped the deal's last store, the ass's holder into
+# PUB_KNOWN, which the search reads. The cause, numba's alias analysis, is corrected in
+# analyzer/numba_compat.py; tests/test_safety_engine.py plays such a table in this loop.)
+@njit_no_runtime()
 def _basic_alone_games(seed, start, count, n, per_player, families, params, small, deck, packed,
                        view, rng, trace, log, taken, cols, variant):
     for g in range(count):

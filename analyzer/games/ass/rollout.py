@@ -59,6 +59,7 @@ from analyzer.games.ass.cards import (
     PUB_TABLE,
 )
 from analyzer.games.ass.moves import U0, U15, check_move, count_of, move_delta, unpack_to
+from analyzer.numba_compat import njit_no_runtime
 from strategies.ass.catalog import BASIC, HEURISTIC, RANDOM
 from strategies.ass.policies import basic_packed, heuristic, random_policy
 
@@ -115,7 +116,7 @@ def _roll_other(fam, pp, view, rng, hand, table, gone, pos, seat, k, high, ass_r
     return move
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high, high_seat,
                    ass_round, rounds, emptied):
     """play_on with ``basic`` in every seat: no other family's branch or call in the loop,
@@ -180,7 +181,7 @@ def _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high,
                     return OK, turns
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k, high,
             high_seat, ass_round, rounds):
     """Play from the state described in the module docstring to the end of the game.

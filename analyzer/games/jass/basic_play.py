@@ -62,10 +62,11 @@ from analyzer.games.jass.primitives import (
     S_WON,
     U0,
 )
+from analyzer.numba_compat import njit_no_runtime
 from analyzer.rng import GOLDEN, S32, mix64
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def _deal_play(rng, deck, hands, taken, st, n, first):
     """Shuffle, deal from seat ``first`` and play the 36 cards; ``n`` is a constant of the
     caller (inlined), so the seat arithmetic and the loops know it."""
@@ -94,7 +95,7 @@ def _deal_play(rng, deck, hands, taken, st, n, first):
     st[S_POS] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def deal_play_basic(rng, deck, hands, taken, st, n, dealer):
     """Deal (the seat after ``dealer`` first) and play one deal with ``basic`` everywhere under
     ``seed``: the cards, draws and trick winners of :func:`engine.start_deal` followed by
@@ -108,7 +109,7 @@ def deal_play_basic(rng, deck, hands, taken, st, n, dealer):
         _deal_play(rng, deck, hands, taken, st, 3, first)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def _unit(seed, index, n, cap, work, deals_mode):
     """One match (or one deal in ``deals_mode``) as :func:`engine.play_plain` plays it: the
     same results in ``work``, the same draws. ``n`` is a constant of the caller, and it
@@ -139,7 +140,7 @@ def _unit(seed, index, n, cap, work, deals_mode):
 # 0.68x of C's speed).
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _matches_loop_4(seed, start, count, cap, work, sticks, won, bonus, deals, capped, winner,
                     first_dealer):
     for u in range(count):
@@ -147,7 +148,7 @@ def _matches_loop_4(seed, start, count, cap, work, sticks, won, bonus, deals, ca
         _match_row(work, u, 4, sticks, won, bonus, deals, capped, winner, first_dealer)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _matches_loop_3(seed, start, count, cap, work, sticks, won, bonus, deals, capped, winner,
                     first_dealer):
     for u in range(count):
@@ -155,14 +156,14 @@ def _matches_loop_3(seed, start, count, cap, work, sticks, won, bonus, deals, ca
         _match_row(work, u, 3, sticks, won, bonus, deals, capped, winner, first_dealer)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _deals_loop_4(seed, start, count, work, points, tricks, sticks, fixed, last, trump):
     for u in range(count):
         _unit(seed, start + u, 4, ONE[0], work, ON[0])
         _deal_row(work, u, 4, points, tricks, sticks, fixed, last, trump)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _deals_loop_3(seed, start, count, work, points, tricks, sticks, fixed, last, trump):
     for u in range(count):
         _unit(seed, start + u, 3, ONE[0], work, ON[0])

@@ -26,7 +26,6 @@ to the caller, which writes what its readers need.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from analyzer.games.jass.cards import (
     BASIC_KEY9,
@@ -39,34 +38,35 @@ from analyzer.games.jass.cards import (
     TRUMP_POWER,
 )
 from analyzer.games.jass.primitives import S_WON, U0
+from analyzer.numba_compat import njit_no_runtime
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def ix(i):
     """An index as uint64: numba then skips the negative-index wraparound code (a test and a
     select per access, measurable at some 20 table reads a card)."""
     return np.uint64(i)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def _key(t, hand, s):
     """``basic``'s key for the cards of suit ``s`` in ``hand`` counted plain (t = 0) or as
     trumps (t = 1), the suit or-ed in; NO_KEY9 or more when the hand has none."""
     return BASIC_KEY9[ix(t), (hand >> SUIT_SHIFT[ix(s)]) & M9] | (s << 4)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def _key_card(key):
     return ((key >> 4) & 3) * 9 + (key & 15)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def _suit_card(t, m9, s):
     """``basic``'s card among the (non-empty) 9-bit pattern ``m9`` of suit ``s``."""
     return s * 9 + (BASIC_KEY9[ix(t), m9] & 15)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def basic_any(hand, tsuits):
     """``basic`` over a whole hand (a lead, or a follower free to play anything); the suits
     with their bit set in ``tsuits`` count as trumps."""
@@ -77,7 +77,7 @@ def basic_any(hand, tsuits):
     return _key_card(best)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def follow(hand, led, trump, power):
     """A follower's card, J-5/J-6 under ``seed`` and ``basic`` fused: ``power`` is the best
     power in the trick so far (TRUMP_POWER or more once a trump is in it)."""
@@ -108,13 +108,13 @@ def follow(hand, led, trump, power):
     return basic_any(hand, 1 << trump)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def power_of(trump, led, card):
     """J-7: the card's power in a trick led in ``led`` with ``trump`` (-1: none yet)."""
     return TRICK_POWER[ix(trump + 1), ix(led), ix(card)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def follower(hands, seat, led, trump, fixer, power, best, trick):
     """``seat`` follows in the trick so far (``power`` its best power, held by ``best``;
     ``trick`` its cards): its card leaves its hand and joins the trick; J-5, the first card
@@ -135,14 +135,14 @@ def follower(hands, seat, led, trump, fixer, power, best, trick):
     return trump, fixer, power, best, trick
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def end_trick(taken, st, best, trick):
     """J-7: the trick's cards go to its winner ``best``, who won one more trick."""
     taken[ix(best)] |= trick
     st[ix(S_WON + best)] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def play_tricks(hands, taken, st, n, tricks, leader, trump, fixer):
     """Play ``tricks`` whole tricks, the first led by ``leader``, with ``trump`` and its
     ``fixer`` as they stand (-1: none yet); ``n`` a constant of the caller. Returns the

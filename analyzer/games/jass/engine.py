@@ -67,6 +67,7 @@ from analyzer.games.jass.primitives import (
     legal_mask,
 )
 from analyzer.games.jass.scoring import base_sticks, match_winner, settle_ties
+from analyzer.numba_compat import njit_no_runtime
 from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
 from strategies.jass.dispatch import decide, forced_card
 from strategies.jass.knobs import FAM_BASIC
@@ -156,7 +157,7 @@ I_BONUS_TOTAL = 6
 I_SCRATCH = 7
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, deal_no):
     """Shuffle and deal (J-2) and reset the public state for a new deal."""
     for i in range(36):
@@ -201,7 +202,7 @@ def start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, de
         st[S_STICKS + i] = sticks[i]
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def public_ties(st, ties, n):
     """Copy the match's remembered ties into the public state (J-11: the scores are public)."""
     for i in range(n):
@@ -209,7 +210,7 @@ def public_ties(st, ties, n):
             st[S_TIES + PAIR_SLOT[i, j]] = ties[i, j]
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def begin_all(fams, prms, hands, st, memo, n):
     """Every seat's aim for the deal, in playing order from the first player."""
     seat = st[S_FIRST]
@@ -220,7 +221,7 @@ def begin_all(fams, prms, hands, st, memo, n):
             seat = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace_on, trace, trow):
     """Play from the current state to the end of the deal; or, with ``stop_at_fix``, stop just
     before a seat has to fix trump (returns STOPPED). Returns DONE or ILLEGAL + seat.
@@ -256,7 +257,7 @@ def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace
     return DONE
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo):
     """:func:`run_deal` without trace, counterfactual or search families: the plain run's
     play loop. ``basic`` is trusted (it picks from ``legal`` by construction); every other
@@ -279,7 +280,7 @@ def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo):
     return DONE
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def run_deal_search(fams, prms, rng, hands, played, taken, st, memo):
     """:func:`run_deal_plain` for tables with a search seat (pimc, peek): every family's card
     comes through the full dispatcher and is checked. A separate function so that runs
@@ -296,7 +297,7 @@ def run_deal_search(fams, prms, rng, hands, played, taken, st, memo):
     return DONE
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _deal_sticks(points, n, deals_mode, ties, award, bonus, newties):
     """Sticks of one deal: J-9 alone for a single deal, with remembered ties in a match."""
     nt = base_sticks(points, n, award, newties)
@@ -307,7 +308,7 @@ def _deal_sticks(points, n, deals_mode, ties, award, bonus, newties):
         settle_ties(award, bonus, ties, newties, nt, n)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def end_deal(taken, st, ints, ties, n, deals_mode):
     """Points, sticks (remembered ties in a match) and running totals at the end of a deal."""
     points = ints[I_POINTS]
@@ -322,7 +323,7 @@ def end_deal(taken, st, ints, ties, n, deals_mode):
         bonus_total[i] += bonus[i]
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def unit_begin(seed, index, n, cap, work, deals_mode):
     """Start a unit: its stream, zero totals and ties, the first dealer. Returns (dealer,
     most deals)."""
@@ -343,7 +344,7 @@ def unit_begin(seed, index, n, cap, work, deals_mode):
     return dealer, ndeals
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms):
     """Shuffle and deal deal number ``d``, publish the ties, ask every seat for its aim."""
     rng, deck, hands, played, taken, st, ints, ties, res = work
@@ -354,7 +355,7 @@ def deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms):
     begin_all(fams, prms, hands, st, ints[I_MEMO], n)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def deal_finish(work, n, deals_mode):
     """Score the deal just played; the match's winner so far (J-10) or -1."""
     rng, deck, hands, played, taken, st, ints, ties, res = work
@@ -364,7 +365,7 @@ def deal_finish(work, n, deals_mode):
     return match_winner(ints[I_STICKS], n)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def unit_end(work, d, winner, deals_mode):
     res = work[W_RES]
     res[R_DEALS] = d
@@ -373,7 +374,7 @@ def unit_end(work, d, winner, deals_mode):
     res[R_CF_ROWS] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
     """Play one match (or one deal in ``deals_mode``) of a plain run with no search seat:
     :func:`play_unit` with nothing of the trace or the counterfactual. Same results, same
@@ -398,7 +399,7 @@ def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
     return DONE
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def play_plain_search(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
     """:func:`play_plain` with the search families in the dispatcher."""
     dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
@@ -582,7 +583,7 @@ def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on
     return DONE
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer):
     ints = work[W_INTS]
     res = work[W_RES]
@@ -596,7 +597,7 @@ def _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_deal
     first_dealer[u] = res[R_FIRST_DEALER]
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump):
     st = work[W_ST]
     ints = work[W_INTS]

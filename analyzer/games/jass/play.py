@@ -22,7 +22,6 @@ is a real division (about 25 cycles), and the play loop needs one per card.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from analyzer.games.jass.basic_tricks import basic_any, end_trick, follower, ix, power_of
 from analyzer.games.jass.cards import BIT, PAIR_SLOT, SUIT_OF
@@ -53,20 +52,21 @@ from analyzer.games.jass.primitives import (
     mask_points,
     trump_strength,
 )
+from analyzer.numba_compat import njit_no_runtime
 from strategies.jass.knobs import FAM_BASIC
 from strategies.jass.policies import choose_card
 
 DONE = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def play_card(seat, card, hands, played, taken, st):
     """Apply one (legal) card: trick state, trump fixing (J-5), showing out, trick end (J-7),
     and what the card proves the seat lacks (``S_BAN``, J-11: read by the search)."""
     _apply(seat, card, hands, played, taken, st, True)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def play_card_no_bans(seat, card, hands, played, taken, st):
     """:func:`play_card` without the upkeep of ``S_BAN``, for loops whose public state no
     search strategy reads: the plain run's (``engine.run_deal_plain``) and the rollouts'.
@@ -76,7 +76,7 @@ def play_card_no_bans(seat, card, hands, played, taken, st):
     _apply(seat, card, hands, played, taken, st, False)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def _apply(seat, card, hands, played, taken, st, bans):
     """play_card's body; ``bans`` a constant of the caller (inlined, so the branch folds)."""
     b = BIT[card]
@@ -147,7 +147,7 @@ def _apply(seat, card, hands, played, taken, st, bans):
     st[S_POS] = pos
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def to_move(st):
     """The seat whose turn it is (no division: leader + position wraps at most once)."""
     seat = st[S_LEADER] + st[S_POS]
@@ -156,7 +156,7 @@ def to_move(st):
     return seat
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def rollout(fams, prms, rng, hands, played, taken, st, memo):
     """Play the deal on from the packed state to its end with the non-search families
     ``fams[seat]`` / ``prms[seat]`` and aims ``memo[seat]``; draws come from ``rng``. Allocates
@@ -170,7 +170,7 @@ def rollout(fams, prms, rng, hands, played, taken, st, memo):
     return rollout_general(fams, prms, rng, hands, played, taken, st, memo)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def basic_table(fams, st):
     """True for the tables :func:`rollout_basic` plays: ``basic`` in each of the ``st[S_N]``
     seats and the ``seed`` rule set."""
@@ -182,7 +182,7 @@ def basic_table(fams, st):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def rollout_general(fams, prms, rng, hands, played, taken, st, memo):
     """:func:`rollout` for any table: card by card through the families' policies and
     :func:`play_card_no_bans`, keeping the whole public record but ``S_BAN``."""
@@ -197,7 +197,7 @@ def rollout_general(fams, prms, rng, hands, played, taken, st, memo):
     return DONE
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def rollout_basic(hands, played, taken, st):
     """:func:`rollout` for ``basic`` in every seat under ``seed`` (issue 13): the play of
     :mod:`analyzer.games.jass.basic_tricks` (the plain run's: the trick in local variables,
@@ -285,13 +285,13 @@ def rollout_basic(hands, played, taken, st):
     return DONE
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def deal_points(taken, st, points):
     """J-8 points of every seat with the trump as finally fixed, last trick included."""
     seat_points(taken, st[S_N], st[S_TRUMP], st[S_LAST_WINNER], points)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def seat_points(taken, n, trump, last, points):
     """:func:`deal_points` from its parts (``trump`` as finally fixed, -1: none; ``last`` the
     last trick's winner), inlined: a caller with ``n`` a constant gets a loop that knows it."""
@@ -300,7 +300,7 @@ def seat_points(taken, n, trump, last, points):
     points[last] += 5
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def deal_bonus(award, st, bonus):
     """J-9 bonus sticks this deal's ``award`` would collect from the remembered ties in the
     public state (a pending tie pays the one of its pair awarded a stick when the other is not);

@@ -42,6 +42,7 @@ from analyzer.games.jass.cards import (
     TRUMP_STRENGTH_R,
     UNDER_BIT,
 )
+from analyzer.numba_compat import njit_no_runtime
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
@@ -87,7 +88,7 @@ def lowest_card(m):
     return trailing_zeros(m)
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def nth_card(m, k):
     """The k-th card (0-based, ascending) of a mask."""
     for _ in range(k):
@@ -95,19 +96,19 @@ def nth_card(m, k):
     return lowest_card(m)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit_no_runtime(inline="always")
 def suit_count(m, s):
     """Number of cards of suit ``s`` in a mask."""
     return POP9[(m >> SUIT_SHIFT[s]) & M9]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit_no_runtime(inline="always")
 def trump_strength(card):
     """Place of a card in the trump order (0 = the 6 .. 8 = the Under, J-1)."""
     return TRUMP_STRENGTH_R[RANK_OF[card]]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def legal_mask(hand, st):
     """The cards of ``hand`` the seat to move may play (J-4, J-5, J-6, both rule sets)."""
     if st[S_POS] == 0:
@@ -148,7 +149,7 @@ def legal_mask(hand, st):
     return hand
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def ban_mask(card, st):
     """The cards that playing ``card`` now proves the seat to move does not hold (J-5, J-6).
 
@@ -188,13 +189,13 @@ def ban_mask(card, st):
     return SUIT_MASK[led]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit_no_runtime(inline="always")
 def fixes_trump(card, st):
     """True when playing ``card`` now would fix trump (J-5)."""
     return st[S_TRUMP] < 0 and st[S_POS] > 0 and SUIT_OF[card] != st[S_LED]
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def beats_best(card, st):
     """True when ``card`` played now would take the lead in the current trick (J-7)."""
     if st[S_POS] == 0:
@@ -212,7 +213,7 @@ def beats_best(card, st):
     return RANK_OF[card] > RANK_OF[st[S_BEST_CARD]]
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@njit_no_runtime(inline="always")
 def card_value(card, trump):
     """Points of ``card`` if the deal ended with ``trump`` (an 8 counts 0 while trump is unknown
     mid-deal; :func:`mask_points` applies the no-trump 8s at the end of a deal)."""
@@ -221,7 +222,7 @@ def card_value(card, trump):
     return PLAIN_POINTS_R[RANK_OF[card]]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def mask_points(m, trump):
     """J-8 card points of a set of cards with the trump as finally fixed (-1: none ever).
     Inlined: the deal's scoring calls it once per seat."""
@@ -237,7 +238,7 @@ def mask_points(m, trump):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit_no_runtime()
 def trick_points(st):
     """Points of the cards in the current trick, under the trump as it stands."""
     total = 0

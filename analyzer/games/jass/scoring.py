@@ -16,12 +16,12 @@ without early exits, so that the compiled code selects instead of branching on t
 
 from __future__ import annotations
 
-from numba import njit
+from analyzer.numba_compat import njit_no_runtime
 
 MATCH_TARGET = 7  # J-10: 7 or more sticks and more than every other player
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def base_sticks(points, n, award, newties):
     """J-9 cases 1-3 for one deal.
 
@@ -55,7 +55,7 @@ def base_sticks(points, n, award, newties):
     return nt
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def _give(points, n, value, award, newties, nt):
     """One stick to the single seat with ``value`` points, or remember the two-way tie."""
     first = -1  # the lowest seat with ``value``, then the next lowest
@@ -76,7 +76,7 @@ def _give(points, n, value, award, newties, nt):
     return nt
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def settle_ties(award, bonus, ties, newties, nt, n):
     """Pay remembered ties (J-9) and then remember this deal's ties.
 
@@ -104,7 +104,7 @@ def settle_ties(award, bonus, ties, newties, nt, n):
         ties[newties[2 * k], newties[2 * k + 1]] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit_no_runtime(inline="always")
 def match_winner(sticks, n):
     """J-10: the seat with 7 or more sticks and more than every other player, else -1."""
     best = 0

@@ -1,0 +1,130 @@
+"""Every use of numba beyond its documented API, in one place, for the numba versions tested.
+
+cardlab relies on three things numba does not promise:
+
+* the ``_nrt`` option of ``njit`` (undocumented): ``_nrt=False`` compiles a function without
+  numba's runtime, so it neither allocates nor counts references to its array arguments on
+  each call (about 20 ns a call on the engines' hot paths). A function compiled from one
+  with ``_nrt=False`` that does not set the option itself inherits it; one that allocates
+  sets ``_nrt=True``. Use :func:`njit_no_runtime` and :func:`njit_runtime`, never the option.
+* arrays in the caller's stack frame (:func:`stack_array_intrinsic`, for analyzer.stack):
+  built with numba's internal ``cgutils.alloca_once`` and ``arrayobj.populate_array``;
+* LLVM intrinsics called from an ``@intrinsic`` (:func:`llvm_function`, for analyzer.bits):
+  ``cgutils.get_or_insert_function``;
+* a correction to numba's alias analysis (:func:`_close_argument_aliases`), installed when
+  this module is imported (every module with kernels imports it). numba's dead-code
+  elimination drops a store into an array when it finds the array variable dead and not
+  an alias of an argument; its alias analysis (``ir_utils.find_potential_aliases``) walks
+  the blocks once in order and counts ``b = a`` as an alias of an argument only when
+  ``a = argument`` came earlier in that order. Inlined functions (``inline="always"``)
+  add such chains, their blocks not always in that order, and the elimination runs
+  after an ``@overload(inline="always")`` is inlined. So a store into an argument array as
+  the last statement of a twice-inlined function was dropped: the deal's
+  ``view[PUB_KNOWN + ass seat] = 1`` in every game of a Who's the Ass? loop that also
+  asked ``_basic_alone(variant)`` (issue 20 item 13; docs/numba-notes.md has the
+  reduction and a standalone reproduction).
+
+pyproject.toml pins numba to :data:`TESTED_NUMBA` (and llvmlite to the range that numba
+release requires); tests/test_safety_engine.py fails loudly when the installed numba no
+longer honours any of these (the option accepted, no runtime call in a no-runtime function,
+the stack array working).
+"""
+
+from __future__ import annotations
+
+from numba import njit, types
+from numba.core import cgutils, ir_utils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+
+TESTED_NUMBA = ">=0.68,<0.69"  # the numba releases cardlab is tested with
+TESTED_LLVMLITE = ">=0.50,<0.51"  # what numba 0.68 requires
+
+
+def njit_no_runtime(**options):
+    """``njit(cache=True, _nrt=False, **options)``: compiled without numba's runtime (no
+    allocation, no reference counting of array arguments); callees that do not set the
+    option themselves are compiled the same way."""
+    return njit(**{"cache": True, **options, "_nrt": False})
+
+
+def njit_runtime(**options):
+    """``njit(cache=True, _nrt=True, **options)``: with numba's runtime even when called from
+    a function compiled without it (for a function that allocates)."""
+    return njit(**{"cache": True, **options, "_nrt": True})
+
+
+def stack_array_intrinsic(element):
+    """An ``@intrinsic`` ``f(N)`` (N a literal integer) giving a 1-d C array of N ``element``
+    items in the calling function's stack frame: uninitialised, no owner (no meminfo), alive
+    until that function returns; one ``alloca`` in the function's entry block per call site."""
+
+    @intrinsic
+    def stack_array(typingctx, count):
+        if not isinstance(count, types.IntegerLiteral):
+            return None
+        size = count.literal_value
+        aryty = types.Array(element, 1, "C")
+
+        def codegen(context, builder, signature, args):
+            ty = context.get_value_type(element)
+            data = cgutils.alloca_once(builder, ty, size=size)
+            ary = make_array(aryty)(context, builder)
+            itemsize = context.get_abi_sizeof(ty)
+            intp = context.get_value_type(types.intp)
+            populate_array(
+                ary,
+                data=data,
+                shape=[intp(size)],
+                strides=[intp(itemsize)],
+                itemsize=intp(itemsize),
+                meminfo=None,
+            )
+            return ary._getvalue()
+
+        return aryty(count), codegen
+
+    return stack_array
+
+
+def llvm_function(builder, fnty, name):
+    """The LLVM function ``name`` of type ``fnty`` in the module being built (declared when
+    absent), for an ``@intrinsic``'s codegen to call."""
+    return cgutils.get_or_insert_function(builder.module, fnty, name)
+
+
+def _close_argument_aliases(find_potential_aliases):
+    """``find_potential_aliases`` whose argument aliases are closed under aliasing: every
+    variable that aliases (through any chain of copies) an argument alias is one, whatever
+    the order in which numba met the copies."""
+
+    def closed(blocks, args, typemap, func_ir, alias_map=None, arg_aliases=None):
+        alias_map, arg_aliases = find_potential_aliases(blocks, args, typemap, func_ir,
+                                                        alias_map, arg_aliases)
+        grown = True
+        while grown:
+            grown = False
+            for name, group in alias_map.items():
+                members = group | {name}
+                if members & arg_aliases and not members <= arg_aliases:
+                    arg_aliases |= members
+                    grown = True
+        return alias_map, arg_aliases
+
+    closed.cardlab_closes_argument_aliases = True
+    closed.__wrapped__ = find_potential_aliases
+    return closed
+
+
+def install_alias_fix() -> None:
+    """Install :func:`_close_argument_aliases` into numba's dead-code elimination (idempotent).
+    Raises ImportError when the installed numba has no such function to correct."""
+    current = getattr(ir_utils, "find_potential_aliases", None)
+    if current is None:
+        raise ImportError("cardlab corrects numba's ir_utils.find_potential_aliases, which this "
+                          f"numba lacks; install numba{TESTED_NUMBA}")
+    if not getattr(current, "cardlab_closes_argument_aliases", False):
+        ir_utils.find_potential_aliases = _close_argument_aliases(current)
+
+
+install_alias_fix()

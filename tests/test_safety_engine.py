@@ -1,0 +1,225 @@
+"""Issue 20 items 13 and 14: the engines' numba risks.
+
+Item 13: numba's dead-code elimination dropped a store into an array argument (the deal's
+``view[PUB_KNOWN + ass seat] = 1``) where twice-inlined code met an inlined @overload, so a
+Who's the Ass? table with pimc and peek seats played other games in the no-runtime loop;
+analyzer.numba_compat corrects numba's alias analysis. Item 14: every numba internal cardlab
+uses is behind analyzer.numba_compat, numba is pinned to the tested range, and these tests
+fail loudly when the installed numba stops honouring what cardlab relies on.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit, types
+from numba.extending import overload
+
+from analyzer import numba_compat
+from analyzer.games.ass.engine import _basic_alone, start_stream
+from analyzer.numba_compat import njit_no_runtime, njit_runtime
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# --- item 13: the store numba dropped ------------------------------------------------------
+
+
+def _alone(variant):
+    return variant[0] is None
+
+
+@overload(_alone, inline="always")
+def _alone_typed(variant):
+    if isinstance(variant[0], types.NoneType):
+        return lambda variant: True
+    return lambda variant: False
+
+
+@njit(inline="always")
+def _fill(a, k):
+    for i in range(a.size):
+        a[i] = 0
+    a[k] = 1  # the last statement before return: a store into an argument
+    return k
+
+
+@njit(inline="always")
+def _wrapper(a, k, reset=True):
+    if reset:
+        for i in range(a.size):
+            a[i] = 5
+    return _fill(a, k)
+
+
+@njit
+def _store_after_overload(a, k, variant):
+    return _wrapper(a, k, not _alone(variant))
+
+
+def test_item13_store_into_an_argument_survives_inlining():
+    """The reduction of the engine's pattern (docs/numba-notes.md): numba 0.68 without the
+    correction leaves a == [0, 0, 0, 0]."""
+    a = np.full(4, 7)
+    _store_after_overload(a, 2, (True, True))
+    assert a.tolist() == [0, 0, 1, 0]
+
+
+@njit
+def _deal_as_the_loop_does(seed, index, n, per_player, small, deck, packed, view, rng, taken,
+                           variant):
+    return start_stream(seed, index, 0, n, per_player, small, deck, packed, view, rng, taken,
+                        not _basic_alone(variant))
+
+
+@pytest.mark.parametrize("variant", [(True, True), (None, None)])
+def test_item13_every_deal_marks_the_ass_holder_known(variant):
+    """A-11: the ass's holder is public from the deal on (PUB_KNOWN), in the run loop's own
+    inlining of the deal too (it was missing in every game)."""
+    from analyzer.games.ass.cards import DECK_SIZE, PUB_KNOWN, VIEW_LEN
+    from analyzer.games.ass.engine import canonical_deck
+
+    n = 4
+    for index in range(20):
+        view = np.zeros(VIEW_LEN, dtype=np.int64)
+        seat = _deal_as_the_loop_does(17, index, n, 13, canonical_deck().astype(np.uint8),
+                                      np.empty(DECK_SIZE, np.uint8), np.zeros(n, np.uint64),
+                                      view, np.zeros(1, np.uint64), np.zeros(n, np.int64),
+                                      variant)
+        known = view[PUB_KNOWN:PUB_KNOWN + n].tolist()
+        assert known == [1 if s == seat else 0 for s in range(n)], (index, known)
+
+
+def test_item13_search_table_plays_the_same_games_in_the_no_runtime_loop():
+    """The loop puzzle itself: pimc and peek seats in engine._basic_alone_games, the loop
+    run_chunk keeps for tables of basic alone, play exactly run_chunk's games (games 8, 13,
+    14, 21, ... of seed 17 differed)."""
+    from analyzer.games.ass import engine
+    from analyzer.games.ass.cards import DECK_SIZE, VIEW_LEN
+    from analyzer.games.ass.kernel import DTYPES, engine_inputs, play_chunk, validate
+    from analyzer.games.kernel import RunSpec
+
+    count = 24
+    spec = validate(RunSpec("ass", 4, ("pimc", "basic", "peek", "basic"), 17))
+    expected = play_chunk(spec, 0, count)
+    families, params = engine_inputs(spec)
+    n = spec.players
+    out = {k: np.empty(count * n, dtype=dt) for k, dt in DTYPES.items()}
+    bad = engine._basic_alone_games(
+        spec.seed, 0, count, n, spec.rules["per_player"], families, params,
+        engine.canonical_deck().astype(np.uint8), np.empty(DECK_SIZE, np.uint8),
+        np.zeros(n, np.uint64), np.zeros(VIEW_LEN, np.int64), np.zeros(1, np.uint64),
+        np.empty((engine.MAX_ROUNDS, engine.TRACE_WIDTH), np.int64), True,
+        np.zeros(n, np.int64), tuple(out.values()), engine.variant_for(families))
+    assert bad == -1
+    for name in DTYPES:
+        assert np.array_equal(out[name], expected[name]), name
+
+
+# --- item 14: numba behind one module, pinned ------------------------------------------------
+
+
+def _dependency(name: str) -> str:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    found = re.search(rf'^\s*"{name}([^";]*)"', text, re.MULTILINE)
+    assert found, f"pyproject.toml lists no {name}"
+    return found.group(1).replace(" ", "")
+
+
+def test_item14_numba_is_pinned_to_the_tested_range_and_installed_within_it():
+    import llvmlite
+    import numba
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
+    assert _dependency("numba") == numba_compat.TESTED_NUMBA
+    assert _dependency("llvmlite") == numba_compat.TESTED_LLVMLITE
+    assert Version(numba.__version__) in SpecifierSet(numba_compat.TESTED_NUMBA), (
+        f"numba {numba.__version__} is outside the tested {numba_compat.TESTED_NUMBA}")
+    assert Version(llvmlite.__version__) in SpecifierSet(numba_compat.TESTED_LLVMLITE)
+
+
+def test_item14_numba_internals_are_used_in_numba_compat_only():
+    allowed = {ROOT / "analyzer" / "numba_compat.py"}
+    internal = re.compile(r"_nrt\s*=|numba\.(?:core|np|parfors|typed\.typedobjectutils)\b|"
+                          r"from numba\.(?:core|np)\b|cgutils")
+    offenders = []
+    for package in ("analyzer", "strategies"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if path in allowed:
+                continue
+            for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                code = line.split("#", 1)[0]
+                if internal.search(code) and "``" not in code:
+                    offenders.append(f"{path.relative_to(ROOT)}:{lineno}: {line.strip()}")
+    assert not offenders, "numba internals outside analyzer/numba_compat.py:\n" + "\n".join(
+        offenders)
+
+
+def _runtime_calls(dispatcher) -> set[str]:
+    llvm = dispatcher.inspect_llvm(dispatcher.signatures[0])
+    return set(re.findall(r"call[^\n]*@(NRT_\w+)", llvm))
+
+
+def test_item14_no_runtime_kernels_really_run_without_numba_runtime():
+    """``_nrt=False`` is accepted, compiles a function and its plain callees without a single
+    runtime call (no reference counting, no allocation), and refuses to allocate."""
+
+    @njit(cache=False)
+    def callee(a):
+        return a[0] + a[-1]
+
+    @njit_no_runtime(cache=False)
+    def lean(a, b):
+        return callee(a) + callee(b)
+
+    @njit_runtime(cache=False)
+    def counting(a, b):
+        return callee(a) + callee(b)
+
+    a = np.arange(5, dtype=np.int64)
+    assert lean(a, a) == counting(a, a) == 8
+    assert _runtime_calls(lean) == set()
+    assert _runtime_calls(callee) == set(), "callee did not inherit _nrt=False"
+    assert _runtime_calls(counting), "njit_runtime made no runtime call: the test says nothing"
+
+    @njit_no_runtime(cache=False)
+    def allocates(n):
+        return np.zeros(n).sum()
+
+    with pytest.raises(Exception, match="(?i)returning of array|nrt|runtime"):
+        allocates(3)
+
+
+def test_item14_stack_arrays_work_without_the_runtime():
+    from analyzer.stack import stack_int64, stack_uint64
+
+    @njit_no_runtime(cache=False)
+    def total(a):  # a callee that receives the stack array
+        return a.sum()
+
+    @njit_no_runtime(cache=False)
+    def use_stack(x):
+        a = stack_int64(16)
+        b = stack_uint64(3)
+        for i in range(16):
+            a[i] = i * x
+        b[2] = np.uint64(7)
+        return total(a) + np.int64(b[2]) + a.size
+
+    assert use_stack(2) == 2 * 120 + 7 + 16
+    assert use_stack(3) == 3 * 120 + 7 + 16
+    assert _runtime_calls(use_stack) == set()
+
+
+def test_item14_alias_fix_is_installed_in_numba():
+    from numba.core import ir_utils
+
+    assert getattr(ir_utils.find_potential_aliases, "cardlab_closes_argument_aliases", False)
+    numba_compat.install_alias_fix()  # idempotent: wraps once
+    assert not getattr(ir_utils.find_potential_aliases.__wrapped__,
+                       "cardlab_closes_argument_aliases", False)
+    assert "analyzer.numba_compat" in sys.modules

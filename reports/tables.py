@@ -88,7 +88,8 @@ def _pair_view(t: pd.DataFrame, rate: bool, unit: str) -> pd.DataFrame:
                               zip(t["difference"], t["half"], strict=True)],
         "unpaired ±": [number(u * scale, decimals_for(h * scale))
                        for u, h in zip(t["unpaired_half"], t["half"], strict=True)],
-        "variance reduction": [f"{number(v, 1)}×" for v in t["variance_reduction"]],
+        "variance reduction": ["n/a" if pd.isna(v) else f"{number(v, 1)}×"
+                               for v in t["variance_reduction"]],
         f"{_plural(unit)}": _counts(t["n_units"]),
     })
     if "seq_answer" in t:

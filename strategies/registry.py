@@ -329,7 +329,8 @@ def from_definition(game: str, definition: Mapping[str, Any]) -> Strategy:
     return Strategy(spec, vector(knobs))
 
 
-# Strategies pinned to their texts for the duration of a task (:func:`pinned`), per thread.
+# Strategies pinned to their texts for the duration of a task (:func:`pinned`), per thread:
+# (game, text) -> the definition, replaced by its Strategy when first looked up.
 _PINS = threading.local()
 
 
@@ -338,10 +339,10 @@ def pinned(game: str, definitions: Mapping[str, Mapping[str, Any]]) -> Iterator[
     """While inside, :func:`parse_strategy` of ``game`` reads each text of ``definitions``
     (text -> :meth:`Strategy.definition`) as that recorded definition, never from the
     catalogue or a strategies file: a worker plays exactly what its parent resolved, and a
-    replay exactly what its run recorded."""
-    pins = {(game, text): from_definition(game, d) for text, d in definitions.items()}
+    replay exactly what its run recorded. A definition is read when its text is first parsed
+    (a bad one raises StrategyError then)."""
     saved = getattr(_PINS, "pins", {})
-    _PINS.pins = {**saved, **pins}
+    _PINS.pins = {**saved, **{(game, text): d for text, d in definitions.items()}}
     try:
         yield
     finally:
@@ -350,8 +351,11 @@ def pinned(game: str, definitions: Mapping[str, Mapping[str, Any]]) -> Iterator[
 
 def parse_strategy(game: str, text: str) -> Strategy:
     """Parse ``name`` or ``name:key=value,key=value`` into a :class:`Strategy`."""
-    pin = getattr(_PINS, "pins", {}).get((game, text))
+    pins = getattr(_PINS, "pins", {})
+    pin = pins.get((game, text))
     if pin is not None:
+        if not isinstance(pin, Strategy):
+            pin = pins[(game, text)] = from_definition(game, pin)
         return pin
     name, _, rest = text.strip().partition(":")
     book = catalog(game)

@@ -19,7 +19,7 @@ from typing import Any
 
 import analyzer
 from analyzer.games.kernel import RunSpec
-from strategies.registry import StrategyError, parse_strategies, pinned
+from strategies.registry import StrategyError, from_definition, parse_strategies, pinned
 
 FORMAT = "cardlab-run"
 FORMAT_VERSION = 1
@@ -99,11 +99,14 @@ def recorded_strategies(plan: dict) -> dict[str, dict[str, Any]]:
 
 def pinned_to_plan(plan: dict):
     """A context in which the plan's strategy texts read as the plan recorded them (registry
-    ``pinned``); a one-line CardlabError if a recorded definition is not valid."""
-    try:
-        return pinned(plan["game"], recorded_strategies(plan))
-    except StrategyError as exc:
-        raise StrategyError(f"the run's recorded strategies: {exc}") from None
+    ``pinned``); a one-line StrategyError if a recorded definition is not valid."""
+    recorded = recorded_strategies(plan)
+    for definition in recorded.values():
+        try:
+            from_definition(plan["game"], definition)
+        except StrategyError as exc:
+            raise StrategyError(f"the run's recorded strategies: {exc}") from None
+    return pinned(plan["game"], recorded)
 
 
 def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: str) -> dict:

@@ -14,9 +14,12 @@ name or a number). A name may not shadow a built-in strategy or a preset of anot
 
 Files are loaded from ``CARDLAB_STRATEGIES`` (one path, or several separated by the
 platform's path separator, ``:`` on Linux). ``cardlab --strategies FILE`` (the option may
-stand anywhere on the command line) puts FILE there, so that worker processes, which
-inherit the environment, see the same presets. :func:`strategies.registry.catalog` calls
-:func:`load_for` on every look-up; each file is read once per process.
+stand anywhere on the command line) puts FILE there. :func:`strategies.registry.catalog`
+calls :func:`load_for` on every look-up once the game's built-in catalogue is complete (the
+same order in every process); each file is read once per process. A preset is resolved when
+it is read (``StrategySpec.values``, every knob as the exact float the file holds), and runs
+record and hand to their worker processes that resolved definition (registry
+``Strategy.definition``), so neither a worker nor a later replay reads the file again.
 
 ``tomllib`` (``tomli`` before Python 3.11) reads TOML; writing needs only strings and numbers, so
 :func:`write_presets` formats the file itself.

@@ -6,8 +6,16 @@ fixed (a preset). On the command line a strategy is written ``name`` or ``name:k
 e.g. ``hold-jokers:keep=2``. Parameters with named choices take the choice's name
 (``jokers=dump``); the engines receive its position in ``choices``.
 
+A strategy's *identity* is what it plays: its family and every knob value as the exact float
+(:meth:`Strategy.identity`); its *definition* (:meth:`Strategy.definition`) adds the name and
+description, and :func:`from_definition` turns it back into the same Strategy without any
+strategies file. Runs record definitions, compare and resume compare identities, and knob
+values are shown exactly (``strength=1.0000001``, never rounded to ``1``). Knobs declared
+``integer`` accept whole numbers only.
+
 This module imports no numba: listing strategies and parsing options stays instant. Each
-game's catalogue (``strategies/<game>/catalog.py``) registers its strategies here.
+game's catalogue (``strategies/<game>/catalog.py``) registers its strategies here and ends
+with :func:`catalog_complete`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
-"""The glossary: every strategy a report names, in words, from the strategy registry.
+"""The glossary: every strategy a report names, in words, as the study played it.
 
-Each entry is the name as typed on the command line, the game, the registry's one-line
-description, and the knobs it sets (a preset's own values plus any given in the name, such
-as ``hold-jokers:keep=3``). The registry imports no numba.
+Each entry is the name as typed on the command line, the game, the one-line description, and
+the knobs it sets (a preset's own values plus any given in the name, such as
+``hold-jokers:keep=3``). A study records each strategy's resolved definition when it is saved
+(analyzer.studies.results.strategy_record); the glossary reads that, so a preset of a
+strategies file is described as it was played, whatever file is loaded now. Older studies
+without definitions are described from the registry. The registry imports no numba.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from dataclasses import dataclass
 
 from analyzer.errors import CardlabError
 from analyzer.games.registry import title as game_title
-from analyzer.studies.results import StudyResult
-from strategies.registry import catalog, parse_strategy
+from analyzer.studies.results import StudyResult, named_strategies
+from strategies.registry import Strategy, from_definition, parse_strategy
 
 
 @dataclass(frozen=True)
@@ -26,29 +29,31 @@ class Entry:
 
 
 def _labels(result: StudyResult) -> tuple[str, list[str]]:
-    m = result.manifest
-    game = str(m.get("game", "ass"))
-    names: list[str] = []
-    for key in ("strategies", "field"):
-        names += [str(s) for s in m.get(key) or []]
-    names += [str(s) for s in (m.get("policies") or {}).values()]
-    for run in m.get("runs") or []:
-        names += [str(s) for s in run.get("strategies", [])]
-    return game, list(dict.fromkeys(names))
+    return named_strategies(result.manifest)
 
 
-def entry(game: str, label: str) -> Entry:
-    """The glossary entry of one strategy label of ``game``."""
-    strategy = parse_strategy(game, label)
+def _strategy(game: str, label: str, definitions: dict | None = None) -> Strategy:
+    """The strategy ``label`` names: as the study recorded it, else from the registry."""
+    recorded = (definitions or {}).get(label)
+    if isinstance(recorded, dict):
+        return from_definition(game, recorded)
+    return parse_strategy(game, label)
+
+
+def entry(game: str, label: str, definitions: dict | None = None) -> Entry:
+    """The glossary entry of one strategy label of ``game`` (``definitions``: the study's
+    recorded label -> definition)."""
+    strategy = _strategy(game, label, definitions)
     spec = strategy.spec
-    family = next((s for s in catalog(game).values()
-                   if s.family == spec.family and not s.preset), spec)
+    family = strategy.family_name()
+    own = strategy.spec.values
     settings = []
     for p in spec.params:
         value = p.show(strategy.values[p.slot])
-        if value != p.show(p.default) or p.name in spec.preset or f"{p.name}=" in label:
+        preset = p.name in spec.preset or (own is not None and own[p.slot] != p.default)
+        if value != p.show(p.default) or preset or f"{p.name}=" in label:
             settings.append(f"{p.name} = {value} ({p.description})")
-    base = "" if family.name == spec.name else f"the {family.name} family; "
+    base = "" if family == spec.name else f"the {family} family; "
     return Entry(label, game_title(game), spec.description,
                  base + ("; ".join(settings) if settings else "no knobs changed"))
 
@@ -76,8 +81,9 @@ def _sweeps(labels: list[str]) -> tuple[list[str], dict[str, list[str]]]:
     return out, sweeps
 
 
-def _sweep_entry(game: str, key: str, labels: list[str]) -> Entry:
-    first = entry(game, labels[0])
+def _sweep_entry(game: str, key: str, labels: list[str],
+                 definitions: dict | None = None) -> Entry:
+    first = entry(game, labels[0], definitions)
     knob = key.split(":", 1)[1].split("=")[0]
     values = ", ".join(lab.split("=", 1)[1] for lab in labels)
     settings = "; ".join(part for part in first.settings.split("; ")
@@ -92,15 +98,23 @@ def glossary(results: list[StudyResult]) -> list[Entry]:
     seen: dict[tuple[str, str], Entry] = {}
     for result in results:
         game, labels = _labels(result)
+        definitions = result.manifest.get("definitions")
+        definitions = definitions if isinstance(definitions, dict) else {}
         labels, sweeps = _sweeps(labels)
         for label in labels:
             if label in sweeps:
-                seen.setdefault((game, label), _sweep_entry(game, label, sweeps[label]))
+                if (game, label) not in seen:
+                    try:
+                        seen[(game, label)] = _sweep_entry(game, label, sweeps[label],
+                                                           definitions)
+                    except CardlabError:
+                        seen[(game, label)] = Entry(label, game_title(game),
+                                                    "not a registered strategy", "")
                 continue
             if (game, label) in seen:
                 continue
             try:
-                seen[(game, label)] = entry(game, label)
+                seen[(game, label)] = entry(game, label, definitions)
             except CardlabError:  # a name from a synthetic or older run: say so, do not fail
                 seen[(game, label)] = Entry(label, game_title(game),
                                             "not a registered strategy", "")

@@ -70,7 +70,10 @@ def study_command(result: StudyResult, out: str = OUT) -> str | None:
         if make is None:
             return None
         args = ["cardlab", *make(m)]
-    return shlex.join([*args, "--out", out])
+    # presets of strategies files the study named: the files it read them from (recorded
+    # when it was saved, analyzer.studies.results.strategy_record)
+    files = [x for f in m.get("strategies_files") or [] for x in ("--strategies", str(f))]
+    return shlex.join([args[0], *files, *args[1:], "--out", out])
 
 
 def report_command(out: str = OUT, report: str = "report") -> str:

@@ -14,9 +14,12 @@ name or a number). A name may not shadow a built-in strategy or a preset of anot
 
 Files are loaded from ``CARDLAB_STRATEGIES`` (one path, or several separated by the
 platform's path separator, ``:`` on Linux). ``cardlab --strategies FILE`` (the option may
-stand anywhere on the command line) puts FILE there, so that worker processes, which
-inherit the environment, see the same presets. :func:`strategies.registry.catalog` calls
-:func:`load_for` on every look-up; each file is read once per process.
+stand anywhere on the command line) puts FILE there. :func:`strategies.registry.catalog`
+calls :func:`load_for` on every look-up once the game's built-in catalogue is complete (the
+same order in every process); each file is read once per process. A preset is resolved when
+it is read (``StrategySpec.values``, every knob as the exact float the file holds), and runs
+record and hand to their worker processes that resolved definition (registry
+``Strategy.definition``), so neither a worker nor a later replay reads the file again.
 
 ``tomllib`` (``tomli`` before Python 3.11) reads TOML; writing needs only strings and numbers, so
 :func:`write_presets` formats the new presets itself. It only ever *appends* to an existing
@@ -40,7 +43,14 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from analyzer.games import registry as games_registry
-from strategies.registry import StrategyError, StrategySpec, register, resolve_values
+from strategies.registry import (
+    StrategyError,
+    StrategySpec,
+    exact_number,
+    register,
+    resolve_values,
+    unknown_strategy,
+)
 
 ENV = "CARDLAB_STRATEGIES"
 _NAME = re.compile(r"[a-z0-9][a-z0-9_.-]*")  # whole name: fullmatch (``$`` passes "x\\n")
@@ -102,7 +112,7 @@ def _text(value: Any, where: str) -> str:
     if isinstance(value, float):
         if not math.isfinite(value):
             raise StrategyError(f"{where}: a knob value must be finite, got {value!r}")
-        return f"{value:.10g}"
+        return exact_number(value)  # the file's float exactly, never rounded
     return str(value)
 
 
@@ -125,22 +135,24 @@ def _spec_from(game: str, name: str, table: Any, path: str) -> StrategySpec:
         raise StrategyError(f"{where} needs base = \"<registered strategy>\"")
     book = catalog(game, with_files=False)
     if base_name not in book:
-        raise StrategyError(f"{where}: unknown {game} strategy {base_name!r} as base; "
-                            f"known: {', '.join(book)}")
+        raise StrategyError(f"{where}: {unknown_strategy(game, base_name, book, ' as base')}")
     base = book[base_name]
     params = table.get("params", {})
     if not isinstance(params, dict):
         raise StrategyError(f"{where}: params must be a table of knob = value")
     texts = {str(k): _text(v, f"{where} {k}") for k, v in params.items()}
     try:
-        resolve_values(base, texts)  # unknown knobs and bad values fail here, with the file
+        values = resolve_values(base, texts)  # unknown knobs, bad values fail here, with the file
     except StrategyError as exc:
         raise StrategyError(f"{where}: {exc}") from None
     description = table.get("description", f"preset of {base_name} from {Path(path).name}")
     if not isinstance(description, str):
         raise StrategyError(f"{where}: description must be a string")
+    # Resolved now, exactly: the preset plays what the file said when it was read, and it
+    # sees hidden cards (peek) or is slow (pimc) exactly when its base does.
     return StrategySpec(game, name, base.family, description, base.params,
-                        {**base.preset, **texts})
+                        {**base.preset, **texts}, tags=base.tags,
+                        legal_player=base.legal_player, values=values, source=path)
 
 
 def read_file(path: str | Path) -> dict[str, list[StrategySpec]]:

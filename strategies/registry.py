@@ -6,17 +6,30 @@ fixed (a preset). On the command line a strategy is written ``name`` or ``name:k
 e.g. ``hold-jokers:keep=2``. Parameters with named choices take the choice's name
 (``jokers=dump``); the engines receive its position in ``choices``.
 
+A strategy's *identity* is what it plays: its family and every knob value as the exact float
+(:meth:`Strategy.identity`); its *definition* (:meth:`Strategy.definition`) adds the name and
+description, and :func:`from_definition` turns it back into the same Strategy without any
+strategies file. Runs record definitions, compare and resume compare identities, and knob
+values are shown exactly (``strength=1.0000001``, never rounded to ``1``). Knobs declared
+``integer`` accept whole numbers only.
+
 This module imports no numba: listing strategies and parsing options stays instant. Each
-game's catalogue (``strategies/<game>/catalog.py``) registers its strategies here.
+game's catalogue (``strategies/<game>/catalog.py``) registers its strategies here and ends
+with :func:`catalog_complete`.
 """
 
 from __future__ import annotations
 
+import contextlib
+import difflib
 import importlib
 import math
 import re
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -77,9 +90,20 @@ class Param:
         return value
 
     def show(self, value: float) -> str:
+        """The value as the command line writes it, exactly: ``parse(show(v)) == v``."""
         if self.choices:
             return self.spellings[int(value)]
-        return f"{value:g}"
+        return exact_number(value)
+
+
+def exact_number(value: float) -> str:
+    """``value`` in the shortest text that reads back as exactly the same float (``1``,
+    ``0.5``, ``1.0000001``): never rounded, so two different knob values never print alike."""
+    short = f"{value:g}"
+    if float(short) == value:
+        return short
+    text = repr(float(value))
+    return text[:-2] if text.endswith(".0") else text
 
 
 @dataclass(frozen=True)
@@ -98,6 +122,12 @@ class StrategySpec:
     # False for an analysis tool that sees what the rules hide (A-11, J-11), e.g. ``peek``:
     # studies say so wherever it appears
     legal_player: bool = True
+    # The name's own parameter vector, exactly, when it is known resolved (a strategies file's
+    # preset, or a spec rebuilt from a recorded definition); else defaults plus ``preset``.
+    values: tuple[float, ...] | None = None
+    # The strategies file a preset was read from ("" for a strategy registered in code); not
+    # part of what the strategy is (the same preset read from two files is one strategy).
+    source: str = field(default="", compare=False)
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -137,8 +167,39 @@ class Strategy:
     def describe_params(self) -> dict[str, str]:
         return {p.name: p.show(self.values[p.slot]) for p in self.spec.params}
 
+    def family_name(self) -> str:
+        """The built-in strategy that declares this family's knobs (``heuristic``, ``pimc``)."""
+        return family_root(self.spec).name
+
+    def identity(self) -> str:
+        """What this strategy plays, exactly: the family and every knob value as the exact
+        float (``heuristic:jokers=0.0,keep=2.0,...``). Two strategies play alike if and only
+        if their identities are equal, whatever they are called; run manifests, resume,
+        compare's "the same strategy" and cache keys compare this."""
+        knobs = ",".join(f"{p.name}={self.values[p.slot]!r}" for p in self.spec.params)
+        return self.family_name() + (":" + knobs if knobs else "")
+
+    def definition(self) -> dict[str, Any]:
+        """The fully resolved strategy as JSON-able data: name, description, family, the
+        name's own knob values and this strategy's knob values, every float exact (its
+        ``repr``). :func:`from_definition` turns it back into this very Strategy without any
+        strategies file, so a run folder stands alone."""
+        own = resolve_values(self.spec, {})
+        return {
+            "name": self.name,
+            "description": self.spec.description,
+            "family": self.family_name(),
+            "preset": {p.name: repr(own[p.slot]) for p in self.spec.params},
+            "knobs": {p.name: repr(self.values[p.slot]) for p in self.spec.params},
+            "identity": self.identity(),
+        }
+
 
 _CATALOGS: dict[str, dict[str, StrategySpec]] = {}
+# Games whose catalogue module has run to its end (:func:`catalog_complete`). Strategies files
+# are loaded only after that, in every process alike: a file preset may name any built-in
+# strategy as its base, whichever module first asked for the catalogue.
+_COMPLETE: set[str] = set()
 
 
 def register(spec: StrategySpec) -> StrategySpec:
@@ -155,40 +216,159 @@ def register(spec: StrategySpec) -> StrategySpec:
     return spec
 
 
+def catalog_complete(game: str) -> None:
+    """Called by a game's catalogue module as its last statement: every built-in strategy is
+    registered, so strategies files (whose presets build on them) may be loaded now."""
+    _COMPLETE.add(game)
+
+
 def catalog(game: str, with_files: bool = True) -> dict[str, StrategySpec]:
     """All strategies of ``game`` by name, in registration order.
 
-    Presets of the strategies files in ``CARDLAB_STRATEGIES`` come last (strategies/files.py).
+    Presets of the strategies files in ``CARDLAB_STRATEGIES`` come last (strategies/files.py),
+    and only once the built-in catalogue is complete: a look-up made while the catalogue module
+    itself runs (e.g. to encode a default knob) sees the built-ins registered so far.
     """
     if game not in games.names():
         raise StrategyError(f"unknown game {game!r}; games: {', '.join(games.names())}")
     if game not in _CATALOGS:
         importlib.import_module(games.get(game).strategies)
-    if with_files and game in _CATALOGS:
+    if with_files and game in _COMPLETE:
         from strategies.files import load_for
 
         load_for(game)
     return _CATALOGS.get(game, {})
 
 
+def family_root(spec: StrategySpec) -> StrategySpec:
+    """The built-in strategy registered first with ``spec``'s family and knobs (the family's
+    own name: ``heuristic``, ``pimc``)."""
+    for other in catalog(spec.game, with_files=False).values():
+        if other.family == spec.family and other.params == spec.params:
+            return other
+    raise StrategyError(f"{spec.game} strategy {spec.name!r}: no built-in strategy declares "
+                        f"its family {spec.family}")
+
+
+def user_file(spec: StrategySpec) -> str:
+    """The strategies file that a command must be given (``--strategies FILE``) for ``spec``
+    to exist: its source, unless that ships with cardlab (``strategies/<game>/tuned*.toml``,
+    loaded by every process)."""
+    if not spec.source:
+        return ""
+    shipped = Path(__file__).resolve().parent
+    return "" if Path(spec.source).resolve().is_relative_to(shipped) else spec.source
+
+
+def unknown_strategy(game: str, name: str, book: Mapping[str, Any], what: str = "") -> str:
+    """The one-line message for an unknown strategy name: the closest names first ("did you
+    mean careful?"), then every known name."""
+    close = difflib.get_close_matches(name, list(book), n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    return f"unknown {game} strategy {name!r}{what}; {hint}known: {', '.join(book)}"
+
+
 def resolve_values(spec: StrategySpec, overrides: dict[str, str]) -> tuple[float, ...]:
-    values = np.zeros(N_PARAMS)
-    for p in spec.params:
-        values[p.slot] = p.default
-    for key, text in {**spec.preset, **overrides}.items():
+    """The parameter vector of ``spec`` with ``overrides`` (knob -> text) on top."""
+    if spec.values is not None:
+        values = np.array(spec.values, dtype=np.float64)
+        todo = dict(overrides)
+    else:
+        values = np.zeros(N_PARAMS)
+        for p in spec.params:
+            values[p.slot] = p.default
+        todo = {**spec.preset, **overrides}
+    for key, text in todo.items():
         p = spec.param(key)
         values[p.slot] = p.parse(text)
     return tuple(float(v) for v in values)
 
 
+def _exact_float(text: Any, where: str) -> float:
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        raise StrategyError(f"{where}: not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise StrategyError(f"{where}: not a finite number: {text!r}")
+    return value
+
+
+def from_definition(game: str, definition: Mapping[str, Any]) -> Strategy:
+    """The Strategy a :meth:`Strategy.definition` describes, from the definition alone (the
+    family's built-in declaration supplies the knobs; no strategies file is read). Knob values
+    are checked against the declaration (range, whole numbers, choices)."""
+    where = f"recorded {game} strategy"
+    try:
+        name = str(definition["name"])
+        family_name = str(definition["family"])
+        knobs = dict(definition["knobs"])
+        preset = dict(definition["preset"])
+        description = str(definition.get("description", ""))
+    except (KeyError, TypeError, ValueError):
+        raise StrategyError(f"{where} {definition!r}: needs name, family, preset and knobs"
+                            ) from None
+    book = catalog(game, with_files=False)
+    root = book.get(family_name)
+    if root is None or family_root(root) is not root:
+        raise StrategyError(f"{where} {name!r}: unknown family {family_name!r}")
+    declared = {p.name for p in root.params}
+    if set(knobs) != declared or set(preset) != declared:
+        raise StrategyError(f"{where} {name!r}: its knobs must be exactly those of "
+                            f"{family_name} ({', '.join(sorted(declared)) or 'none'})")
+
+    def vector(texts: dict[str, Any]) -> tuple[float, ...]:
+        values = [0.0] * N_PARAMS
+        for p in root.params:
+            value = _exact_float(texts[p.name], f"{where} {name!r} knob {p.name}")
+            if p.choices and value not in range(len(p.choices)):
+                raise StrategyError(f"{where} {name!r}: knob {p.name} is no choice: {value!r}")
+            if type(p) is Param and not p.choices:  # checked as if typed: range, whole
+                p.parse(p.show(value))
+            values[p.slot] = value
+        return tuple(values)
+
+    own = vector(preset)
+    spec = StrategySpec(game, name, root.family, description, root.params,
+                        preset={p.name: p.show(own[p.slot]) if type(p) is Param
+                                else exact_number(own[p.slot])
+                                for p in root.params if own[p.slot] != p.default},
+                        tags=root.tags, legal_player=root.legal_player, values=own)
+    return Strategy(spec, vector(knobs))
+
+
+# Strategies pinned to their texts for the duration of a task (:func:`pinned`), per thread:
+# (game, text) -> the definition, replaced by its Strategy when first looked up.
+_PINS = threading.local()
+
+
+@contextlib.contextmanager
+def pinned(game: str, definitions: Mapping[str, Mapping[str, Any]]) -> Iterator[None]:
+    """While inside, :func:`parse_strategy` of ``game`` reads each text of ``definitions``
+    (text -> :meth:`Strategy.definition`) as that recorded definition, never from the
+    catalogue or a strategies file: a worker plays exactly what its parent resolved, and a
+    replay exactly what its run recorded. A definition is read when its text is first parsed
+    (a bad one raises StrategyError then)."""
+    saved = getattr(_PINS, "pins", {})
+    _PINS.pins = {**saved, **{(game, text): d for text, d in definitions.items()}}
+    try:
+        yield
+    finally:
+        _PINS.pins = saved
+
+
 def parse_strategy(game: str, text: str) -> Strategy:
     """Parse ``name`` or ``name:key=value,key=value`` into a :class:`Strategy`."""
+    pins = getattr(_PINS, "pins", {})
+    pin = pins.get((game, text))
+    if pin is not None:
+        if not isinstance(pin, Strategy):
+            pin = pins[(game, text)] = from_definition(game, pin)
+        return pin
     name, _, rest = text.strip().partition(":")
     book = catalog(game)
     if name not in book:
-        raise StrategyError(
-            f"unknown {game} strategy {name!r}; known: {', '.join(book)}"
-        )
+        raise StrategyError(unknown_strategy(game, name, book))
     overrides: dict[str, str] = {}
     if rest:
         for item in rest.split(","):

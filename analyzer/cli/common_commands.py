@@ -188,25 +188,29 @@ def replay_from(
         return
     if run is None or index is None:
         raise CardlabError("give --from RUN --index I, or a game: cardlab replay ass|jass ...")
-    spec, start, count = run_spec(run)
+    from analyzer.runner.manifest import pinned_to_plan
+
+    spec, start, count, plan = run_spec(run)
     if not start <= index < start + count:
         raise CardlabError(f"--index {index} is outside the run {run}: it holds indices "
                            f"{start} to {start + count - 1}")
-    games.module(spec.game, "cli").show_record(spec, index, pretty)
+    with pinned_to_plan(plan):  # the strategies as the run recorded them, not as files say now
+        games.module(spec.game, "cli").show_record(spec, index, pretty)
 
 
 def run_spec(run: Path):
-    """The RunSpec, first index and count of a run folder's plan (``_run.json``)."""
-    import json
+    """The RunSpec, first index, count and plan of a run folder, after the folder has passed
+    the very verification ``summarize`` makes (RunFolder.verify): a damaged or edited folder
+    is refused with the reason, never replayed."""
+    from analyzer.runner.folder import RunFolder, damaged_error
+    from analyzer.runner.manifest import spec_of
 
-    from analyzer.runner.manifest import RUN_FILE, spec_of
-
-    path = Path(run) / RUN_FILE
+    folder = RunFolder(run)
+    plan = folder.read_plan()
+    check = folder.verify(plan)
+    if check.damage and not folder.is_locked():
+        raise damaged_error(folder, check, "nothing is replayed")
     try:
-        plan = json.loads(path.read_text())
-        return spec_of(plan), int(plan["start"]), int(plan["count"])
-    except FileNotFoundError:
-        raise CardlabError(f"{run} is not a run folder (no {RUN_FILE}); write one with "
-                           "cardlab simulate ... --out") from None
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return spec_of(plan), int(plan["start"]), int(plan["count"]), plan
+    except (ValueError, KeyError, TypeError) as exc:
         raise CardlabError(f"cannot read the plan of {run}: {exc}") from None

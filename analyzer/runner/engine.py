@@ -369,9 +369,10 @@ def execute(
                 _choose_backend(options, n_todo, workers, plan.module, small)
             )
         out_dir = sink.out_dir(backend)
+        resolved = tuple(mf.resolved_strategies(spec).items())
         tasks = (
             ChunkTask(plan.module, spec, c.start, c.count, kind, out_dir, sink.metadata,
-                      backend.single_thread)
+                      backend.single_thread, resolved)
             for c in todo
         )
         done_before = done_units = sum(c.count for c in done_chunks)

@@ -19,7 +19,7 @@ from typing import Any
 
 import analyzer
 from analyzer.games.kernel import RunSpec
-from strategies.registry import parse_strategy
+from strategies.registry import StrategyError, from_definition, parse_strategies, pinned
 
 FORMAT = "cardlab-run"
 FORMAT_VERSION = 1
@@ -68,15 +68,49 @@ def row_name(game: str, mode: str) -> str:
 
 
 def describe_strategies(spec: RunSpec) -> list[dict[str, Any]]:
-    """One entry per seat: the text given, the family name, a label and every parameter."""
+    """One entry per seat: the text given, the name, a label, every parameter as the command
+    line writes it, and the fully resolved definition (registry ``Strategy.definition``:
+    family and every knob as its exact float), which makes the run stand alone: a file
+    preset is recorded resolved, and two plans are equal only if they play the same."""
     out = []
-    for seat, text in enumerate(spec.strategies):
-        s = parse_strategy(spec.game, text)
+    for seat, (text, s) in enumerate(zip(spec.strategies,
+                                         parse_strategies(spec.game, spec.strategies),
+                                         strict=True)):
         out.append(
             {"seat": seat, "strategy": text, "name": s.name, "label": s.label(),
-             "params": s.describe_params()}
+             "params": s.describe_params(), "definition": s.definition()}
         )
     return out
+
+
+def resolved_strategies(spec: RunSpec) -> dict[str, dict[str, Any]]:
+    """Each distinct strategy text of ``spec`` -> its resolved definition, as this process
+    reads it now (what worker processes are handed: registry ``pinned``)."""
+    texts = list(dict.fromkeys(spec.strategies))
+    return {t: s.definition() for t, s in zip(texts, parse_strategies(spec.game, texts),
+                                               strict=True)}
+
+
+def recorded_strategies(plan: dict) -> dict[str, dict[str, Any]]:
+    """Each strategy text of a plan -> the definition the run recorded; empty for a folder
+    written before definitions were recorded (its texts are then read from the catalogue)."""
+    out: dict[str, dict[str, Any]] = {}
+    for entry in plan.get("strategies") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("definition"), dict):
+            out[str(entry["strategy"])] = entry["definition"]
+    return out
+
+
+def pinned_to_plan(plan: dict):
+    """A context in which the plan's strategy texts read as the plan recorded them (registry
+    ``pinned``); a one-line StrategyError if a recorded definition is not valid."""
+    recorded = recorded_strategies(plan)
+    for definition in recorded.values():
+        try:
+            from_definition(plan["game"], definition)
+        except StrategyError as exc:
+            raise StrategyError(f"the run's recorded strategies: {exc}") from None
+    return pinned(plan["game"], recorded)
 
 
 def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: str) -> dict:

@@ -27,6 +27,7 @@ from analyzer.games.kernel import RunSpec
 from analyzer.runner.aggregate import chunk_moments, histogram, moments_to_json, value_columns
 from analyzer.runner.chunks import Chunk
 from analyzer.runner.folder import write_part
+from strategies.registry import pinned
 
 # What a task hands back.
 COLLECT = "collect"  # the rows themselves (analyzer.runner.collect)
@@ -50,6 +51,10 @@ class ChunkTask:
     # Worker processes and threads run the kernel on one numba thread; the serial backend,
     # which runs in the caller's process, leaves the caller's setting alone.
     single_thread: bool = True
+    # (strategy text, resolved definition) of each seat's text, as the parent resolved them
+    # (manifest.resolved_strategies): the worker plays these, never re-reading the catalogue
+    # or a strategies file, so every process plays exactly what the parent recorded.
+    strategies: tuple[tuple[str, dict], ...] = ()
 
     @property
     def chunk(self) -> Chunk:
@@ -158,7 +163,8 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     load_kernel(task.module)  # imports numba, so the thread limit below is per thread
     if task.single_thread:
         limit_numba_threads()
-    rows = play(task)
+    with pinned(task.spec.game, dict(task.strategies)):
+        rows = play(task)
     result = ChunkResult(task.start, task.count, 0.0)
     columns = value_columns(list(rows))
     if task.kind == COLLECT:

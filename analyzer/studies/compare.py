@@ -168,10 +168,17 @@ def run_compare(
     ``until_sure``. Every strategy plays each deal once in every seat.
     """
     labels = [backend.canonical(game, s) for s in strategies]
-    if len(set(labels)) < 2:
-        raise CardlabError("compare needs at least two different strategies")
-    if len(set(labels)) != len(labels):
-        raise CardlabError(f"a strategy is listed twice: {', '.join(labels)}")
+    # "The same strategy" means the same play: the same family and every knob at the same
+    # exact value (registry Strategy.identity), whatever the names say.
+    identity = getattr(backend, "identity", None)
+    ids = [identity(game, s) for s in labels] if identity is not None else labels
+    if len(set(ids)) < 2:
+        raise CardlabError("compare needs at least two different strategies; "
+                           f"{' and '.join(labels)} play exactly alike")
+    if len(set(ids)) != len(ids):
+        twins = [lab for lab, i in zip(labels, ids, strict=True) if ids.count(i) > 1]
+        raise CardlabError(f"a strategy is listed twice: {' and '.join(twins)} play exactly "
+                           "alike; list each once")
     if games < 2:
         raise CardlabError(f"compare needs at least 2 deals, got {games}")
     if players:  # --metric and --better are checked before any game is played

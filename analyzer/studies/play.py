@@ -57,6 +57,12 @@ class KernelBackend:
 
         return parse_strategy(game, text).label()
 
+    def identity(self, game: str, text: str) -> str:
+        """What the strategy plays, exactly (registry ``Strategy.identity``)."""
+        from strategies.registry import parse_strategy
+
+        return parse_strategy(game, text).identity()
+
     def collect(self, spec: RunSpec, count: int, start: int = 0) -> pd.DataFrame:
         """Play with the runner (worker processes as configured)."""
         from analyzer.runner import collect

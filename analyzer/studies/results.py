@@ -65,6 +65,42 @@ def base_manifest(study: str, **fields: Any) -> dict[str, Any]:
     }
 
 
+def named_strategies(manifest: dict[str, Any]) -> tuple[str, list[str]]:
+    """The game of a study manifest and every strategy label it names, in order of first
+    mention (strategies, field, policies, each run's strategies)."""
+    game = str(manifest.get("game", "ass"))
+    names: list[str] = []
+    for key in ("strategies", "field"):
+        names += [str(s) for s in manifest.get(key) or []]
+    names += [str(s) for s in (manifest.get("policies") or {}).values()]
+    for run in manifest.get("runs") or []:
+        names += [str(s) for s in run.get("strategies", [])]
+    return game, list(dict.fromkeys(names))
+
+
+def strategy_record(manifest: dict[str, Any]) -> dict[str, Any]:
+    """What the study's strategies were when it ran: ``definitions`` (label -> the resolved
+    definition, registry ``Strategy.definition``) and ``strategies_files`` (the files that
+    presets it names came from), so a report describes and reproduces them as played, not as
+    whatever file is loaded later. Labels the registry does not know (a synthetic study) are
+    left out."""
+    from strategies.registry import StrategyError, parse_strategy, user_file
+
+    game, labels = named_strategies(manifest)
+    definitions: dict[str, Any] = {}
+    files: list[str] = []
+    for label in labels:
+        try:
+            strategy = parse_strategy(game, label)
+        except (StrategyError, CardlabError):
+            continue
+        definitions[label] = strategy.definition()
+        source = user_file(strategy.spec)
+        if source and source not in files:
+            files.append(source)
+    return {"definitions": definitions, "strategies_files": files}
+
+
 def rules_by_players(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The rules in force per player count, from validated run specs (for the manifest)."""
     out: dict[str, Any] = {}
@@ -97,7 +133,8 @@ def save_study(result: StudyResult, out: str | Path) -> Path:
             df.to_csv(tmp / f"{name}.csv", index=False)
             files[name] = {"parquet": f"{name}.parquet", "csv": f"{name}.csv",
                            "rows": len(df), "sha256": _sha256(tmp / f"{name}.parquet")}
-        manifest = {**result.manifest, "study": result.study, "format": FORMAT,
+        manifest = {**strategy_record(result.manifest), **result.manifest,
+                    "study": result.study, "format": FORMAT,
                     "headlines": list(result.headlines), "tables": files}
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
 

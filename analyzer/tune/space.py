@@ -1,9 +1,12 @@
 """What a tuning run searches: the knobs of one strategy family, discrete and continuous.
 
-A knob with named choices, or an integer knob with few values (``INTEGER_KNOBS``: e.g.
-``keep`` of Who's the Ass?, 0..13), is *discrete*: the tuner enumerates its values. Every
-other knob with bounds is *continuous* and searched by CMA-ES on the unit interval
-(``low + u (high - low)``). Knobs left out of the search keep the start preset's value.
+A knob with named choices, or a whole-number knob (declared ``Param(..., integer=True)`` in
+its catalogue, strategies/<game>/catalog.py) with few values (e.g. ``keep`` of Who's the
+Ass?, 0..13), is *discrete*: the tuner enumerates its values. Every other knob with bounds is
+*continuous* and searched by CMA-ES on the unit interval (``low + u (high - low)``); a
+whole-number knob searched so (``worlds``, 1..256) is rounded to a whole number, so a
+candidate is always a value the knob accepts. Knobs left out of the search keep the start
+preset's value.
 
 A candidate is written as a strategy text ``base:knob=value,...`` naming every searched knob,
 so that the engines, the manifests and the strategies file all read the same thing.
@@ -17,9 +20,6 @@ from dataclasses import dataclass
 from analyzer.errors import CardlabError
 from strategies.registry import Param
 
-# Knobs that the policies compare with whole numbers (hand sizes, stick gaps): searched as
-# integers. Knobs not listed here are real-valued.
-INTEGER_KNOBS = {"ass": {"keep"}, "jass": {"gap"}}
 MAX_DISCRETE_VALUES = 16  # an integer knob with more values than this is searched by CMA-ES
 
 
@@ -33,6 +33,7 @@ class Knob:
     low: float = 0.0
     high: float = 1.0
     choices: tuple[str, ...] = ()
+    integer: bool = False  # whole numbers only (the registry's Param.integer)
 
     @property
     def discrete(self) -> bool:
@@ -42,14 +43,15 @@ class Knob:
         """The value as the command line writes it."""
         if self.choices:
             return self.choices[int(value)]
-        if self.discrete:
+        if self.discrete or self.integer:
             return f"{int(round(value))}"
         return f"{value:.4g}"
 
     def from_unit(self, u: float) -> float:
-        """A continuous knob's value at ``u`` in [0, 1]."""
+        """A continuous knob's value at ``u`` in [0, 1] (a whole number for an integer knob)."""
         u = min(1.0, max(0.0, float(u)))
-        return self.low + u * (self.high - self.low)
+        value = self.low + u * (self.high - self.low)
+        return float(round(value)) if self.integer else value
 
     def to_unit(self, value: float) -> float:
         return 0.0 if self.high == self.low else (value - self.low) / (self.high - self.low)
@@ -102,12 +104,12 @@ def make_knob(game: str, p: Param, start: float) -> Knob:
                     choices=p.choices)
     if p.low is None or p.high is None:
         raise CardlabError(f"knob {p.name!r} has no bounds and cannot be tuned")
-    if p.name in INTEGER_KNOBS.get(game, set()):
+    if p.integer:
         lo, hi = int(p.low), int(p.high)
         if hi - lo + 1 <= MAX_DISCRETE_VALUES:
             return Knob(p.name, float(round(start)), tuple(float(v) for v in range(lo, hi + 1)),
-                        low=lo, high=hi)
-    return Knob(p.name, start, low=float(p.low), high=float(p.high))
+                        low=lo, high=hi, integer=True)
+    return Knob(p.name, start, low=float(p.low), high=float(p.high), integer=p.integer)
 
 
 def space_for(game: str, start: str, knobs: list[str] | None = None) -> Space:

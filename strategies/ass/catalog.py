@@ -101,8 +101,10 @@ from strategies.registry import (
     StrategyError,
     StrategySpec,
     catalog,
+    catalog_complete,
     register,
     resolve_values,
+    unknown_strategy,
 )
 
 BASIC = 0
@@ -134,7 +136,7 @@ HEURISTIC_PARAMS = (
     Param("lead", SLOT_LEAD, 0.0, "which set to lead", choices=LEADS),
     Param("chase", SLOT_CHASE, 0.0,
           "in the last N games of a match, when behind, lead the biggest set (0 = never)",
-          low=0, high=1000),
+          low=0, high=1000, integer=True),
     Param("ass_jokers", SLOT_ASS_JOKERS, 0.0, "throw a joker in an ass round: as the jokers "
           "knob says, always, or never while number cards remain", choices=ASS_JOKERS),
 )
@@ -220,7 +222,7 @@ def encode_rollout(name: str) -> float:
     """
     book = catalog("ass")
     if name not in book:
-        raise StrategyError(f"unknown ass strategy {name!r} for rollout; known: {', '.join(book)}")
+        raise StrategyError(unknown_strategy("ass", name, book, " for rollout"))
     spec = book[name]
     if spec.family in SEARCH_FAMILIES:
         raise StrategyError(f"rollout must be a strategy that does not search; got {name!r}")
@@ -252,10 +254,10 @@ class RolloutParam(Param):
 
 _SEARCH_PARAMS = (
     Param("worlds", SLOT_WORLDS, 128.0, "deals of the unseen cards drawn per decision",
-          low=1, high=256),
+          low=1, high=256, integer=True),
     Param("candidates", SLOT_CANDIDATES, 10.0,
           "moves searched: the top k of a cheap prior (the rollout's own move first)",
-          low=1, high=64),
+          low=1, high=64, integer=True),
     RolloutParam("rollout", SLOT_ROLLOUT, encode_rollout("basic"),
                  "the strategy every seat plays in the rollouts (any that does not search)"),
     Param("infer", SLOT_INFER, float(INFER_POLICY),
@@ -288,3 +290,4 @@ register(
 # The shipped tuned presets (see the docstring), registered last.
 for _path in sorted(Path(__file__).parent.glob("tuned*.toml")):
     register_file(_path, "ass")
+catalog_complete("ass")  # last: strategies files may be loaded from now on

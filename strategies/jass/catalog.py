@@ -111,13 +111,13 @@ from strategies.jass.knobs import (
     TRACK_CHOICES,
     TRUMP_RULES,
 )
-from strategies.registry import Param, StrategySpec, register
+from strategies.registry import Param, StrategySpec, catalog_complete, register
 
 HEURISTIC_PARAMS = (
     Param("aim", P_AIM, 2.0, "play for many points or few, per deal", choices=AIM_CHOICES),
     Param("strength", P_STRENGTH, 1.0, "aim=hand: aim high from this x fair share", low=0, high=3),
     Param("gap", P_GAP, 2.0, "aim=standings: aim high when this many sticks behind", low=0,
-          high=7),
+          high=7, integer=True),
     Param("fight", P_FIGHT, 0.5, "how hard to fight for tricks when aiming high", low=0, high=1),
     Param("trump", P_TRUMP, 0.0, "how to choose trump when first unable to follow",
           choices=TRUMP_RULES),
@@ -131,11 +131,11 @@ HEURISTIC_PARAMS = (
 
 SEARCH_PARAMS = (
     Param("worlds", P_WORLDS, 16.0, "sampled deals of the unseen cards per decision", low=1,
-          high=4096),
+          high=4096, integer=True),
     Param("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("aim-low")),
           "the preset that plays every world to the end of the deal", choices=ROLLOUT_CHOICES),
     Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
-          low=0, high=12),
+          low=0, high=12, integer=True),
     Param("infer", P_INFER, 0.0,
           "voids: worlds respect every inference of the play; policy: also weighted by how "
           "likely the others' moves were under the rollout policy", choices=INFER_CHOICES),
@@ -214,3 +214,4 @@ register(
 # The shipped tuned presets (see the docstring), registered last.
 for _path in sorted(Path(__file__).parent.glob("tuned*.toml")):
     register_file(_path, "jass")
+catalog_complete("jass")  # last: strategies files may be loaded from now on

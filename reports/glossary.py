@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from analyzer.errors import CardlabError
 from analyzer.games.registry import title as game_title
-from analyzer.studies.results import StudyResult, named_strategies
+from analyzer.studies.results import StudyResult, definition_key, named_strategies
 from strategies.registry import Strategy, from_definition, parse_strategy
 
 
@@ -28,13 +28,9 @@ class Entry:
     settings: str
 
 
-def _labels(result: StudyResult) -> tuple[str, list[str]]:
-    return named_strategies(result.manifest)
-
-
 def _strategy(game: str, label: str, definitions: dict | None = None) -> Strategy:
     """The strategy ``label`` names: as the study recorded it, else from the registry."""
-    recorded = (definitions or {}).get(label)
+    recorded = (definitions or {}).get(definition_key(game, label))
     if isinstance(recorded, dict):
         return from_definition(game, recorded)
     return parse_strategy(game, label)
@@ -97,25 +93,18 @@ def glossary(results: list[StudyResult]) -> list[Entry]:
     sweep over one knob (``hold-jokers:keep=0`` .. ``=13``) is one entry."""
     seen: dict[tuple[str, str], Entry] = {}
     for result in results:
-        game, labels = _labels(result)
         definitions = result.manifest.get("definitions")
         definitions = definitions if isinstance(definitions, dict) else {}
-        labels, sweeps = _sweeps(labels)
-        for label in labels:
-            if label in sweeps:
-                if (game, label) not in seen:
-                    try:
-                        seen[(game, label)] = _sweep_entry(game, label, sweeps[label],
-                                                           definitions)
-                    except CardlabError:
-                        seen[(game, label)] = Entry(label, game_title(game),
-                                                    "not a registered strategy", "")
-                continue
-            if (game, label) in seen:
-                continue
-            try:
-                seen[(game, label)] = entry(game, label, definitions)
-            except CardlabError:  # a name from a synthetic or older run: say so, do not fail
-                seen[(game, label)] = Entry(label, game_title(game),
-                                            "not a registered strategy", "")
+        for game, named in named_strategies(result.manifest).items():
+            labels, sweeps = _sweeps(named)
+            for label in labels:
+                if (game, label) in seen:
+                    continue
+                try:
+                    seen[(game, label)] = (
+                        _sweep_entry(game, label, sweeps[label], definitions)
+                        if label in sweeps else entry(game, label, definitions))
+                except CardlabError:  # a name from a synthetic or older run: say so
+                    seen[(game, label)] = Entry(label, game_title(game),
+                                                "not a registered strategy", "")
     return list(seen.values())

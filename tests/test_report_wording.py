@@ -59,3 +59,22 @@ def test_study_prose_wraps_at_word_boundaries_to_the_terminal_width(monkeypatch)
     assert lines[0].startswith("- ") and all(x.startswith("  ") for x in lines[1:])
     monkeypatch.delenv("COLUMNS")
     assert "\n" not in wrap_prose(text, "- ", "  ")  # pytest's stdout is not a terminal
+
+
+def test_the_glossary_names_every_strategy_of_a_study_of_both_games():
+    """Issue 21 item 6: the ladder's manifest names two games (``game`` is a list); the
+    glossary describes each game's strategies (no "['ass', 'jass']" rows), pimc included."""
+    from reports.glossary import glossary
+
+    manifest = base_manifest(
+        "ladder", game=["ass", "jass"],
+        by_game={"ass": {"strategies": ["basic", "careful", "pimc"]},
+                 "jass": {"strategies": ["basic", "tuned", "pimc"]}},
+        runs=[{"game": "ass", "strategies": ["careful", "basic"]},
+              {"game": "jass", "strategies": ["tuned", "basic"]}])
+    entries = glossary([StudyResult("ladder", {}, manifest)])
+    named = {(e.game, e.name) for e in entries}
+    assert ("Who's the Ass?", "pimc") in named and ("Plus-Minus Jass", "pimc") in named
+    assert ("Plus-Minus Jass", "tuned") in named and ("Who's the Ass?", "careful") in named
+    assert all("not a registered strategy" not in e.description for e in entries)
+    assert all("[" not in e.game for e in entries)

@@ -65,36 +65,54 @@ def base_manifest(study: str, **fields: Any) -> dict[str, Any]:
     }
 
 
-def named_strategies(manifest: dict[str, Any]) -> tuple[str, list[str]]:
-    """The game of a study manifest and every strategy label it names, in order of first
-    mention (strategies, field, policies, each run's strategies)."""
-    game = str(manifest.get("game", "ass"))
-    names: list[str] = []
-    for key in ("strategies", "field"):
-        names += [str(s) for s in manifest.get(key) or []]
-    names += [str(s) for s in (manifest.get("policies") or {}).values()]
+def named_strategies(manifest: dict[str, Any]) -> dict[str, list[str]]:
+    """Every strategy label a study manifest names, by game, in order of first mention
+    (strategies, field, policies, each run's strategies). A study of several games (the
+    ladder: ``game`` is a list) names each game's strategies under ``by_game`` and in its
+    runs, each run under its own game."""
+    games = manifest.get("game", "ass")
+    several = isinstance(games, list)
+    out: dict[str, list[str]] = {}
+
+    def add(game: Any, labels: Any) -> None:
+        out.setdefault(str(game), []).extend(str(s) for s in labels or [])
+
+    if several:
+        for game, part in (manifest.get("by_game") or {}).items():
+            add(game, (part or {}).get("strategies"))
+    else:
+        for key in ("strategies", "field"):
+            add(games, manifest.get(key))
+        add(games, (manifest.get("policies") or {}).values())
     for run in manifest.get("runs") or []:
-        names += [str(s) for s in run.get("strategies", [])]
-    return game, list(dict.fromkeys(names))
+        game = run.get("game", games)
+        if not isinstance(game, list):
+            add(game, run.get("strategies"))
+    return {game: list(dict.fromkeys(labels)) for game, labels in out.items()}
+
+
+def definition_key(game: str, label: str) -> str:
+    """The key of a label's recorded definition in a study manifest's ``definitions``."""
+    return f"{game}/{label}"
 
 
 def strategy_record(manifest: dict[str, Any]) -> dict[str, Any]:
-    """What the study's strategies were when it ran: ``definitions`` (label -> the resolved
-    definition, registry ``Strategy.definition``) and ``strategies_files`` (the files that
+    """What the study's strategies were when it ran: ``definitions`` ("game/label" -> the
+    resolved definition, registry ``Strategy.definition``) and ``strategies_files`` (the files that
     presets it names came from), so a report describes and reproduces them as played, not as
     whatever file is loaded later. Labels the registry does not know (a synthetic study) are
     left out."""
     from strategies.registry import StrategyError, parse_strategy, user_file
 
-    game, labels = named_strategies(manifest)
     definitions: dict[str, Any] = {}
     files: list[str] = []
-    for label in labels:
+    for game, label in ((g, x) for g, labels in named_strategies(manifest).items()
+                        for x in labels):
         try:
             strategy = parse_strategy(game, label)
         except (StrategyError, CardlabError):
             continue
-        definitions[label] = strategy.definition()
+        definitions[definition_key(game, label)] = strategy.definition()
         source = user_file(strategy.spec)
         if source and source not in files:
             files.append(source)

@@ -194,7 +194,7 @@ def test_item11_strategies_paths_that_cannot_be_used_are_one_line(cli, tmp_path,
 
 
 def test_item11_an_ascii_terminal_gets_ascii_stand_ins():
-    proc = _run("simulate", "ass", "--games", "3", "--backend", "serial", "--quiet",
+    proc = _run("simulate", "ass", "--games", "400", "--backend", "serial", "--quiet",
                 env={"PYTHONIOENCODING": "ascii"})
     assert proc.returncode == 0, proc.stderr
     assert "+/- is the 95% interval" in proc.stdout and "Traceback" not in proc.stderr

@@ -50,3 +50,23 @@ def test_budgets_per_game_are_parsed_or_refused_in_one_line():
     for bad in ("0", "x", "ass=", "=5", "ass=-1", "ass=1e5"):
         with pytest.raises(CardlabError):
             parse_budgets(bad)
+
+
+def test_the_strong_players_gain_is_reported_beside_the_knob_search():
+    """Issue 21 item 3: against each field the study reports, beside the best response within
+    the tuned family's knobs, the paired gain of pimc in one seat (the exploitability by strong
+    play), with its interval, on its own share of the held-out deals."""
+    from analyzer.studies.best_response import run_best_response
+    from analyzer.studies.play import KernelBackend
+
+    result = run_best_response(KernelBackend(workers=1), "ass", ["basic"], players=[4],
+                               games=400, confirm=40, knobs=["lead"], slow_share=2)
+    row = result.table("gains").iloc[0]
+    assert row["strong"] == "pimc" and row["strong_held_out"] == 20
+    assert row["strong_gain_low"] <= row["strong_gain"] <= row["strong_gain_high"]
+    assert row["strong_gain"] > 0  # pimc saves minus points against basic (about 20 a game)
+    text = " ".join(result.headlines)
+    assert "within the heuristic knobs" in text and "the search player pimc" in text
+    args = get("best-response").reproduce(result.manifest)
+    assert args[args.index("--strong") + 1] == "pimc"
+    assert args[args.index("--slow-share") + 1] == "2"

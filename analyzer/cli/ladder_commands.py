@@ -74,6 +74,12 @@ def study_best_response(
     knob: list[str] = typer.Option([], "--knob", "-k",
                                    help="Knob to tune (repeat; default: every knob). With "
                                         "both games each tunes the knobs its family has."),
+    strong: str = typer.Option("pimc", "--strong",
+                               help="The strong player whose gain in one seat against each "
+                                    "field is the exploitability measure ('none' to skip)."),
+    slow_share: int = typer.Option(10, "--slow-share",
+                                   help="The strong player plays 1/this of the held-out "
+                                        "deals (it is about 1,000 times slower)."),
     seed: int = opt.seed(),
     mode: str = typer.Option("", "--mode", hidden=True, help="jass: matches or deals."),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
@@ -81,9 +87,13 @@ def study_best_response(
     quiet: bool = opt.quiet(),
     progress: bool = opt.progress_alias(),
 ) -> None:
-    """How exploitable is a table? The gain of one seat tuned against each field."""
+    """How exploitable is a table? The gain of one seat tuned against each field (the best
+    response within the tuned family's knobs), and the gain of the search player pimc in that
+    seat (the exploitability by strong play), each paired on held-out deals."""
     from analyzer.studies.best_response import run_best_response
 
+    if slow_share < 1:
+        raise CardlabError(f"--slow-share must be at least 1; got {slow_share}")
     field = opt.merge_alias(strategy, field, "--strategy", "--field")
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("best-response",))
     games_list = [g.strip() for g in game.split(",") if g.strip()]
@@ -91,7 +101,9 @@ def study_best_response(
     result = run_best_response(backend, games_list if len(games_list) > 1 else game,
                                field or None,
                                parse_ints(players, "--players"), budget, confirm, seed, start,
-                               mode, knobs=knob or None)
+                               mode, knobs=knob or None,
+                               strong=None if strong.strip().lower() == "none" else strong,
+                               slow_share=slow_share)
     _finish(result, out)
 
 

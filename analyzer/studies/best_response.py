@@ -32,24 +32,40 @@ from analyzer.tune.space import Space, space_for
 from analyzer.tune.tuner import CONFIRM_SEED_OFFSET, Tuner, TuneSettings
 
 DEFAULT_FIELDS = {"ass": ("basic", "careful", "tuned"), "jass": ("basic", "aim-low", "tuned")}
+STRONG = "pimc"  # the strong player whose gain measures a table's exploitability
+SLOW_SHARE = 10  # it plays confirm // SLOW_SHARE held-out deals (about 1,000x slower)
 
 
 def best_response_row(backend: Backend, space: Space, settings: TuneSettings, confirm: int,
-                      level: float = 0.95) -> dict[str, Any]:
-    """Tune against ``settings.field`` and measure the gain on held-out deals."""
+                      level: float = 0.95, strong: str | None = None,
+                      strong_confirm: int = 0) -> dict[str, Any]:
+    """Tune against ``settings.field`` and measure the gain on held-out deals; with
+    ``strong``, also the gain of that strategy (the search player) in one seat instead of the
+    field's own, on the first ``strong_confirm`` of the same held-out deals, paired."""
     tuner = Tuner(backend, settings, space)
     outcome = tuner.run()
     field = settings.field[0]
-    means, prints = tuner.evaluate([outcome.label, field], 0, confirm,
-                                   seed=settings.seed + CONFIRM_SEED_OFFSET)
+    seed = settings.seed + CONFIRM_SEED_OFFSET
+    means, prints = tuner.evaluate([outcome.label, field], 0, confirm, seed=seed)
     sign = -1.0 if settings.lower else 1.0
     est = mean_interval(sign * (means[0] - means[1]), level)
     same = prints[0] == prints[1]
-    return {"field": field, "players": settings.players, "response": outcome.label,
-            "gain": 0.0 if same else est.value, "low": 0.0 if same else est.low,
-            "high": 0.0 if same else est.high, "half": 0.0 if same else est.half,
-            "identical": same, "held_out": confirm, "tuning_games": outcome.games,
-            "field_mean": float(means[1].mean()), "response_mean": float(means[0].mean())}
+    row = {"field": field, "players": settings.players, "response": outcome.label,
+           "gain": 0.0 if same else est.value, "low": 0.0 if same else est.low,
+           "high": 0.0 if same else est.high, "half": 0.0 if same else est.half,
+           "identical": same, "held_out": confirm, "tuning_games": outcome.games,
+           "field_mean": float(means[1].mean()), "response_mean": float(means[0].mean())}
+    if strong:
+        k = max(1, min(strong_confirm, confirm))
+        mine, marks = tuner.evaluate([strong], 0, k, seed=seed)
+        twin = marks[0] == tuner.evaluate([field], 0, k, seed=seed)[1][0]
+        s_est = mean_interval(sign * (mine[0] - means[1][:k]), level)
+        row.update({"strong": strong, "strong_gain": 0.0 if twin else s_est.value,
+                    "strong_gain_low": 0.0 if twin else s_est.low,
+                    "strong_gain_high": 0.0 if twin else s_est.high,
+                    "strong_gain_half": 0.0 if twin else s_est.half, "strong_held_out": k,
+                    "strong_mean": float(mine[0].mean())})
+    return row
 
 
 def _own_knobs(game: str, start: str, knobs: Sequence[str] | None) -> list[str]:
@@ -64,20 +80,39 @@ def _sentence(row: dict[str, Any], game: str, metric: str, lower: bool, unit: st
     table = (f"a {games_registry.title(game)} table of {row['players'] - 1} x {row['field']} "
              f"({row['players']} players)")
     if row["identical"]:
-        return (f"At {table}, {row['field']} is its own best response within the family "
-                f"tuned: the tuned seat plays exactly as it on all {row['held_out']:,} "
-                f"held-out {units} (gain 0).")
+        return (f"At {table}, {row['field']} is its own best response within the "
+                f"{row.get('family', 'tuned')} knobs: the tuned seat plays exactly as it on "
+                f"all {row['held_out']:,} held-out {units} (gain 0).")
     verb = "saves" if lower else "gains"
     if row["gain"] <= 0:  # the tuning's pick did not hold up on held-out deals
-        return (f"At {table}, the tuning found nothing better than {row['field']}: its pick, "
+        return (f"At {table}, the tuning within the {row.get('family', 'tuned')} knobs found "
+                f"nothing better than {row['field']}: its pick, "
                 f"{row['response']}, {verb} {pm(row['gain'], row['half'])} {words} per {unit} "
                 f"on {row['held_out']:,} held-out {units} (tuned on {row['tuning_games']:,}; "
                 "a bigger budget may still find a gain).")
     clear = "" if row["low"] > 0 else " (not clearly more than nothing)"
     return (f"At {table}, one seat {verb} {pm(row['gain'], row['half'])} {words} per {unit}"
-            f"{clear} by playing {row['response']} instead of {row['field']}: tuned on "
+            f"{clear} by playing {row['response']} instead of {row['field']} (the best "
+            f"response within the {row.get('family', 'tuned')} knobs): tuned on "
             f"{row['tuning_games']:,} {units} against that table, measured on "
             f"{row['held_out']:,} held-out {units}, each in every seat.")
+
+
+def _strong_sentence(row: dict[str, Any], game: str, metric: str, lower: bool,
+                     unit: str) -> str:
+    """The strong player's gain at the table: the exploitability beyond one family's knobs."""
+    words = metric_words(metric)
+    units = unit + ("es" if unit.endswith("ch") else "s")
+    table = (f"a {games_registry.title(game)} table of {row['players'] - 1} x {row['field']} "
+             f"({row['players']} players)")
+    verb = "saves" if lower else "gains"
+    clear = ("clearly" if row["strong_gain_low"] > 0 else
+             "clearly loses, not gains," if row["strong_gain_high"] < 0 else "not clearly")
+    return (f"At {table}, the search player {row['strong']} in one seat {verb} "
+            f"{pm(row['strong_gain'], row['strong_gain_half'])} {words} per {unit} ({clear}) "
+            f"against {row['field']} in that seat, on the first {row['strong_held_out']:,} of "
+            f"the same held-out {units}, each in every seat: how far the table can be "
+            "exploited by strong play, beyond any knob setting.")
 
 
 def _range(row: pd.Series) -> str:
@@ -100,6 +135,8 @@ def run_best_response(
     better: str | None = None,
     level: float = 0.95,
     knobs: Sequence[str] | None = None,
+    strong: str | None = STRONG,
+    slow_share: int = SLOW_SHARE,
 ) -> StudyResult:
     """The best-response gain against each field (one strategy in every other seat).
 
@@ -108,7 +145,9 @@ def run_best_response(
     games' metrics under ``by_game``. ``knobs`` (default: every knob of the family) are the
     knobs tuned; with several games each game tunes those of its own family. ``games`` may
     map each game to its own tuning budget (a Who's the Ass? game costs a fraction of a Jass
-    match, and is far noisier).
+    match, and is far noisier). ``strong`` (default ``pimc``; None for none) also plays one
+    seat against each field on ``confirm // slow_share`` of the held-out deals: its gain is
+    the exploitability measure beyond the family's knobs.
     """
     if isinstance(game, str) and isinstance(games, Mapping):
         if game not in games:
@@ -137,7 +176,8 @@ def run_best_response(
             if bare:
                 raise CardlabError(f"name at least one knob of {bare[0]} too (or none at all)")
             parts = [run_best_response(backend, g, None, players, games, confirm, seed, start,
-                                       mode, metric, better, level, own[g] or None)
+                                       mode, metric, better, level, own[g] or None, strong,
+                                       slow_share)
                      for g in games_list]
             keys = ("mode", "metric", "better", "field", "start", "knobs", "elapsed_s")
             manifest = {**parts[0].manifest, "game": games_list, "knobs": list(knobs or []),
@@ -162,6 +202,9 @@ def run_best_response(
         raise CardlabError("name at least one field")
     space = space_for(game, start, list(knobs) if knobs else None)
     start_label = backend.canonical(game, start)
+    strong_label = backend.canonical(game, strong) if strong else None
+    if slow_share < 1:
+        raise CardlabError(f"--slow-share must be at least 1, got {slow_share}")
     rows, lines = [], []
     mode_used = mode
     for n in players:
@@ -173,9 +216,13 @@ def run_best_response(
             settings = TuneSettings(game, n, (f,), start_label,
                                     tuple(k.name for k in space.knobs), games, seed, col, lower,
                                     probe.mode)
-            row = best_response_row(backend, space, settings, confirm, level)
+            row = best_response_row(backend, space, settings, confirm, level, strong_label,
+                                    confirm // slow_share)
+            row["family"] = start_label
             rows.append({"game": game, **row})
             lines.append(_sentence(row, game, col, lower, unit))
+            if strong_label:
+                lines.append(_strong_sentence(row, game, col, lower, unit))
     table = pd.DataFrame(rows)
     gains = table["gain"].to_numpy()
     if len(table) > 1:
@@ -190,6 +237,7 @@ def run_best_response(
         "best-response", game=game, mode=mode_used, seed=seed, games=games, confirm=confirm,
         players=list(players), field=labels, start=start_label,
         knobs=[k.name for k in space.knobs] if knobs else [], metric=col,
+        strong=strong_label, slow_share=slow_share,
         better="lower" if lower else "higher", level=level,
         design="tuned for one seat against each field (halving + CMA-ES, fresh deals per "
                "step), then tuned vs the field's own strategy, each in every seat, on "

@@ -69,6 +69,8 @@ def _best_response_args(m: dict) -> list[str]:
             _ints(m["players"]), "--games", budget, "--confirm", str(m["confirm"]),
             "--start", str(m["start"]), "--seed", str(m["seed"]),
             *[x for k in m.get("knobs") or [] for x in ("--knob", str(k))],
+            "--strong", str(m.get("strong") or "none"),
+            *(["--slow-share", str(m["slow_share"])] if m.get("slow_share") else []),
             *([] if several else _strategies(m["field"]))]
 
 

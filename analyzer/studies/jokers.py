@@ -12,6 +12,16 @@ deals once), one player against the field, each policy taking every player's pla
 same matches: the currency of the table is the chance to win the evening (ties shared), and
 the headline puts it next to the minus points per game.
 
+Two hoarders are compared with using jokers as needed, everything else equal: ``hoard``
+(``joker-hoarder``: never a joker while number cards remain, not even into an ass round) and
+``hoard-normal`` (``joker-hoarder:ass_jokers=throw``: never in normal rounds, a joker thrown
+as 1 into an ass round). Their cost is given by the jokers dealt to the seat (0, 1, 2+;
+recomputed exactly from (seed, index): :func:`jokers_dealt`) and by field: the study's field
+and each strong field (default pimc), which plays one seat per deal on a smaller budget for
+a field tagged slow (table ``hoarding``). What pimc and careful do with their jokers (games
+ending with one in hand, jokers played as fillers, alone, into ass rounds, at which hand
+size) is read from traced games, one seat against the field (table ``habits``).
+
 Policies are merged as identical (one name, never compared with each other) only when they
 are the same strategy by definition (equal canonical labels) or play identical games in
 every seat of at least :data:`IDENTITY_PROBE` deals: a study of fewer games plays that many
@@ -357,7 +367,8 @@ def _match_sentence(n: int, wins: pd.DataFrame, diffs: pd.DataFrame, field_text:
     chance = _percent(base["mean"], base["half"])
     article = "an" if chance.startswith(("8", "11", "18")) else "a"
     evening = "an" if n in (8, 11) else "a"
-    text = (f"At {n} players against {field_text}, {verbs['hoard']} turns {article} {chance} "
+    text = (f"At {n} players against {field_text}, {_short(verbs['hoard'])} turns {article} "
+            f"{chance} "
             f"chance to win {evening} {n}-player evening of {k} games into "
             f"{_percent(hoard['mean'], hoard['half'])}")
     per_game = _diff(diffs[diffs["players"] == n], "hoard", "as-needed")
@@ -366,6 +377,11 @@ def _match_sentence(n: int, wins: pd.DataFrame, diffs: pd.DataFrame, field_text:
         text += (f", {how} {pm(abs(per_game[0]), per_game[1])} minus points per game against "
                  f"{verbs['as-needed']}")
     return text + "."
+
+
+def _short(verb: str) -> str:
+    """A policy's words without their explanation in brackets ("hoarding jokers")."""
+    return verb.split(" (")[0]
 
 
 def _percent(value: float, half: float) -> str:
@@ -635,7 +651,7 @@ def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
         if "same_as" not in rank:
             break
         groups = rank.groupby("same_as", sort=False)["strategy"].apply(list)
-        names = "; ".join(" = ".join(verbs[x] for x in g) for g in groups if len(g) > 1)
+        names = "; ".join(" = ".join(_short(verbs[x]) for x in g) for g in groups if len(g) > 1)
         if names:
             merged.append(f"at {n} players, {names}")
     if merged:

@@ -57,7 +57,8 @@ class Claim:
     read from, ``kind`` the statement (module docstring), ``better`` its direction for
     ``best``, ``against`` the option a difference is taken against (``positive``,
     ``negative``, ``unclear``); ``extra`` may name the table's option column (``key``),
-    options to leave out (``exclude``), and, for a cell picked as the largest of several,
+    options to leave out (``exclude``), rows to keep (``where``: column -> value, e.g. the
+    policy of a table of several), and, for a cell picked as the largest of several,
     how many it was picked from (``family``: its interval is then Bonferroni's)."""
 
     id: str
@@ -95,6 +96,8 @@ def _rows(table: pd.DataFrame, cell: Cell, players_col: str = "players") -> pd.D
         t = t[t["aim"].astype(str) == cell.aim]
     if cell.field is not None and "chooser" in t:  # each chooser plays a table of its own
         t = t[t["chooser"].astype(str) == cell.field]
+    elif cell.field is not None and "field" in t:  # a table of several fields (jokers)
+        t = t[t["field"].astype(str) == cell.field]
     return t
 
 
@@ -104,6 +107,8 @@ def _options(claim: Claim, cell: Cell, result: StudyResult) -> tuple[pd.DataFram
     rows = _rows(table, cell)
     if "game" in rows and claim.game:
         rows = rows[rows["game"].astype(str) == claim.game]
+    for column, value in (claim.extra.get("where") or {}).items():
+        rows = rows[rows[column].astype(str) == str(value)]
     key = claim.extra.get("key") or next(c for c in ("rule", "strategy", "seat", "a")
                                          if c in rows)
     if key == "a":  # a table of differences: the cell's row is choice - against

@@ -16,11 +16,12 @@ import numpy as np
 import pandas as pd
 
 from analyzer.games.registry import title as game_title
-from analyzer.numbers import count, interval, number
+from analyzer.numbers import count, interval, number, percent
 from analyzer.studies import registry as studies
 from analyzer.studies.results import StudyResult
 from analyzer.studies.text import is_rate, metric_words
 from reports.claims import (
+    Cell,
     Claim,
     check,
     difference_kind,
@@ -98,7 +99,170 @@ def seats_finding(result: StudyResult) -> Finding:
     return Finding("seats", question("seats"), verdict, detail, (claim,))
 
 
+JOKER_HEADLINE_PLAYERS = 4  # the player count of the joker answer's first sentence
+HOARD_WORDS = {"hoard": "hoarding jokers (never playing one while number cards remain, not "
+                        "even into an ass round)",
+               "hoard-normal": "hoarding jokers in normal rounds only (throwing them into ass "
+                               "rounds)"}
+DEALT_WORDS = {"0": "with no joker dealt", "1": "with one", "2+": "with two or more"}
+
+
+def _field_words(field_: str) -> str:
+    names = field_.split(",")
+    return f"{names[0]} opponents" if len(names) == 1 else "a field of " + ", ".join(names)
+
+
+def _hoard_cell(result: StudyResult, command: str, name: str, n: int, field_: str,
+                bucket: str = "any") -> tuple[Cell, str] | None:
+    """The cell of ``name`` - as-needed at (n, field, jokers dealt) in table ``hoarding``,
+    with what its interval says (the claim kind that holds there); None where the bucket has
+    no games."""
+    try:
+        cell = make_cell(_hoard_claim("", "", command, name, "unclear", []), result, n,
+                         bucket, "cost", field_=field_)
+    except KeyError:
+        return None
+    if not (math.isfinite(cell.low) and math.isfinite(cell.high)):
+        return None
+    kind = difference_kind(cell.low, cell.high)
+    return make_cell(_hoard_claim("", "", command, name, kind, []), result, n, bucket, "cost",
+                     field_=field_), kind
+
+
+def _hoard_claim(id_: str, sentence: str, command: str, name: str, kind: str,
+                 cells: list[Cell]) -> Claim:
+    """A claim on ``name`` - as-needed in table ``hoarding``, its cells keyed by the jokers
+    dealt ("any": every deal)."""
+    return Claim(id_, question("jokers"), sentence, "ass", "jokers", command, kind, "hoarding",
+                 tuple(cells), against="as-needed",
+                 extra={"key": "jokers_dealt", "where": {"a": name, "b": "as-needed"},
+                        "effect": kind, "policy": name})
+
+
+def _cost_words(cell: Cell, kind: str) -> str:
+    """The cell's difference: its size where the sentence says costs or saves, signed where
+    it says no clear difference."""
+    half = (cell.high - cell.low) / 2
+    if kind == "unclear":
+        return interval(cell.value, half, signed=True)
+    return interval(abs(cell.value), half)
+
+
+def _verb(kind: str) -> str:
+    return {"positive": "costs", "negative": "saves",
+            "unclear": "makes no clear difference in"}[kind]
+
+
+def _amount(kind: str, what: str) -> str:
+    """'costs 15.1 ± 0.5 minus points per game' / 'makes no clear difference (-0.3 ± 0.9
+    minus points per game)'."""
+    if kind == "unclear":
+        return f"makes no clear difference ({what} minus points per game)"
+    return f"{_verb(kind)} {what} minus points per game"
+
+
 def jokers_claims(result: StudyResult) -> list[Claim]:
+    """The joker answer as claims on table ``hoarding`` (cells per player count and field):
+    first the headline (hoarding at all times against using jokers as needed at 4 players,
+    by the jokers dealt to the seat, against each field), then each hoarder at every player
+    count and field, grouped by what the paired interval says; then what strong play does
+    with its jokers (table ``habits``). Results without table ``hoarding`` (older studies):
+    the hoard - as-needed pairs of table ``differences``."""
+    if "hoarding" not in result.tables:
+        return _pair_claims(result)
+    t = result.table("hoarding")
+    command = study_command(result) or ""
+    fields = list(dict.fromkeys(t["field"].astype(str)))
+    main = fields[0]
+    counts = sorted(int(n) for n in t["players"].unique())
+    n0 = JOKER_HEADLINE_PLAYERS if JOKER_HEADLINE_PLAYERS in counts else counts[0]
+    claims: list[Claim] = []
+    top = _hoard_cell(result, command, "hoard", n0, main)
+    if top is not None:
+        head, kind = top
+        cells = [head]
+        dealt = []
+        for bucket in DEALT_WORDS:
+            got = _hoard_cell(result, command, "hoard", n0, main, bucket)
+            if got is not None and got[1] == kind:
+                cells.append(got[0])
+                dealt.append(f"{_cost_words(got[0], kind)} {DEALT_WORDS[bucket]}")
+        others = []
+        for f in fields[1:]:
+            got = _hoard_cell(result, command, "hoard", n0, f)
+            if got is not None and got[1] == kind:
+                cells.append(got[0])
+                others.append(f"against {_field_words(f)} {_cost_words(got[0], kind)}")
+        sentence = (f"Against {_field_words(main)} at {n0} players, {HOARD_WORDS['hoard']} "
+                    f"{_amount(kind, _cost_words(head, kind))} compared with using them as "
+                    "needed on the same deals and seats"
+                    + (f" ({', '.join(dealt)})" if dealt else "")
+                    + (f"; {'; '.join(others)}" if others else "") + ".")
+        claims.append(_hoard_claim(f"jokers-hoard-headline-{kind}", sentence, command, "hoard",
+                                   kind, cells))
+    for name in ("hoard", "hoard-normal"):
+        groups: dict[str, list[Cell]] = {}
+        for f in fields:
+            for n in counts:
+                got = _hoard_cell(result, command, name, n, f)
+                if got is not None:
+                    groups.setdefault(got[1], []).append(got[0])
+        for kind, cells in groups.items():
+            each = "; ".join(
+                f"against {_field_words(f)}: " + ", ".join(
+                    f"{_cost_words(c, kind)} at {c.players} players" for c in cells
+                    if c.field == f)
+                for f in fields if any(c.field == f for c in cells))
+            sentence = (f"{HOARD_WORDS[name][0].upper()}{HOARD_WORDS[name][1:]} {_verb(kind)} "
+                        f"minus points per game against using them as needed ({each}).")
+            claims.append(_hoard_claim(f"jokers-{name}-{kind}", sentence, command, name, kind,
+                                       cells))
+    habits = _habits_claim(result, command, n0)
+    if habits is not None:
+        claims.append(habits)
+    return claims
+
+
+def _habits_claim(result: StudyResult, command: str, n0: int) -> Claim | None:
+    """What strong play does with its jokers at ``n0`` players (or the first count traced):
+    who ends fewest games holding a joker and throws the smallest share of its jokers alone
+    as a 1 into an ass round, with every player's numbers."""
+    if "habits" not in result.tables:
+        return None
+    h = result.table("habits")
+    h = h[np.isfinite(h["ends_with_joker"])]
+    if not len(h):
+        return None
+    n = n0 if n0 in set(h["players"]) else int(h["players"].min())
+    part = h[h["players"] == n]
+    field_ = str(part["field"].iloc[0])
+    probe = Claim("", "", "", "ass", "jokers", command, "best", "habits", (), better="lower",
+                  extra={"key": "strategy"})
+    cells = []
+    for metric in ("ends_with_joker", "ass_as_1"):
+        values = part[metric].astype(float)
+        if not np.isfinite(values).all():
+            continue
+        best = str(part.loc[values.idxmin(), "strategy"])
+        cells.append(make_cell(probe, result, n, best, metric, field_=field_))
+    if not cells:
+        return None
+    rows = list(part.itertuples())
+
+    def each(col: str) -> str:
+        return ", ".join(f"{r.strategy} {percent(getattr(r, col))}" for r in rows)
+
+    sentence = (f"What strong play does with its jokers (one seat against "
+                f"{_field_words(field_)}, {n} players, {count(part['seat_games'].min())} "
+                f"traced games each): share of games ending with a joker in hand: "
+                f"{each('ends_with_joker')}; of the jokers played, as fillers inside "
+                f"number-card sets: {each('filler')}; alone as a 1 into an ass round: "
+                f"{each('ass_as_1')}.")
+    return Claim("jokers-habits", question("jokers"), sentence, "ass", "jokers", command,
+                 "best", "habits", tuple(cells), better="lower", extra={"key": "strategy"})
+
+
+def _pair_claims(result: StudyResult) -> list[Claim]:
     """Hoarding against using jokers as needed, per player count, grouped by what the paired
     interval says (clearly costs, clearly saves, not clear), each naming the field. Cells are
     read as the table stores the pair (hoard - as-needed, or the reverse)."""
@@ -135,15 +299,18 @@ def jokers_claims(result: StudyResult) -> list[Claim]:
 
 
 def jokers_finding(result: StudyResult) -> Finding:
-    """Hoarding against using jokers as needed, at every player count, naming the field."""
+    """Hoarding against using jokers as needed, naming the field: the headline at 4 players
+    by jokers dealt and by field, each hoarder at every player count and field, and what
+    strong play does with its jokers."""
     pol = result.table("policies")
     claims = jokers_claims(result)
     if not claims:
         return Finding("jokers", question("jokers"), "See below.", "")
-    costs = [c for c in claims if c.extra["effect"] == "positive"]
-    saves = [c for c in claims if c.extra["effect"] == "negative"]
-    verdict = ("No." if len(costs) == len(claims) else
-               "Yes." if len(saves) == len(claims) else "It depends on the player count.")
+    effects = {c.extra["effect"] for c in claims
+               if "effect" in c.extra and c.extra.get("policy", "hoard") == "hoard"}
+    verdict = ("No." if effects == {"positive"} else
+               "Yes." if effects == {"negative"} else
+               "It depends on the player count and the field.")
     best = []
     for n in sorted(pol["players"].unique()):
         part = pol[pol["players"] == n].sort_values("mean", kind="stable")

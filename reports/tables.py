@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from analyzer.numbers import count, decimals_for, interval, number, percent
+from analyzer.numbers import bounds, count, decimals_for, interval, number, percent
 from analyzer.studies.results import StudyResult
 from analyzer.studies.text import is_rate
 from reports.names import aim_label, policy_label, rule_label, ruleset_label
@@ -99,23 +99,74 @@ def _pair_view(t: pd.DataFrame, rate: bool, unit: str) -> pd.DataFrame:
     return view
 
 
+JOKERS_DEALT_WORDS = {"any": "any", "0": "0", "1": "1", "2+": "2 or more"}
+
+
+def _share_cells(t: pd.DataFrame, col: str, bounded: bool = False) -> list[str]:
+    """Shares in percent with their interval: ``bounded`` (a Wilson interval, not symmetric)
+    as the share and its bounds; a share with no spread (0 or all) alone."""
+    out = []
+    for v, lo, hi in zip(t[col], t[col + "_low"], t[col + "_high"], strict=True):
+        if not hi - lo > 0:
+            out.append(percent(v))
+        elif bounded:
+            out.append(f"{percent(v)} {bounds(lo, hi, percent=True)}")
+        else:
+            out.append(interval_cell(v, lo, hi, True))
+    return out
+
+
 def jokers_views(result: StudyResult) -> list[TableView]:
-    """Policies ranked per player count, and their paired differences."""
+    """Policies ranked per player count, their paired differences, the two hoarders by field
+    and jokers dealt, and what pimc and careful do with their jokers."""
+    words = result.manifest.get("policy_words") or {}
+
+    def label(name: str) -> str:
+        return words.get(name) or policy_label(name)
+
     pol = result.table("policies")
-    rank = _rank_view(pol, {"policy": [policy_label(s) for s in pol["strategy"]],
+    rank = _rank_view(pol, {"policy": [label(s) for s in pol["strategy"]],
                             "strategy": pol["label"]}, False, "game", "deals")
     diffs = result.table("differences").copy()
-    diffs["a"] = [policy_label(s) for s in diffs["a"]]
-    diffs["b"] = [policy_label(s) for s in diffs["b"]]
+    diffs["a"] = [label(s) for s in diffs["a"]]
+    diffs["b"] = [label(s) for s in diffs["b"]]
     views = [TableView("Joker policies, ranked per player count (minus points)", rank,
                        "policies"),
              TableView("Paired differences (same deals, same seats; minus points per game)",
                        _pair_view(diffs, False, "deal"), "differences")]
+    if "hoarding" in result.tables:
+        h = result.table("hoarding")
+        views.append(TableView(
+            "Hoarding against using jokers as needed, by field and by jokers dealt to the seat "
+            "(minus points per game; above 0 costs)", pd.DataFrame({
+                "players": h["players"], "field": h["field"],
+                "policy": [label(s) for s in h["a"]],
+                "jokers dealt": [JOKERS_DEALT_WORDS.get(str(b), str(b))
+                                 for b in h["jokers_dealt"]],
+                "cost ± 95%": [interval_cell(v, lo, hi, signed=True) for v, lo, hi
+                               in zip(h["cost"], h["cost_low"], h["cost_high"], strict=True)],
+                "share of seat-games": [percent(x) for x in h["share"]],
+                "seat-games": _counts(h["seat_games"]), "deals": _counts(h["deals"]),
+                "design": h["design"]}), "hoarding"))
+    if "habits" in result.tables:
+        t = result.table("habits")
+        views.append(TableView(
+            "What players do with their jokers (one seat against the field, traced games)",
+            pd.DataFrame({
+                "players": t["players"], "field": t["field"], "player": t["strategy"],
+                "games ending with a joker": _share_cells(t, "ends_with_joker", True),
+                "jokers played per game": [number(x, 2) for x in t["jokers_per_game"]],
+                "as fillers in sets": _share_cells(t, "filler"),
+                "alone (normal round)": _share_cells(t, "alone"),
+                "as a 1 into an ass round": _share_cells(t, "ass_as_1"),
+                "as a 14 into an ass round": _share_cells(t, "ass_as_14"),
+                "hand size at a joker play": _cells(t, "hand_size"),
+                "games": _counts(t["seat_games"])}), "habits"))
     if "match_wins" in result.tables:  # the chance to win a match of K = players games (A-12)
         wins = result.table("match_wins")
         view = pd.DataFrame({
             "players": wins["players"], "games per match": wins["games_per_match"],
-            "rank": wins["rank"], "policy": [policy_label(s) for s in wins["strategy"]],
+            "rank": wins["rank"], "policy": [label(s) for s in wins["strategy"]],
             "strategy": wins["label"],
             "P(win match) ± 95%": [interval_cell(m, lo, hi, True) for m, lo, hi
                                    in zip(wins["mean"], wins["low"], wins["high"],
@@ -125,8 +176,8 @@ def jokers_views(result: StudyResult) -> list[TableView]:
         views.append(TableView("Joker policies: chance to win a match (ties shared)", view,
                                "match_wins"))
         mdiffs = result.table("match_differences").copy()
-        mdiffs["a"] = [policy_label(s) for s in mdiffs["a"]]
-        mdiffs["b"] = [policy_label(s) for s in mdiffs["b"]]
+        mdiffs["a"] = [label(s) for s in mdiffs["a"]]
+        mdiffs["b"] = [label(s) for s in mdiffs["b"]]
         views.append(TableView("Share of match wins against using jokers as needed (same "
                                "matches)", _pair_view(mdiffs, True, "match"),
                                "match_differences"))

@@ -10,7 +10,8 @@ from analyzer.studies.synthetic import SyntheticAssBackend
 from analyzer.studies.text import pm
 
 EFFECTS = {
-    "joker-hoarder": 3.0, "joker-dumper": 0.0, "finisher": 1.0, "heuristic": 0.5,
+    "joker-hoarder": 3.0, "joker-hoarder:ass_jokers=throw": 1.5, "joker-dumper": 0.0,
+    "finisher": 1.0, "heuristic": 0.5,
     **{f"hold-jokers:keep={k}": abs(k - 4) * 0.5 for k in range(14)},
 }
 
@@ -35,12 +36,13 @@ def test_known_policy_differences_are_recovered(synthetic):
 def test_every_policy_plays_every_seat_of_every_deal(synthetic):
     backend, result = synthetic
     pol = result.table("policies")
-    assert set(pol["strategy"]) == {"hoard", "as-needed", "finish", "dump", "keep-until-0",
-                                    "keep-until-4", "keep-until-8"}
+    assert set(pol["strategy"]) == {"hoard", "hoard-normal", "as-needed", "finish", "dump",
+                                    "keep-until-0", "keep-until-4", "keep-until-8"}
     n4 = pol[pol["players"] == 4]
     assert (n4["games"] == 600 * 4).all() and (n4["deals"] == 600).all()
-    # 7 policies x (4 + 6) seats, one run each, for games and for matches
-    assert backend.calls == 2 * 7 * 10 == len(result.manifest["runs"])
+    # 8 policies x (4 + 6) seats, one run each, for games and for matches; against pimc the
+    # two hoarders and as-needed, one run per seat
+    assert backend.calls == 2 * 8 * 10 + 3 * 10 == len(result.manifest["runs"])
     best = pol[pol["players"] == 6].sort_values("mean").iloc[0]
     assert best["strategy"] in ("dump", "keep-until-4")  # the two with effect 0
 
@@ -49,17 +51,18 @@ def test_headline_measures_hoarding_against_as_needed_like_its_figure(synthetic)
     _, result = synthetic
     pairs = result.table("differences")
     sentence = result.headlines[0]
-    assert sentence.startswith("Against basic opponents, hoarding jokers costs minus points "
-                               "compared with using jokers as needed")
+    assert sentence.startswith("Against basic opponents, hoarding jokers (never playing one "
+                               "while number cards remain, not even into an ass round) costs "
+                               "minus points compared with using jokers as needed")
     for n in (4, 6):
         row = pairs[(pairs["players"] == n) & (pairs["a"] == "hoard")
                     & (pairs["b"] == "as-needed")]
         d, h = row["difference"].iloc[0], row["half"].iloc[0]
         assert f"{pm(abs(d), h)} at {n} players" in sentence
     assert "dumping" not in sentence
-    # one line per finding (points, match wins, best policy, k sweep, precision, merged twins),
-    # not one per player count
-    assert len(result.headlines) <= 6
+    # one line per finding (two hoarders, by jokers dealt, the strong field, match wins, best
+    # policy, k sweep, precision, merged twins), not one per player count
+    assert len(result.headlines) <= 9
 
 
 def test_A12_match_wins_follow_the_known_effects(synthetic):
@@ -89,7 +92,7 @@ def test_bad_sweep_is_refused():
 def test_jokers_study_with_real_games():
     result = run_jokers(KernelBackend(workers=1), players=[4], keep=[1], games=60, seed=9)
     pol = result.table("policies")
-    assert len(pol) == 5
+    assert len(pol) == 6
     assert np.isfinite(pol["mean"]).all()
     assert result.manifest["policies"]["hoard"] == "joker-hoarder"
     specs = result.manifest["runs"]

@@ -170,6 +170,18 @@ def study_jokers(
     matches: int = opt.matches(None, "Matches per player count for the chance to win a match "
                                      "(K = players games each; default games / 20; 0 to "
                                      "skip)."),
+    strong_field: list[str] = typer.Option([], "--strong-field",
+                                           help="Strong opponents the two hoarders also meet, "
+                                                "one seat per deal; repeat. Default: pimc; "
+                                                "none: no strong field."),
+    slow_games: int = typer.Option(None, "--slow-games",
+                                   help="Deals per player count against a field tagged slow "
+                                        "(pimc, a few hundred games/s). Default: --games / "
+                                        "20, at least 10."),
+    habit_games: int = typer.Option(None, "--habit-games",
+                                    help="Traced games per player count of pimc and careful "
+                                         "(one seat against the field) for what they do with "
+                                         "their jokers. Default: --slow-games; 0 to skip."),
     seed: int = opt.seed(),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     workers: int = opt.workers(),
@@ -177,13 +189,20 @@ def study_jokers(
     progress: bool = opt.progress_alias(),
 ) -> None:
     """Who's the Ass?: is it worth holding jokers? Joker policies in duplicate format, in
-    minus points per game and in the chance to win a match (A-12)."""
-    from analyzer.studies.jokers import run_jokers
+    minus points per game and in the chance to win a match (A-12); the two hoarders by the
+    jokers dealt and against a strong field; what pimc and careful do with their jokers."""
+    from analyzer.studies.jokers import STRONG_FIELDS, run_jokers
 
     field_ = opt.merge_alias(strategy, field, "--strategy", "--field")
+    if slow_games is not None and slow_games < 2:
+        raise CardlabError(f"--slow-games must be at least 2; got {slow_games}")
+    if habit_games is not None and habit_games < 0:
+        raise CardlabError(f"--habit-games must be 0 or more; got {habit_games}")
+    strong = [] if strong_field == ["none"] else (strong_field or list(STRONG_FIELDS))
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("jokers",))
     result = run_jokers(backend, parse_ints(players, "--players"), field_ or ["basic"],
-                        parse_ints(keep, "--keep"), games, seed, matches=matches)
+                        parse_ints(keep, "--keep"), games, seed, matches=matches,
+                        strong=strong, slow_games=slow_games, habit_games=habit_games)
     _finish(result, out)
 
 

@@ -12,6 +12,16 @@ deals once), one player against the field, each policy taking every player's pla
 same matches: the currency of the table is the chance to win the evening (ties shared), and
 the headline puts it next to the minus points per game.
 
+Two hoarders are compared with using jokers as needed, everything else equal: ``hoard``
+(``joker-hoarder``: never a joker while number cards remain, not even into an ass round) and
+``hoard-normal`` (``joker-hoarder:ass_jokers=throw``: never in normal rounds, a joker thrown
+as 1 into an ass round). Their cost is given by the jokers dealt to the seat (0, 1, 2+;
+recomputed exactly from (seed, index): :func:`jokers_dealt`) and by field: the study's field
+and each strong field (default pimc), which plays one seat per deal on a smaller budget for
+a field tagged slow (table ``hoarding``). What pimc and careful do with their jokers (games
+ending with one in hand, jokers played as fillers, alone, into ass rounds, at which hand
+size) is read from traced games, one seat against the field (table ``habits``).
+
 Policies are merged as identical (one name, never compared with each other) only when they
 are the same strategy by definition (equal canonical labels) or play identical games in
 every seat of at least :data:`IDENTITY_PROBE` deals: a study of fewer games plays that many
@@ -29,6 +39,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.numbers import count as count_words
 from analyzer.rng import DEFAULT_SEED
 from analyzer.stats.duplicate import (
     MIN_RATIO_DIFFERING,
@@ -53,15 +64,30 @@ class Policy:
     label: str
     keep: int | None = None
     verb: str = ""  # how a sentence names it ("hoarding jokers")
+    words: str = ""  # how a table or figure names it (short); empty: reports/names.py's
 
 
+HOARDERS = ("hoard", "hoard-normal")  # the two hoarding policies, each against as-needed
+
+
+# The two hoarders (strategies/ass/catalog.py, family heuristic): jokers=keep never plays a
+# joker while number cards remain; its ass_jokers knob (default "same") then also keeps them
+# out of ass rounds ("never at all"), and ass_jokers=throw throws one as 1 into an ass round
+# as basic does ("never in normal rounds"), everything else equal.
 NAMED = (
-    Policy("hoard", "joker-hoarder", verb="hoarding jokers"),
+    Policy("hoard", "joker-hoarder",
+           verb="hoarding jokers (never playing one while number cards remain, not even "
+                "into an ass round)", words="hoard jokers: never at all"),
+    Policy("hoard-normal", "joker-hoarder:ass_jokers=throw",
+           verb="hoarding jokers in normal rounds only (throwing them into ass rounds as 1)",
+           words="hoard jokers: never in normal rounds"),
     Policy("as-needed", "heuristic", verb="using jokers as needed"),
     Policy("finish", "finisher", verb="keeping jokers to finish"),
     Policy("dump", "joker-dumper", verb="dumping jokers early"),
 )
 DEFAULT_KEEP = (0, 1, 2, 3, 4, 6, 8, 13)
+STRONG_FIELDS = ("pimc",)  # strong opponents the hoarders also meet (one seat per deal)
+SLOW_SHARE = 20  # a field tagged slow (pimc) plays games // SLOW_SHARE deals per player count
 # deals (in every seat) on which two policies must play identical games to be merged: two
 # keep-until-k policies can agree on a few dozen deals and still differ on hundreds
 IDENTITY_PROBE = 2000
@@ -102,6 +128,233 @@ def play_policies(
     return pd.concat(frames, ignore_index=True), specs
 
 
+# ------------------------------------------------------------------ jokers dealt to a seat
+DEALT_BUCKETS = ("0", "1", "2+")  # jokers dealt to the policy's seat; "any": every deal
+ALL_DEALS = "any"
+
+
+def _mix64(z: np.ndarray) -> np.ndarray:
+    """analyzer.rng's splitmix64 finaliser on a uint64 array (wrapping arithmetic)."""
+    from analyzer.rng import M1, M2, S27, S30, S31
+
+    z = (z ^ (z >> S30)) * M1
+    z = (z ^ (z >> S27)) * M2
+    return z ^ (z >> S31)
+
+
+def jokers_dealt(seed: int, indices: np.ndarray, players: int, per_player: int | None = None
+                 ) -> np.ndarray:
+    """Jokers dealt to each seat of games (``seed``, ``indices``): int array (games, seats).
+
+    The deal of analyzer.games.ass.reference.deal (A-2, A-3) on the random stream of
+    analyzer.rng, vectorised over games: the same Fisher-Yates shuffle, the ass inserted among
+    the first ASS_WINDOW cards, cards dealt round the table from seat 0."""
+    from analyzer.games.ass.cards import ASS, ASS_WINDOW, COPIES, JOKER, N_JOKERS, N_VALUES
+    from analyzer.games.ass.rules import AssRules
+    from analyzer.rng import GOLDEN, S32
+
+    if per_player is None:
+        per_player = AssRules.for_players(players).per_player
+    idx = np.asarray(indices, dtype=np.uint64)
+    count = idx.size
+    with np.errstate(over="ignore"):
+        start = _mix64(np.full(1, seed, dtype=np.uint64) + GOLDEN)
+        state = _mix64(_mix64(start + idx) + np.uint64(0))
+        base = np.repeat(np.arange(1, N_VALUES + 1, dtype=np.int64), COPIES)
+        deck = np.tile(np.concatenate([base, np.full(N_JOKERS, JOKER)]), (count, 1))
+        rows = np.arange(count)
+
+        def randbelow(n: int) -> np.ndarray:
+            nonlocal state
+            state = state + GOLDEN
+            return (((_mix64(state) >> S32) * np.uint64(n)) >> S32).astype(np.int64)
+
+        for i in range(deck.shape[1] - 1, 0, -1):
+            j = randbelow(i + 1)
+            top = deck[rows, i].copy()
+            deck[rows, i] = deck[rows, j]
+            deck[rows, j] = top
+        ass_at = randbelow(ASS_WINDOW)
+    q = np.arange(players * per_player)[None, :]
+    stack = deck[rows[:, None], q - (q > ass_at[:, None])]
+    stack[q == ass_at[:, None]] = ASS
+    jokers = (stack == JOKER).reshape(count, per_player, players)
+    return jokers.sum(axis=1).astype(np.int64)
+
+
+def dealt_bucket(dealt: np.ndarray) -> np.ndarray:
+    """'0', '1' or '2+' for each number of jokers dealt."""
+    return np.asarray(DEALT_BUCKETS, dtype=object)[np.minimum(np.asarray(dealt), 2)]
+
+
+def ratio_interval(num: np.ndarray, den: np.ndarray, level: float = 0.95
+                   ) -> tuple[float, float, float]:
+    """sum(num) / sum(den) over independent units (deals, games) with its interval: the
+    ratio estimator's linearised variance, t quantile over the units. With ``den`` all 1
+    it is the mean of ``num`` with its t interval."""
+    from analyzer.stats.intervals import t_quantile
+
+    num, den = np.asarray(num, np.float64), np.asarray(den, np.float64)
+    units, total = num.size, den.sum()
+    if units < 2 or total <= 0:
+        value = float(num.sum() / total) if total > 0 else float("nan")
+        return value, float("nan"), float("nan")
+    value = float(num.sum() / total)
+    resid = num - value * den
+    se = float(np.sqrt(units / (units - 1) * np.sum(resid ** 2))) / total
+    half = t_quantile(level, units - 1) * se
+    return value, value - half, value + half
+
+
+def seat_costs(table: pd.DataFrame, name: str, against: str) -> pd.DataFrame:
+    """(index, seat, cost): ``name``'s minus points minus ``against``'s on each deal and seat
+    both played."""
+    keys = ["index", "seat"]
+    a = table[table["strategy"] == name][keys + [VALUE]]
+    b = table[table["strategy"] == against][keys + [VALUE]]
+    both = a.merge(b, on=keys, suffixes=("_a", "_b"))
+    return pd.DataFrame({"index": both["index"], "seat": both["seat"],
+                         "cost": both[f"{VALUE}_a"] - both[f"{VALUE}_b"]})
+
+
+def hoarding_table(table: pd.DataFrame, players: int, field: str, seed: int, level: float,
+                   per_player: int | None = None, design: str = "every seat") -> pd.DataFrame:
+    """Each hoarder's cost against using jokers as needed, on every deal (``any``) and by the
+    jokers dealt to its seat: per (deal, seat) paired differences, intervals over deals
+    (ratio estimator: a deal contributes the seats of the bucket it has)."""
+    rows = []
+    for name in HOARDERS:
+        d = seat_costs(table, name, "as-needed")
+        if not len(d):
+            continue
+        deals = np.unique(d["index"].to_numpy())
+        dealt = jokers_dealt(seed, deals, players, per_player)
+        pos = np.searchsorted(deals, d["index"].to_numpy())
+        seat_dealt = dealt[pos, d["seat"].to_numpy()]
+        bucket = dealt_bucket(seat_dealt)
+        for label in (ALL_DEALS, *DEALT_BUCKETS):
+            mask = np.ones(len(d), bool) if label == ALL_DEALS else bucket == label
+            num = np.bincount(pos, weights=np.where(mask, d["cost"].to_numpy(), 0.0),
+                              minlength=deals.size)
+            den = np.bincount(pos, weights=mask.astype(np.float64), minlength=deals.size)
+            value, low, high = ratio_interval(num, den, level)
+            rows.append({"players": players, "field": field, "design": design, "a": name,
+                         "b": "as-needed", "jokers_dealt": label,
+                         "seat_games": int(mask.sum()), "share": float(mask.mean()),
+                         "deals": int(deals.size), "cost": value, "cost_low": low,
+                         "cost_high": high, "half": (high - low) / 2})
+    return pd.DataFrame(rows)
+
+
+def block_policies(
+    backend: Backend, players: int, field: list[str], pols: list[Policy], count: int,
+    seed: int,
+) -> tuple[pd.DataFrame, list[dict]]:
+    """Games of every policy against ``field`` on deals 0..count-1, the policy in seat s on
+    the s-th of ``players`` equal blocks of deals: one seat per deal, the same deals and
+    seats for every policy (for slow fields, where every seat of every deal costs too much)."""
+    edges = np.linspace(0, count, players + 1).round().astype(int)
+    frames, specs = [], []
+    for p_i, pol in enumerate(pols):
+        for seat, seats in enumerate(seat_swaps(pol.label, field, players)):
+            start, size = int(edges[seat]), int(edges[seat + 1] - edges[seat])
+            if size < 1:
+                continue
+            spec = make_spec(backend, "ass", players, seats, seed)
+            specs.append({**spec.to_dict(), "start": start, "count": size})
+            rows = backend.collect(spec, size, start)
+            mine = rows[rows["seat"] == seat].copy()
+            mine.insert(2, "arrangement", p_i * players + seat)
+            mine.insert(3, "strategy", pol.name)
+            frames.append(mine)
+    return pd.concat(frames, ignore_index=True), specs
+
+
+# ------------------------------------------------------------ what a player does with jokers
+HABIT_PLAYERS = ("pimc", "careful")  # whose joker play the habits table shows
+
+
+def habits_of(records: Sequence[dict], seats: Sequence[int]) -> dict[str, np.ndarray]:
+    """Per seat-game counts of one seat's joker play, read from game records
+    (docs/game-records.md): whether it ended holding a joker, jokers played as fillers with
+    number cards or alone (normal rounds), thrown into ass rounds as 1 or as 14, and the sum
+    of its hand sizes (cards held before the play) over those jokers."""
+    keys = ("ends_with_joker", "jokers_played", "filler", "alone", "ass_as_1", "ass_as_14",
+            "hand_size_sum")
+    out = {k: np.zeros(len(records)) for k in keys}
+    for g, (record, seat) in enumerate(zip(records, seats, strict=True)):
+        size = [len(h) for h in record["hands"]]
+        out["ends_with_joker"][g] = "J" in record["final_hands"][seat]
+        for rnd in record["rounds"]:
+            taken = 0
+            for play in rnd["plays"]:
+                cards = play.get("cards") or []
+                taken += len(cards)
+                jokers = cards.count("J")
+                if play["seat"] == seat and jokers:
+                    out["jokers_played"][g] += jokers
+                    out["hand_size_sum"][g] += jokers * size[seat]
+                    if rnd["ass_round"]:
+                        which = "ass_as_1" if play.get("joker_value") == 1 else "ass_as_14"
+                    else:
+                        which = "filler" if jokers < len(cards) else "alone"
+                    out[which][g] += jokers
+                size[play["seat"]] -= len(cards)
+            if rnd["ass_round"]:
+                size[rnd["winner"]] += taken
+    return out
+
+
+def habits_rows(counts: dict[str, np.ndarray], level: float) -> dict[str, float]:
+    """The habits table's numbers from :func:`habits_of`'s counts: shares of seat-games
+    (Wilson), shares of jokers played and the mean hand size at a joker play (intervals over
+    seat-games)."""
+    from analyzer.stats.intervals import wilson_bounds
+
+    games = counts["ends_with_joker"].size
+    ends = float(counts["ends_with_joker"].sum())
+    low, high = wilson_bounds(np.array([ends]), np.array([games]), level)
+    row = {"seat_games": games, "ends_with_joker": ends / games if games else float("nan"),
+           "ends_with_joker_low": float(low[0]), "ends_with_joker_high": float(high[0]),
+           "jokers_played": int(counts["jokers_played"].sum()),
+           "jokers_per_game": float(counts["jokers_played"].mean()) if games else float("nan")}
+    played = counts["jokers_played"]
+    for key in ("filler", "alone", "ass_as_1", "ass_as_14"):
+        row[key], row[f"{key}_low"], row[f"{key}_high"] = ratio_interval(counts[key], played,
+                                                                         level)
+    row["hand_size"], row["hand_size_low"], row["hand_size_high"] = ratio_interval(
+        counts["hand_size_sum"], played, level)
+    return row
+
+
+def trace_games(backend: Backend, players: int, field: list[str], label: str, count: int,
+                seed: int) -> tuple[list[dict], list[int], list[dict]] | None:
+    """Records of games 0..count-1 with ``label`` in seat index % players against ``field``
+    (the engine's trace mode), its seats, and the specs; None for a backend that cannot
+    trace (the synthetic ones of the tests)."""
+    from analyzer.studies.play import KernelBackend
+
+    if not isinstance(backend, KernelBackend) or count < 1:
+        return None
+    from analyzer.games.ass.records import Tracer
+
+    tracers, specs = {}, []
+    records, seats = [], []
+    for index in range(count):
+        seat = index % players
+        if seat not in tracers:
+            spec = make_spec(backend, "ass", players, seat_swaps(label, field, players)[seat],
+                             seed)
+            tracers[seat] = Tracer(spec)
+            specs.append(spec.to_dict())
+        record, status = tracers[seat].record(index)
+        if status >= 0:
+            raise CardlabError(f"{label} made an illegal move in game {index} (seed {seed})")
+        records.append(record)
+        seats.append(seat)
+    return records, seats, specs
+
+
 def _match_sentence(n: int, wins: pd.DataFrame, diffs: pd.DataFrame, field_text: str,
                     verbs: dict[str, str]) -> str | None:
     """'hoarding jokers turns a 25% chance to win a 4-player evening into X%', with the
@@ -114,7 +367,8 @@ def _match_sentence(n: int, wins: pd.DataFrame, diffs: pd.DataFrame, field_text:
     chance = _percent(base["mean"], base["half"])
     article = "an" if chance.startswith(("8", "11", "18")) else "a"
     evening = "an" if n in (8, 11) else "a"
-    text = (f"At {n} players against {field_text}, {verbs['hoard']} turns {article} {chance} "
+    text = (f"At {n} players against {field_text}, {_short(verbs['hoard'])} turns {article} "
+            f"{chance} "
             f"chance to win {evening} {n}-player evening of {k} games into "
             f"{_percent(hoard['mean'], hoard['half'])}")
     per_game = _diff(diffs[diffs["players"] == n], "hoard", "as-needed")
@@ -123,6 +377,11 @@ def _match_sentence(n: int, wins: pd.DataFrame, diffs: pd.DataFrame, field_text:
         text += (f", {how} {pm(abs(per_game[0]), per_game[1])} minus points per game against "
                  f"{verbs['as-needed']}")
     return text + "."
+
+
+def _short(verb: str) -> str:
+    """A policy's words without their explanation in brackets ("hoarding jokers")."""
+    return verb.split(" (")[0]
 
 
 def _percent(value: float, half: float) -> str:
@@ -237,9 +496,75 @@ def _against_as_needed(pairs: pd.DataFrame, name: str, verbs: dict[str, str],
             f"jokers as needed: {', '.join(parts)}, per game{unclear}.")
 
 
+BUCKET_WORDS = {"0": "no joker dealt", "1": "one", "2+": "two or more"}
+
+
+def _cost(row) -> str:
+    return pm(row["cost"], row["half"])
+
+
+def hoarding_sentences(hoarding: pd.DataFrame, verbs: dict[str, str]) -> list[str]:
+    """By the jokers dealt to the seat (each field); then each strong field's cost."""
+    lines = []
+    fields = list(dict.fromkeys(hoarding["field"]))
+    main = fields[0]
+    t = hoarding[(hoarding["field"] == main) & (hoarding["a"] == "hoard")]
+    parts = []
+    for n, part in t.groupby("players"):
+        by = part.set_index("jokers_dealt")
+        each = ", ".join(f"{_cost(by.loc[b])} with {BUCKET_WORDS[b]}" for b in DEALT_BUCKETS
+                         if b in by.index and by.loc[b, "seat_games"] > 1)
+        parts.append(f"{int(n)} players: {each}")
+    if parts:
+        lines.append(f"By the jokers dealt to the seat, against {field_words(main.split(','))},"
+                     f" {verbs['hoard'].split(' (')[0]} costs (minus points per game against "
+                     f"using them as needed, on the same deals and seats) "
+                     + "; ".join(parts) + ".")
+    for f in fields[1:]:
+        sub = hoarding[(hoarding["field"] == f) & (hoarding["jokers_dealt"] == ALL_DEALS)]
+        bits = []
+        for name in HOARDERS:
+            rows = sub[sub["a"] == name].sort_values("players")
+            if len(rows):
+                each = ", ".join(f"{_cost(r)} at {int(r['players'])} players"
+                                 for _, r in rows.iterrows())
+                bits.append(f"{verbs[name]} costs {each}")
+        deals = int(sub["deals"].max()) if len(sub) else 0
+        if bits:
+            lines.append(f"Against {field_words([f])} ({count_words(deals)} deals per player "
+                         "count, one seat per deal), " + "; ".join(bits)
+                         + " (minus points per game against using jokers as needed).")
+    return lines
+
+
+def _share(value: float) -> str:
+    return f"{100 * value:.2g}%" if value < 0.1 else f"{100 * value:.0f}%"
+
+
+def habits_sentence(habits: pd.DataFrame, field_text: str) -> str:
+    """What each habit player does with its jokers, pooled over player counts (by seat-games
+    and by jokers played)."""
+    parts = []
+    for name, part in habits.groupby("strategy", sort=False):
+        games = part["seat_games"].sum()
+        ends = float((part["ends_with_joker"] * part["seat_games"]).sum() / games)
+        played = part["jokers_played"].sum()
+        share = {k: float((part[k] * part["jokers_played"]).sum() / played) if played else 0.0
+                 for k in ("filler", "alone", "ass_as_1", "ass_as_14")}
+        parts.append(f"{name} ends {_share(ends)} of its games holding a joker and plays "
+                     f"{_share(share['filler'])} of its jokers as fillers in number-card sets, "
+                     f"{_share(share['alone'])} alone in normal rounds, "
+                     f"{_share(share['ass_as_1'])} alone as a 1 into an ass round")
+    games = int(habits["seat_games"].max())
+    return (f"What players do with their jokers (one seat against {field_text}, "
+            f"{count_words(games)} traced games per player count, pooled): "
+            + "; ".join(parts) + ".")
+
+
 def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
               verbs: dict[str, str], wins: pd.DataFrame | None = None,
-              probe_deals: int = 0) -> list[str]:
+              probe_deals: int = 0, hoarding: pd.DataFrame | None = None,
+              habits: pd.DataFrame | None = None) -> list[str]:
     """Plain-language answers, every number from the tables; each baseline is 'as needed'.
 
     One line per finding: hoarding in points, hoarding in match wins, the best policy (judged
@@ -250,6 +575,13 @@ def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
     hoard = _against_as_needed(pairs, "hoard", verbs, field_text)
     if hoard:
         lines.append(hoard)
+    normal = _against_as_needed(pairs, "hoard-normal", verbs, field_text)
+    if normal:
+        lines.append(normal)
+    if hoarding is not None and len(hoarding):
+        lines.extend(hoarding_sentences(hoarding, verbs))
+    if habits is not None and len(habits):
+        lines.append(habits_sentence(habits, field_text))
     if wins is not None and len(wins):  # the match answer: one line over the player counts
         match_lines = [_match_sentence(int(n), wins, pairs, field_text, verbs)
                        for n in sorted(set(pairs["players"]))]
@@ -319,7 +651,7 @@ def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
         if "same_as" not in rank:
             break
         groups = rank.groupby("same_as", sort=False)["strategy"].apply(list)
-        names = "; ".join(" = ".join(verbs[x] for x in g) for g in groups if len(g) > 1)
+        names = "; ".join(" = ".join(_short(verbs[x]) for x in g) for g in groups if len(g) > 1)
         if names:
             merged.append(f"at {n} players, {names}")
     if merged:
@@ -339,25 +671,53 @@ def run_jokers(
     seed: int = DEFAULT_SEED,
     level: float = 0.95,
     matches: int | None = None,
+    strong: Sequence[str] = STRONG_FIELDS,
+    slow_games: int | None = None,
+    habit_games: int | None = None,
+    habit_players: Sequence[str] = HABIT_PLAYERS,
 ) -> StudyResult:
     """Every joker policy in every seat against ``field`` on ``games`` common deals, and in
-    every player's place on ``matches`` common matches (default games // 20; 0: none)."""
+    every player's place on ``matches`` common matches (default games // 20; 0: none).
+
+    The two hoarders and using jokers as needed also play against each ``strong`` field
+    (default pimc), one seat per deal (:func:`block_policies`), on ``slow_games`` deals per
+    player count for a field tagged slow (default games // SLOW_SHARE, at least 10), else
+    ``games``; the cost of hoarding is given by field and by the jokers dealt to the seat
+    (table ``hoarding``). ``habit_players`` (default pimc and careful) play one seat against
+    ``field`` in ``habit_games`` traced games per player count (default ``slow_games``):
+    what they do with their jokers (table ``habits``)."""
+    from analyzer.studies.trump import is_slow
+
     if games < 2:
         raise CardlabError(f"the jokers study needs at least 2 games, got {games}")
     matches = max(2, games // 20) if matches is None else matches
     if matches == 1 or matches < 0:  # two are the fewest that give an interval
         raise CardlabError(f"the jokers study needs 0 or at least 2 matches, got {matches}")
+    slow_games = max(10, games // SLOW_SHARE) if slow_games is None else slow_games
+    if slow_games < 2:
+        raise CardlabError(f"the jokers study needs at least 2 games against a slow field, "
+                           f"got {slow_games}")
+    habit_games = slow_games if habit_games is None else habit_games
+    if habit_games < 0:
+        raise CardlabError(f"the joker habits need 0 or more games, got {habit_games}")
     field_labels = [backend.canonical("ass", f) for f in field] or ["basic"]
+    strong_labels = [backend.canonical("ass", f) for f in strong]
+    habit_labels = [backend.canonical("ass", h) for h in habit_players]
+    field_name = ",".join(field_labels)
     pols = policies(keep)
     verbs = {p.name: p.verb for p in pols}
     order = [p.name for p in pols]
+    strong_pols = [p for p in pols if p.name in (*HOARDERS, "as-needed")]
     t0 = time.perf_counter()
     rankings, pair_tables, specs, win_tables, win_pairs = [], [], [], [], []
+    hoarding, habits = [], []
     probe_deals = 0
     for n in players:
         games_table, run_specs = play_policies(backend, n, seat_field(field_labels, n), pols,
                                                games, seed)
         specs.extend(run_specs)
+        per_player = int(run_specs[0]["rules"].get("per_player", 0)) or None
+        hoarding.append(hoarding_table(games_table, n, field_name, seed, level, per_player))
         rank = duplicate_ranking(games_table, VALUE, lower_is_better=True, level=level,
                                  order=order)
         rank.insert(0, "players", n)
@@ -389,21 +749,39 @@ def run_jokers(
             versus = duplicate_pairs(match_table, WIN, level, order=order, against="as-needed")
             versus.insert(0, "players", n)
             win_pairs.append(versus)
+        for f in strong_labels:
+            count = slow_games if is_slow("ass", f) else games
+            strong_table, strong_specs = block_policies(backend, n, seat_field([f], n),
+                                                        strong_pols, count, seed)
+            specs.extend(strong_specs)
+            hoarding.append(hoarding_table(strong_table, n, f, seed, level, per_player,
+                                           design="one seat per deal"))
+        for h, label in zip(habit_players, habit_labels, strict=True):
+            traced = trace_games(backend, n, seat_field(field_labels, n), label, habit_games,
+                                 seed)
+            if traced is None:
+                continue
+            records, seats, _ = traced
+            habits.append({"players": n, "field": field_name, "strategy": h, "label": label,
+                           **habits_rows(habits_of(records, seats), level)})
     ranking = pd.concat(rankings, ignore_index=True)
     pairs = pd.concat(pair_tables, ignore_index=True)
-    tables = {"policies": ranking, "differences": pairs}
+    hoard_table = pd.concat(hoarding, ignore_index=True)
+    tables = {"policies": ranking, "differences": pairs, "hoarding": hoard_table}
+    if habits:
+        tables["habits"] = pd.DataFrame(habits)
     match_wins = None
     if win_tables:
         match_wins = pd.concat(win_tables, ignore_index=True)
         tables["match_wins"] = match_wins
         tables["match_differences"] = pd.concat(win_pairs, ignore_index=True)
-    field_text = ("basic opponents" if field_labels == ["basic"]
-                  else "a field of " + ", ".join(field_labels))
+    field_text = field_words(field_labels)
     manifest = base_manifest(
         "jokers", game="ass", seed=seed, games=games, players=list(players),
         field=field_labels, keep=list(keep), level=level, runs=specs,
         rules=rules_by_players(specs),
         policies={p.name: p.label for p in pols},
+        policy_words={p.name: p.words for p in pols if p.words},
         design="one seat against the field, duplicate: each policy in every seat of the "
                "same deals; intervals over deals",
         metric="minus_points (lower is better)", unit="game",
@@ -411,7 +789,23 @@ def run_jokers(
         match_metric="share of the match win, ties shared (higher is better)",
         identity_probe=f"policies merged as identical play identical games in every seat "
                        f"of at least {IDENTITY_PROBE} deals (or are the same strategy)",
+        strong_fields=strong_labels, slow_games=slow_games,
+        strong_design="against a strong field the hoarders and as-needed play one seat per "
+                      "deal (seat s on the s-th of n equal blocks of deals), the same deals "
+                      "and seats for each; intervals over deals",
+        hoarding_buckets="jokers dealt to the policy's seat (0, 1, 2+; 'any': every deal), "
+                         "recomputed from (seed, index) with the reference deal",
+        habit_players=list(habit_players), habit_games=habit_games if habits else 0,
+        habit_design="one seat (index mod players) against the field, traced games "
+                     "(docs/game-records.md)",
         elapsed_s=round(time.perf_counter() - t0, 2),
     )
     return StudyResult("jokers", tables, manifest,
-                       headlines(ranking, pairs, field_text, verbs, match_wins, probe_deals))
+                       headlines(ranking, pairs, field_text, verbs, match_wins, probe_deals,
+                                 hoard_table, tables.get("habits")))
+
+
+def field_words(labels: Sequence[str]) -> str:
+    """'basic opponents', 'pimc opponents', 'a field of careful, basic'."""
+    labels = list(labels)
+    return f"{labels[0]} opponents" if len(labels) == 1 else "a field of " + ", ".join(labels)

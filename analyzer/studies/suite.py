@@ -18,10 +18,12 @@ from analyzer.studies.results import StudyResult
 from analyzer.studies.seats import run_seats
 from analyzer.studies.trump import DEFAULT_CHOOSERS, run_trump
 
-# Games (deals, matches) per player count at scale 1. trump-slow: deals per (player count,
+# Games (deals, matches) per player count at scale 1. jokers-slow: deals per player count
+# against pimc, and traced games of pimc and careful; trump-slow: deals per (player count,
 # rule set) for the pimc chooser (about 25-40 deals/s); best-response(-ass): tuning budget
 # per field, Jass matches (Who's the Ass? games: cheaper and noisier), and held-out deals.
-BUDGETS = {"seats": 50_000, "jokers": 3_000, "trump": 10_000, "trump-slow": 100,
+BUDGETS = {"seats": 50_000, "jokers": 3_000, "jokers-slow": 150, "trump": 10_000,
+           "trump-slow": 100,
            "compare": 10_000, "ladder": 2_000, "best-response": 10_000,
            "best-response-ass": 100_000, "best-response-confirm": 1_000, "fields": 1_000,
            "trump-fields": 3_000, "seats-fields": 5_000}
@@ -151,7 +153,8 @@ def run_all(backend: Backend, scale: float = 1.0) -> Iterator[StudyResult]:
     the best response (both games) and the answers across fields in turn, yielding each
     result when done."""
     yield run_seats(backend, games=budget("seats", scale))
-    yield run_jokers(backend, games=budget("jokers", scale))
+    yield run_jokers(backend, games=budget("jokers", scale),
+                     slow_games=budget("jokers-slow", scale))
     yield run_trump(backend, deals=budget("trump", scale), choosers=DEFAULT_CHOOSERS,
                     slow_deals=budget("trump-slow", scale))
     yield run_compare(backend, COMPARE["game"], COMPARE["strategies"], COMPARE["players"],

@@ -36,6 +36,11 @@ def study_command(result: StudyResult, out: str = OUT) -> str | None:
         args += ["--players", _ints(m["players"]), "--keep", _ints(m["keep"]),
                  "--games", str(m["games"]), "--seed", str(m["seed"]),
                  *_repeat("--strategy", m["field"])]
+        if "strong_fields" in m:  # older results had no strong field
+            args += (_repeat("--strong-field", m["strong_fields"]) if m["strong_fields"]
+                     else ["--strong-field", "none"])
+            args += ["--slow-games", str(m["slow_games"]),
+                     "--habit-games", str(m.get("habit_games", 0))]
     elif result.study == "trump":
         args += ["--players", _ints(m["players"]), "--ruleset", ",".join(m["rules_sets"]),
                  "--deals", str(m["deals"]), "--seed", str(m["seed"]),

@@ -78,3 +78,15 @@ def test_the_glossary_names_every_strategy_of_a_study_of_both_games():
     assert ("Plus-Minus Jass", "tuned") in named and ("Who's the Ass?", "careful") in named
     assert all("not a registered strategy" not in e.description for e in entries)
     assert all("[" not in e.game for e in entries)
+
+
+def test_the_jokers_reproduce_command_carries_the_strong_field_and_its_budget():
+    from reports.reproduce import study_command
+
+    manifest = base_manifest("jokers", game="ass", players=[4], keep=[0, 3], games=300, seed=2,
+                             field=["basic"], strong_fields=["pimc"], slow_games=40,
+                             habit_games=25)
+    command = study_command(StudyResult("jokers", {}, manifest))
+    assert "--strong-field pimc --slow-games 40 --habit-games 25" in command
+    manifest["strong_fields"] = []
+    assert "--strong-field none" in study_command(StudyResult("jokers", {}, manifest))

@@ -90,3 +90,19 @@ def test_the_jokers_reproduce_command_carries_the_strong_field_and_its_budget():
     assert "--strong-field pimc --slow-games 40 --habit-games 25" in command
     manifest["strong_fields"] = []
     assert "--strong-field none" in study_command(StudyResult("jokers", {}, manifest))
+
+
+def test_a_saved_study_of_both_games_loads_back(tmp_path):
+    """The ladder and best response of both games write ``game`` as a list: the manifest
+    check of ``report`` (an edited manifest is one line) must accept what studies write."""
+    from analyzer.studies.results import load_study, manifest_problem, save_study
+
+    gains = pd.DataFrame({"game": ["ass", "jass"], "field": ["basic", "basic"],
+                          "players": [4, 4], "gain": [1.0, 0.1], "low": [0.5, 0.05],
+                          "high": [1.5, 0.15], "half": [0.5, 0.05]})
+    manifest = base_manifest("best-response", game=["ass", "jass"], players=[4],
+                             games={"ass": 100, "jass": 10}, seed=1)
+    assert manifest_problem(manifest) is None
+    folder = save_study(StudyResult("best-response", {"gains": gains}, manifest), tmp_path)
+    assert load_study(folder).manifest["game"] == ["ass", "jass"]
+    assert "field 'game'" in manifest_problem({**manifest, "game": ["ass", 3]})

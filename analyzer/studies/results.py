@@ -273,8 +273,10 @@ _FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "runs": ("a list of run specs", lambda v: isinstance(v, list) and all(
         isinstance(x, dict) for x in v)),
     "better": ("lower or higher", lambda v: v in ("lower", "higher")),
+    "game": ("a game name or a list of them (a study of several games)",
+             lambda v: isinstance(v, str) or (isinstance(v, list) and v and _texts(v))),
     **{k: ("a text", lambda v: isinstance(v, str))
-       for k in ("game", "mode", "metric", "unit", "version", "created_utc", "design")},
+       for k in ("mode", "metric", "unit", "version", "created_utc", "design")},
     **{k: ("a table", lambda v: isinstance(v, dict))
        for k in ("rules", "by_game", "sequential", "tables")},
 }

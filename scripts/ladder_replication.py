@@ -82,8 +82,12 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  pairs clear in opposite directions on two seeds: {len(opposite)}"
               + (f" {sorted(set(opposite))}" if opposite else ""))
         print(f"  strategies whose rating intervals overlap on every two seeds: {len(same)} of "
-              f"{len(names)}" + (f"; not: {', '.join(n for n in names if n not in same)}"
-                                 if len(same) < len(names) else ""))
+              f"{len(names)}")
+        for n in names:
+            if n not in same:
+                print(f"    not {n}: " + ", ".join(
+                    f"seed {s} {ratings[s].loc[n, 'rating']:+.2f} [{ratings[s].loc[n, 'low']:+.2f},"
+                    f" {ratings[s].loc[n, 'high']:+.2f}]" for s in args.seeds))
         for s, top in tops.items():
             print(f"  first group, seed {s}: {', '.join(top)}")
         print(f"  same first group on every seed: "

@@ -54,6 +54,7 @@ import pandas as pd
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games_registry
 from analyzer.numbers import count as count_words
+from analyzer.numbers import interval
 from analyzer.runner.manifest import plural
 from analyzer.stats.duplicate import rotations, seat_swaps
 from analyzer.stats.hygiene import holm, ordered_groups, rank_ranges, two_sided_p
@@ -63,7 +64,7 @@ from analyzer.studies.compare import metric_for
 from analyzer.studies.fields import SLOW_SHARE
 from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
-from analyzer.studies.text import decimals_for, is_rate, metric_words, pm
+from analyzer.studies.text import decimals_for, is_rate, metric_words
 from analyzer.studies.trump import is_slow
 
 EXCLUDED_TAGS = ("not-a-player",)
@@ -359,7 +360,7 @@ def _sentences(ratings, pairs, merged, n, game, metric, lower, unit, seatings, e
     groups = []
     for t, part in ratings.groupby("tier", sort=True):
         members = ", ".join(
-            f"{r['strategy']} {pm(r['rating'], r['half'], pct)} "
+            f"{r['strategy']} {interval(r['rating'], r['half'], percent=pct, signed=True)} "
             f"({rank_words(int(r['rank_low']), int(r['rank_high']))})"
             for _, r in part.iterrows())
         groups.append(f"group {int(t)}: {members}")
@@ -379,7 +380,7 @@ def _sentences(ratings, pairs, merged, n, game, metric, lower, unit, seatings, e
         sign = 1.0 if row["a"] == a else -1.0
         d = sign * row["difference"]
         lead = -d if lower else d
-        scale, suffix = (100.0, " percentage points") if pct else (1.0, "")
+        scale, suffix = (100.0, " percentage points of") if pct else (1.0, "")
         verdict = ("clearly ahead after the correction for picking the best of "
                    f"{k}" if row["clear"] else
                    f"not clearly ahead once the choice of the best of {k} is corrected for")

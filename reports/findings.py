@@ -389,6 +389,27 @@ def ladder_finding(result: StudyResult) -> Finding:
                         f"the average table: {ratings_words}).")
             claims.append(Claim(f"ladder-{g}-{int(n)}", question("ladder"), sentence, str(g),
                                 "ladder", command, "top-group", "ratings", cells))
+            slow = ([str(x) for x in part.loc[part["entrant"].astype(bool), "strategy"]]
+                    if "entrant" in part else [])
+            if slow and set(names) <= set(slow):  # the best without the slow search as well
+                rest = part[~part["strategy"].isin(slow)]
+                first = [str(x) for x in rest.loc[rest["tier"] == rest["tier"].min(),
+                                                  "strategy"]]
+                probe = Claim("", "", "", str(g), "ladder", command, "top-group", "ratings",
+                              (), extra={"exclude": slow})
+                fast = tuple(make_cell(probe, result, int(n), name, "rating", field_=field_)
+                             for name in first)
+                words = "; ".join(
+                    c.choice + " " + interval(c.value, (c.high - c.low) / 2, signed=True,
+                                              percent=pct) for c in fast)
+                listed = (first[0] if len(first) == 1 else
+                          ", ".join(first[:-1]) + " and " + first[-1])
+                verdicts[-1] += f", then {listed}"
+                claims.append(Claim(
+                    f"ladder-{g}-{int(n)}-without-slow", question("ladder"),
+                    f"Without {' and '.join(slow)} (a search, tagged slow), the first group "
+                    f"at {int(n)} players of {title} is {listed} ({words}).", str(g), "ladder",
+                    command, "top-group", "ratings", fast, extra={"exclude": slow}))
     detail = " ".join(c.sentence for c in claims) + (
         " Groups are cut only where every strategy above is clearly separated from every one "
         "below (Holm's correction over all pairs); intervals are taken over the seatings.")

@@ -95,7 +95,9 @@ def test_ladder_finding_names_the_entrant_and_what_was_left_out():
                         probe_deals=0, slow=["e"])
     result.manifest["left_out"] = left_out("ass", ladder_strategies("ass"))
     finding = ladder_finding(result)
-    assert finding.verdict.startswith("Who's the Ass?, 4 players: e")
+    assert finding.verdict.startswith("Who's the Ass?, 4 players: e, then s1")
+    without = [c for c in finding.claims if c.id.endswith("-without-slow")]
+    assert [c.choice for c in without[0].cells] == ["s1"]
     assert "e (tagged slow) played 1/10 of the budget" in finding.detail
     assert "Not rated: peek (Who's the Ass?): not a player" in finding.detail
     assert all(check(claim, result) == [] for claim in finding.claims)

@@ -5,7 +5,8 @@ ladder --seed S`` with the default budget (analyzer/studies/suite.py), for each 
 prints per game: the share of strategy pairs whose 95% intervals of the difference overlap on
 every two seeds (the target: at least 95%), pairs that are clear in opposite directions on
 two seeds (should be none), the share of strategies whose rating intervals overlap on every
-two seeds, and the first group on each seed (should be the same).
+two seeds, and the first group on each seed (should be the same), also without the
+strategies tagged slow (the presets' first group, which the report's finding names too).
 
 Run: ``.venv/bin/python scripts/ladder_replication.py`` (seeds 5 6 7; about a minute per seed
 on two cores).
@@ -88,10 +89,14 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"    not {n}: " + ", ".join(
                     f"seed {s} {ratings[s].loc[n, 'rating']:+.2f} [{ratings[s].loc[n, 'low']:+.2f},"
                     f" {ratings[s].loc[n, 'high']:+.2f}]" for s in args.seeds))
+        regular = {s: r[~r["entrant"].astype(bool)] for s, r in ratings.items()}
+        nexts = {s: sorted(r.index[r["tier"] == r["tier"].min()]) for s, r in regular.items()}
         for s, top in tops.items():
-            print(f"  first group, seed {s}: {', '.join(top)}")
+            print(f"  first group, seed {s}: {', '.join(top)}; without the entrants: "
+                  f"{', '.join(nexts[s])}")
         print(f"  same first group on every seed: "
-              f"{'yes' if len({tuple(t) for t in tops.values()}) == 1 else 'no'}")
+              f"{'yes' if len({tuple(t) for t in tops.values()}) == 1 else 'no'}; without "
+              f"the entrants: {'yes' if len({tuple(t) for t in nexts.values()}) == 1 else 'no'}")
 
 
 if __name__ == "__main__":

@@ -522,7 +522,8 @@ def _left_out(manifest: dict, games: list) -> list[str]:
 
 
 def ladder_finding(result: StudyResult) -> Finding:
-    """The first group of each game's ladder at each player count, one claim per cell."""
+    """The first group of each game's ladder at each player count, one claim per cell; which
+    strategies entered on a share of the deals (tagged slow), and which were not rated."""
     ratings = result.table("ratings")
     m = result.manifest
     games = list(dict.fromkeys(ratings["game"])) if "game" in ratings else [""]
@@ -541,21 +542,63 @@ def ladder_finding(result: StudyResult) -> Finding:
                           for name in names)
             named = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             verdicts.append(f"{title}, {int(n)} players: {named}"
-                            + (" (no clear order among them)" if len(names) > 1 else ""))
+                            + (" (the strongest is one of them)" if len(names) > 1 else ""))
+            pct = is_rate(str(((m.get("by_game") or {}).get(g) or m).get("metric", "")))
             ratings_words = "; ".join(
-                f"{c.choice} {interval(c.value, (c.high - c.low) / 2, signed=True)}"
+                f"{c.choice} {interval(c.value, (c.high - c.low) / 2, signed=True, percent=pct)}"
                 for c in cells)
+            ahead = ("each of them clearly ahead of every strategy outside the group"
+                     if len(names) > 1 else "clearly ahead of every other")
             sentence = (f"At {int(n)} players of {title}, on mixed tables of the same deals "
-                        f"with every strategy in every seat, the first group of the "
-                        f"{len(part)} rated strategies ({', '.join(part['strategy'])}) is "
-                        f"{named} (rating against the average table: {ratings_words}).")
+                        f"with every strategy in every seat and the seating drawn afresh for "
+                        f"every few deals, the first group of the {len(part)} rated strategies "
+                        f"({', '.join(part['strategy'])}) is {named}, {ahead} (rating against "
+                        f"the average table: {ratings_words}).")
             claims.append(Claim(f"ladder-{g}-{int(n)}", question("ladder"), sentence, str(g),
                                 "ladder", command, "top-group", "ratings", cells))
-    left_out = _left_out(m, games)
+            slow = ([str(x) for x in part.loc[part["entrant"].astype(bool), "strategy"]]
+                    if "entrant" in part else [])
+            if slow and set(names) <= set(slow):  # the best without the slow search as well
+                rest = part[~part["strategy"].isin(slow)]
+                first = [str(x) for x in rest.loc[rest["tier"] == rest["tier"].min(),
+                                                  "strategy"]]
+                probe = Claim("", "", "", str(g), "ladder", command, "top-group", "ratings",
+                              (), extra={"exclude": slow})
+                fast = tuple(make_cell(probe, result, int(n), name, "rating", field_=field_)
+                             for name in first)
+                words = "; ".join(
+                    c.choice + " " + interval(c.value, (c.high - c.low) / 2, signed=True,
+                                              percent=pct) for c in fast)
+                listed = (first[0] if len(first) == 1 else
+                          ", ".join(first[:-1]) + " and " + first[-1])
+                verdicts[-1] += f", then {listed}"
+                claims.append(Claim(
+                    f"ladder-{g}-{int(n)}-without-slow", question("ladder"),
+                    f"Without {' and '.join(slow)} (a search, tagged slow), the first group "
+                    f"at {int(n)} players of {title} is {listed} ({words}).", str(g), "ladder",
+                    command, "top-group", "ratings", fast, extra={"exclude": slow}))
     detail = " ".join(c.sentence for c in claims) + (
-        " Strategies in one group cannot be separated after Holm's correction over all pairs.")
-    if left_out:
-        detail += f" Not rated (tagged slow or not a player): {', '.join(map(str, left_out))}."
+        " Groups are cut only where every strategy above is clearly separated from every one "
+        "below (Holm's correction over all pairs); intervals are taken over the seatings.")
+    entrants = list(dict.fromkeys(m.get("entrants") or []))
+    if entrants:
+        detail += (f" {' and '.join(entrants)} (tagged slow) played 1/{m.get('slow_share')} of "
+                   "the budget, taking every seat at tables of the others, and is rated on the "
+                   "same scale.")
+    if "left_out" in m:
+        by_reason: dict[tuple[str, str], list[str]] = {}
+        for x in m["left_out"]:
+            by_reason.setdefault((x["strategy"], x["reason"]), []).append(
+                game_title(str(x.get("game") or m.get("game"))))
+        left = [f"{name} ({' and '.join(dict.fromkeys(where))}): {reason}"
+                for (name, reason), where in by_reason.items()]
+        if left:
+            detail += f" Not rated: {'; '.join(left)}."
+    else:  # a manifest from before the ladder recorded what it left out
+        left = _left_out(m, games)
+        if left:
+            detail += (f" Not rated (tagged slow or not a player): "
+                       f"{', '.join(map(str, left))}.")
     return Finding("ladder", question("ladder"), "; ".join(verdicts) + ".", detail,
                    tuple(claims))
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from analyzer.games.registry import title as game_title
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import metric_words
+from analyzer.studies.text import is_rate, metric_words
 from reports.figures import BLUE, FigureInfo, _grid, _save
 from reports.tables import TableView, interval_cell
 
@@ -42,15 +42,16 @@ def _game_figures(manifest: dict, ratings: pd.DataFrame, pairs: pd.DataFrame, fo
                     ecolor="black", capsize=3)
         ax.axvline(0, color="grey", lw=0.8)
         ax.set_yticks(range(len(part)),
-                      [f"{m}  (tier {t})" for m, t in zip(part["members"], part["tier"],
-                                                         strict=True)], fontsize=7)
+                      [f"{m}  (group {t})" for m, t in zip(part["members"], part["tier"],
+                                                          strict=True)], fontsize=7)
         ax.set_title(f"{n} players", fontsize=9)
         ax.set_xlabel(f"{metric} vs table average ({better} is better)", fontsize=8)
-    fig.suptitle(f"{game}: the ladder on mixed tables\n(95% CI, clustered by deal)", fontsize=10)
+    fig.suptitle(f"{game}: the ladder on mixed tables\n(95% CI over the seatings)", fontsize=10)
     out.append(FigureInfo(_save(fig, folder, f"{stem}_ratings.png"), f"The ladder ({game})",
                           "Each strategy's rating (its result minus the average of the same "
-                          "deals' tables) with its 95% interval; best at the top; strategies "
-                          "that cannot be separated share a tier.", wide=len(counts) > 1))
+                          "deals' tables) with its 95% interval over the seatings; best at the "
+                          "top; groups are cut only where every strategy above is clearly "
+                          "separated from every one below.", wide=len(counts) > 1))
 
     fig, axes = _grid(len(counts), width=5.2, height=4.4)
     for ax, n in zip(axes, counts, strict=True):
@@ -89,31 +90,44 @@ def _game_figures(manifest: dict, ratings: pd.DataFrame, pairs: pd.DataFrame, fo
 
 
 def ladder_views(result: StudyResult) -> list[TableView]:
-    """The ladder (ratings, rank intervals, tiers) and the pairwise table."""
+    """The ladder (ratings, the ranks the corrected tests allow, groups) and the pairwise
+    table."""
     r = result.table("ratings")
     game = {"game": r["game"]} if "game" in r else {}
+    by_game = result.manifest.get("by_game") or {}
+
+    def rate(g) -> bool:  # a yes/no metric (Jass: won): ratings in percentage points
+        return is_rate(str((by_game.get(g) or result.manifest).get("metric", "")))
+
+    rates = [rate(g) for g in (r["game"] if "game" in r else [None] * len(r))]
     ladder = pd.DataFrame({
-        **game, "players": r["players"], "rank": r["rank"],
-        "rank 95%": [f"{lo}-{hi}" for lo, hi in zip(r["rank_low"], r["rank_high"], strict=True)],
-        "tier": r["tier"], "strategy": r["members"],
-        "rating ± 95%": [interval_cell(v, lo, hi)
-                         for v, lo, hi in zip(r["rating"], r["low"], r["high"], strict=True)],
+        **game, "players": r["players"], "group": r["tier"],
+        "ranks": [str(lo) if lo == hi else f"{lo}-{hi}"
+                  for lo, hi in zip(r["rank_low"], r["rank_high"], strict=True)],
+        "strategy": r["members"],
+        "rating ± 95%": [interval_cell(v, lo, hi, pct, signed=True) for v, lo, hi, pct in
+                         zip(r["rating"], r["low"], r["high"], rates, strict=True)],
         "mean": r["mean"].round(4), "deals": r["deals"],
     })
+    if "entrant" in r:  # strategies tagged slow play a share of the deals
+        ladder["plays"] = r["entrant"].map({True: "entrant (share of the deals)",
+                                            False: "every deal"})
     if "pl" in r:  # Plackett-Luce on the finishing orders, beside the score model
         ladder["Plackett-Luce strength [95%]"] = [
             f"{v:+.2f} [{lo:+.2f}, {hi:+.2f}]"
             for v, lo, hi in zip(r["pl"], r["pl_low"], r["pl_high"], strict=True)]
-        ladder["PL rank 95%"] = [f"{lo}-{hi}" for lo, hi in
+        ladder["PL rank 95%"] = [str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in
                                  zip(r["pl_rank_low"], r["pl_rank_high"], strict=True)]
     p = result.table("pairs")
+    prates = [rate(g) for g in (p["game"] if "game" in p else [None] * len(p))]
     pairs = pd.DataFrame({
         **({"game": p["game"]} if "game" in p else {}), "players": p["players"],
         "a": p["a"], "b": p["b"],
-        "a - b ± 95%": [interval_cell(v, lo, hi)
-                        for v, lo, hi in zip(p["difference"], p["low"], p["high"], strict=True)],
-        "simultaneous ± 95%": [interval_cell(v, lo, hi) for v, lo, hi in
-                               zip(p["difference"], p["sim_low"], p["sim_high"], strict=True)],
+        "a - b ± 95%": [interval_cell(v, lo, hi, pct, signed=True) for v, lo, hi, pct in
+                        zip(p["difference"], p["low"], p["high"], prates, strict=True)],
+        "simultaneous ± 95%": [interval_cell(v, lo, hi, pct, signed=True) for v, lo, hi, pct in
+                               zip(p["difference"], p["sim_low"], p["sim_high"], prates,
+                                   strict=True)],
         "p (Holm)": p["p_holm"].map(lambda x: f"{x:.3g}"),
         "clear": p["clear"].map({True: "yes", False: "no"}),
         "variance reduction": p["variance_reduction"].map(lambda x: f"{x:.1f}x"),

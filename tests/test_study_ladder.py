@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from analyzer.stats.hygiene import holm, tiers
+from analyzer.stats.hygiene import holm, ordered_groups
 from analyzer.studies.ladder import decision_key, ladder_strategies, run_ladder
 from analyzer.studies.synthetic import SyntheticAssBackend
 
@@ -41,7 +41,7 @@ def test_rating_and_difference_intervals_cover_the_planted_values():
     inside = cover_pairs = total = total_pairs = 0
     for seed in range(30):
         res = run_ladder(backend, "ass", list(EFFECTS), players=[4], games=120, seed=seed,
-                         probe_deals=0, blocks=2)
+                         probe_deals=0, seatings=20)
         for _, row in res.table("ratings").iterrows():
             inside += row["low"] <= TRUE[row["strategy"]] <= row["high"]
             total += 1
@@ -70,9 +70,10 @@ def test_same_family_and_knobs_is_one_decision_key_and_tags_exclude():
     assert decision_key("ass", "basic") != decision_key("ass", "careful")
     names = ladder_strategies("ass")
     assert "basic" in names and "careful" in names
+    assert "pimc" in names and "peek" not in names  # slow plays (as an entrant); not a player
 
 
-def test_holm_and_tiers():
+def test_holm_and_groups():
     assert np.allclose(holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
-    sep = {("a", "b"): False, ("a", "c"): True, ("c", "d"): False}
-    assert tiers(["a", "b", "c", "d"], sep) == {"a": 1, "b": 1, "c": 2, "d": 2}
+    sep = {("a", "c"): True, ("a", "d"): True, ("b", "c"): True, ("b", "d"): True}
+    assert ordered_groups(["a", "b", "c", "d"], sep) == {"a": 1, "b": 1, "c": 2, "d": 2}

@@ -2,9 +2,14 @@
 
 - :func:`holm`: Holm's step-down adjustment of p-values, so that a claim picked from many
   comparisons ("the best of k") keeps its error rate over all of them.
-- :func:`rank_intervals`: intervals for each strategy's rank by the bootstrap over deals (the
-  independent units), which says how sure the order is, not only the means.
-- :func:`tiers`: strategies that cannot be separated from the best of their group are tied.
+- :func:`ordered_groups`: strategies in order of their estimates, cut into consecutive groups
+  only where every strategy above the cut is clearly separated from every one below it. The
+  groups are a partition (transitive: "in the same group" is an equivalence), and each group
+  is clearly ahead of every later one, so "the best is in the first group" keeps the error
+  rate of the tests.
+- :func:`rank_ranges`: the ranks each strategy can take given the same tests (1 + those
+  clearly better, the count minus those clearly worse): a strategy that is not separated
+  from another never gets a single rank.
 - :func:`identical_groups`: strategies whose results are identical on every unit make the
   same decisions there; they are merged and named together rather than compared with
   themselves (which gives the meaningless "0.000 +/- 0.000").
@@ -40,41 +45,40 @@ def holm(p: Sequence[float]) -> np.ndarray:
     return adjusted
 
 
-def rank_intervals(
-    unit_values: np.ndarray, lower_is_better: bool, level: float = 0.95, draws: int = 1000,
-    seed: int = 0,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Bootstrap interval of each column's rank (1 = best) from a units x strategies matrix.
+def _clear(separated: dict[tuple[str, str], bool], a: str, b: str) -> bool:
+    return bool(separated.get((a, b), separated.get((b, a), False)))
 
-    Units (deals) are resampled with replacement; a rank is computed from the column means
-    of each resample.
+
+def ordered_groups(order: Sequence[str], separated: dict[tuple[str, str], bool]
+                   ) -> dict[str, int]:
+    """Group numbers (1 = best) for strategies listed best first.
+
+    A new group starts before position p only if every strategy before p is clearly
+    separated (``separated[(a, b)]`` or ``[(b, a)]``) from every strategy from p on; the groups
+    are therefore runs of the order, each clearly ahead of all later ones, and a strategy is
+    never placed below another it is not separated from.
     """
-    x = np.asarray(unit_values, dtype=np.float64)
-    n, k = x.shape
-    rng = np.random.default_rng(seed)
-    weights = rng.multinomial(n, np.full(n, 1.0 / n), size=draws) / n  # draws x units
-    means = weights @ x  # draws x strategies
-    key = means if lower_is_better else -means
-    ranks = key.argsort(axis=1).argsort(axis=1) + 1
-    tail = (1.0 - level) / 2.0
-    low = np.floor(np.quantile(ranks, tail, axis=0)).astype(int)
-    high = np.ceil(np.quantile(ranks, 1.0 - tail, axis=0)).astype(int)
-    return low, high
-
-
-def tiers(order: Sequence[str], separated: dict[tuple[str, str], bool]) -> dict[str, int]:
-    """Tier numbers (1 = best) for strategies listed best first.
-
-    A strategy joins the current tier unless it is clearly separated (``separated[(a, b)]`` or
-    ``[(b, a)]``) from the tier's first member, the best of the tier; then it opens the next.
-    """
+    order = list(order)
     out: dict[str, int] = {}
-    tier, leader = 0, None
-    for name in order:
-        if leader is None or separated.get((leader, name), separated.get((name, leader), False)):
-            tier += 1
-            leader = name
-        out[name] = tier
+    group = 1
+    for p, name in enumerate(order):
+        if p and all(_clear(separated, a, b) for a in order[:p] for b in order[p:]):
+            group += 1
+        out[name] = group
+    return out
+
+
+def rank_ranges(order: Sequence[str], separated: dict[tuple[str, str], bool]
+                ) -> dict[str, tuple[int, int]]:
+    """(best rank, worst rank) each strategy of ``order`` (best first) can take: 1 + the number
+    clearly separated above it, and the count minus the number clearly separated below it."""
+    order = list(order)
+    k = len(order)
+    out = {}
+    for p, name in enumerate(order):
+        above = sum(_clear(separated, a, name) for a in order[:p])
+        below = sum(_clear(separated, name, b) for b in order[p + 1:])
+        out[name] = (1 + above, k - below)
     return out
 
 

@@ -1,4 +1,4 @@
-"""Plackett–Luce strengths from the finishing order of every table, with a bootstrap over deals.
+"""Plackett–Luce strengths from the finishing order of every table, with a bootstrap over units.
 
 The Plackett–Luce model says that a table's finishing order is drawn place by place: the first
 place goes to seat i with probability ``g_i / sum of g over the table``, the second to one of
@@ -14,9 +14,10 @@ that is one event per table, the winner against all. A strategy that sits at a t
 counts twice in the choice set.
 
 The fit is the maximum-likelihood estimate by Hunter's MM algorithm (2004) over *aggregated*
-events (identical events counted once, with their number), so the whole bootstrap (deals drawn
-with replacement, all draws fitted at once) costs about as much as one fit. choix's
-``ilsr_top1`` maximises the same likelihood event by event; the tests check that both agree.
+events (identical events counted once, with their number), so the whole bootstrap (units, i.e.
+deals or seatings, drawn with replacement, all draws fitted at once) costs about as much as one
+fit. choix's ``ilsr_top1`` maximises the same likelihood event by event; the tests check that
+both agree.
 A small symmetric prior (``alpha`` virtual wins of every strategy over every other, default
 0.5) keeps a strategy that never places first finite.
 """
@@ -46,8 +47,10 @@ class ChoiceEvents:
     counts: np.ndarray
 
 
-def choice_events(games: pd.DataFrame, metric: str, lower: bool) -> ChoiceEvents:
-    """The top-1 events of every table (``index``, ``arrangement``) of a ladder's games."""
+def choice_events(games: pd.DataFrame, metric: str, lower: bool, unit: str = "index"
+                  ) -> ChoiceEvents:
+    """The top-1 events of every table (``index``, ``arrangement``) of a ladder's games,
+    counted per independent unit (column ``unit``: the deal, or the ladder's seating)."""
     names = sorted(games["strategy"].unique())
     k = len(names)
     g = games.sort_values(["index", "arrangement", "seat"])
@@ -60,7 +63,7 @@ def choice_events(games: pd.DataFrame, metric: str, lower: bool) -> ChoiceEvents
     worse = g[metric].to_numpy(np.float64).reshape(-1, n)
     if not lower:
         worse = -worse  # larger = worse finish
-    deal = g["index"].to_numpy().reshape(-1, n)[:, 0]
+    deal = g[unit].to_numpy().reshape(-1, n)[:, 0]
     deals, deal_idx = np.unique(deal, return_inverse=True)
     onehot = np.eye(k, dtype=np.int64)[strat]  # tables x seats x strategies
     rows, wins, units = [], [], []
@@ -114,10 +117,12 @@ def fit(sets: np.ndarray, winners: np.ndarray, weights: np.ndarray, alpha: float
 
 
 def plackett_luce(games: pd.DataFrame, metric: str, lower: bool, level: float = 0.95,
-                  draws: int = 400, seed: int = 0, alpha: float = ALPHA) -> pd.DataFrame:
-    """Per strategy: log-strength with its bootstrap interval over deals, its rank (1 =
-    strongest) and the rank's bootstrap interval."""
-    ev = choice_events(games, metric, lower)
+                  draws: int = 400, seed: int = 0, alpha: float = ALPHA, unit: str = "index"
+                  ) -> pd.DataFrame:
+    """Per strategy: log-strength with its bootstrap interval over the units (column
+    ``unit``: deals, or the ladder's seatings), its rank (1 = strongest) and the rank's
+    bootstrap interval."""
+    ev = choice_events(games, metric, lower, unit)
     point = fit(ev.sets, ev.winners, ev.counts.sum(axis=0), alpha)[0]
     rng = np.random.default_rng([seed, 0x9E1])
     d = len(ev.counts)

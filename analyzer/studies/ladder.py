@@ -5,31 +5,47 @@ Design, per player count:
 1. **Merging.** Strategies with the same family and knob values, or whose games are identical
    on every probe deal (each one seat by seat against ``basic`` and against ``random``), make
    the same decisions: they are rated once, under both names ("basic = heuristic").
-2. **Mixed tables on the same deals.** The deals are cut into blocks; each block shuffles the
-   strategies (by the seed) and plays every rotation of them through the seats
-   (:func:`analyzer.stats.duplicate.rotations`), so on every deal every strategy sits in every
-   seat exactly once, against varying company from block to block.
-3. **One model over all tables**: the additive score model ``result = deal-and-seat effect +
-   strategy rating + noise``, with errors clustered by deal. In this balanced design its
-   least-squares rating of a strategy is its mean result minus the mean of all games of the
-   same deals, and the cluster-robust interval is the t interval over deals of that
-   difference; a pairwise difference is the paired mean difference over deals.
-4. **Rank intervals** by the bootstrap over deals; **tiers**: a strategy is tied with the
-   best of its tier unless Holm's correction over all pairs separates them; the pairwise
-   matrix carries plain 95% intervals and simultaneous ones (Bonferroni over all pairs), so
-   "the best of k" is a claim whose error rate is that of all pairs together.
-5. **Plackett–Luce** beside the score model (:mod:`analyzer.stats.plackett_luce`): strengths
+2. **The seating is the unit of randomisation.** The deals are cut into ``seatings`` small
+   groups (default 200: at the demo's 2,000 deals, 10 deals each); each group draws a fresh
+   seeded order of the strategies and plays every rotation of it through the seats
+   (:func:`analyzer.stats.duplicate.rotations`), so on every deal every strategy sits in
+   every seat exactly once, and its company (who sits next to it, and where) is drawn anew
+   for every group. Over the seatings each strategy meets every other equally often in each
+   relative position in expectation; the quantity rated is a strategy's result against a
+   random seating of the others.
+3. **Strategies tagged slow** (``pimc``) are *entrants*: they play ``1/slow_share`` of the
+   deals (spread over the seatings; the deals named by the seeded design), there taking
+   every seat once at a table of the regular strategies (one rotation of the group's order,
+   drawn at random per seat, with the entrant in that seat). They are rated on the same
+   scale, against the average of the regular tables of the same deals, but are nobody's
+   company, so the regular strategies' ratings do not depend on them.
+4. **One model over all tables**: the additive score model ``result = deal-and-seat effect +
+   strategy rating + noise``. A strategy's value in a seating is its mean result there minus
+   the mean of the regular tables of the same deals; its rating is the mean of those values,
+   with the t interval over the seatings (the independent units: deals *and* the seating
+   they were played in), and a pairwise difference is the paired mean difference over the
+   seatings both played in.
+5. **Groups and ranks from the corrected tests.** A pair is clearly different when Holm's
+   correction over all pairs separates it; the pairwise matrix carries plain 95% intervals
+   and simultaneous ones (Bonferroni over all pairs). Groups (column ``tier``) are runs of
+   the rating order cut only where every strategy above is clearly separated from every one
+   below (:func:`analyzer.stats.hygiene.ordered_groups`): transitive, and the first group is
+   clearly ahead of all others. The ranks a strategy can take (``rank_low``-``rank_high``)
+   come from the same tests, so a strategy tied with another never gets a single rank.
+6. **Plackett–Luce** beside the score model (:mod:`analyzer.stats.plackett_luce`): strengths
    from the finishing order of every table alone (not the margins), with intervals and rank
-   intervals by the bootstrap over deals (columns ``pl*`` of the ratings).
+   intervals by the bootstrap over the seatings (columns ``pl*`` of the ratings).
 
-Strategies tagged ``slow`` or ``not-a-player`` in the registry are left out unless named.
+Strategies tagged ``not-a-player`` (``peek``, which sees the cards the rules hide) are left
+out unless named; the manifest says which were left out and why (``left_out``).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -37,32 +53,56 @@ import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games_registry
+from analyzer.numbers import count as count_words
+from analyzer.numbers import interval
 from analyzer.runner.manifest import plural
-from analyzer.stats.duplicate import duplicate_pairs, rotations, seat_swaps, unit_means
-from analyzer.stats.hygiene import holm, rank_intervals, tiers, two_sided_p
+from analyzer.stats.duplicate import rotations, seat_swaps
+from analyzer.stats.hygiene import holm, ordered_groups, rank_ranges, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.plackett_luce import plackett_luce
 from analyzer.studies.compare import metric_for
+from analyzer.studies.fields import SLOW_SHARE
 from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
-from analyzer.studies.text import decimals_for, metric_words, pm
+from analyzer.studies.text import decimals_for, is_rate, metric_words
+from analyzer.studies.trump import is_slow
 
-EXCLUDED_TAGS = ("slow", "not-a-player")
+EXCLUDED_TAGS = ("not-a-player",)
 PROBE_FIELDS = ("basic", "random")
 PROBE_DEALS = 200
 PROBE_SEED_OFFSET = 7_919  # probe deals come from another seed than the ladder's
-BLOCKS = 8  # deal blocks, each with its own shuffle of the strategies
+SEATINGS = 200  # fresh seatings per player count: the units the intervals are taken over
+SLOW_LEAST = 10  # an entrant plays at least this many deals (all of them when fewer)
 
 
 def ladder_strategies(game: str, include: Sequence[str] = ()) -> list[str]:
-    """Every registered strategy of ``game`` except those tagged slow or not-a-player
-    (unless listed in ``include``)."""
+    """Every registered strategy of ``game`` except those tagged not-a-player (unless listed
+    in ``include``). Strategies tagged slow take part as entrants (module docstring)."""
     from strategies.registry import catalog
 
     out = []
     for name, spec in catalog(game).items():
         if name in include or not set(spec.tags) & set(EXCLUDED_TAGS):
             out.append(name)
+    return out
+
+
+def left_out(game: str, rated: Sequence[str], named: bool = False) -> list[dict[str, str]]:
+    """The registered strategies of ``game`` that are not among ``rated``, each with why
+    (``named``: the strategies were named, so the rest were not asked for)."""
+    from strategies.registry import catalog
+
+    out = []
+    for name, spec in catalog(game).items():
+        if name in rated:
+            continue
+        if named:
+            reason = "not named"
+        elif not spec.legal_player:
+            reason = "not a player: it sees the cards the rules hide"
+        else:
+            reason = "tagged " + " and ".join(t for t in spec.tags if t in EXCLUDED_TAGS)
+        out.append({"game": game, "strategy": name, "reason": reason})
     return out
 
 
@@ -98,9 +138,12 @@ def _probe_prints(backend: Backend, base, labels: list[str], deals: int) -> dict
     return prints
 
 
-def merge_same(backend: Backend, base, labels: list[str], probe_deals: int = PROBE_DEALS
-               ) -> tuple[list[str], list[dict[str, Any]]]:
-    """The strategies to rate (one per group of identical play) and the merges made."""
+def merge_same(backend: Backend, base, labels: list[str], probe_deals: int = PROBE_DEALS,
+               unprobed: Sequence[str] = ()) -> tuple[list[str], list[dict[str, Any]]]:
+    """The strategies to rate (one per group of identical play) and the merges made.
+
+    Strategies in ``unprobed`` (the slow ones: probing them would cost more than the ladder)
+    are merged by their family and knobs only."""
     merged: list[dict[str, Any]] = []
     by_key: dict[Any, str] = {}
     first: list[str] = []
@@ -112,7 +155,8 @@ def merge_same(backend: Backend, base, labels: list[str], probe_deals: int = PRO
         else:
             by_key[key] = label
             first.append(label)
-    prints = _probe_prints(backend, base, first, probe_deals) if probe_deals else {}
+    probed = [x for x in first if x not in unprobed]
+    prints = _probe_prints(backend, base, probed, probe_deals) if probe_deals else {}
     kept, seen = [], {}
     for label in first:
         fp = prints.get(label)
@@ -127,81 +171,208 @@ def merge_same(backend: Backend, base, labels: list[str], probe_deals: int = PRO
     return kept, merged
 
 
-def play_ladder(backend: Backend, base, labels: list[str], deals: int, blocks: int = BLOCKS
+@dataclass(frozen=True)
+class Seating:
+    """One unit of the design: deals ``start``..``start+count-1`` played at every rotation of
+    ``order`` (the regular strategies), and, on the first ``entrant_deals`` of them, the
+    entrants' ``entrant_tables`` (one seat tuple per entrant and seat)."""
+
+    unit: int
+    start: int
+    count: int
+    order: tuple[str, ...]
+    entrant_deals: int
+    entrant_tables: tuple[tuple[str, ...], ...]
+
+    def tables(self, players: int) -> list[tuple[str, ...]]:
+        """The regular tables: every rotation of the order."""
+        return rotations(self.order, players)
+
+
+def design(regular: Sequence[str], entrants: Sequence[str], players: int, deals: int,
+           seed: int, seatings: int = SEATINGS, slow_share: int = SLOW_SHARE
+           ) -> list[Seating]:
+    """The seeded design: ``min(deals, seatings)`` groups of consecutive deals, each with a
+    fresh random order of ``regular``; the entrants on ``deals / slow_share`` deals (at least
+    SLOW_LEAST), spread evenly over the groups, each in every seat once per deal at a table
+    of one rotation drawn at random. The orders do not depend on the entrants."""
+    if slow_share < 1:
+        raise CardlabError(f"the slow share must be at least 1, got {slow_share}")
+    rng = np.random.default_rng([seed, players, 0x1add, 2])
+    entrant_rng = np.random.default_rng([seed, players, 0x1add, 3])  # orders stay the same
+    g_count = max(1, min(deals, seatings))
+    edges = np.linspace(0, deals, g_count + 1).astype(int)
+    with_entrants = min(deals, max(SLOW_LEAST, math.ceil(deals / slow_share))) if entrants else 0
+    out = []
+    k = len(regular)
+    for g in range(g_count):
+        order = tuple(regular[i] for i in rng.permutation(k))
+        count = int(edges[g + 1] - edges[g])
+        m = (g + 1) * with_entrants // g_count - g * with_entrants // g_count
+        tables = []
+        rots = rotations(order, players)
+        for entrant in entrants:
+            for seat in range(players):
+                seats = list(rots[int(entrant_rng.integers(k))])
+                seats[seat] = entrant
+                tables.append(tuple(seats))
+        out.append(Seating(g, int(edges[g]), count, order, min(m, count), tuple(tables)))
+    return out
+
+
+def play_ladder(backend: Backend, base, seatings: Sequence[Seating]
                 ) -> tuple[pd.DataFrame, list]:
-    """Mixed tables: per block of deals a seeded shuffle of ``labels``, every rotation."""
-    rng = np.random.default_rng([base.seed, base.players, 0x1add])
-    frames, specs = [], []
-    blocks = max(1, min(blocks, deals // 2))
-    edges = np.linspace(0, deals, blocks + 1).astype(int)
-    for b in range(blocks):
-        order = [labels[i] for i in rng.permutation(len(labels))]
-        games, s = play_arrangements(backend, base, rotations(order, base.players),
-                                     int(edges[b + 1] - edges[b]), int(edges[b]))
-        frames.append(games)
-        specs.extend(s)
-    return pd.concat(frames, ignore_index=True), specs
+    """The games of the design: columns of the game plus ``unit`` (the seating),
+    ``arrangement`` (the table on its deal: rotations first, then the entrants' tables),
+    ``strategy`` and ``entrant_table``. Returns the specs of the first seating's tables.
+
+    Each table of a seating is one call to the backend for that seating's deals; the labels
+    are added once at the end (a seating is a few deals, so per-call costs count)."""
+    valid: dict[tuple[str, ...], Any] = {}
+    frames, meta = [], []
+    for st in seatings:
+        regular = st.tables(base.players)
+        jobs = [(seats, r, False, st.count) for r, seats in enumerate(regular)]
+        if st.entrant_deals:
+            jobs += [(seats, len(regular) + i, True, st.entrant_deals)
+                     for i, seats in enumerate(st.entrant_tables)]
+        for seats, arrangement, entrant, count in jobs:
+            spec = valid.get(seats)
+            if spec is None:
+                spec = valid[seats] = backend.validate(replace(base, strategies=tuple(seats)))
+            frames.append(backend.collect(spec, count, st.start))
+            meta.append((st.unit, arrangement, entrant, seats))
+    games = pd.concat(frames, ignore_index=True)
+    sizes = np.array([len(f) for f in frames])
+    names = sorted({x for *_, seats in meta for x in seats})
+    code = {x: i for i, x in enumerate(names)}
+    seat_codes = np.array([[code[x] for x in seats] for *_, seats in meta])
+    frame = np.repeat(np.arange(len(frames)), sizes)
+    games.insert(2, "unit", np.repeat([m[0] for m in meta], sizes))
+    games.insert(3, "arrangement", np.repeat([m[1] for m in meta], sizes))
+    games.insert(4, "strategy", np.asarray(names, dtype=object)[
+        seat_codes[frame, games["seat"].to_numpy()]])
+    games["entrant_table"] = np.repeat([m[2] for m in meta], sizes)
+    first = [valid[m[3]] for m in meta if m[0] == seatings[0].unit] if seatings else []
+    return games, first
 
 
-def rate(games: pd.DataFrame, metric: str, lower: bool, level: float = 0.95,
-         draws: int = 1000, seed: int = 0) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Ratings (additive model, deal-clustered intervals, bootstrap ranks, tiers) and the
-    pairwise differences (plain and simultaneous intervals, Holm-adjusted p-values)."""
-    means = unit_means(games, metric)
-    names = list(means.columns)
-    x = means.to_numpy(np.float64)
-    deal_mean = games.groupby("index")[metric].mean().reindex(means.index).to_numpy()
+def _unit_values(games: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Units x strategies: each strategy's mean result in a seating minus the mean of the
+    regular tables of the same deals (NaN where an entrant did not play), and the games each
+    rating rests on (the entrants' own rows at their tables, every row of a regular table)."""
+    regular = games[~games["entrant_table"]]
+    deal_mean = regular.groupby("index")[metric].mean()
+    entrant_rows = games["entrant_table"] & ~games["strategy"].isin(regular["strategy"].unique())
+    own = games[~games["entrant_table"] | entrant_rows]
+    own = own.assign(relative=own[metric].to_numpy(np.float64)
+                     - deal_mean.reindex(own["index"]).to_numpy())
+    values = own.groupby(["unit", "strategy"])["relative"].mean().unstack("strategy")
+    return values, own
+
+
+def _pair_row(a: str, b: str, x: pd.DataFrame, own: pd.DataFrame, metric: str,
+              level: float) -> dict[str, Any]:
+    both = x[[a, b]].dropna()
+    diff = (both[a] - both[b]).to_numpy()
+    est = mean_interval(diff, level)
+    n = len(diff)
+    ga = own.loc[own["strategy"] == a, metric].to_numpy(np.float64)
+    gb = own.loc[own["strategy"] == b, metric].to_numpy(np.float64)
+    var_paired = float(np.var(diff, ddof=1)) / n if n > 1 else math.nan
+    var_unpaired = float(np.var(ga, ddof=1)) / len(ga) + float(np.var(gb, ddof=1)) / len(gb)
+    sa, sb = float(both[a].std()), float(both[b].std())
+    return {
+        "a": a, "b": b, "difference": est.value, "low": est.low, "high": est.high,
+        "half": est.half, "n_units": n, "mean_a": float(ga.mean()), "mean_b": float(gb.mean()),
+        "correlation": float(np.corrcoef(both[a], both[b])[0, 1]) if sa > 0 and sb > 0
+        else math.nan,
+        "unpaired_half": t_quantile(level, max(1, n - 1)) * math.sqrt(var_unpaired),
+        "variance_reduction": (var_unpaired / var_paired if var_paired > 0 else
+                               math.inf if var_unpaired > 0 else math.nan),
+    }
+
+
+def rate(games: pd.DataFrame, metric: str, lower: bool, level: float = 0.95
+         ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Ratings (additive model, intervals over the seatings, groups and rank ranges from the
+    corrected pairwise tests) and the pairwise differences (plain and simultaneous intervals,
+    Holm-adjusted p-values), from the games of :func:`play_ladder`."""
+    x, own = _unit_values(games, metric)
+    entrants = set(games.loc[games["entrant_table"], "strategy"]) - set(
+        games.loc[~games["entrant_table"], "strategy"])
+    names = list(x.columns)
     rows = []
-    for j, name in enumerate(names):
-        est = mean_interval(x[:, j] - deal_mean, level)
+    for name in names:
+        col = x[name].dropna()
+        est = mean_interval(col.to_numpy(), level)
+        mine = own[own["strategy"] == name]
         rows.append({"strategy": name, "rating": est.value, "low": est.low, "high": est.high,
-                     "half": est.half, "mean": float(x[:, j].mean()), "deals": est.n,
-                     "games": int((games["strategy"] == name).sum())})
+                     "half": est.half, "mean": float(mine[metric].mean()),
+                     "deals": int(mine["index"].nunique()), "games": len(mine),
+                     "units": est.n, "entrant": name in entrants})
     ratings = pd.DataFrame(rows)
     key = ratings["rating"] if lower else -ratings["rating"]
     ratings["rank"] = key.rank(method="min").astype(int)
-    low, high = rank_intervals(x, lower, level, draws, seed)
-    ratings["rank_low"], ratings["rank_high"] = low, high
+    order = ratings.sort_values(["rank", "strategy"])["strategy"].tolist()
 
-    pairs = duplicate_pairs(games, metric, level, order=names)
-    m = max(1, len(pairs))
-    se = pairs["half"] / t_quantile(level, max(1, len(x) - 1))
+    pairs = pd.DataFrame([_pair_row(a, b, x, own, metric, level)
+                          for i, a in enumerate(order) for b in order[i + 1:]])
+    if pairs.empty:
+        raise CardlabError("a ladder needs at least two different strategies")
+    m = len(pairs)
+    df = (pairs["n_units"] - 1).clip(lower=1)
+    t_plain = np.array([t_quantile(level, d) for d in df])
+    t_sim = np.array([t_quantile(1.0 - (1.0 - level) / m, d) for d in df])
+    se = pairs["half"] / t_plain
     z = pairs["difference"] / se.replace(0.0, np.nan)
     pairs["p"] = two_sided_p(z.to_numpy())
     pairs.loc[pairs["difference"].eq(0) & se.eq(0), "p"] = 1.0
+    pairs.loc[pairs["difference"].ne(0) & se.eq(0), "p"] = 0.0
     pairs["p_holm"] = holm(pairs["p"].fillna(1.0).to_numpy())
-    sim = t_quantile(1.0 - (1.0 - level) / m, max(1, len(x) - 1)) * se
+    sim = t_sim * se
     pairs["sim_low"], pairs["sim_high"] = pairs["difference"] - sim, pairs["difference"] + sim
     pairs["sim_half"] = sim
     pairs["clear"] = pairs["p_holm"] < (1.0 - level)
 
-    order = ratings.sort_values(["rank", "strategy"])["strategy"].tolist()
     separated = {(a, b): bool(c) for a, b, c in pairs[["a", "b", "clear"]].itertuples(index=False)}
-    tier = tiers(order, separated)
-    ratings["tier"] = ratings["strategy"].map(tier)
+    ranges = rank_ranges(order, separated)
+    ratings["rank_low"] = ratings["strategy"].map(lambda s: ranges[s][0])
+    ratings["rank_high"] = ratings["strategy"].map(lambda s: ranges[s][1])
+    ratings["tier"] = ratings["strategy"].map(ordered_groups(order, separated))
     ratings = ratings.sort_values(["rank", "strategy"]).reset_index(drop=True)
     return ratings, pairs
 
 
-def _sentences(ratings, pairs, merged, n, game, metric, lower, unit) -> list[str]:
+def rank_words(low: int, high: int) -> str:
+    """``rank 3`` or ``ranks 1-4``: the places a strategy can take."""
+    return f"rank {low}" if low == high else f"ranks {low}-{high}"
+
+
+def _sentences(ratings, pairs, merged, n, game, metric, lower, unit, seatings, entrant_note
+               ) -> list[str]:
     words = metric_words(metric)
     units = plural(unit)
+    pct = is_rate(metric)
     lines = []
     k = len(ratings)
-    deals = int(ratings["deals"].iloc[0])
-    ladder = "; ".join(
-        f"{int(r['rank'])}. {r['strategy']} {pm(r['rating'], r['half'])} (rank "
-        f"{int(r['rank_low'])}-{int(r['rank_high'])})" for _, r in ratings.iterrows())
+    deals = int(ratings.loc[~ratings["entrant"], "deals"].max())
+    groups = []
+    for t, part in ratings.groupby("tier", sort=True):
+        members = ", ".join(
+            f"{r['strategy']} {interval(r['rating'], r['half'], percent=pct, signed=True)} "
+            f"({rank_words(int(r['rank_low']), int(r['rank_high']))})"
+            for _, r in part.iterrows())
+        groups.append(f"group {int(t)}: {members}")
     lines.append(
-        f"Ladder at {n} players ({game}, {k} strategies on mixed tables, {deals} {units}, every "
-        f"strategy in every seat of every {unit}): {words} per {unit} against the average of "
-        f"the tables ({'lower' if lower else 'higher'} is better), with rank intervals by "
-        f"bootstrap over {units}: {ladder}.")
-    groups = ratings.groupby("tier")["strategy"].apply(list)
-    tied = [f"tier {t}: {', '.join(g)}" for t, g in groups.items()]
+        f"Ladder at {n} players ({game}, {k} strategies on mixed tables, {count_words(deals)} "
+        f"{units} in {seatings} fresh seatings, every strategy in every seat of every {unit}): "
+        f"{words} per {unit} against the average of the tables ({'lower' if lower else 'higher'}"
+        f" is better), 95% intervals over the seatings; {'; '.join(groups)}.")
     lines.append(
-        f"Strategies that cannot be separated (Holm's correction over all {len(pairs)} pairs, "
-        f"error rate 5%) share a tier: {'; '.join(tied)}.")
+        f"Groups are runs of that order, cut only where every strategy above is clearly "
+        f"separated from every one below (Holm's correction over all {len(pairs)} pairs, error "
+        f"rate 5%); the ranks are the places each strategy can take under the same tests.")
     if k >= 2:
         a, b = ratings["strategy"].iloc[0], ratings["strategy"].iloc[1]
         row = pairs[((pairs["a"] == a) & (pairs["b"] == b)) | ((pairs["a"] == b) &
@@ -209,23 +380,40 @@ def _sentences(ratings, pairs, merged, n, game, metric, lower, unit) -> list[str
         sign = 1.0 if row["a"] == a else -1.0
         d = sign * row["difference"]
         lead = -d if lower else d
+        scale, suffix = (100.0, " percentage points of") if pct else (1.0, "")
         verdict = ("clearly ahead after the correction for picking the best of "
                    f"{k}" if row["clear"] else
                    f"not clearly ahead once the choice of the best of {k} is corrected for")
+        dec = decimals_for(row["sim_half"] * scale)
+        entrant = bool(ratings["entrant"].iloc[0] or ratings["entrant"].iloc[1])
+        pairing = ("" if entrant else
+                   f" Duplicate deals made this difference {row['variance_reduction']:.1f} "
+                   "times more precise (in variance) than unpaired games.")
         lines.append(
-            f"Best of {k}: {a} leads {b} by {lead:.{decimals_for(row['sim_half'])}f} {words} "
-            f"per {unit} (simultaneous 95% interval over all pairs +/- "
-            f"{row['sim_half']:.{decimals_for(row['sim_half'])}f}, plain +/- "
-            f"{row['half']:.{decimals_for(row['half'])}f}): {verdict}."
-            + (f" Duplicate deals made this difference {row['variance_reduction']:.1f} times "
-               "more precise (in variance) than unpaired games."
-               if np.isfinite(row["variance_reduction"]) else ""))
+            f"Best of {k}: {a} leads {b} by {lead * scale:.{dec}f}{suffix} {words} per {unit} "
+            f"(simultaneous 95% interval over all pairs +/- {row['sim_half'] * scale:.{dec}f}, "
+            f"plain +/- {row['half'] * scale:.{decimals_for(row['half'] * scale)}f}): "
+            f"{verdict}.{pairing}")
+    lines.extend(entrant_note)
     if "pl" in ratings:
         lines.append(_pl_sentence(ratings, n, words))
     for mrg in merged:
         lines.append(f"{mrg['merged']} plays exactly as {mrg['kept']} ({mrg['reason']}): "
                      "rated once, under both names.")
     return lines
+
+
+def _entrant_note(ratings: pd.DataFrame, unit: str, slow_share: int) -> list[str]:
+    out = []
+    units = plural(unit)
+    for _, r in ratings[ratings["entrant"]].iterrows():
+        out.append(
+            f"{r['strategy']} is tagged slow: it played {count_words(r['deals'])} of the "
+            f"{units} (1/{slow_share} of the budget), on each taking every seat once at a "
+            f"table of the other strategies drawn at random, and is rated against the average "
+            f"of the regular tables of the same {units}; it is nobody's company, so the other "
+            f"ratings do not depend on it.")
+    return out
 
 
 def run_ladder(
@@ -242,12 +430,16 @@ def run_ladder(
     level: float = 0.95,
     include: Sequence[str] = (),
     probe_deals: int = PROBE_DEALS,
-    blocks: int = BLOCKS,
+    seatings: int = SEATINGS,
+    slow_share: int = SLOW_SHARE,
+    slow: Sequence[str] | None = None,
 ) -> StudyResult:
-    """Rate every strategy (default: every registered one) at each player count.
+    """Rate every strategy (default: every registered one but those tagged not-a-player) at
+    each player count.
 
     ``game`` may name several games (then ``strategies`` must be None): one result whose
-    tables carry a ``game`` column.
+    tables carry a ``game`` column. ``slow`` names the entrants (default: the strategies
+    tagged slow in the registry), which play 1/``slow_share`` of the deals.
     """
     if not isinstance(game, str):
         games_list = list(dict.fromkeys(game))
@@ -255,16 +447,20 @@ def run_ladder(
             if strategies:
                 raise CardlabError("name strategies only when the ladder is for one game")
             parts = [run_ladder(backend, g, None, players, games, seed, mode, rules, metric,
-                                better, level, include, probe_deals, blocks)
+                                better, level, include, probe_deals, seatings, slow_share,
+                                slow)
                      for g in games_list]
             tables = {name: pd.concat([p.tables[name] for p in parts], ignore_index=True)
                       for name in parts[0].tables}
-            keys = ("mode", "metric", "better", "rules", "strategies", "elapsed_s")
+            keys = ("mode", "metric", "better", "rules", "strategies", "entrants", "left_out",
+                    "elapsed_s")
             manifest = {**parts[0].manifest, "game": games_list,
                         "by_game": {g: {k: p.manifest[k] for k in keys}
                                     for g, p in zip(games_list, parts, strict=True)}}
             manifest["runs"] = [r for p in parts for r in p.manifest["runs"]]
             manifest["strategies"] = [s for p in parts for s in p.manifest["strategies"]]
+            manifest["entrants"] = [s for p in parts for s in p.manifest["entrants"]]
+            manifest["left_out"] = [x for p in parts for x in p.manifest["left_out"]]
             return StudyResult("ladder", tables, manifest,
                                [h for p in parts for h in p.headlines])
         game = games_list[0]
@@ -275,19 +471,27 @@ def run_ladder(
         raise CardlabError("a ladder needs at least two different strategies")
     if games < 10:
         raise CardlabError(f"a ladder needs at least 10 deals per player count, got {games}")
+    slow_labels = ([backend.canonical(game, s) for s in slow] if slow is not None
+                   else [x for x in labels if is_slow(game, x)])
     all_ratings, all_pairs, all_merged, specs, lines = [], [], [], [], []
     mode_used = mode
+    entrants: list[str] = []
     for n in players:
         base = make_spec(backend, game, n, [labels[0]] * n, seed, mode=mode, rules=rules)
         mode_used = base.mode
         col, lower = metric_for(game, base.mode, metric, better)
-        kept, merged = merge_same(backend, base, labels, probe_deals)
-        if len(kept) < 2:
-            raise CardlabError("every strategy plays the same: nothing to rate")
-        table, s = play_ladder(backend, base, kept, games, blocks)
+        kept, merged = merge_same(backend, base, labels, probe_deals, unprobed=slow_labels)
+        regular = [x for x in kept if x not in slow_labels]
+        entering = [x for x in kept if x in slow_labels]
+        if len(regular) < 2:
+            raise CardlabError("a ladder needs at least two different strategies that are not "
+                               "tagged slow")
+        entrants += [x for x in entering if x not in entrants]
+        plan = design(regular, entering, n, games, seed, seatings, slow_share)
+        table, s = play_ladder(backend, base, plan)
         specs.extend(x.to_dict() for x in s)
-        ratings, pairs = rate(table, col, lower, level, seed=seed)
-        ratings = ratings.merge(plackett_luce(table, col, lower, level, seed=seed),
+        ratings, pairs = rate(table, col, lower, level)
+        ratings = ratings.merge(plackett_luce(table, col, lower, level, seed=seed, unit="unit"),
                                 on="strategy", how="left")
         names = {m["kept"]: [] for m in merged}
         for m in merged:
@@ -301,17 +505,25 @@ def run_ladder(
         all_pairs.append(pairs)
         all_merged += [{"game": game, "players": n, **m} for m in merged]
         unit = games_registry.get(game).mode(base.mode).unit
-        lines.extend(_sentences(ratings, pairs, merged, n, game, col, lower, unit))
+        lines.extend(_sentences(ratings, pairs, merged, n, game, col, lower, unit, len(plan),
+                                _entrant_note(ratings, unit, slow_share)))
     col, lower = metric_for(game, mode_used, metric, better)
+    try:
+        missing = left_out(game, labels, named=bool(strategies))
+    except Exception:  # a game the registry does not know (synthetic backends)
+        missing = []
     manifest = base_manifest(
         "ladder", game=game, mode=mode_used, seed=seed, games=games, players=list(players),
         strategies=labels, rules=rules_by_players(specs), metric=col,
-        better="lower" if lower else "higher", level=level,
-        design=f"mixed tables: {blocks} blocks of deals, each a seeded shuffle of the "
-               "strategies in every rotation (every strategy in every seat of every deal); "
-               "additive score model with deal-clustered errors; rank intervals by bootstrap "
-               "over deals; tiers and simultaneous intervals corrected over all pairs (Holm, "
-               "Bonferroni)",
+        better="lower" if lower else "higher", level=level, seatings=min(games, seatings),
+        slow_share=slow_share, entrants=entrants, left_out=missing,
+        design=f"mixed tables: {min(games, seatings)} groups of deals, each with a fresh "
+               "seeded order of the strategies played in every rotation (every strategy in "
+               "every seat of every deal, its company drawn anew per group); strategies "
+               f"tagged slow enter on 1/{slow_share} of the deals, in every seat at tables of "
+               "the others; additive score model with intervals over the seatings (the unit "
+               "of randomisation); groups and rank ranges from the pairwise tests corrected "
+               "over all pairs (Holm), simultaneous intervals (Bonferroni)",
         runs=specs, elapsed_s=round(time.perf_counter() - t0, 2),
     )
     tables = {"ratings": pd.concat(all_ratings, ignore_index=True),
@@ -327,8 +539,8 @@ def _pl_sentence(ratings: pd.DataFrame, n: int, words: str) -> str:
     half = float(((pl["pl_high"] - pl["pl_low"]) / 2).min())
     d = decimals_for(half)
     order = "; ".join(
-        f"{int(r['pl_rank'])}. {r['strategy']} {r['pl']:+.{d}f} [{r['pl_low']:+.{d}f}, "
-        f"{r['pl_high']:+.{d}f}] (rank {int(r['pl_rank_low'])}-{int(r['pl_rank_high'])})"
+        f"{r['strategy']} {r['pl']:+.{d}f} [{r['pl_low']:+.{d}f}, {r['pl_high']:+.{d}f}] "
+        f"({rank_words(int(r['pl_rank_low']), int(r['pl_rank_high']))})"
         for _, r in pl.iterrows())
     score = list(ratings.sort_values(["rank", "strategy"])["strategy"])
     moved = [s for i, s in enumerate(pl["strategy"]) if score[i] != s]
@@ -336,4 +548,5 @@ def _pl_sentence(ratings: pd.DataFrame, n: int, words: str) -> str:
              f"the score model, which also weighs the margins, places {', '.join(moved)} "
              "differently")
     return (f"Plackett-Luce at {n} players, from each table's finishing order by {words} alone "
-            f"(log-strength, 95% bootstrap interval over deals): {order}; {agree}.")
+            f"(log-strength, 95% bootstrap interval over the seatings, best first): {order}; "
+            f"{agree}.")

@@ -27,9 +27,10 @@ FIELD_ALIAS = typer.Option([], "--field", "-f", hidden=True)  # the old spelling
 def study_ladder(
     game: str = typer.Option("ass,jass", help="ass, jass, or both (ass,jass)."),
     strategy: list[str] = opt.strategy([], "Strategies to rate (default: every registered "
-                                           "one, without those tagged slow or not-a-player)."),
+                                           "one but those tagged not-a-player; slow ones, "
+                                           "pimc, play 1/--slow-share of the deals)."),
     include: list[str] = typer.Option([], "--include",
-                                      help="Add a strategy tagged slow or not-a-player."),
+                                      help="Add a strategy tagged not-a-player."),
     players: str = opt.players("4", "Player counts, e.g. 4 or 3-6."),
     games: int = opt.games(2_000, "Deals (Jass: matches) per player count; each is played "
                                   "once per rotation of the strategies."),
@@ -40,21 +41,27 @@ def study_ladder(
     metric: str = typer.Option(None, help="Result column (default: minus_points for ass, won "
                                           "for jass matches, sticks for deals)."),
     better: str = typer.Option(None, help="lower or higher (needed for other columns)."),
+    slow_share: int = typer.Option(10, "--slow-share",
+                                   help="A strategy tagged slow (pimc) enters on 1/this of the "
+                                        "deals, at tables of the others."),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     workers: int = opt.workers(),
     quiet: bool = opt.quiet(),
     progress: bool = opt.progress_alias(),
 ) -> None:
-    """Rate every strategy on mixed tables of the same deals: ratings, rank intervals, tiers
-    and the pairwise matrix (corrected for all pairs)."""
+    """Rate every strategy on mixed tables of the same deals, a fresh seating per group of
+    deals: ratings with intervals over the seatings, transitive groups, the ranks the
+    corrected tests allow, and the pairwise matrix (corrected for all pairs)."""
     from analyzer.studies.ladder import run_ladder
 
+    if slow_share < 1:
+        raise CardlabError(f"--slow-share must be at least 1; got {slow_share}")
     games_list = [g.strip() for g in game.split(",") if g.strip()]
     rules = rules_with_ruleset(rule, ruleset)
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("ladder",))
     result = run_ladder(backend, games_list, strategy or None,
                         parse_ints(players, "--players"), games, seed, mode,
-                        rules, metric, better, include=include)
+                        rules, metric, better, include=include, slow_share=slow_share)
     _finish(result, out)
 
 

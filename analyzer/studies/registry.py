@@ -46,7 +46,8 @@ def _strategies(values) -> list[str]:
 def _ladder_args(m: dict) -> list[str]:
     game = m["game"] if isinstance(m["game"], str) else ",".join(m["game"])
     return ["study", "ladder", "--game", game, "--players", _ints(m["players"]),
-            "--games", str(m["games"]), "--seed", str(m["seed"])]
+            "--games", str(m["games"]), "--seed", str(m["seed"]),
+            *(["--slow-share", str(m["slow_share"])] if m.get("slow_share") else [])]
 
 
 def _fields_args(m: dict) -> list[str]:

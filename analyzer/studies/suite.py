@@ -34,7 +34,7 @@ COMPARE = {"game": "jass", "strategies": ("basic", "aim-high", "aim-low", "adapt
 BEST_RESPONSE_KNOBS = ("jokers", "ass_throw", "lead", "aim", "trump")
 
 
-WARM_PARTS = ("jass-trump", "ass", "jass")  # what prewarm compiles before the studies
+WARM_PARTS = ("jass-trump", "ass", "jass", "ass-search", "jass-search")  # before the studies
 # The part a part shares most of its kernels with: compiled after it in the same process, it
 # loads those instead of compiling them again. Measured on an empty cache, one core (CPU s):
 # alone jass 160, jass-trump 108, jass-search 85, ass 57, ass-search 97; after its base

@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass, field
 
 import pandas as pd
 
+from analyzer.stats.hygiene import selected_interval
 from analyzer.studies.results import StudyResult
 
 KINDS = ("best", "top-group", "positive", "negative", "unclear")
@@ -156,18 +157,6 @@ def read_cell(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, flo
     else:
         raise ValueError(f"unknown claim kind {claim.kind!r}; kinds: {', '.join(KINDS)}")
     return value, low, high, bool(holds)
-
-
-def selected_interval(value: float, low: float, high: float, family: int,
-                      level: float = 0.95) -> tuple[float, float]:
-    """The 95% interval ``[low, high]`` widened for having been picked from ``family``
-    estimates (Bonferroni: each at level 1 - 0.05 / family)."""
-    from statistics import NormalDist
-
-    z = NormalDist().inv_cdf
-    widen = z(1 - (1 - level) / (2 * family)) / z(1 - (1 - level) / 2)
-    half = (high - low) / 2 * widen
-    return value - half, value + half
 
 
 def _where(cell: Cell) -> str:

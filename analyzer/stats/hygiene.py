@@ -88,3 +88,13 @@ def identical_groups(rows_by_strategy: dict[str, bytes]) -> list[list[str]]:
     for name, fingerprint in rows_by_strategy.items():
         groups.setdefault(fingerprint, []).append(name)
     return list(groups.values())
+
+
+def selected_interval(value: float, low: float, high: float, family: int,
+                      level: float = 0.95) -> tuple[float, float]:
+    """The 95% interval ``[low, high]`` widened for having been picked from ``family``
+    estimates (Bonferroni: each at level 1 - 0.05 / family)."""
+    z = NormalDist().inv_cdf
+    widen = z(1 - (1 - level) / (2 * family)) / z(1 - (1 - level) / 2)
+    half = (high - low) / 2 * widen
+    return value - half, value + half

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from statistics import NormalDist
 
 import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.rng import DEFAULT_SEED
+from analyzer.stats.hygiene import holm, selected_interval, two_sided_p
 from analyzer.stats.intervals import mean_interval_from_moments, wilson_interval
 from analyzer.studies.play import Backend, collect_seat_moments, make_spec, seat_field
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
@@ -76,38 +78,53 @@ def seat_rows(players: int, labels: list[str], moments: pd.DataFrame,
     return rows
 
 
+def seat_clear(table: pd.DataFrame, level: float = 0.95) -> np.ndarray:
+    """Which seat effects are clear once every seat of the table is allowed for: Holm's
+    correction over all (players, seat) rows (a normal test from each 95% interval)."""
+    half = (table["seat_effect_high"] - table["seat_effect_low"]).to_numpy(float) / 2
+    se = half / NormalDist().inv_cdf(0.5 + level / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(se > 0, table["seat_effect"].to_numpy(float) / se, 0.0)
+    return holm(two_sided_p(z)) < 1 - level
+
+
 def headlines(table: pd.DataFrame, field_text: str) -> list[str]:
-    """Plain-language answers, every number taken from ``table``."""
+    """Plain-language answers, every number taken from ``table``; "clearly" is judged after
+    Holm's correction over every seat tested (picking the largest of many is no finding)."""
     lines = []
-    above = table[table["seat_effect_low"] > 0]
-    below = table[table["seat_effect_high"] < 0]
+    clear = seat_clear(table)
     tested = len(table)
-    chance = (
-        f"with {tested} seats tested, about {0.05 * tested:.1f} would look clear by chance "
-        "at the 5% level"
-    )
-    if len(above) or len(below):
-        top = table.loc[table["seat_effect"].idxmax()]
-        bottom = table.loc[table["seat_effect"].idxmin()]
+    top = table.loc[table["seat_effect"].idxmax()]
+    bottom = table.loc[table["seat_effect"].idxmin()]
+    extremes = (f"the largest is seat {int(top.seat)} at {int(top.players)} players "
+                f"({_pm(top, 'seat_effect')} minus points per game against the average seat), "
+                f"the smallest seat {int(bottom.seat)} at {int(bottom.players)} players "
+                f"({_pm(bottom, 'seat_effect')})")
+    if clear.any():
+        named = ", ".join(f"seat {int(r.seat)} at {int(r.players)} players "
+                          f"({_pm(r, 'seat_effect')})" for _, r in table[clear].iterrows())
         lines.append(
-            f"Seat effects are small ({field_text}): the largest is seat {int(top.seat)} at "
-            f"{int(top.players)} players, paying {_pm(top, 'seat_effect')} minus points per "
-            f"game more than the average seat; the smallest seat {int(bottom.seat)} at "
-            f"{int(bottom.players)} players ({_pm(bottom, 'seat_effect')}). "
-            f"{len(above) + len(below)} seats differ clearly from their table's average "
-            f"({chance})."
-        )
+            f"Seat effects ({field_text}): {int(clear.sum())} of {tested} seats differ clearly "
+            f"from their table's average after Holm's correction over all {tested}: {named}; "
+            f"{extremes}.")
     else:
         lines.append(
             f"No seat pays clearly more or less than the average seat at its table "
-            f"({field_text}): every seat's effect interval contains 0 ({chance})."
-        )
-    pen = table.loc[table["ass_penalty"].idxmax()]
+            f"({field_text}) after Holm's correction over all {tested} seats tested; "
+            f"{extremes}.")
+    extra = table["ass_penalty"] - 20.0 / table["players"]
+    worst = table.loc[extra.idxmax()]
+    half = (worst["ass_penalty_high"] - worst["ass_penalty_low"]) / 2
+    low, high = selected_interval(float(extra.max()), float(extra.max() - half),
+                                  float(extra.max() + half), tested)
     lines.append(
-        f"The ass costs most at {int(pen.players)} players in seat {int(pen.seat)}: an expected "
-        f"{_pm(pen, 'ass_penalty')} minus points per game (20 × a "
-        f"{100 * pen.p_end_ass:.1f}% chance to end with it)."
-    )
+        f"Exactly one player ends each game with the ass, so its expected cost averages 20/n "
+        f"minus points per seat (6.67 at 3 players, 1.67 at 12). The seat that pays most "
+        f"above that is seat {int(worst.seat)} at {int(worst.players)} players "
+        f"({pm(float(extra.max()), float(half))}: an expected {_pm(worst, 'ass_penalty')}), "
+        + ("clearly more even once its pick as the largest of "
+           f"{tested} is allowed for." if low > 0 else
+           f"not clearly more once its pick as the largest of {tested} is allowed for."))
     inside = int(table["exact_inside"].sum())
     lines.append(
         f"The simulated chance to be dealt the ass agrees with its exact value (the ass is "
@@ -118,15 +135,17 @@ def headlines(table: pd.DataFrame, field_text: str) -> list[str]:
         f"ass, so misses come in clusters)."
     )
     for players, part in table.groupby("players"):
+        mine = clear[(table["players"] == players).to_numpy()]
         worst = part.loc[part["seat_effect"].idxmax()]
         best = part.loc[part["seat_effect"].idxmin()]
-        clear = worst["seat_effect_low"] > 0 or best["seat_effect_high"] < 0
+        which = [int(x) for x in part["seat"][mine]]
         lines.append(
             f"{players} players: {_pm(part.iloc[0], 'minus_points')} minus points per game in "
             f"seat 0; the worst seat is {int(worst.seat)} ({_pm(worst, 'seat_effect')} vs the "
-            f"average seat), the best seat {int(best.seat)} ({_pm(best, 'seat_effect')})"
-            + ("." if clear else "; neither differs clearly from the average.")
-        )
+            f"average seat), the best seat {int(best.seat)} ({_pm(best, 'seat_effect')}); "
+            + ("no seat differs clearly from the average (Holm, all seats)." if not which else
+               "clearly different from the average (Holm, all seats): seat "
+               + ", ".join(map(str, which)) + "."))
     return lines
 
 

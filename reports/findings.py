@@ -96,7 +96,32 @@ def seats_finding(result: StudyResult) -> Finding:
                   kind, "seats", (cell,), extra=extra)
     detail = (f"{sentence} {clear} of {len(t)} seats differ clearly from their table's "
               f"average; about {expected:.0f} would by chance alone.")
-    return Finding("seats", question("seats"), verdict, detail, (claim,))
+    claims = [claim]
+    if "strong" in result.tables and len(result.table("strong")):
+        strong = result.table("strong")
+        for label, part in strong.groupby("field", sort=False):
+            top = part.loc[part["seat_effect"].abs().idxmax()]
+            low, high = selected_interval(float(top["seat_effect"]),
+                                          float(top["seat_effect_low"]),
+                                          float(top["seat_effect_high"]), len(part))
+            kind = difference_kind(low, high)
+            extra = {"key": "seat", "family": len(part)}
+            probe = Claim("", "", "", "ass", "seats", command, kind, "strong", (), extra=extra)
+            cell = make_cell(probe, result, int(top["players"]), str(int(top["seat"])),
+                             "seat_effect", field_=str(label))
+            counts = " and ".join(str(int(n)) for n in sorted(part["players"].unique()))
+            words = {"positive": "clearly more than", "negative": "clearly less than",
+                     "unclear": "not clearly different from"}[kind]
+            text = (f"Under strong play (every seat {label}, {counts} players), the biggest "
+                    f"difference from the average seat is "
+                    f"{interval(top['seat_effect'], _hi(top, 'seat_effect'), signed=True)} "
+                    f"minus points per game (seat {int(top['seat'])} at {int(top['players'])} "
+                    f"players): {words} the average seat once its pick as the biggest of "
+                    f"{len(part)} is allowed for.")
+            claims.append(Claim(f"seats-strong-{label}-{kind}", question("seats"), text, "ass",
+                                "seats", command, kind, "strong", (cell,), extra=extra))
+            detail += " " + text
+    return Finding("seats", question("seats"), verdict, detail, tuple(claims))
 
 
 JOKER_HEADLINE_PLAYERS = 4  # the player count of the joker answer's first sentence

@@ -32,6 +32,10 @@ def study_command(result: StudyResult, out: str = OUT) -> str | None:
     if result.study == "seats":
         args += ["--players", _ints(m["players"]), "--games", str(m["games"]),
                  "--seed", str(m["seed"]), *_repeat("--strategy", m["strategies"])]
+        if "strong_fields" in m:  # older results had no strong field
+            args += (_repeat("--strong-field", m["strong_fields"]) if m["strong_fields"]
+                     else ["--strong-field", "none"])
+            args += ["--slow-games", str(m["slow_games"])]
     elif result.study == "jokers":
         args += ["--players", _ints(m["players"]), "--keep", _ints(m["keep"]),
                  "--games", str(m["games"]), "--seed", str(m["seed"]),

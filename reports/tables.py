@@ -59,7 +59,19 @@ def seats_views(result: StudyResult) -> list[TableView]:
         "dealt the ass (exact)": [percent(x, 2) for x in t["p_dealt_ass_exact"]],
         "exact inside the interval": ["yes" if x else "no" for x in t["exact_inside"]],
     })
-    return [TableView("Every seat at every player count (per game)", view, "seats"),
+    views = [TableView("Every seat at every player count (per game)", view, "seats")]
+    if "strong" in result.tables and len(result.table("strong")):
+        s = result.table("strong")
+        views.append(TableView("Under strong play: every seat at the strong field's tables",
+                               pd.DataFrame({
+            "field": s["field"], "players": s["players"], "seat": s["seat"],
+            "games": _counts(s["games"]), "minus points": _cells(s, "minus_points"),
+            "vs average seat": [interval_cell(v, lo, hi, signed=True) for v, lo, hi in
+                                zip(s["seat_effect"], s["seat_effect_low"],
+                                    s["seat_effect_high"], strict=True)],
+            "ass penalty": _cells(s, "ass_penalty"),
+        }), "strong"))
+    return [*views,
             TableView("Chance to be dealt the ass: simulated against exact", check, "seats",
                       appendix=True)]
 

@@ -104,3 +104,26 @@ def test_seat_sentences_judge_clear_after_holm_and_never_crown_noise():
     assert not any("costs most" in line for line in lines)
     ass = next(line for line in lines if "ends each game with the ass" in line)
     assert "not clearly more once its pick as the largest of 11" in ass
+
+
+def test_seats_include_a_strong_field_in_the_table_sentences_and_finding():
+    """Issue 21 item 3: the seats answer says what holds under strong play (every seat pimc),
+    on its own budget, in a table of its own (never mixed with the main field's rows)."""
+    from analyzer.studies.play import KernelBackend
+    from reports.claims import check
+    from reports.findings import seats_finding
+    from reports.reproduce import study_command
+
+    result = run_seats(KernelBackend(workers=1), players=[3, 4], games=300, slow_games=30)
+    strong = result.table("strong")
+    assert set(strong["field"]) == {"pimc"} and list(strong["players"]) == [4] * 4
+    assert (strong["games"] == 30).all() and len(result.table("seats")) == 7
+    assert any(line.startswith("Under strong play (every seat pimc, 30 games at 4 players)")
+               for line in result.headlines)
+    finding = seats_finding(result)
+    strong_claims = [c for c in finding.claims if c.table == "strong"]
+    assert len(strong_claims) == 1 and strong_claims[0].cells[0].field == "pimc"
+    assert all(check(c, result) == [] for c in finding.claims)
+    assert "--strong-field pimc --slow-games 30" in study_command(result)
+    none = run_seats(KernelBackend(workers=1), players=[4], games=50, strong_fields=())
+    assert "strong" not in none.tables

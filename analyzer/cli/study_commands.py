@@ -142,18 +142,31 @@ def study_seats(
     strategy: list[str] = opt.strategy(None, "Field: one for all seats, or several repeated "
                                              "around the table (default basic)."),
     games: int = opt.games(20_000, "Games per player count."),
+    strong_field: list[str] = typer.Option([], "--strong-field",
+                                           help="A strong field (every seat plays it) also "
+                                                "tabulated at 4 and 6 players; repeat. "
+                                                "Default: pimc; none: no strong field."),
+    slow_games: int = typer.Option(None, "--slow-games",
+                                   help="Games per player count of a strong field (pimc, a "
+                                        "few hundred games/s). Default: --games / 50, at "
+                                        "least 100."),
     seed: int = opt.seed(),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     workers: int = opt.workers(),
     quiet: bool = opt.quiet(QUIET_HELP),
     progress: bool = opt.progress_alias(),
 ) -> None:
-    """Who's the Ass?: expected minus points and ass penalty by seat, dealt-ass check."""
-    from analyzer.studies.seats import run_seats
+    """Who's the Ass?: expected minus points and ass penalty by seat, dealt-ass check, and
+    the seat effects under strong play (every seat pimc)."""
+    from analyzer.studies.seats import STRONG_FIELDS, run_seats
 
+    if slow_games is not None and slow_games < 2:
+        raise CardlabError(f"--slow-games must be at least 2; got {slow_games}")
+    strong = ([] if [s.strip().lower() for s in strong_field] == ["none"] else
+              (strong_field or list(STRONG_FIELDS)))
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("seats",))
     result = run_seats(backend, parse_ints(players, "--players"), strategy or ["basic"],
-                       games, seed)
+                       games, seed, strong_fields=strong, slow_games=slow_games)
     _finish(result, out)
 
 

@@ -153,6 +153,11 @@ def _pm(row: pd.Series, col: str) -> str:
     return pm(row[col], (row[col + "_high"] - row[col + "_low"]) / 2)
 
 
+STRONG_FIELDS = ("pimc",)  # strong play: the seat effects when everybody plays well
+STRONG_PLAYERS = (4, 6)  # pimc plays a few hundred games/s: two player counts
+SLOW_SHARE = 50  # a strong (slow) field plays games // SLOW_SHARE games, at least 100
+
+
 def run_seats(
     backend: Backend,
     players: Sequence[int] = tuple(range(3, 13)),
@@ -160,14 +165,23 @@ def run_seats(
     games: int = 2000,
     seed: int = DEFAULT_SEED,
     level: float = 0.95,
+    strong_fields: Sequence[str] = STRONG_FIELDS,
+    strong_players: Sequence[int] = STRONG_PLAYERS,
+    slow_games: int | None = None,
 ) -> StudyResult:
     """Play ``games`` games at each player count and tabulate every seat (study ``seats``).
 
     ``strategies`` is the field: one label for every seat, or several repeated around the
-    table (seat s plays ``strategies[s % len]``).
+    table (seat s plays ``strategies[s % len]``). Each of ``strong_fields`` (default
+    ``pimc``: every seat plays strong) is tabulated the same way at ``strong_players`` (those
+    of ``players``) on ``slow_games`` games (default ``games // SLOW_SHARE``, at least 100),
+    in the table ``strong``, so the answer says whether it holds under strong play too.
     """
     if games < 2:
         raise CardlabError(f"the seats study needs at least 2 games, got {games}")
+    slow_games = max(100, games // SLOW_SHARE) if slow_games is None else slow_games
+    if strong_fields and slow_games < 2:
+        raise CardlabError(f"a strong field needs at least 2 games, got {slow_games}")
     labels = [backend.canonical("ass", s) for s in strategies] or ["basic"]
     t0 = time.perf_counter()
     rows, specs = [], []
@@ -180,10 +194,44 @@ def run_seats(
     table = pd.DataFrame(rows)
     field_text = ("every seat " + labels[0]) if len(set(labels)) == 1 else (
         "field " + ", ".join(labels))
+    lines = headlines(table, field_text)
+    strong_labels = [backend.canonical("ass", s) for s in strong_fields]
+    strong_rows = []
+    counts = [n for n in players if n in set(strong_players)]
+    for label in strong_labels:
+        for n in counts:
+            spec = make_spec(backend, "ass", n, [label] * n, seed, mode="games")
+            specs.append(spec.to_dict())
+            moments = collect_seat_moments(backend, spec, slow_games, COLUMNS,
+                                           derive=add_seat_effect)
+            strong_rows += [{"field": label, **r}
+                            for r in seat_rows(n, [label] * n, moments, level)]
+    tables = {"seats": table}
+    if strong_rows:
+        strong = pd.DataFrame(strong_rows)
+        tables["strong"] = strong
+        for label, part in strong.groupby("field", sort=False):
+            lines.append(strong_sentence(part.reset_index(drop=True), label, slow_games))
     manifest = base_manifest(
         "seats", game="ass", seed=seed, games=games, players=list(players),
         strategies=labels, level=level, runs=specs, rules=rules_by_players(specs),
+        strong_fields=strong_labels, strong_players=counts, slow_games=slow_games,
         elapsed_s=round(time.perf_counter() - t0, 2),
         unit="game", metric="minus_points (lower is better)",
     )
-    return StudyResult("seats", {"seats": table}, manifest, headlines(table, field_text))
+    return StudyResult("seats", tables, manifest, lines)
+
+
+def strong_sentence(part: pd.DataFrame, label: str, games: int) -> str:
+    """Whether any seat differs clearly when every seat plays ``label`` (Holm over them)."""
+    clear = seat_clear(part)
+    top = part.loc[part["seat_effect"].abs().idxmax()]
+    counts = ", ".join(str(int(n)) for n in sorted(part["players"].unique()))
+    which = ", ".join(f"seat {int(r.seat)} at {int(r.players)} players"
+                      for _, r in part[clear].iterrows())
+    return (f"Under strong play (every seat {label}, {games:,} games at {counts} players): "
+            + (f"{which} differ{'s' if clear.sum() == 1 else ''} clearly from the table's "
+               "average (Holm over these seats)" if which else
+               "no seat differs clearly from its table's average (Holm over these seats)")
+            + f"; the largest effect is seat {int(top.seat)} at {int(top.players)} players, "
+            f"{_pm(top, 'seat_effect')} minus points per game.")

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 PARTS = ("jass-trump", "ass-search", "jass-search", "ass", "jass")
 
 # Under CI=true the property tests draw the same examples every run (a red CI is then
@@ -46,3 +48,11 @@ def pytest_sessionstart(session) -> None:
     from analyzer.studies.suite import prewarm
 
     prewarm(None, PARTS)
+
+
+@pytest.fixture
+def cli(capsys):
+    """``cli("simulate", "ass", ...)`` -> (exit code, stdout, stderr) of that command."""
+    from cli_check import run_cli  # tests/ is on sys.path
+
+    return lambda *args: run_cli(capsys, *args)

@@ -6,32 +6,14 @@ import time
 
 import pandas as pd
 import pytest
+from cli_check import one_error as _one_error
 
-from analyzer.cli.app import run_app
 from analyzer.errors import CardlabError
 from analyzer.outputs import write_lines
 from analyzer.studies.results import save_study
 from analyzer.studies.seats import run_seats
 from analyzer.studies.synthetic import SyntheticAssBackend
 from reports.build import build_report
-
-
-@pytest.fixture
-def cli(capsys):
-    def run(*args):
-        with pytest.raises(SystemExit) as stop:
-            run_app([str(a) for a in args])
-        captured = capsys.readouterr()
-        return stop.value.code, captured.out, captured.err
-
-    return run
-
-
-def _one_error(err: str, text: str) -> None:
-    lines = err.strip().splitlines()
-    assert lines and lines[0].startswith("error: ") and text in lines[0], err
-    assert len(lines) == 1 or (len(lines) == 2 and lines[1].startswith("hint: ")), err
-    assert "Traceback" not in err and "╭" not in err
 
 
 @pytest.mark.parametrize("args,text", [

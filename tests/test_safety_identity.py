@@ -8,8 +8,8 @@ import sys
 
 import numpy as np
 import pytest
+from cli_check import one_error as _one_error
 
-from analyzer.cli.app import run_app
 from analyzer.games.kernel import RunSpec
 from analyzer.runner import manifest as mf
 from analyzer.runner.tasks import ROWS, ChunkTask, run_chunk
@@ -28,15 +28,6 @@ from strategies.registry import _CATALOGS, StrategyError, from_definition, parse
 MAIN = "from analyzer.cli import main; main()"
 
 
-@pytest.fixture()
-def cli(capsys):
-    def run(*args):
-        with pytest.raises(SystemExit) as stop:
-            run_app([str(a) for a in args])
-        captured = capsys.readouterr()
-        return stop.value.code, captured.out, captured.err
-
-    return run
 
 
 @pytest.fixture()
@@ -58,10 +49,6 @@ def fresh(monkeypatch):
     return forget
 
 
-def _one_error(err: str, text: str) -> None:
-    lines = err.strip().splitlines()
-    assert lines and lines[0].startswith("error: ") and text in lines[0], err
-    assert "Traceback" not in err
 
 
 # --- item 1: identity at full precision ------------------------------------------------------

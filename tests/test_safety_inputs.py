@@ -10,8 +10,8 @@ import sys
 
 import pandas as pd
 import pytest
+from cli_check import one_error as _one_error
 
-from analyzer.cli.app import run_app
 from analyzer.errors import CardlabError
 from analyzer.studies.results import save_study
 from analyzer.studies.seats import run_seats
@@ -26,15 +26,6 @@ MAIN = "from analyzer.cli import main; main()"
 START = "toy:mode=a,inert=off,x=0.5,y=0.5"
 
 
-@pytest.fixture
-def cli(capsys):
-    def run(*args):
-        with pytest.raises(SystemExit) as stop:
-            run_app([str(a) for a in args])
-        captured = capsys.readouterr()
-        return stop.value.code, captured.out, captured.err
-
-    return run
 
 
 @pytest.fixture()
@@ -49,11 +40,6 @@ def clean_registry(monkeypatch):
     monkeypatch.delenv(ENV, raising=False)
 
 
-def _one_error(err: str, text: str) -> None:
-    lines = err.strip().splitlines()
-    assert lines and lines[0].startswith("error: ") and text in lines[0], err
-    assert len(lines) == 1 or (len(lines) == 2 and lines[1].startswith("hint: ")), err
-    assert "Traceback" not in err
 
 
 def _run(*args, env=None, **kwargs):

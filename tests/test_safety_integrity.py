@@ -13,6 +13,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from cli_check import one_error, run_cli
 from typer.testing import CliRunner
 
 from analyzer.cli import app
@@ -185,22 +186,12 @@ def test_item04_rates_are_fractions_in_every_format(game, mode):
 @pytest.fixture
 def cli(capsys, tmp_path, monkeypatch):
     """The command line as a user runs it (run_app: exit code, stdout, stderr), in tmp_path."""
-    from analyzer.cli.app import run_app
-
     monkeypatch.chdir(tmp_path)
-
-    def run(*args):
-        with pytest.raises(SystemExit) as stop:
-            run_app([str(a) for a in args])
-        captured = capsys.readouterr()
-        return stop.value.code, captured.out, captured.err
-
-    return run
+    return lambda *args: run_cli(capsys, *args)
 
 
 def _one_error(err: str, text: str) -> None:
-    lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: ") and text in lines[0], err
+    one_error(err, text, hint=False)
 
 
 def test_item10_a_chunk_too_big_for_memory_is_refused_naming_the_largest(cli, tmp_path):

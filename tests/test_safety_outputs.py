@@ -75,17 +75,6 @@ def test_repro2_study_never_replaces_a_users_folder(tmp_path):
         save_study(result, tmp_path / "file")
 
 
-@pytest.fixture
-def cli(capsys):
-    from analyzer.cli.app import run_app
-
-    def run(*args):
-        with pytest.raises(SystemExit) as stop:
-            run_app([str(a) for a in args])
-        captured = capsys.readouterr()
-        return stop.value.code, captured.out, captured.err
-
-    return run
 
 
 def test_repro3_export_refuses_devices_existing_files_and_folders(cli, tmp_path):

@@ -60,9 +60,35 @@ def _hi(row: pd.Series, col: str) -> float:
 
 
 # ---------------------------------------------------------------------------- findings
+CLEARLY = {"positive": "clearly more than", "negative": "clearly less than",
+           "unclear": "not clearly different from"}
+
+
+def _top_seat_claim(result: StudyResult, table: str, part: pd.DataFrame, field_: str,
+                    command: str, scope: str, claim_id: str) -> Claim:
+    """The biggest seat effect of ``part`` (rows of study table ``table``) as a claim judged on
+    an interval corrected for picking it among ``len(part)`` seats; ``scope`` opens the
+    sentence and ``{where}`` in it is filled with the seat and player count."""
+    top = part.loc[part["seat_effect"].abs().idxmax()]
+    low, high = selected_interval(float(top["seat_effect"]), float(top["seat_effect_low"]),
+                                  float(top["seat_effect_high"]), len(part))
+    kind = difference_kind(low, high)
+    extra = {"key": "seat", "family": len(part)}
+    probe = Claim("", "", "", "ass", "seats", command, kind, table, (), extra=extra)
+    cell = make_cell(probe, result, int(top["players"]), str(int(top["seat"])),
+                     "seat_effect", field_=field_)
+    where = f"seat {int(top['seat'])} at {int(top['players'])} players"
+    sentence = (f"{scope}, the biggest difference from the table's average seat is "
+                f"{interval(top['seat_effect'], _hi(top, 'seat_effect'), signed=True)} minus "
+                f"points per game ({where}): {CLEARLY[kind]} the average seat once its pick as "
+                f"the biggest of {len(part)} is allowed for.")
+    return Claim(f"{claim_id}-{kind}", question("seats"), sentence, "ass", "seats", command,
+                 kind, table, (cell,), extra=extra)
+
+
 def seats_finding(result: StudyResult) -> Finding:
-    """Does the seat matter? Largest seat effect (a claim on its cell) and how many seats
-    differ clearly."""
+    """Does the seat matter? The largest seat effect of the field, and of each strong field,
+    as claims on their cells; how many seats differ clearly."""
     t = result.table("seats")
     clear = int(((t["seat_effect_low"] > 0) | (t["seat_effect_high"] < 0)).sum())
     expected = 0.05 * len(t)
@@ -74,53 +100,20 @@ def seats_finding(result: StudyResult) -> Finding:
         verdict = "A little."
     else:
         verdict = "Yes."
-    average = float(t[t["players"] == top["players"]]["minus_points"].mean())
     field_ = _field(result)
     command = study_command(result) or ""
-    # the biggest of len(t) seat effects: judged on an interval corrected for that pick
-    low, high = selected_interval(float(top["seat_effect"]), float(top["seat_effect_low"]),
-                                  float(top["seat_effect_high"]), len(t))
-    kind = difference_kind(low, high)
-    extra = {"key": "seat", "family": len(t)}
-    probe = Claim("", "", "", "ass", "seats", command, kind, "seats", (), extra=extra)
-    cell = make_cell(probe, result, int(top["players"]), str(int(top["seat"])),
-                     "seat_effect", field_=field_)
-    clearly = {"positive": "clearly more than", "negative": "clearly less than",
-               "unclear": "not clearly different from"}[kind]
-    sentence = (f"At a table of {field_}, the biggest difference from the table's average "
-                f"seat is {interval(top['seat_effect'], _hi(top, 'seat_effect'), signed=True)} "
-                f"minus points per game (seat {int(top['seat'])} at {int(top['players'])} "
-                f"players, where the average seat pays {number(average, 1)}): {clearly} the "
-                f"average seat once its pick as the biggest of {len(t)} is allowed for.")
-    claim = Claim(f"seats-top-{kind}", question("seats"), sentence, "ass", "seats", command,
-                  kind, "seats", (cell,), extra=extra)
-    detail = (f"{sentence} {clear} of {len(t)} seats differ clearly from their table's "
-              f"average; about {expected:.0f} would by chance alone.")
-    claims = [claim]
+    claims = [_top_seat_claim(result, "seats", t, field_, command, f"At a table of {field_}",
+                              "seats-top")]
+    detail = (f"{claims[0].sentence} {clear} of {len(t)} seats differ clearly from their "
+              f"table's average; about {expected:.0f} would by chance alone.")
     if "strong" in result.tables and len(result.table("strong")):
-        strong = result.table("strong")
-        for label, part in strong.groupby("field", sort=False):
-            top = part.loc[part["seat_effect"].abs().idxmax()]
-            low, high = selected_interval(float(top["seat_effect"]),
-                                          float(top["seat_effect_low"]),
-                                          float(top["seat_effect_high"]), len(part))
-            kind = difference_kind(low, high)
-            extra = {"key": "seat", "family": len(part)}
-            probe = Claim("", "", "", "ass", "seats", command, kind, "strong", (), extra=extra)
-            cell = make_cell(probe, result, int(top["players"]), str(int(top["seat"])),
-                             "seat_effect", field_=str(label))
+        for label, part in result.table("strong").groupby("field", sort=False):
             counts = " and ".join(str(int(n)) for n in sorted(part["players"].unique()))
-            words = {"positive": "clearly more than", "negative": "clearly less than",
-                     "unclear": "not clearly different from"}[kind]
-            text = (f"Under strong play (every seat {label}, {counts} players), the biggest "
-                    f"difference from the average seat is "
-                    f"{interval(top['seat_effect'], _hi(top, 'seat_effect'), signed=True)} "
-                    f"minus points per game (seat {int(top['seat'])} at {int(top['players'])} "
-                    f"players): {words} the average seat once its pick as the biggest of "
-                    f"{len(part)} is allowed for.")
-            claims.append(Claim(f"seats-strong-{label}-{kind}", question("seats"), text, "ass",
-                                "seats", command, kind, "strong", (cell,), extra=extra))
-            detail += " " + text
+            claims.append(_top_seat_claim(
+                result, "strong", part, str(label), command,
+                f"Under strong play (every seat {label}, {counts} players)",
+                f"seats-strong-{label}"))
+            detail += " " + claims[-1].sentence
     return Finding("seats", question("seats"), verdict, detail, tuple(claims))
 
 

@@ -161,6 +161,29 @@ def ruleset(default: Any = "seed", help: str = RULESET_HELP) -> Any:
     return typer.Option(default, *_flags("ruleset"), help=help)
 
 
+def strong_field(help: str) -> Any:
+    """``--strong-field NAME`` (repeat; ``none`` for no strong field): see :func:`strong_fields`."""
+    return typer.Option([], "--strong-field", help=help)
+
+
+def slow_games(help: str) -> Any:
+    """``--slow-games N``: the budget of a field tagged slow (pimc)."""
+    return typer.Option(None, "--slow-games", help=help)
+
+
+def strong_fields(given: list[str], default: tuple[str, ...]) -> list[str]:
+    """The strong fields a study meets: ``default`` when none is given, [] for ``none``."""
+    if [s.strip().lower() for s in given] == ["none"]:
+        return []
+    return list(given) or list(default)
+
+
+def check_slow_games(value: int | None) -> None:
+    """One line for a ``--slow-games`` below 2 (None: the study's default)."""
+    if value is not None and value < 2:
+        raise CardlabError(f"--slow-games must be at least 2; got {value}")
+
+
 def progress_alias() -> Any:
     """The old ``--progress/--no-progress`` of the studies, hidden (``-q/--quiet`` now)."""
     return typer.Option(None, "--progress/--no-progress", hidden=True)

@@ -142,14 +142,11 @@ def study_seats(
     strategy: list[str] = opt.strategy(None, "Field: one for all seats, or several repeated "
                                              "around the table (default basic)."),
     games: int = opt.games(20_000, "Games per player count."),
-    strong_field: list[str] = typer.Option([], "--strong-field",
-                                           help="A strong field (every seat plays it) also "
-                                                "tabulated at 4 and 6 players; repeat. "
-                                                "Default: pimc; none: no strong field."),
-    slow_games: int = typer.Option(None, "--slow-games",
-                                   help="Games per player count of a strong field (pimc, a "
-                                        "few hundred games/s). Default: --games / 50, at "
-                                        "least 100."),
+    strong_field: list[str] = opt.strong_field("A strong field (every seat plays it) also "
+                                               "tabulated at 4 and 6 players; repeat. "
+                                               "Default: pimc; none: no strong field."),
+    slow_games: int = opt.slow_games("Games per player count of a strong field (pimc, a few "
+                                     "hundred games/s). Default: --games / 50, at least 100."),
     seed: int = opt.seed(),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     workers: int = opt.workers(),
@@ -160,10 +157,8 @@ def study_seats(
     the seat effects under strong play (every seat pimc)."""
     from analyzer.studies.seats import STRONG_FIELDS, run_seats
 
-    if slow_games is not None and slow_games < 2:
-        raise CardlabError(f"--slow-games must be at least 2; got {slow_games}")
-    strong = ([] if [s.strip().lower() for s in strong_field] == ["none"] else
-              (strong_field or list(STRONG_FIELDS)))
+    opt.check_slow_games(slow_games)
+    strong = opt.strong_fields(strong_field, STRONG_FIELDS)
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("seats",))
     result = run_seats(backend, parse_ints(players, "--players"), strategy or ["basic"],
                        games, seed, strong_fields=strong, slow_games=slow_games)
@@ -183,14 +178,12 @@ def study_jokers(
     matches: int = opt.matches(None, "Matches per player count for the chance to win a match "
                                      "(K = players games each; default games / 20; 0 to "
                                      "skip)."),
-    strong_field: list[str] = typer.Option([], "--strong-field",
-                                           help="Strong opponents the two hoarders also meet, "
-                                                "one seat per deal; repeat. Default: pimc; "
-                                                "none: no strong field."),
-    slow_games: int = typer.Option(None, "--slow-games",
-                                   help="Deals per player count against a field tagged slow "
-                                        "(pimc, a few hundred games/s). Default: --games / "
-                                        "20, at least 10."),
+    strong_field: list[str] = opt.strong_field("Strong opponents the two hoarders also meet, "
+                                               "one seat per deal; repeat. Default: pimc; "
+                                               "none: no strong field."),
+    slow_games: int = opt.slow_games("Deals per player count against a field tagged slow "
+                                     "(pimc, a few hundred games/s). Default: --games / 20, at "
+                                     "least 10."),
     habit_games: int = typer.Option(None, "--habit-games",
                                     help="Traced games per player count of pimc and careful "
                                          "(one seat against the field) for what they do with "
@@ -207,11 +200,10 @@ def study_jokers(
     from analyzer.studies.jokers import STRONG_FIELDS, run_jokers
 
     field_ = opt.merge_alias(strategy, field, "--strategy", "--field")
-    if slow_games is not None and slow_games < 2:
-        raise CardlabError(f"--slow-games must be at least 2; got {slow_games}")
+    opt.check_slow_games(slow_games)
     if habit_games is not None and habit_games < 0:
         raise CardlabError(f"--habit-games must be 0 or more; got {habit_games}")
-    strong = [] if strong_field == ["none"] else (strong_field or list(STRONG_FIELDS))
+    strong = opt.strong_fields(strong_field, STRONG_FIELDS)
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("jokers",))
     result = run_jokers(backend, parse_ints(players, "--players"), field_ or ["basic"],
                         parse_ints(keep, "--keep"), games, seed, matches=matches,

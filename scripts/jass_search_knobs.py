@@ -7,7 +7,7 @@ and for every candidate after the first its difference from the first on the sam
 seats, with a paired 95% interval.
 
 Run: ``.venv/bin/python scripts/jass_search_knobs.py --players 4 --deals 400 --field aim-low
-pimc:rollout=basic pimc:worlds=8 pimc pimc:worlds=32`` (the README's table of defaults).
+pimc:rollout=basic pimc:worlds=8 pimc pimc:worlds=32`` (docs/strategies.md: the defaults).
 """
 
 from __future__ import annotations

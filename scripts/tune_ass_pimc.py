@@ -9,7 +9,7 @@ same games, then every variant minus the first, each with a 95% interval over th
 field of presets fixed, so that variants are not measured against each other.)
 
 Run: ``.venv/bin/python scripts/tune_ass_pimc.py --players 4 --deals 600 pimc
-pimc:worlds=64`` (the README's tuning table was made with the default seed, 31).
+pimc:worlds=64`` (the tuning table of docs/strategies.md was made with the default seed, 31).
 """
 
 from __future__ import annotations

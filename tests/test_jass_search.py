@@ -446,7 +446,7 @@ def test_under100_stops_aiming_high_near_100_points():
 
 
 def test_pimc_beats_basic_on_the_same_deals():
-    """A smoke check of direction (the strength table is in the README): one pimc seat among
+    """A smoke check of direction (the strength table is in docs/strategies.md): one pimc seat among
     basic players wins more sticks per deal than basic in that seat, on the same deals."""
     n_deals = 150
     base = play_chunk(RunSpec("jass", 4, ("basic",), seed=5, mode="deals"), 0, n_deals)

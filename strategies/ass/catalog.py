@@ -56,7 +56,7 @@ Families
                    voids, policy (the default) or sizes: which public facts the worlds
                    respect, pimc.py), oversample (4: with infer=policy, worlds drawn per world
                    kept), eps (5: with infer=policy, a kept world's weight per extra mismatch).
-                   Defaults measured: README, "Strong play in Who's the Ass?".
+                   Defaults measured: docs/strategies.md, "Strong play in Who's the Ass?".
 ``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
                    For analysis only: peek minus pimc is what the hidden cards are worth.
 

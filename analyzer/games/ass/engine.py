@@ -32,68 +32,9 @@ forced or chosen). :mod:`analyzer.games.ass.records` turns that into a game reco
 seat plays a search family the engine always plays in trace mode (``_searches``): the trace
 is then the game's public move record, which the search is handed (A-11: it is public).
 
-Speed notes (measured on one core, ``basic`` everywhere, per game, 4 players; the deal alone
-timed in a deal-only loop). Before the packed engine: deal about 260 ns, play about 1030 ns,
-713k games/s in scripts/bench.py; now: deal about 170 ns, play about 470 ns, about 1.3M
-games/s (8 players: 383k -> about 0.75M). What paid off, largest first:
-
-* Packed hands (moves.py): a move is one subtraction, an ass round's cards one addition, and
-  ``basic`` runs on the packed hand and a few scalars (``policies.basic_packed``): no hand
-  copy and no public state written for a ``basic`` decision. The view's public state (own
-  hand, table, cards gone, round facts) is written only before the decision of another
-  family; the cards on the table and the cards gone are kept packed meanwhile. This halved
-  the play time.
-* The deal computes the 108 Fisher-Yates positions ``j`` ahead in one loop (splitmix64 states
-  are an arithmetic sequence, so the draws are independent and the loop vectorises), then
-  shuffles a uint8 deck (an int64 deck made the whole deal 30% slower); each seat's cards are
-  summed in a register, not added to ``packed`` card by card.
-* ``play_packed`` is compiled with ``_nrt=False``: it never allocates, and without the
-  runtime numba drops the atomic reference counting of its seven array arguments on every
-  call (once per game: about 20 ns).
-* The game-end test scans the hand sizes only after a round in which some hand was emptied.
-* Every array passed to a jitted call that is not inlined costs reference counting, so a
-  policy other than ``basic`` gets one array (the view) plus the stream and its parameters as
-  a tuple of floats, and the engine dispatches on the family id (``_decide``, the same
-  if/elif as ``strategies.ass.policies.decide``, which the reference engine and the tests
-  use; a family missing here makes every one of its moves illegal, so it cannot go
-  unnoticed).
-* The built-in ``basic`` is decided in place and trusted without the per-move legality check
-  (tests/test_ass_basic_packed.py holds ``basic_packed`` to ``basic`` and to the rules in
-  every context the engine asks it in); every other family is asked through
-  ``_decide_other`` (view filled, family asked, move checked), out of line, so the other
-  families' code is not in the hot loop; a ``basic`` follower after a 14
-  in a normal round passes without being asked (it cannot raise; no draw is skipped, since
-  ``basic`` draws none); ``play_packed`` no longer writes the cards gone and the table back
-  into the view at the end of every game (``play_game`` rebuilds them for its callers).
-  Measured with scripts/bench_ass_split.py against the previous engine in the same run: see
-  the README's "Speed" section.
-
-Issue 13, against the C yardstick (scripts/cbase/ass.c, the same games; numba's share of its
-speed, interleaved in one process by scripts/cbase_ass.py): the deal's draws advance the
-stream by addition, not by a multiply (a third of the vector multiplies; deal 688 -> 288 ns,
-now as fast as C's); a table of ``basic`` alone without a trace plays in
-:func:`_play_basic_alone` (no hand sizes, no known holdings, no move record, no family
-test per turn; the sizes written once at the end); ``score`` is eight table lookups. The
-rollout's ``basic`` loop (rollout.py) is the same loop from mid-game.
-
-Cold compile (numba compiles every kernel on its first call when its cache is empty). Most of
-it is numba's own front end, not LLVM: every ``inline="always"`` call site runs the callee's
-untyped passes again, and a callee called with a literal argument (``0``, ``False``) is
-compiled once more for that literal. So:
-
-* a table gets a play loop with only what it needs (``variant``, see :func:`variant_for`):
-  without the search unless a seat searches (the search and its rollout loop were about
-  half the cold compile of the first game), and without the other families for a table of
-  ``basic`` alone (about half of the rest);
-* ``_decide_other`` is a call, compiled once: its arguments are typed alike at both call
-  sites (``I0`` rather than a literal 0, ``rounds`` int64 from the start). Inlined twice it
-  took more compile time and measured slower play (other families' code in the hot loop);
-* ``_decide`` has no ``basic`` branch (play_packed never sends basic there; the dead copies
-  of ``basic_packed`` were compiled all the same).
-
-Tried and dropped (slower or no gain): branch-free versions of ``basic_packed``'s follow rule
-(+10% play time) and of the legality check (+20%), writing only the dealt positions in the
-shuffle, dealing inside the shuffle, inlining ``play_packed``.
+How the engine came to be as fast as it is (packed hands, the vectorised deal, the
+out-of-line loops, what was tried and dropped, the cold compile) is in
+docs/performance-log.md ("Who's the Ass? engine").
 """
 
 from __future__ import annotations

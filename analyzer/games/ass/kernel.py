@@ -133,7 +133,7 @@ def warmup() -> None:
     variant of table (engine.variant_for: ``basic`` alone, other families, search), each on
     its first call: a run of another table or of matches compiles (or loads) its own on its
     first chunk. Warming every one would make the first default run wait for all of them
-    to compile when the cache is empty (README, Speed, has the cold-compile times)."""
+    to compile when the cache is empty (docs/performance.md has the cold-compile times)."""
     play_chunk(RunSpec("ass", 4, ("basic",), seed=0), 0, 2)
 
 

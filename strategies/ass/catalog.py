@@ -65,7 +65,8 @@ The tuned presets
 ``tuned`` (4 players; also the answer at 3) is read from tuned.toml beside this file, and
 ``tuned-6`` (6 players) from tuned-6.toml; ``cardlab tune`` wrote both (each file's header
 holds the confirmation on held-out deals). At 5 and 8 players the same command finds
-``careful`` itself. Remake them with::
+``careful`` itself. Remake them with (``cardlab tune`` only appends and refuses a name the
+file already holds, so move the old file away first)::
 
     cardlab tune ass --start heuristic --field basic --players 4 --games 1000000 \
       --seed 11 --against careful --name tuned --out strategies/ass/tuned.toml

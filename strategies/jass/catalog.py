@@ -56,7 +56,8 @@ The tuned presets
 -----------------
 ``tuned`` (4 players) is read from tuned.toml beside this file and ``tuned-3`` (3 players)
 from tuned-3.toml; ``cardlab tune`` wrote both (each file's header holds the confirmation on
-held-out matches). Remake them with::
+held-out matches). Remake them with (``cardlab tune`` only appends and refuses a name the
+file already holds, so move the old file away first)::
 
     cardlab tune jass --start adaptive --field basic --players 4 --games 400000 \
       --seed 11 --against aim-low --against catch-up --name tuned \

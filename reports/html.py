@@ -89,6 +89,9 @@ margin:1rem 0}
 section.findings{border:2px solid #2b6cb0}
 .findings ol{padding-left:1.2rem;margin:.3rem 0}
 .findings li{margin:.7rem 0}
+.findings details ul{margin:.2rem 0;padding-left:1.1rem}
+.findings details li{margin:.25rem 0}
+.findings li p{margin:.3rem 0 0}
 .findings .q{font-weight:600}
 .verdict{font-weight:700;color:#22543d}
 .answer{background:#ebf8ff;border-left:5px solid #2b6cb0;padding:.6rem 1rem;margin:.8rem 0}
@@ -317,6 +320,21 @@ def section_html(s: SectionContent) -> str:
             f"{manifest_html(s.manifest, s.data_dir)}</section>")
 
 
+def _finding_body(f: Finding) -> str:
+    """The first claim in plain words; the others, one per line, folded below it (each a
+    sentence for its own cells); what the finding says beyond its claims after them."""
+    sentences = [c.sentence for c in f.claims]
+    if len(sentences) < 2:
+        return _e(f.detail)
+    rest = f.detail
+    for sentence in sentences:
+        rest = rest.replace(sentence, "")
+    rest = " ".join(rest.split())
+    more = "".join(f"<li>{_e(x)}</li>" for x in sentences[1:])
+    return (f"{_e(sentences[0])}<details><summary>{len(sentences) - 1} more, cell by cell"
+            f"</summary><ul>{more}</ul></details>" + (f"<p>{_e(rest)}</p>" if rest else ""))
+
+
 def findings_html(sections: Sequence[SectionContent]) -> str:
     """The first screen: one verdict per question, each linking to its section."""
     items = []
@@ -325,7 +343,7 @@ def findings_html(sections: Sequence[SectionContent]) -> str:
         if f is None:
             continue
         items.append(f'<li><a class="q" href="#{_e(s.study)}">{_e(f.question)}</a><br>'
-                     f'<span class="verdict">{_e(f.verdict)}</span> {_e(f.detail)}</li>')
+                     f'<span class="verdict">{_e(f.verdict)}</span> {_finding_body(f)}</li>')
     return ('<section id="findings" class="findings"><h2>Key findings</h2>'
             f"<ol>{''.join(items)}</ol>"
             '<p class="more">Every ± is a 95% interval. Strategies are compared on the very '

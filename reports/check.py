@@ -56,7 +56,7 @@ window.addEventListener('load', function () {
   out.textContent = JSON.stringify({
     images: imgs.length, broken: broken, fetched: fetched, page: location.href,
     embedded: embedded, toc: toc.length, unresolved: unresolved,
-    findings: document.querySelectorAll('#findings li').length,
+    findings: document.querySelectorAll('#findings > ol > li').length,
     samples: samples.length, width: window.innerWidth,
     overflow: Math.max(root.scrollWidth, document.body.scrollWidth) - window.innerWidth});
   document.body.appendChild(out);

@@ -229,9 +229,14 @@ def compare_unit(manifest: dict) -> str:
     """What one compared unit is: a game, a deal or a match (older results: from the mode)."""
     if manifest.get("unit"):
         return str(manifest["unit"])
-    if manifest.get("game") == "jass":
-        return "deal" if manifest.get("mode") == "deals" else "match"
-    return "game"
+    from analyzer.errors import CardlabError
+    from analyzer.games.registry import get as game_description
+
+    try:
+        return game_description(str(manifest.get("game"))).mode(
+            str(manifest.get("mode") or "")).unit
+    except CardlabError:  # an unknown game or mode in an old manifest
+        return "game"
 
 
 def compare_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:

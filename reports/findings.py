@@ -18,6 +18,7 @@ import pandas as pd
 from analyzer.games.registry import title as game_title
 from analyzer.numbers import count, interval, number, percent
 from analyzer.studies import registry as studies
+from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult
 from analyzer.studies.text import is_rate, metric_words
 from reports.claims import (
@@ -74,7 +75,7 @@ def _top_seat_claim(result: StudyResult, table: str, part: pd.DataFrame, field_:
                                   float(top["seat_effect_high"]), len(part))
     kind = difference_kind(low, high)
     extra = {"key": "seat", "family": len(part)}
-    probe = Claim("", "", "", "ass", "seats", command, kind, table, (), extra=extra)
+    probe = Claim("", "", "", study_game("seats"), "seats", command, kind, table, (), extra=extra)
     cell = make_cell(probe, result, int(top["players"]), str(int(top["seat"])),
                      "seat_effect", field_=field_)
     where = f"seat {int(top['seat'])} at {int(top['players'])} players"
@@ -82,8 +83,8 @@ def _top_seat_claim(result: StudyResult, table: str, part: pd.DataFrame, field_:
                 f"{interval(top['seat_effect'], _hi(top, 'seat_effect'), signed=True)} minus "
                 f"points per game ({where}): {CLEARLY[kind]} the average seat once its pick as "
                 f"the biggest of {len(part)} is allowed for.")
-    return Claim(f"{claim_id}-{kind}", question("seats"), sentence, "ass", "seats", command,
-                 kind, table, (cell,), extra=extra)
+    return Claim(f"{claim_id}-{kind}", question("seats"), sentence, study_game("seats"),
+                 "seats", command, kind, table, (cell,), extra=extra)
 
 
 def seats_finding(result: StudyResult) -> Finding:
@@ -151,8 +152,8 @@ def _hoard_claim(id_: str, sentence: str, command: str, name: str, kind: str,
                  cells: list[Cell]) -> Claim:
     """A claim on ``name`` - as-needed in table ``hoarding``, its cells keyed by the jokers
     dealt ("any": every deal)."""
-    return Claim(id_, question("jokers"), sentence, "ass", "jokers", command, kind, "hoarding",
-                 tuple(cells), against="as-needed",
+    return Claim(id_, question("jokers"), sentence, study_game("jokers"), "jokers", command,
+                 kind, "hoarding", tuple(cells), against="as-needed",
                  extra={"key": "jokers_dealt", "where": {"a": name, "b": "as-needed"},
                         "effect": kind, "policy": name})
 
@@ -254,8 +255,8 @@ def _habits_claim(result: StudyResult, command: str, n0: int) -> Claim | None:
     n = n0 if n0 in set(h["players"]) else int(h["players"].min())
     part = h[h["players"] == n]
     field_ = str(part["field"].iloc[0])
-    probe = Claim("", "", "", "ass", "jokers", command, "best", "habits", (), better="lower",
-                  extra={"key": "strategy"})
+    probe = Claim("", "", "", study_game("jokers"), "jokers", command, "best", "habits", (),
+                  better="lower", extra={"key": "strategy"})
     cells = []
     for metric in ("ends_with_joker", "ass_as_1"):
         values = part[metric].astype(float)
@@ -276,8 +277,9 @@ def _habits_claim(result: StudyResult, command: str, n0: int) -> Claim | None:
                 f"{each('ends_with_joker')}; of the jokers played, as fillers inside "
                 f"number-card sets: {each('filler')}; alone as a 1 into an ass round: "
                 f"{each('ass_as_1')}.")
-    return Claim("jokers-habits", question("jokers"), sentence, "ass", "jokers", command,
-                 "best", "habits", tuple(cells), better="lower", extra={"key": "strategy"})
+    return Claim("jokers-habits", question("jokers"), sentence, study_game("jokers"),
+                 "jokers", command, "best", "habits", tuple(cells), better="lower",
+                 extra={"key": "strategy"})
 
 
 def _pair_claims(result: StudyResult) -> list[Claim]:
@@ -294,7 +296,7 @@ def _pair_claims(result: StudyResult) -> list[Claim]:
         sign = 1.0 if row.a == "hoard" else -1.0  # the words speak of hoard - as-needed
         effect = difference_kind(sign * row.low if sign > 0 else -row.high,
                                  sign * row.high if sign > 0 else -row.low)
-        probe = Claim("", "", "", "ass", "jokers", command, kind, "differences", (),
+        probe = Claim("", "", "", study_game("jokers"), "jokers", command, kind, "differences", (),
                       against=str(row.b))
         cell = make_cell(probe, result, int(row.players), str(row.a), "minus_points",
                          field_=field_)
@@ -310,7 +312,7 @@ def _pair_claims(result: StudyResult) -> list[Claim]:
                     f"number cards remain) {what} minus points per game compared with using "
                     f"them as needed, on the same deals and seats ({each}).")
         claims.append(Claim(f"jokers-hoard-{effect}-{len(claims) + 1}", question("jokers"),
-                            sentence, "ass", "jokers", command, kind, "differences",
+                            sentence, study_game("jokers"), "jokers", command, kind, "differences",
                             tuple(c for c, _ in cells), against=against,
                             extra={"effect": effect}))
     return claims
@@ -369,7 +371,7 @@ def trump_claims(result: StudyResult) -> list[Claim]:
     claims = []
     for aim in [a for a in ("high", "low", "n/a") if a in set(named["aim"])]:
         sub = named[named["aim"] == aim]
-        probe = Claim("", "", "", "jass", "trump", command, "best", "rules", (),
+        probe = Claim("", "", "", study_game("trump"), "trump", command, "best", "rules", (),
                       extra={"exclude": [AS_PLAYED_RULE]})
         cells = []
         for (n, rs), part in sub.groupby(["players", "ruleset"], sort=True):
@@ -389,9 +391,9 @@ def trump_claims(result: StudyResult) -> list[Claim]:
                         "hindsight, the fewest of the named rules there"
                         + (f", though not clearly fewer than {close}." if close else
                            ", clearly fewer than every other rule."))
-            claims.append(Claim(f"trump-{aim}-{i + 1}", question("trump"), sentence, "jass",
-                                "trump", command, "best", "rules", tuple(group),
-                                extra={"exclude": [AS_PLAYED_RULE]}))
+            claims.append(Claim(f"trump-{aim}-{i + 1}", question("trump"), sentence,
+                                study_game("trump"), "trump", command, "best", "rules",
+                                tuple(group), extra={"exclude": [AS_PLAYED_RULE]}))
     return claims
 
 
@@ -426,11 +428,11 @@ def chooser_claims(result: StudyResult) -> list[Claim]:
     command = study_command(result) or ""
     claims = []
     for chooser, part in best.groupby("chooser", sort=False):
-        probe = Claim("", "", "", "jass", "trump", command, "unclear", "choosers", ())
+        probe = Claim("", "", "", study_game("trump"), "trump", command, "unclear", "choosers", ())
         cells: dict[str, list] = {}
         for row in part.itertuples():
             kind = difference_kind(row.own_minus_low, row.own_minus_high)
-            probe = Claim("", "", "", "jass", "trump", command, kind, "choosers", ())
+            probe = Claim("", "", "", study_game("trump"), "trump", command, kind, "choosers", ())
             cells.setdefault(kind, []).append(make_cell(
                 probe, result, int(row.players), str(row.rule), "own_minus",
                 ruleset=str(row.ruleset), field_=str(chooser)))
@@ -444,7 +446,7 @@ def chooser_claims(result: StudyResult) -> list[Claim]:
             sentence = (f"{chooser}'s own trump choice (a table of {chooser}) {what} than "
                         f"the best fixed rule on the same decisions ({each}).")
             claims.append(Claim(f"trump-chooser-{chooser}-{kind}", question("trump"),
-                                sentence, "jass", "trump", command, kind, "choosers",
+                                sentence, study_game("trump"), "trump", command, kind, "choosers",
                                 tuple(group)))
     return claims
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 
+from analyzer.games.registry import get as game_description
 from analyzer.studies.results import StudyResult
 
 OUT = "runs/studies"
@@ -55,7 +56,7 @@ def study_command(result: StudyResult, out: str = OUT) -> str | None:
             args += ["--slow-deals", str(m["slow_deals"])]
     elif result.study == "compare":
         # the count under the mode's own name: --games, --matches or --deals
-        mode = m.get("mode") or ("matches" if m.get("game") == "jass" else "games")
+        mode = m.get("mode") or game_description(str(m["game"])).default_mode
         args += ["--game", str(m["game"]), *_repeat("--strategy", m["strategies"]),
                  "--players", _ints(m["players"]), f"--{mode}", str(m["games"]),
                  "--seed", str(m["seed"])]

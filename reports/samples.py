@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from analyzer.games.jass.sticks import explain_sticks
+from analyzer.studies.registry import study_game
 from reports.names import ruleset_label
 
 SUIT_NAMES = {"B": "bells", "S": "shields", "R": "roses", "A": "acorns"}
@@ -108,7 +109,7 @@ def jokers_drawing(sample) -> SampleGame:
                f"{'s' if jokers != 1 else ''} still in hand and {record['penalties'][seat]} "
                f"minus points (the others: {rest}): the jokers it saved for later never got "
                "played.")
-    command = shlex.join(["cardlab", "replay", "ass", "--seed", str(record["seed"]),
+    command = shlex.join(["cardlab", "replay", study_game("jokers"), "--seed", str(record["seed"]),
                           "--index", str(index), "--players", str(record["players"]),
                           *_strategy_args(record["strategies"]), "--pretty"])
     return SampleGame("jokers", "A sample game: a hoarder caught with jokers", caption,
@@ -183,7 +184,7 @@ def trump_drawing(sample) -> SampleGame:
     caption = (f"{n} players, {ruleset_label(record['rules']['ruleset'])}, one deal. Seat "
                f"{fixer} was the first who could not follow suit and fixed {suit} as trump, "
                f"a suit of which it held {held} card{'s' if held != 1 else ''}, {outcome}")
-    command = shlex.join(["cardlab", "replay", "jass", "--seed", str(record["seed"]),
+    command = shlex.join(["cardlab", "replay", study_game("trump"), "--seed", str(record["seed"]),
                           "--index", str(index), "--players", str(n), "--deals",
                           "--ruleset", record["rules"]["ruleset"],
                           *_strategy_args(record["strategies"]), "--pretty"])

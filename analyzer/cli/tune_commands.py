@@ -134,7 +134,7 @@ def tune(
                             tuple(k.name for k in space.knobs), games, seed, col, lower,
                             probe.mode, tuple(sorted(rules.items())), deals_per_step)
     state_path = state or out.with_name(out.name + ".state.json")
-    unit = "deal" if probe.mode == "deals" else ("match" if game == "jass" else "game")
+    unit = games_registry.get(game).mode(probe.mode).unit
     command = "cardlab " + shlex.join(sys.argv[1:]) if sys.argv[1:] else "cardlab tune"
     try:
         with RunProgress(games, 0, unit, progress) as bar:

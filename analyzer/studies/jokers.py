@@ -49,8 +49,11 @@ from analyzer.stats.duplicate import (
     seat_swaps,
 )
 from analyzer.studies.play import Backend, make_spec, seat_field
+from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.studies.text import pm
+
+GAME = study_game("jokers")  # the game this study plays (the study registry)
 
 VALUE = "minus_points"
 WIN = "win"  # the share of a match win, 0..1 (the kernel's win_share / WIN_SHARE_UNIT)
@@ -116,7 +119,7 @@ def play_policies(
     frames, specs = [], []
     for p_i, pol in enumerate(pols):
         for seat, seats in enumerate(seat_swaps(pol.label, field, players)):
-            spec = make_spec(backend, "ass", players, seats, seed, mode=mode)
+            spec = make_spec(backend, GAME, players, seats, seed, mode=mode)
             specs.append(spec.to_dict())
             rows = backend.collect(spec, count)
             mine = rows[rows["seat"] == seat].copy()
@@ -260,7 +263,7 @@ def block_policies(
             start, size = int(edges[seat]), int(edges[seat + 1] - edges[seat])
             if size < 1:
                 continue
-            spec = make_spec(backend, "ass", players, seats, seed)
+            spec = make_spec(backend, GAME, players, seats, seed)
             specs.append({**spec.to_dict(), "start": start, "count": size})
             rows = backend.collect(spec, size, start)
             mine = rows[rows["seat"] == seat].copy()
@@ -343,7 +346,7 @@ def trace_games(backend: Backend, players: int, field: list[str], label: str, co
     for index in range(count):
         seat = index % players
         if seat not in tracers:
-            spec = make_spec(backend, "ass", players, seat_swaps(label, field, players)[seat],
+            spec = make_spec(backend, GAME, players, seat_swaps(label, field, players)[seat],
                              seed)
             tracers[seat] = Tracer(spec)
             specs.append(spec.to_dict())
@@ -417,7 +420,7 @@ def identical_policies(
     identical on its deals are played on IDENTITY_PROBE deals of the same seed (the study's
     deals among them) and merged only if identical there too."""
     order = [p.name for p in pols]
-    labels = {p.name: backend.canonical("ass", p.label) for p in pols}
+    labels = {p.name: backend.canonical(GAME, p.label) for p in pols}
     seen = same_play(games_table, order)
     probe, probe_deals = seen, games
     suspects = [p for p in pols if sum(seen[x] == seen[p.name] for x in order) > 1]
@@ -676,6 +679,7 @@ def run_jokers(
     habit_games: int | None = None,
     habit_players: Sequence[str] = HABIT_PLAYERS,
 ) -> StudyResult:
+
     """Every joker policy in every seat against ``field`` on ``games`` common deals, and in
     every player's place on ``matches`` common matches (default games // 20; 0: none).
 
@@ -700,9 +704,9 @@ def run_jokers(
     habit_games = slow_games if habit_games is None else habit_games
     if habit_games < 0:
         raise CardlabError(f"the joker habits need 0 or more games, got {habit_games}")
-    field_labels = [backend.canonical("ass", f) for f in field] or ["basic"]
-    strong_labels = [backend.canonical("ass", f) for f in strong]
-    habit_labels = [backend.canonical("ass", h) for h in habit_players]
+    field_labels = [backend.canonical(GAME, f) for f in field] or ["basic"]
+    strong_labels = [backend.canonical(GAME, f) for f in strong]
+    habit_labels = [backend.canonical(GAME, h) for h in habit_players]
     field_name = ",".join(field_labels)
     pols = policies(keep)
     verbs = {p.name: p.verb for p in pols}
@@ -750,7 +754,7 @@ def run_jokers(
             versus.insert(0, "players", n)
             win_pairs.append(versus)
         for f in strong_labels:
-            count = slow_games if is_slow("ass", f) else games
+            count = slow_games if is_slow(GAME, f) else games
             strong_table, strong_specs = block_policies(backend, n, seat_field([f], n),
                                                         strong_pols, count, seed)
             specs.extend(strong_specs)
@@ -777,7 +781,7 @@ def run_jokers(
         tables["match_differences"] = pd.concat(win_pairs, ignore_index=True)
     field_text = field_words(field_labels)
     manifest = base_manifest(
-        "jokers", game="ass", seed=seed, games=games, players=list(players),
+        "jokers", game=GAME, seed=seed, games=games, players=list(players),
         field=field_labels, keep=list(keep), level=level, runs=specs,
         rules=rules_by_players(specs),
         policies={p.name: p.label for p in pols},

@@ -35,6 +35,11 @@ def register(description: StudyDescription) -> StudyDescription:
     return description
 
 
+def study_game(name: str) -> str:
+    """The game study ``name`` plays ("" for a study of any game)."""
+    return get(name).game
+
+
 def _ints(values) -> str:
     return ",".join(str(int(v)) for v in values)
 

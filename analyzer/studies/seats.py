@@ -21,8 +21,11 @@ from analyzer.rng import DEFAULT_SEED
 from analyzer.stats.hygiene import holm, selected_interval, two_sided_p
 from analyzer.stats.intervals import mean_interval_from_moments, wilson_interval
 from analyzer.studies.play import Backend, collect_seat_moments, make_spec, seat_field
+from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.studies.text import pm
+
+GAME = study_game("seats")  # the game this study plays (the study registry)
 
 ASS_PENALTY = 20  # minus points of the ass in hand (A-10)
 ASS_WINDOW = 39  # the ass is inserted among the first 39 cards (A-2)
@@ -169,6 +172,7 @@ def run_seats(
     strong_players: Sequence[int] = STRONG_PLAYERS,
     slow_games: int | None = None,
 ) -> StudyResult:
+
     """Play ``games`` games at each player count and tabulate every seat (study ``seats``).
 
     ``strategies`` is the field: one label for every seat, or several repeated around the
@@ -182,12 +186,12 @@ def run_seats(
     slow_games = max(100, games // SLOW_SHARE) if slow_games is None else slow_games
     if strong_fields and slow_games < 2:
         raise CardlabError(f"a strong field needs at least 2 games, got {slow_games}")
-    labels = [backend.canonical("ass", s) for s in strategies] or ["basic"]
+    labels = [backend.canonical(GAME, s) for s in strategies] or ["basic"]
     t0 = time.perf_counter()
     rows, specs = [], []
     for n in players:
         field = seat_field(labels, n)
-        spec = make_spec(backend, "ass", n, field, seed, mode="games")
+        spec = make_spec(backend, GAME, n, field, seed, mode="games")
         specs.append(spec.to_dict())
         moments = collect_seat_moments(backend, spec, games, COLUMNS, derive=add_seat_effect)
         rows.extend(seat_rows(n, field, moments, level))
@@ -195,12 +199,12 @@ def run_seats(
     field_text = ("every seat " + labels[0]) if len(set(labels)) == 1 else (
         "field " + ", ".join(labels))
     lines = headlines(table, field_text)
-    strong_labels = [backend.canonical("ass", s) for s in strong_fields]
+    strong_labels = [backend.canonical(GAME, s) for s in strong_fields]
     strong_rows = []
     counts = [n for n in players if n in set(strong_players)]
     for label in strong_labels:
         for n in counts:
-            spec = make_spec(backend, "ass", n, [label] * n, seed, mode="games")
+            spec = make_spec(backend, GAME, n, [label] * n, seed, mode="games")
             specs.append(spec.to_dict())
             moments = collect_seat_moments(backend, spec, slow_games, COLUMNS,
                                            derive=add_seat_effect)
@@ -213,7 +217,7 @@ def run_seats(
         for label, part in strong.groupby("field", sort=False):
             lines.append(strong_sentence(part.reset_index(drop=True), label, slow_games))
     manifest = base_manifest(
-        "seats", game="ass", seed=seed, games=games, players=list(players),
+        "seats", game=GAME, seed=seed, games=games, players=list(players),
         strategies=labels, level=level, runs=specs, rules=rules_by_players(specs),
         strong_fields=strong_labels, strong_players=counts, slow_games=slow_games,
         elapsed_s=round(time.perf_counter() - t0, 2),

@@ -43,8 +43,11 @@ from analyzer.stats.hygiene import holm, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.paired import paired_difference
 from analyzer.studies.play import Backend, make_spec, seat_field
+from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.studies.text import pm
+
+GAME = study_game("trump")  # the game this study plays (the study registry)
 
 AS_PLAYED = "as-played"  # the chooser's own strategy, from the ``chosen`` column
 DEFAULT_CHOOSERS = ("re-aim", "pimc")
@@ -212,7 +215,7 @@ def _play_losses(backend: Backend, labels: Sequence[str], players: Sequence[int]
     frames, specs = [], []
     for n in players:
         for ruleset in rulesets:
-            spec = make_spec(backend, "jass", n, seat_field(labels, n), seed, mode="deals",
+            spec = make_spec(backend, GAME, n, seat_field(labels, n), seed, mode="deals",
                              rules={"ruleset": ruleset})
             specs.append(spec.to_dict())
             loss = losses(backend.counterfactual(spec, 0, deals))
@@ -328,6 +331,7 @@ def run_trump(
     choosers: Sequence[str] = (),
     slow_deals: int | None = None,
 ) -> StudyResult:
+
     """Counterfactual trump choices on ``deals`` deals per (player count, rule set); each of
     ``choosers`` on a table of its own (``slow_deals`` deals for those tagged slow)."""
     if deals < 2:
@@ -335,9 +339,9 @@ def run_trump(
     slow = max(2, deals // SLOW_SHARE) if slow_deals is None else slow_deals
     if slow < 2:
         raise CardlabError(f"slow choosers need at least 2 deals, got {slow}")
-    labels = [backend.canonical("jass", s) for s in strategies] or ["adaptive"]
+    labels = [backend.canonical(GAME, s) for s in strategies] or ["adaptive"]
     field = "/".join(labels)
-    extra = [c for c in dict.fromkeys(backend.canonical("jass", c) for c in choosers)
+    extra = [c for c in dict.fromkeys(backend.canonical(GAME, c) for c in choosers)
              if [c] != labels]
     t0 = time.perf_counter()
     loss, specs = _play_losses(backend, labels, players, rulesets, deals, seed)
@@ -346,7 +350,7 @@ def run_trump(
     firsts: dict[bytes, str] = {_fingerprint(loss): field}
     merged: dict[str, list[str]] = {field: []}
     for c in extra:
-        budgets[c] = slow if is_slow("jass", c) else deals
+        budgets[c] = slow if is_slow(GAME, c) else deals
         closs, cspecs = _play_losses(backend, [c], players, rulesets, budgets[c], seed)
         specs.extend(cspecs)
         kept = firsts.setdefault(_fingerprint(closs), c)
@@ -375,7 +379,7 @@ def run_trump(
     if extra:
         lines += chooser_headlines(ctable)
     manifest = base_manifest(
-        "trump", game="jass", mode="deals", seed=seed, deals=deals, players=list(players),
+        "trump", game=GAME, mode="deals", seed=seed, deals=deals, players=list(players),
         rules_sets=list(rulesets), strategies=labels, level=level, runs=specs,
         choosers=extra, slow_deals=slow, chooser_deals=budgets,
         design="counterfactual: each deal replayed with every suit the chooser could fix; "

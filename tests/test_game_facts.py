@@ -1,0 +1,58 @@
+"""Issue 24 item 3: facts about a game live in its description (analyzer/games/<game>/) and
+the study registry, which everything else reads. A game's name written as a literal outside
+the games package is allowed only where the file *is about* that game, each with its reason;
+anything new is a fact copied out of its one place."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+LITERAL = re.compile(r"""["'](ass|jass)["']""")
+
+# file -> (most literals allowed, why the game is named there)
+ALLOWED = {
+    "analyzer/cli/ass_commands.py": (3, "the command-line module of Who's the Ass? (its "
+                                        "description's `cli`): registers `replay ass` etc."),
+    "analyzer/cli/jass_commands.py": (3, "the command-line module of Plus-Minus Jass"),
+    "analyzer/cli/run_commands.py": (5, "`simulate ass` and `simulate jass` are two commands "
+                                        "with options of their own (matches, rule sets)"),
+    "analyzer/cli/ladder_commands.py": (1, "the default --game of study best-response"),
+    "analyzer/studies/registry.py": (3, "the study registry: which game each study plays"),
+    "analyzer/studies/suite.py": (28, "the demo's own choices: which game each part warms "
+                                      "and which games the suite's studies play"),
+    "analyzer/studies/fields.py": (13, "the fields study asks one question per game: joker "
+                                       "holding (Who's the Ass?) and trump (Jass)"),
+    "analyzer/studies/best_response.py": (2, "the default fields, one list per game"),
+    "analyzer/studies/results.py": (1, "a study manifest older than the game field was a "
+                                       "Who's the Ass? study"),
+    "analyzer/studies/synthetic.py": (4, "synthetic stand-ins for one game's kernel (tests)"),
+    "analyzer/studies/ladder_coverage.py": (1, "the coverage simulation plays Who's the Ass? "
+                                               "tables"),
+    "analyzer/tune/synthetic.py": (1, "a toy search space for tests"),
+}
+
+
+def _literals() -> dict[str, int]:
+    out: dict[str, int] = {}
+    for folder in ("analyzer", "reports"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            if rel.startswith("analyzer/games/"):
+                continue
+            found = len(LITERAL.findall(path.read_text()))
+            if found:
+                out[rel] = found
+    return out
+
+
+def test_game_names_appear_only_where_a_file_is_about_that_game():
+    found = _literals()
+    stray = {f: n for f, n in found.items() if f not in ALLOWED}
+    assert stray == {}, f"game-name literals outside the allowlist: {stray}"
+    grown = {f: (n, ALLOWED[f][0]) for f, n in found.items() if n > ALLOWED[f][0]}
+    assert grown == {}, f"more game-name literals than allowed: {grown}"
+
+
+def test_the_allowlist_has_no_stale_entries():
+    found = _literals()
+    assert [f for f in ALLOWED if f not in found] == []

@@ -11,10 +11,10 @@ LITERAL = re.compile(r"""["'](ass|jass)["']""")
 
 # file -> (most literals allowed, why the game is named there)
 ALLOWED = {
-    "analyzer/cli/ass_commands.py": (3, "the command-line module of Who's the Ass? (its "
+    "analyzer/cli/ass_commands.py": (1, "the command-line module of Who's the Ass? (its "
                                         "description's `cli`): registers `replay ass` etc."),
-    "analyzer/cli/jass_commands.py": (3, "the command-line module of Plus-Minus Jass"),
-    "analyzer/cli/run_commands.py": (5, "`simulate ass` and `simulate jass` are two commands "
+    "analyzer/cli/jass_commands.py": (1, "the command-line module of Plus-Minus Jass"),
+    "analyzer/cli/run_commands.py": (7, "`simulate ass` and `simulate jass` are two commands "
                                         "with options of their own (matches, rule sets)"),
     "analyzer/cli/ladder_commands.py": (1, "the default --game of study best-response"),
     "analyzer/studies/registry.py": (3, "the study registry: which game each study plays"),

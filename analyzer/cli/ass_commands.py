@@ -20,6 +20,8 @@ from analyzer.cli.atomic import (
 )
 from analyzer.errors import CardlabError
 
+GAME = "ass"  # this module is the game's command line (its description's ``cli``)
+
 STRATEGY_HELP = (
     "Strategy for every seat, or repeat once per seat (seat 0 first); "
     "NAME or NAME:key=value (see `cardlab strategies ass`)."
@@ -41,15 +43,15 @@ def _spec(seed: int, players: int, strategy: list[str] | None, mode: str = "game
     if games_per_match is not None and mode != "matches":
         raise CardlabError("--games-per-match applies to matches")
     rules = {} if games_per_match is None else {"games_per_match": games_per_match}
-    return validate(RunSpec("ass", players, tuple(strategy or ("basic",)), seed, mode=mode,
+    return validate(RunSpec(GAME, players, tuple(strategy or ("basic",)), seed, mode=mode,
                             rules=rules))
 
 
-@replay_app.command("ass")
+@replay_app.command(GAME)
 def replay_ass(
     seed: int = opt.seed(help="Master seed of the run (0 .. 2**63-1)."),
     index: int = typer.Option(..., "--index", help="Game (match) number within the run (>= 0)."),
-    players: int = opt.players(4, "Number of players, 3 to 12."),
+    players: int = opt.players_of(GAME),
     strategy: list[str] = opt.strategy(help=STRATEGY_HELP),
     pretty: bool = typer.Option(False, "--pretty", help="A readable round-by-round account."),
     matches: bool = typer.Option(False, "--matches",
@@ -87,12 +89,12 @@ def show_record(spec, index: int, pretty: bool) -> None:
         typer.echo(json.dumps(record))
 
 
-@export_app.command("ass")
+@export_app.command(GAME)
 def export_ass(
     seed: int = opt.seed(help="Master seed of the run (0 .. 2**63-1)."),
     games: int = opt.games(None, "How many games to write (>= 1)."),
     out: Path = typer.Option(..., *opt.SHARED_FLAGS["out"], help=OUT_HELP),
-    players: int = opt.players(4, "Number of players, 3 to 12."),
+    players: int = opt.players_of(GAME),
     strategy: list[str] = opt.strategy(help=STRATEGY_HELP),
     start: int = typer.Option(0, "--start", help="Index of the first game (match) (>= 0)."),
     matches: int = opt.matches(

@@ -19,6 +19,8 @@ from analyzer.cli.atomic import (
 )
 from analyzer.errors import CardlabError
 
+GAME = "jass"  # this module is the game's command line (its description's ``cli``)
+
 STRATEGY_HELP = (
     "Strategy for every seat, or repeat once per seat (seat 0 first); "
     "NAME or NAME:key=value (see `cardlab strategies jass`)."
@@ -32,7 +34,7 @@ def _spec(seed: int, players: int, strategy: list[str] | None, ruleset: str, mod
     from analyzer.games.jass.kernel import validate
     from analyzer.games.kernel import RunSpec
 
-    return validate(RunSpec("jass", players, tuple(strategy or ("basic",)), seed, mode=mode,
+    return validate(RunSpec(GAME, players, tuple(strategy or ("basic",)), seed, mode=mode,
                             rules={"ruleset": ruleset, "deal_cap": deal_cap}))
 
 
@@ -45,11 +47,11 @@ def _mode(deals: bool, mode: str | None) -> str:
     return "deals" if deals else "matches"
 
 
-@replay_app.command("jass")
+@replay_app.command(GAME)
 def replay_jass(
     seed: int = opt.seed(help="Master seed of the run (0 .. 2**63-1)."),
     index: int = typer.Option(..., "--index", help="Match (or deal) number in the run (>= 0)."),
-    players: int = opt.players(4, "Number of players, 3 or 4."),
+    players: int = opt.players_of(GAME),
     strategy: list[str] = opt.strategy(help=STRATEGY_HELP),
     ruleset: str = opt.ruleset(),
     matches: bool = typer.Option(False, "--matches", help="INDEX is a match (the default)."),
@@ -81,13 +83,13 @@ def show_record(spec, index: int, pretty: bool) -> None:
     typer.echo(format_pretty(record) if pretty else to_json(record))
 
 
-@export_app.command("jass")
+@export_app.command(GAME)
 def export_jass(
     seed: int = opt.seed(help="Master seed of the run (0 .. 2**63-1)."),
     matches: int = opt.matches(None, "How many matches to write."),
     deals: int = opt.deals(None, "Write this many single deals instead."),
     out: Path = typer.Option(..., *opt.SHARED_FLAGS["out"], help=OUT_HELP),
-    players: int = opt.players(4, "Number of players, 3 or 4."),
+    players: int = opt.players_of(GAME),
     strategy: list[str] = opt.strategy(help=STRATEGY_HELP),
     ruleset: str = opt.ruleset(),
     mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),

@@ -59,6 +59,17 @@ def players(default: Any = 4, help: str = "Players.") -> Any:
     return typer.Option(default, *_flags("players"), help=help)
 
 
+def players_of(game: str, default: Any = 4) -> Any:
+    """``-p/--players`` of one game, its help naming the counts the game's description allows
+    ("Players, 3 to 12." / "Players, 3 or 4.")."""
+    from analyzer.games.registry import get
+
+    d = get(game)
+    span = (f"{d.min_players} or {d.max_players}" if d.max_players == d.min_players + 1 else
+            f"{d.min_players} to {d.max_players}")
+    return players(default, f"Players, {span}.")
+
+
 def check_count_bound(value: Any, what: str = "--games") -> Any:
     """A count no run can reach: every game, deal or match has an index below 2**63, so a
     count above 2**63 is refused in one line before any work (a study handed

@@ -180,7 +180,7 @@ def simulate(
 
 @simulate_app.command("ass")
 def simulate_ass(
-    players: int = opt.players(4, "Players, 3 to 12."),
+    players: int = opt.players_of("ass"),
     games: int = opt.games(None, "Games to play (default 100000)."),
     matches: int = opt.matches(
         None,
@@ -232,7 +232,7 @@ def simulate_ass(
 
 @simulate_app.command("jass")
 def simulate_jass(
-    players: int = opt.players(4, "Players, 3 or 4."),
+    players: int = opt.players_of("jass"),
     matches: int = opt.matches(None, "Matches to play (default 10000)."),
     deals: int = opt.deals(),
     seed: int = SEED,

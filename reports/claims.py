@@ -170,6 +170,12 @@ def _where(cell: Cell) -> str:
     return ", ".join(parts)
 
 
+def probe(game: str, study: str, kind: str, table: str, **kw) -> Claim:
+    """A claim without words or cells, to read cells with (:func:`make_cell`): what it
+    states (``kind``, ``better``, ``against``, ``extra``) decides whether a cell holds."""
+    return Claim("", "", "", game, study, "", kind, table, (), **kw)
+
+
 def make_cell(claim: Claim, result: StudyResult, players: int, choice: str, metric: str,
               ruleset: str | None = None, field_: str | None = None,
               aim: str | None = None) -> Cell:

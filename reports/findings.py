@@ -28,6 +28,7 @@ from reports.claims import (
     difference_kind,
     group_cells,
     make_cell,
+    probe,
     scope_words,
     selected_interval,
 )
@@ -75,8 +76,8 @@ def _top_seat_claim(result: StudyResult, table: str, part: pd.DataFrame, field_:
                                   float(top["seat_effect_high"]), len(part))
     kind = difference_kind(low, high)
     extra = {"key": "seat", "family": len(part)}
-    probe = Claim("", "", "", study_game("seats"), "seats", command, kind, table, (), extra=extra)
-    cell = make_cell(probe, result, int(top["players"]), str(int(top["seat"])),
+    reader = probe(study_game("seats"), "seats", kind, table, extra=extra)
+    cell = make_cell(reader, result, int(top["players"]), str(int(top["seat"])),
                      "seat_effect", field_=field_)
     where = f"seat {int(top['seat'])} at {int(top['players'])} players"
     sentence = (f"{scope}, the biggest difference from the table's average seat is "
@@ -255,15 +256,15 @@ def _habits_claim(result: StudyResult, command: str, n0: int) -> Claim | None:
     n = n0 if n0 in set(h["players"]) else int(h["players"].min())
     part = h[h["players"] == n]
     field_ = str(part["field"].iloc[0])
-    probe = Claim("", "", "", study_game("jokers"), "jokers", command, "best", "habits", (),
-                  better="lower", extra={"key": "strategy"})
+    reader = probe(study_game("jokers"), "jokers", "best", "habits", better="lower",
+                   extra={"key": "strategy"})
     cells = []
     for metric in ("ends_with_joker", "ass_as_1"):
         values = part[metric].astype(float)
         if not np.isfinite(values).all():
             continue
         best = str(part.loc[values.idxmin(), "strategy"])
-        cells.append(make_cell(probe, result, n, best, metric, field_=field_))
+        cells.append(make_cell(reader, result, n, best, metric, field_=field_))
     if not cells:
         return None
     rows = list(part.itertuples())
@@ -296,9 +297,8 @@ def _pair_claims(result: StudyResult) -> list[Claim]:
         sign = 1.0 if row.a == "hoard" else -1.0  # the words speak of hoard - as-needed
         effect = difference_kind(sign * row.low if sign > 0 else -row.high,
                                  sign * row.high if sign > 0 else -row.low)
-        probe = Claim("", "", "", study_game("jokers"), "jokers", command, kind, "differences", (),
-                      against=str(row.b))
-        cell = make_cell(probe, result, int(row.players), str(row.a), "minus_points",
+        reader = probe(study_game("jokers"), "jokers", kind, "differences", against=str(row.b))
+        cell = make_cell(reader, result, int(row.players), str(row.a), "minus_points",
                          field_=field_)
         groups.setdefault((effect, kind, str(row.b)), []).append((cell, sign))
     claims = []
@@ -306,11 +306,9 @@ def _pair_claims(result: StudyResult) -> list[Claim]:
         each = "; ".join(f"{c.players} players: "
                          f"{interval(sign * c.value, (c.high - c.low) / 2, signed=True)}"
                          for c, sign in cells)
-        what = {"positive": "costs", "negative": "saves",
-                "unclear": "makes no clear difference in"}[effect]
         sentence = (f"Against a table of {field_}, hoarding jokers (never playing one while "
-                    f"number cards remain) {what} minus points per game compared with using "
-                    f"them as needed, on the same deals and seats ({each}).")
+                    f"number cards remain) {_verb(effect)} minus points per game compared with "
+                    f"using them as needed, on the same deals and seats ({each}).")
         claims.append(Claim(f"jokers-hoard-{effect}-{len(claims) + 1}", question("jokers"),
                             sentence, study_game("jokers"), "jokers", command, kind, "differences",
                             tuple(c for c, _ in cells), against=against,
@@ -341,15 +339,6 @@ def jokers_finding(result: StudyResult) -> Finding:
     return Finding("jokers", question("jokers"), verdict, detail, tuple(claims))
 
 
-def _pooled(part: pd.DataFrame, col: str) -> tuple[float, float]:
-    """Decision-weighted mean of independent groups and the half-width of that mean."""
-    w = part["decisions"].to_numpy(float)
-    halves = ((part[col + "_high"] - part[col + "_low"]) / 2).to_numpy(float)
-    mean = float(np.average(part[col].to_numpy(float), weights=w))
-    half = float(math.sqrt(np.sum((w * halves) ** 2)) / w.sum())
-    return mean, half
-
-
 AIM_WHO = {"high": "Playing for many points", "low": "Playing for few points",
            "n/a": "Without an aim"}
 
@@ -371,12 +360,12 @@ def trump_claims(result: StudyResult) -> list[Claim]:
     claims = []
     for aim in [a for a in ("high", "low", "n/a") if a in set(named["aim"])]:
         sub = named[named["aim"] == aim]
-        probe = Claim("", "", "", study_game("trump"), "trump", command, "best", "rules", (),
-                      extra={"exclude": [AS_PLAYED_RULE]})
+        reader = probe(study_game("trump"), "trump", "best", "rules",
+                       extra={"exclude": [AS_PLAYED_RULE]})
         cells = []
         for (n, rs), part in sub.groupby(["players", "ruleset"], sort=True):
             best = part.loc[part["sticks_loss"].idxmin(), "rule"]
-            cells.append(make_cell(probe, result, int(n), str(best), "sticks_loss",
+            cells.append(make_cell(reader, result, int(n), str(best), "sticks_loss",
                                    ruleset=str(rs), field_=field_, aim=str(aim)))
         groups = group_cells(cells)
         for i, (rule, group) in enumerate(groups.items()):
@@ -428,13 +417,12 @@ def chooser_claims(result: StudyResult) -> list[Claim]:
     command = study_command(result) or ""
     claims = []
     for chooser, part in best.groupby("chooser", sort=False):
-        probe = Claim("", "", "", study_game("trump"), "trump", command, "unclear", "choosers", ())
         cells: dict[str, list] = {}
         for row in part.itertuples():
             kind = difference_kind(row.own_minus_low, row.own_minus_high)
-            probe = Claim("", "", "", study_game("trump"), "trump", command, kind, "choosers", ())
+            reader = probe(study_game("trump"), "trump", kind, "choosers")
             cells.setdefault(kind, []).append(make_cell(
-                probe, result, int(row.players), str(row.rule), "own_minus",
+                reader, result, int(row.players), str(row.rule), "own_minus",
                 ruleset=str(row.ruleset), field_=str(chooser)))
         for kind, group in cells.items():
             what = {"negative": "loses clearly fewer sticks", "positive":
@@ -501,9 +489,8 @@ def compare_finding(result: StudyResult) -> Finding:
             d = diff_against(p, str(best["strategy"]), str(other))
             if len(d) and abs(float(d["difference"].iloc[0])) <= float(d["half"].iloc[0]):
                 unclear.append(str(other))
-        probe = Claim("", "", "", game, "compare", command, "best", "ranking", (),
-                      better=better)
-        cell = make_cell(probe, result, int(n), str(best["strategy"]), "mean", field_=field_)
+        reader = probe(game, "compare", "best", "ranking", better=better)
+        cell = make_cell(reader, result, int(n), str(best["strategy"]), "mean", field_=field_)
         value = interval(best["mean"], best["half"], percent=rate)
         fair = f" against a fair share of {100 / int(n):.0f}%" if metric == "won" else ""
         what = (f"wins {value} of its {units}{fair}" if metric == "won" else
@@ -556,9 +543,9 @@ def ladder_finding(result: StudyResult) -> Finding:
             part = whole[whole["players"] == n].sort_values("rank")
             top = part[part["tier"] == part["tier"].min()]
             names = [str(x) for x in top["strategy"]]
-            probe = Claim("", "", "", str(g), "ladder", command, "top-group", "ratings", ())
+            reader = probe(str(g), "ladder", "top-group", "ratings")
             field_ = ",".join(str(x) for x in part["strategy"])
-            cells = tuple(make_cell(probe, result, int(n), name, "rating", field_=field_)
+            cells = tuple(make_cell(reader, result, int(n), name, "rating", field_=field_)
                           for name in names)
             named = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             verdicts.append(f"{title}, {int(n)} players: {named}"
@@ -582,9 +569,9 @@ def ladder_finding(result: StudyResult) -> Finding:
                 rest = part[~part["strategy"].isin(slow)]
                 first = [str(x) for x in rest.loc[rest["tier"] == rest["tier"].min(),
                                                   "strategy"]]
-                probe = Claim("", "", "", str(g), "ladder", command, "top-group", "ratings",
-                              (), extra={"exclude": slow})
-                fast = tuple(make_cell(probe, result, int(n), name, "rating", field_=field_)
+                reader = probe(str(g), "ladder", "top-group", "ratings",
+                               extra={"exclude": slow})
+                fast = tuple(make_cell(reader, result, int(n), name, "rating", field_=field_)
                              for name in first)
                 words = "; ".join(
                     c.choice + " " + interval(c.value, (c.high - c.low) / 2, signed=True,

@@ -17,12 +17,15 @@ setup: $(VENV)/.installed
 # compile; TEST_WORKERS=0 runs the suite in one process.
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 8 ] && n=8; echo $$n)
 
+# The layers (import-linter contracts in pyproject.toml) are checked before the tests.
 test: setup
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(VENV)/bin/pytest -q -n $(TEST_WORKERS)
 
 lint: setup
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 # Every study on a small budget, then the HTML report in report/index.html (a few minutes on
 # 2 cores). Bigger budgets: make demo SCALE=10

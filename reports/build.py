@@ -20,13 +20,12 @@ from analyzer import __version__
 from analyzer.outputs import replace_folder
 from analyzer.studies.results import StudyResult, find_studies
 from reports.claims import findings_document
-from reports.figures import study_figures
 from reports.findings import key_finding, study_alerts, vetted
 from reports.glossary import glossary
 from reports.html import SectionContent, page_html
 from reports.reproduce import report_command, study_command
 from reports.samples import draw_sample
-from reports.tables import study_views
+from reports.views import study_figures, study_views
 
 FindSample = Callable[[StudyResult], Any]  # a study -> its sample game, or None
 FIGURES = "figures"

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from analyzer.games.registry import title as game_title
 from analyzer.numbers import interval
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import is_rate, metric_words
+from analyzer.text import is_rate, metric_words
 from reports.names import aim_label, policy_label, rule_label, ruleset_label
 
 DPI = 110
@@ -422,19 +422,3 @@ def _choosers_figure(c: pd.DataFrame, folder: Path) -> FigureInfo:
         "against the best suit in hindsight (filled), and on the very same decisions the "
         "longest-suit rule and the rule that lost least there (hollow), with 95% intervals.",
         wide=len(groups) > 1)
-
-
-FIGURES = {"seats": seats_figures, "jokers": jokers_figures, "compare": compare_figures,
-           "trump": trump_figures}
-
-
-def study_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
-    """Write every figure of ``result`` into ``folder``."""
-    if result.study in ("ladder", "fields", "best-response"):
-        from reports.ladder import best_response_figures, fields_figures, ladder_figures
-
-        make = {"ladder": ladder_figures, "fields": fields_figures,
-                "best-response": best_response_figures}[result.study]
-        return make(result, folder)
-    make = FIGURES.get(result.study)
-    return make(result, folder) if make else []

@@ -20,7 +20,7 @@ from analyzer.numbers import count, interval, number, percent
 from analyzer.studies import registry as studies
 from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import is_rate, metric_words
+from analyzer.text import is_rate, metric_words
 from reports.claims import (
     Cell,
     Claim,

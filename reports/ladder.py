@@ -9,7 +9,7 @@ import pandas as pd
 
 from analyzer.games.registry import title as game_title
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import is_rate, metric_words
+from analyzer.text import is_rate, metric_words
 from reports.figures import BLUE, FigureInfo, _grid, _save
 from reports.tables import TableView, interval_cell
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from analyzer.numbers import bounds, count, decimals_for, interval, number, percent
 from analyzer.studies.results import StudyResult
-from analyzer.studies.text import is_rate
+from analyzer.text import is_rate
 from reports.names import aim_label, policy_label, rule_label, ruleset_label
 
 
@@ -266,22 +266,6 @@ def trump_views(result: StudyResult) -> list[TableView]:
         }), "choosers"))
     views.append(TableView("Loss by hand feature", fview, "features"))
     return views
-
-
-VIEWS = {"seats": seats_views, "jokers": jokers_views, "compare": compare_views,
-         "trump": trump_views}
-
-
-def study_views(result: StudyResult) -> list[TableView]:
-    """The readable tables of ``result`` (the raw tables when no view is defined)."""
-    if result.study == "ladder":
-        from reports.ladder import ladder_views
-
-        return ladder_views(result)
-    make = VIEWS.get(result.study)
-    if make:
-        return make(result)
-    return [TableView(name, rounded_view(df), name) for name, df in result.tables.items()]
 
 
 def rounded_view(df: pd.DataFrame) -> pd.DataFrame:

@@ -39,8 +39,8 @@ from bench_jass import bench_jass, print_jass  # noqa: E402
 _COMPILE_PROBE = """
 import json, resource, time
 t0 = time.perf_counter()
-from analyzer.games.ass import kernel
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.ass import kernel
+from analyzer.engines.kernel import RunSpec
 kernel.play_chunk(RunSpec("ass", 4, ("basic",), 1), 0, 1)
 t1 = time.perf_counter()
 kernel.play_chunk(RunSpec("ass", 4, ("basic",), 1, mode="matches"), 0, 1)
@@ -57,9 +57,9 @@ def bench_ass(games: int = 200_000, ref_games: int = 300, players: tuple[int, ..
               repeats: int = 3, compile_probe: bool = True,
               match_players: tuple[int, ...] = (4,)) -> dict:
     """Measure the Who's the Ass? engines; return the figures as a dict."""
-    from analyzer.games.ass import kernel
-    from analyzer.games.ass.reference import play_match_record, play_record
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.ass import kernel
+    from analyzer.engines.ass.reference import play_match_record, play_record
+    from analyzer.engines.kernel import RunSpec
     from strategies.registry import seat_strategies
 
     results: dict = {"games": games, "ref_games": ref_games, "engines": {}}

@@ -1,6 +1,6 @@
 """Who's the Ass? search speed on one core: rollouts, and pimc in a game.
 
-* ns per rollout from mid-game: ``analyzer.games.ass.rollout.play_on`` from the state at the
+* ns per rollout from mid-game: ``strategies.ass.rollout.play_on`` from the state at the
   start of the middle round of recorded 4-player games (every seat ``basic``; the copy of the
   state before each rollout included), with ``basic`` and with ``careful`` rollouts; beside it
   the engine's own play loop (``play_packed``, ``basic``) from the same states, and the plain
@@ -31,10 +31,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_common import rate  # noqa: E402
 
+from analyzer.engines.ass.engine import play_packed  # noqa: E402
 from analyzer.games.ass.cards import PUB_GONE, PUB_KNOWN, PUB_SIZES, VIEW_LEN  # noqa: E402
-from analyzer.games.ass.engine import play_packed  # noqa: E402
 from analyzer.games.ass.moves import unpack_to  # noqa: E402
-from analyzer.games.ass.rollout import play_on  # noqa: E402
+from strategies.ass.rollout import play_on  # noqa: E402
 
 
 @njit
@@ -79,9 +79,9 @@ def _engine_from(states, sizes, gone, starters, blocked, rounds, n, families, pa
 
 def mid_game_states(count: int, players: int = 4):
     """The state at the start of the middle round of ``count`` recorded basic games."""
-    from analyzer.games.ass.positions import state_at
-    from analyzer.games.ass.records import Tracer
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.ass.positions import state_at
+    from analyzer.engines.ass.records import Tracer
+    from analyzer.engines.kernel import RunSpec
 
     tracer = Tracer(RunSpec("ass", players, ("basic",), 99))
     states = np.zeros((count, players), dtype=np.uint64)
@@ -104,8 +104,8 @@ def mid_game_states(count: int, players: int = 4):
 
 
 def bench_rollouts(count: int = 2000, repeats: int = 20, engine_games: int = 200_000) -> dict:
-    from analyzer.games.ass import kernel
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.ass import kernel
+    from analyzer.engines.kernel import RunSpec
     from strategies.registry import parse_strategy
 
     arrays, turns_per_game = mid_game_states(count)
@@ -134,8 +134,8 @@ def bench_rollouts(count: int = 2000, repeats: int = 20, engine_games: int = 200
 
 
 def bench_pimc(pimc: str = "pimc", games: int = 400) -> dict:
-    from analyzer.games.ass import kernel
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.ass import kernel
+    from analyzer.engines.kernel import RunSpec
 
     spec = RunSpec("ass", 4, (pimc, "basic", "basic", "basic"), 1)
     kernel.play_chunk(spec, 0, 2)
@@ -145,10 +145,10 @@ def bench_pimc(pimc: str = "pimc", games: int = 400) -> dict:
 
 def _search_counts(pimc: str, games: int) -> dict:
     """Decisions searched per game and worlds x candidates per searched decision."""
+    from analyzer.engines.ass.positions import state_at, view_of
+    from analyzer.engines.ass.records import Tracer
+    from analyzer.engines.kernel import RunSpec
     from analyzer.games.ass.moves import legal_moves
-    from analyzer.games.ass.positions import state_at, view_of
-    from analyzer.games.ass.records import Tracer
-    from analyzer.games.kernel import RunSpec
     from strategies.ass.catalog import BASIC, RANDOM
     from strategies.ass.pimc import _candidates, rollout_strategy
     from strategies.ass.policies import basic, heuristic

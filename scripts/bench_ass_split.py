@@ -21,11 +21,12 @@ C's speed per game (480 ns against C's 366 where the targets were set) and at le
 from __future__ import annotations
 
 import numpy as np
+from ass_workloads import _deal_play_loop  # noqa: F401  (the loop timed here and by cbase_ass)
 from bench_common import rate
 from numba import njit
 
+from analyzer.engines.ass.engine import canonical_deck, start_game
 from analyzer.games.ass.cards import DECK_SIZE, VIEW_LEN
-from analyzer.games.ass.engine import OK, canonical_deck, play_packed, start_game
 
 # Issue 13's targets as speed ratios numba/C (C ns / numba ns): at least this much of C's speed.
 TARGETS = {"game": 0.75, "rollout": 126 / 180}
@@ -46,29 +47,9 @@ def _deal_loop(seed, count, n, per_player, template):
     return check
 
 
-@njit
-def _deal_play_loop(seed, count, n, per_player, template, families, params):
-    packed = np.zeros(n, dtype=np.uint64)
-    view = np.zeros(VIEW_LEN, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    deck = np.empty(DECK_SIZE, dtype=np.uint8)
-    taken = np.zeros(n, dtype=np.int64)
-    trace = np.empty((1, 14), dtype=np.int64)
-    small = template.astype(np.uint8)
-    check = np.uint64(0)
-    for g in range(count):
-        ass_seat = start_game(seed, g, n, per_player, small, deck, packed, view, rng, taken)
-        rounds, _, status = play_packed(packed, ass_seat, -1, n, families, params, view, rng,
-                                        trace, False, taken, (None, None))
-        if status != OK:
-            return np.uint64(0)
-        check += np.uint64(rounds) + packed[0]
-    return check
-
-
 def _reference_rollouts(arrays, n: int) -> None:
     """reference.play_from (basic everywhere) from every mid-game state."""
-    from analyzer.games.ass.reference import Player, Table, play_from
+    from analyzer.engines.ass.reference import Player, Table, play_from
     from analyzer.games.ass.rules import AssRules
     from analyzer.rng import PyRng
     from strategies.registry import parse_strategy
@@ -89,10 +70,10 @@ def bench_split(games: int = 200_000, ref_games: int = 300, states: int = 2000,
     """The split of one game and a rollout, numba and reference; ns per unit."""
     from bench_ass_search import _rollouts, mid_game_states
 
-    from analyzer.games.ass import kernel
-    from analyzer.games.ass.reference import deal, play_record
+    from analyzer.engines.ass import kernel
+    from analyzer.engines.ass.reference import deal, play_record
+    from analyzer.engines.kernel import RunSpec
     from analyzer.games.ass.rules import AssRules
-    from analyzer.games.kernel import RunSpec
     from analyzer.rng import PyRng
     from strategies.registry import parse_strategy, seat_strategies
 

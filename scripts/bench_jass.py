@@ -9,7 +9,7 @@ the first-call time with an empty and with a warm numba cache.
 Also (``split``) the nanoseconds of one 4-player ``basic`` deal split into the deal (shuffle
 and packets), the play (aims and 36 cards) and the bookkeeping (points, sticks, the chunk's
 output columns), the nanoseconds of one rollout from the trump-fixing card
-(``analyzer.games.jass.play.rollout``, the search's playout, from a packed state) and
+(``strategies.jass.play.rollout``, the search's playout, from a packed state) and
 (``search``) the speed of one ``pimc`` seat among ``basic`` players: deals/s, rollouts/s and
 the cost of a rollout card against the plain engine's cost per card.
 
@@ -40,30 +40,17 @@ sys.path.insert(0, str(ROOT / "scripts"))
 if "numba" not in sys.modules:  # one core (the kernels are serial); numba refuses a change
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")  # once its threads run (the test suite)
 
-import time  # noqa: E402
 
-import numpy as np  # noqa: E402
 from bench_common import chunk_units, in_chunks, peak_rss_mb, probe_compile, rate  # noqa: E402
-from numba import njit  # noqa: E402
+from jass_workloads import _cpu, _deal_and_play, _deal_only, _fix_states, _rollouts  # noqa: E402,F401
 
-from analyzer.games.jass import engine  # noqa: E402
-from analyzer.games.jass.play import rollout  # noqa: E402
-from analyzer.games.jass.primitives import (  # noqa: E402
-    S_LAST_WINNER,
-    S_N,
-    S_POS,
-    S_TRICK,
-    S_TRUMP,
-    S_WON,
-    ST_SIZE,
-)
-from analyzer.rng import seed_state  # noqa: E402
+from analyzer.engines.jass import engine  # noqa: E402
 
 _COMPILE_PROBE = """
 import json, time
 t0 = time.perf_counter()
-from analyzer.games.jass import kernel
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.jass import kernel
+from analyzer.engines.kernel import RunSpec
 kernel.play_chunk(RunSpec("jass", 4, ("basic",), 1, mode="deals"), 0, 1)
 t1 = time.perf_counter()
 kernel.warmup()
@@ -99,10 +86,10 @@ def bench_jass(
     bench_common.in_chunks), its result columns allocated once per call. With ``c_engine``, the C
     yardstick's figures under ``c`` (or why not, under ``c_note``).
     """
-    from analyzer.games.jass import kernel
-    from analyzer.games.jass.reference import ReferenceJass
+    from analyzer.engines.jass import kernel
+    from analyzer.engines.jass.reference import ReferenceJass
+    from analyzer.engines.kernel import RunSpec
     from analyzer.games.jass.rules import make_rules
-    from analyzer.games.kernel import RunSpec
     from strategies.registry import seat_strategies
 
     rows = []
@@ -147,115 +134,17 @@ def bench_jass(
     return result
 
 
-@njit(cache=False)
-def _deal_only(seed, count, n):
-    work = engine.new_work()
-    rng, deck, hands, played, taken, st, ints, ties, res = work
-    acc = 0
-    for u in range(count):
-        seed_state(rng, seed, u, 0)
-        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
-        acc += hands[0] & 1
-    return acc
-
-
-@njit(cache=False)
-def _deal_and_play(seed, count, n, fams, prms):
-    work = engine.new_work()
-    rng, deck, hands, played, taken, st, ints, ties, res = work
-    acc = 0
-    for u in range(count):
-        seed_state(rng, seed, u, 0)
-        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
-        engine.begin_all(fams, prms, hands, st, ints[0], n)
-        engine.run_deal_plain(fams, prms, rng, hands, played, taken, st, ints[0])
-        acc += st[S_LAST_WINNER]
-    return acc
-
-
-@njit(cache=False)
-def _fix_states(seed, count, n, fams, prms):
-    """The packed state just before the trump-fixing card of deals 0..count-1 (deals with no
-    trump fix are skipped). Returns (states, rows)."""
-    work = engine.new_work()
-    rng, deck, hands, played, taken, st, ints, ties, res = work
-    trace = np.zeros((1, engine.T_WIDTH), dtype=np.int64)
-    out_u = np.zeros((count, 13), dtype=np.uint64)
-    out_s = np.zeros((count, ST_SIZE), dtype=np.int64)
-    k = 0
-    for u in range(count):
-        seed_state(rng, seed, u, 0)
-        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
-        engine.begin_all(fams, prms, hands, st, ints[0], n)
-        if engine.run_deal(fams, prms, rng, hands, played, taken, st, ints[0], True, False,
-                           trace, 0) != engine.STOPPED:
-            continue
-        for i in range(4):
-            out_u[k, i] = hands[i]
-            out_u[k, 4 + i] = played[i]
-            out_u[k, 8 + i] = taken[i]
-        out_u[k, 12] = rng[0]
-        out_s[k, :] = st
-        k += 1
-    return out_u, out_s, k
-
-
-@njit(cache=False)
-def _rollouts(out_u, out_s, rows, fams, prms, reps, play):
-    """Roll the packed states ``reps`` times over (play 1: ``rollout``, 2: the records' loop,
-    0: only the copy into the work arrays, which the timings subtract). Each rollout adds the
-    checksum of C's ``jass_rollouts`` (scripts/cbase/jass.c: last winner, trump, every seat's
-    taken cards and tricks), so both sides do the same work per rollout and the sums agree.
-    Returns (checksum, cards rolled)."""
-    hands = np.zeros(4, dtype=np.uint64)
-    played = np.zeros(4, dtype=np.uint64)
-    taken = np.zeros(4, dtype=np.uint64)
-    rng = np.zeros(1, dtype=np.uint64)
-    st = np.zeros(ST_SIZE, dtype=np.int64)
-    memo = np.full(4, -1, dtype=np.int64)
-    trace = np.zeros((1, engine.T_WIDTH), dtype=np.int64)
-    acc = 0
-    cards = 0
-    for _ in range(reps):
-        for k in range(rows):
-            for i in range(4):
-                hands[i] = out_u[k, i]
-                played[i] = out_u[k, 4 + i]
-                taken[i] = out_u[k, 8 + i]
-            rng[0] = out_u[k, 12]
-            st[:] = out_s[k]
-            cards += 36 - st[S_TRICK] * st[S_N] - st[S_POS]
-            if play == 1:
-                rollout(fams, prms, rng, hands, played, taken, st, memo)
-            elif play == 2:  # the records' loop (trace off): checks, stop and trace branches
-                engine.run_deal(fams, prms, rng, hands, played, taken, st, memo, False, False,
-                                trace, 0)
-            if play == 0:
-                acc += st[S_TRICK]
-            else:
-                acc += st[S_LAST_WINNER] * 5 + st[S_TRUMP]
-                for i in range(st[S_N]):
-                    acc += np.int64(taken[i] % np.uint64(1021)) * (i + 1) + st[S_WON + i]
-    return acc, cards
-
-
-def _cpu(fn) -> float:
-    c0 = time.process_time()
-    fn()
-    return time.process_time() - c0
-
-
 def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4,
                 c_lib=None) -> dict[str, float]:
     """ns per 4-player basic deal of the general loop (the one every table but ``basic``
     alone under ``seed`` plays): deal, play, bookkeeping (the rest of its chunk kernel,
     ``engine.deals_chunk``); the default run's ``play_chunk`` (the ``basic``-alone loop,
-    analyzer/games/jass/basic_play.py) beside it (``default_ns``); and ns per rollout from
+    analyzer/engines/jass/basic_play.py) beside it (``default_ns``); and ns per rollout from
     the trump-fixing card (best of ``repeats``);
     with ``c_lib`` (scripts/cbase_jass.load()) also the C engine's rollout of the same states,
     measured the same way (``c_rollout_ns``)."""
-    from analyzer.games.jass import kernel
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.jass import kernel
+    from analyzer.engines.kernel import RunSpec
     from strategies.registry import engine_arrays, seat_strategies
 
     fams, prms = engine_arrays(seat_strategies("jass", ["basic"], n))
@@ -350,11 +239,11 @@ def bench_c(lib, rows, players, deals, matches, repeats, split,
 def bench_search(strategy: str = "pimc", deals: int = 200, n: int = 4) -> dict[str, float]:
     """One search seat (seat 0) among basic players, single deals: deals/s by CPU time, and the
     rollouts it plays per second (worlds x candidates searched, counted from the records)."""
-    from analyzer.games.jass import kernel
+    from analyzer.engines.jass import kernel
+    from analyzer.engines.jass.records import trace_record
+    from analyzer.engines.jass.reference import legal_cards
+    from analyzer.engines.kernel import RunSpec
     from analyzer.games.jass.cards import parse_card
-    from analyzer.games.jass.records import trace_record
-    from analyzer.games.jass.reference import legal_cards
-    from analyzer.games.kernel import RunSpec
     from strategies.registry import parse_strategy
 
     field = (strategy,) + ("basic",) * (n - 1)

@@ -30,7 +30,7 @@ REPEAT = 3
 
 
 def _spec(game: str):
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.kernel import RunSpec
 
     if game == "ass":
         return RunSpec("ass", 5, ("basic",) * 5, seed=7)

@@ -178,12 +178,12 @@ def interleaved(rounds: int = 5, games: int = 200_000, states: int = 2000,
     without columns; rollouts (4 players): ``bench_ass_search._rollouts`` (``basic``) against
     :func:`rollouts`, from the same mid-game states, each state played
     max(1, games // states // 4) times per call."""
+    from ass_workloads import _deal_play_loop
     from bench_ass_search import _rollouts, mid_game_states
-    from bench_ass_split import _deal_play_loop
 
-    from analyzer.games.ass import kernel
-    from analyzer.games.ass.engine import canonical_deck
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.ass import kernel
+    from analyzer.engines.ass.engine import canonical_deck
+    from analyzer.engines.kernel import RunSpec
     from strategies.registry import parse_strategy
 
     arrays, _ = mid_game_states(states, 4)

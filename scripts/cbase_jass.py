@@ -331,12 +331,12 @@ def bench(players: tuple[int, ...] = (3, 4), deals: int = 400_000, matches: int 
 
 def _numba_fix_states(n: int, count: int):
     """Packed states before the trump-fixing card, from the numba engine (bench_jass)."""
-    import bench_jass
+    import jass_workloads as jw
 
     from strategies.registry import engine_arrays, seat_strategies
 
     fams, prms = engine_arrays(seat_strategies("jass", ["basic"], n))
-    return bench_jass._fix_states(1, count, n, fams, prms), (fams, prms)
+    return jw._fix_states(1, count, n, fams, prms), (fams, prms)
 
 
 def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
@@ -350,11 +350,11 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
     result columns: 2 to 4% of a deal here); C is timed writing the kernel's columns into
     fresh arrays in the same calls, and writing int64 rows into one reused buffer of CHUNK
     units."""
-    import bench_jass
+    import jass_workloads as jw
     from bench_common import in_chunks
 
-    from analyzer.games.jass import kernel
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.jass import kernel
+    from analyzer.engines.kernel import RunSpec
 
     lib = load(flags)
     (u, st, rows), (fams, prms) = _numba_fix_states(n, 20_000)
@@ -363,9 +363,9 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
     for spec in specs.values():
         kernel.play_chunk(spec, 0, 10)
     for play in (0, 1):
-        bench_jass._rollouts(u, st, rows, fams, prms, 1, play)
+        jw._rollouts(u, st, rows, fams, prms, 1, play)
     if (time_rollouts(u, st, rows, 1, 1, lib)["checksum"]
-            != bench_jass._rollouts(u, st, rows, fams, prms, 1, 1)[0]):
+            != jw._rollouts(u, st, rows, fams, prms, 1, 1)[0]):
         raise RuntimeError("the C and numba rollouts of the same states differ")
     dpm = deals_per_match(1, n, matches, lib=lib)
     numba_run = {m: in_chunks(lambda start, k, s=spec: kernel.play_chunk(s, start, k),
@@ -379,12 +379,12 @@ def ab(rounds: int = 5, n: int = 4, deals: int = 200_000, matches: int = 20_000,
         figures["c_deal_rows"].append(time_rows("deals", n, deals, 1, chunk=chunk, lib=lib))
         figures["c_match_rows"].append(time_rows("matches", n, matches, 1, chunk=chunk,
                                                  lib=lib, dpm=dpm))
-        figures["numba_deal"].append(bench_jass._cpu(numba_run["deals"]) / deals * 1e9)
+        figures["numba_deal"].append(jw._cpu(numba_run["deals"]) / deals * 1e9)
         figures["c_match"].append(time_matches(n, matches, 1, lib=lib)[1])
-        figures["numba_match"].append(bench_jass._cpu(numba_run["matches"]) / (matches * dpm) * 1e9)
+        figures["numba_match"].append(jw._cpu(numba_run["matches"]) / (matches * dpm) * 1e9)
         figures["c_rollout"].append(time_rollouts(u, st, rows, reps, 1, lib)["rollout_ns"])
-        play = bench_jass._cpu(lambda: bench_jass._rollouts(u, st, rows, fams, prms, reps, 1))
-        copy = bench_jass._cpu(lambda: bench_jass._rollouts(u, st, rows, fams, prms, reps, 0))
+        play = jw._cpu(lambda: jw._rollouts(u, st, rows, fams, prms, reps, 1))
+        copy = jw._cpu(lambda: jw._rollouts(u, st, rows, fams, prms, reps, 0))
         figures["numba_rollout"].append((play - copy) / (rows * reps) * 1e9)
     med = {k: statistics.median(v) for k, v in figures.items()}
     per_round = {k: [c / m for c, m in zip(figures[a], figures[b], strict=True)]

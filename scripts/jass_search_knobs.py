@@ -30,8 +30,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--field", default="aim-low")
     parser.add_argument("--seed", type=int, default=11)
     args = parser.parse_args(argv)
-    from analyzer.games.jass import kernel
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.jass import kernel
+    from analyzer.engines.kernel import RunSpec
 
     n = args.players
     first = None

@@ -43,8 +43,8 @@ def _overlap(x, y) -> bool:
 
 
 def main(argv: list[str] | None = None) -> None:
+    from analyzer.runner.play import KernelBackend
     from analyzer.studies.ladder import run_ladder
-    from analyzer.studies.play import KernelBackend
     from analyzer.studies.suite import budget
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

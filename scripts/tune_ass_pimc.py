@@ -30,8 +30,8 @@ def half(x: np.ndarray) -> float:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from analyzer.games.ass import kernel
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.ass import kernel
+    from analyzer.engines.kernel import RunSpec
     from analyzer.stats.duplicate import rotations
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

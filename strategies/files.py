@@ -46,6 +46,7 @@ from analyzer.games import registry as games_registry
 from strategies.registry import (
     StrategyError,
     StrategySpec,
+    add_file_loader,
     exact_number,
     register,
     resolve_values,
@@ -208,6 +209,9 @@ def load_for(game: str) -> None:
     for path in env_paths():
         if (path, game) not in _REGISTERED:
             register_file(path, game)
+
+
+add_file_loader(load_for)
 
 
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f",

@@ -232,12 +232,27 @@ def catalog(game: str, with_files: bool = True) -> dict[str, StrategySpec]:
     if game not in games.names():
         raise StrategyError(f"unknown game {game!r}; games: {', '.join(games.names())}")
     if game not in _CATALOGS:
-        importlib.import_module(games.get(game).strategies)
+        importlib.import_module(catalog_module(game))
     if with_files and game in _COMPLETE:
-        from strategies.files import load_for
-
-        load_for(game)
+        for load in _FILE_LOADERS:
+            load(game)
     return _CATALOGS.get(game, {})
+
+
+def catalog_module(game: str) -> str:
+    """The module that registers ``game``'s strategies: ``strategies.<game>.catalog``."""
+    return f"strategies.{game}.catalog"
+
+
+# Loaders of the presets in strategies files (strategies/files.py adds its own when imported,
+# which every catalogue module does): called with a game once its catalogue is complete.
+_FILE_LOADERS: list = []
+
+
+def add_file_loader(load) -> None:
+    """Call ``load(game)`` whenever a complete catalogue is asked for (strategies files)."""
+    if load not in _FILE_LOADERS:
+        _FILE_LOADERS.append(load)
 
 
 def family_root(spec: StrategySpec) -> StrategySpec:

@@ -1,4 +1,4 @@
-"""A tiny dice game that implements the kernel contract (analyzer/games/kernel.py).
+"""A tiny dice game that implements the kernel contract (analyzer/engines/kernel.py).
 
 The runner's tests use it where the real games would cost compile time or were not written yet:
 every seat rolls ``dice`` six-sided dice (its strategy's parameter), the highest total wins
@@ -32,7 +32,6 @@ DESCRIPTION = GameDescription(
         Column("winner", "int16", "the winning seat", per_unit=True),
     ), metrics=(Metric("score", "mean score"), Metric("won", "win %", 100.0))),),
     measures=(Measure("won", "higher"), Measure("score", "higher")),
-    kernel="fake_kernel", strategies="fake_kernel",
 )
 UNIT = DESCRIPTION.units()
 MODES = tuple(m.name for m in DESCRIPTION.modes)
@@ -56,11 +55,13 @@ def strategy_spec():
 
 def install(monkeypatch) -> None:
     """Register the dice game as game ``dice`` (kernel module and strategy catalogue)."""
+    from analyzer.engines import kernel
     from analyzer.games import registry as games
     from strategies import registry
 
     games.names()  # the built-in games first
     monkeypatch.setitem(games._GAMES, GAME, DESCRIPTION)
+    monkeypatch.setitem(kernel._KERNELS, GAME, "fake_kernel")
     monkeypatch.setitem(registry._CATALOGS, GAME, {"basic": strategy_spec()})
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.games.ass.records import Tracer, verify_record
-from analyzer.games.ass.reference import play_record
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.ass.records import Tracer, verify_record
+from analyzer.engines.ass.reference import play_record
+from analyzer.engines.kernel import RunSpec
 from strategies.registry import catalog, seat_strategies
 
 EXTRA = [

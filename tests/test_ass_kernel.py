@@ -1,4 +1,4 @@
-"""The kernel contract of Who's the Ass? (analyzer.games.kernel): columns, validation,
+"""The kernel contract of Who's the Ass? (analyzer.engines.kernel): columns, validation,
 chunk independence, and the seat frequencies of the deal against their exact values."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import math
 import numpy as np
 import pytest
 
+from analyzer.engines.ass import kernel
+from analyzer.engines.ass.engine import MAX_ROUNDS
+from analyzer.engines.kernel import RunSpec, kernel_module
 from analyzer.errors import CardlabError
-from analyzer.games.ass import kernel
-from analyzer.games.ass.engine import MAX_ROUNDS
-from analyzer.games.kernel import RunSpec, kernel_module
 
 
 def spec(players=4, strategies=("basic",), seed=1, **kw):
@@ -133,7 +133,7 @@ def test_warmup_runs():
 def test_an_illegal_move_is_caught_and_reported(monkeypatch):
     """A family the engine does not dispatch plays an illegal code: the chunk stops there and
     the kernel names the seat, strategy and game."""
-    from analyzer.games.ass import engine
+    from analyzer.engines.ass import engine
 
     n = 4
     families = np.array([0, 0, 99, 0], dtype=np.int64)
@@ -142,13 +142,17 @@ def test_an_illegal_move_is_caught_and_reported(monkeypatch):
     bad = engine.run_chunk(1, 0, 5, n, 13, families, params, engine.canonical_deck(), *cols,
                            engine.variant_for(families))
     assert bad == 0  # the first game already reaches seat 2
+    from analyzer.engines.ass import runspec
+
+    # the run kernel plays the chunk, the records replay the game to name the seat
     monkeypatch.setattr(kernel, "engine_inputs", lambda spec: (families, params))
+    monkeypatch.setattr(runspec, "engine_inputs", lambda spec: (families, params))
     with pytest.raises(RuntimeError, match=r"seat 2 made an illegal move in game seed=1"):
         kernel.play_chunk(spec(4), 0, 5)
 
 
 def test_the_variant_is_chosen_from_the_families():
-    from analyzer.games.ass.engine import variant_for
+    from analyzer.engines.ass.engine import variant_for
     from strategies.registry import engine_arrays, parse_strategy
 
     def families(*texts):
@@ -165,7 +169,7 @@ def test_each_variant_holds_only_its_families():
     without a search seat no search: a seat of such a family is illegal at once there, in
     single games and in matches. So the play loop asks them only through _ask_other and
     _search_move."""
-    from analyzer.games.ass import engine
+    from analyzer.engines.ass import engine
     from strategies.registry import engine_arrays, parse_strategy
 
     n = 4
@@ -195,7 +199,7 @@ def test_search_move_is_compiled_only_into_the_search_variant(monkeypatch):
     the search is not compiled at all (here a stand-in search, never compiled before)."""
     from numba import njit
 
-    from analyzer.games.ass import engine
+    from analyzer.engines.ass import engine
     from analyzer.games.ass.cards import PASS, VIEW_LEN
     from strategies.ass.catalog import PIMC
 
@@ -229,14 +233,14 @@ def test_the_basic_alone_loop_plays_the_traced_loops_games(players):
     (the one the engine-vs-reference tests hold to the rules) must give the same games:
     final hands, rounds, ass rounds and who took them, for 150 games at each player count
     (A-5..A-10)."""
-    from analyzer.games.ass.cards import ASS
-    from analyzer.games.ass.engine import (
+    from analyzer.engines.ass.engine import (
         TRACE_WIDTH,
         canonical_deck,
         score,
         trace_game,
         variant_for,
     )
+    from analyzer.games.ass.cards import ASS
 
     run = kernel.validate(spec(players, seed=31 + players))
     out = kernel.play_chunk(run, 0, 150)

@@ -12,7 +12,16 @@ import pytest
 from typer.testing import CliRunner
 
 from analyzer.cli import app
-from analyzer.games.ass import kernel
+from analyzer.engines.ass import kernel
+from analyzer.engines.ass.engine import match_shares
+from analyzer.engines.ass.records import (
+    MatchTracer,
+    replay_match_matches,
+    trace_match_record,
+    verify_match_record,
+)
+from analyzer.engines.ass.reference import DEALER_STREAM, match_winners, play_match_record
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.ass.cards import (
     PUB_GAME,
     PUB_GAMES,
@@ -26,17 +35,8 @@ from analyzer.games.ass.cards import (
     card_kind,
     decode,
 )
-from analyzer.games.ass.engine import match_shares
-from analyzer.games.ass.records import (
-    MatchTracer,
-    replay_match_matches,
-    trace_match_record,
-    verify_match_record,
-)
-from analyzer.games.ass.reference import DEALER_STREAM, match_winners, play_match_record
-from analyzer.games.kernel import RunSpec
 from analyzer.rng import PyRng, new_state
-from strategies.ass.policies import decide
+from strategies.ass.dispatch import decide
 from strategies.registry import catalog, parse_strategy, seat_strategies
 
 runner = CliRunner()

@@ -8,7 +8,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.games.ass import reference
+from analyzer.engines.ass import reference
+from analyzer.engines.ass.records import Tracer
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.ass.cards import (
     ASS,
     JOKER,
@@ -27,10 +29,8 @@ from analyzer.games.ass.cards import (
     encode,
 )
 from analyzer.games.ass.moves import is_legal, legal_moves
-from analyzer.games.ass.records import Tracer
-from analyzer.games.kernel import RunSpec
 from analyzer.rng import new_state
-from strategies.ass.policies import decide
+from strategies.ass.dispatch import decide
 from strategies.registry import catalog, parse_strategy
 
 hands = st.tuples(

@@ -15,6 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analyzer.engines.ass.positions import record_at, state_at, view_of
+from analyzer.engines.ass.records import Tracer, replay_matches, verify_record
+from analyzer.engines.ass.reference import play_record
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.ass.cards import (
     ASS,
     PUB_ASS_ROUND,
@@ -28,15 +32,11 @@ from analyzer.games.ass.cards import (
     VIEW_LEN,
     card_kind,
 )
-from analyzer.games.ass.positions import record_at, state_at, view_of
-from analyzer.games.ass.records import Tracer, replay_matches, verify_record
-from analyzer.games.ass.reference import play_record
-from analyzer.games.ass.rollout import OK, play_on
-from analyzer.games.kernel import RunSpec
 from analyzer.rng import new_state, seed_state
 from analyzer.runner import RunOptions, execute
 from strategies.ass.catalog import INFER_POLICY, PEEK, PIMC, RANDOM
 from strategies.ass.pimc import INCONSISTENT, sample_world, search_move
+from strategies.ass.rollout import OK, play_on
 from strategies.registry import catalog, parse_strategy, seat_strategies
 
 SMALL = "pimc:worlds=3,candidates=3"  # infer=policy, oversample=2: the defaults
@@ -245,7 +245,7 @@ def test_a8_a11_the_ass_location_is_public(players):
     """A-8: the ass's holder starts the first round, so the deal makes it public; A-7: it
     moves only by being led and taken, which is public (A-11). So the view always shows
     where the ass is (own hand, the table or a known holding), and every world puts it there."""
-    from analyzer.games.ass.engine import (
+    from analyzer.engines.ass.engine import (
         TRACE_WIDTH,
         canonical_deck,
         deal,
@@ -295,8 +295,8 @@ def test_engine_reference_and_positions_agree_on_the_known_holdings():
     """Three derivations of PUB_KNOWN: the views the reference engine hands a policy at each
     decision equal positions.py's views of the engine's record there, and the engine's view
     at the end of the game holds the reference's known holdings there."""
-    from analyzer.games.ass import reference
-    from analyzer.games.ass.engine import (
+    from analyzer.engines.ass import reference
+    from analyzer.engines.ass.engine import (
         TRACE_WIDTH,
         canonical_deck,
         deal,
@@ -547,7 +547,7 @@ def test_search_families_are_registered_with_knobs_and_peek_says_it_is_no_player
 
 def ass_round_move(name, hand):
     from analyzer.games.ass.cards import PASS, move_cards
-    from strategies.ass.policies import decide
+    from strategies.ass.dispatch import decide
 
     s = parse_strategy("ass", name)
     view = np.zeros(VIEW_LEN, dtype=np.int64)
@@ -578,7 +578,7 @@ def test_a7_ass_jokers_knob_splits_throwing_from_using_jokers():
 
 def test_ass_jokers_knob_leaves_normal_rounds_alone():
     """ass_jokers=same is the preset itself; throw/keep change ass rounds, not raises."""
-    from analyzer.games.ass import kernel
+    from analyzer.engines.ass import kernel
 
     a = kernel.play_chunk(RunSpec("ass", 5, ("joker-hoarder",), 2), 0, 300)
     b = kernel.play_chunk(RunSpec("ass", 5, ("joker-hoarder:ass_jokers=same",), 2), 0, 300)
@@ -593,7 +593,7 @@ def test_ass_jokers_knob_leaves_normal_rounds_alone():
 
 def normal_round_move(name, hand, k, high):
     from analyzer.games.ass.cards import PASS, move_cards
-    from strategies.ass.policies import decide
+    from strategies.ass.dispatch import decide
 
     s = parse_strategy("ass", name)
     view = np.zeros(VIEW_LEN, dtype=np.int64)

@@ -4,8 +4,8 @@ play_game rebuilds them from the hands before and after."""
 
 import numpy as np
 
+from analyzer.engines.ass.engine import OK, TRACE_WIDTH, canonical_deck, deal, play_game
 from analyzer.games.ass.cards import DECK_SIZE, JOKER, PUB_GONE, PUB_TABLE, VIEW_LEN
-from analyzer.games.ass.engine import OK, TRACE_WIDTH, canonical_deck, deal, play_game
 from analyzer.games.ass.rules import AssRules
 from analyzer.rng import new_state, seed_state
 from strategies.ass.catalog import BASIC, HEURISTIC

@@ -7,8 +7,8 @@ import json
 from typer.testing import CliRunner
 
 from analyzer.cli import app
+from analyzer.engines.ass.records import replay_matches, verify_record
 from analyzer.games.ass.cards import RECORD_ORDER, card_kind
-from analyzer.games.ass.records import replay_matches, verify_record
 
 runner = CliRunner()
 KEYS = {"game", "version", "seed", "index", "players", "strategies", "rules", "hands",

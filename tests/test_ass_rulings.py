@@ -11,7 +11,9 @@ import inspect
 import numpy as np
 import pytest
 
-from analyzer.games.ass import reference
+from analyzer.engines.ass import reference
+from analyzer.engines.ass.engine import canonical_deck, deal, new_view
+from analyzer.engines.ass.records import play_position
 from analyzer.games.ass.cards import (
     ASS,
     HAND_SLOTS,
@@ -22,8 +24,6 @@ from analyzer.games.ass.cards import (
     card_kind,
     decode,
 )
-from analyzer.games.ass.engine import canonical_deck, deal, new_view
-from analyzer.games.ass.records import play_position
 from analyzer.games.ass.rules import PER_PLAYER, AssRules
 from analyzer.rng import PyRng, new_state, seed_state
 from strategies.ass import policies
@@ -90,8 +90,8 @@ def test_A2_per_player_table_and_ass_always_dealt():
 
 def test_A3_seat_q_mod_n_gets_card_q_and_the_ass_holder_starts():
     """A-3: seats in dealing order; the holder of the ass starts the first round (A-8)."""
-    from analyzer.games.ass.records import trace_record
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.ass.records import trace_record
+    from analyzer.engines.kernel import RunSpec
 
     for index in range(10):
         record, _ = trace_record(RunSpec("ass", 5, ("basic",), 2), index)

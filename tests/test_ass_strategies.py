@@ -23,7 +23,7 @@ from analyzer.games.ass.cards import (
 )
 from analyzer.games.ass.moves import legal_moves
 from analyzer.rng import new_state, seed_state
-from strategies.ass.policies import decide
+from strategies.ass.dispatch import decide
 from strategies.registry import catalog, parse_strategy
 
 

@@ -18,11 +18,11 @@ import numpy as np
 import pytest
 from numba import njit
 
-from analyzer.games.ass import kernel
+from analyzer.engines.ass import kernel
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.ass.cards import PUB_SIZES, VIEW_LEN
-from analyzer.games.ass.rollout import OK, play_on
-from analyzer.games.kernel import RunSpec
 from strategies.ass.catalog import BASIC
+from strategies.ass.rollout import OK, play_on
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 GAMES = 2000

@@ -26,10 +26,10 @@ except cbaseline.NoCompiler as exc:  # pragma: no cover - depends on the machine
 
 import cbase_jass  # noqa: E402
 
-from analyzer.games.jass import engine  # noqa: E402
+from analyzer.engines.jass import engine  # noqa: E402
+from analyzer.engines.jass.kernel import play_chunk  # noqa: E402
+from analyzer.engines.kernel import RunSpec  # noqa: E402
 from analyzer.games.jass.cards import SUIT_MASK  # noqa: E402
-from analyzer.games.jass.kernel import play_chunk  # noqa: E402
-from analyzer.games.jass.play import rollout, to_move  # noqa: E402
 from analyzer.games.jass.primitives import (  # noqa: E402
     S_FIXER,
     S_LAST_WINNER,
@@ -41,7 +41,7 @@ from analyzer.games.jass.primitives import (  # noqa: E402
     U0,
     legal_mask,
 )
-from analyzer.games.kernel import RunSpec  # noqa: E402
+from strategies.jass.play import rollout, to_move  # noqa: E402
 from strategies.jass.policies import basic_card  # noqa: E402
 from strategies.registry import engine_arrays, seat_strategies  # noqa: E402
 

@@ -38,7 +38,7 @@ def _moments(n: int, seats: int) -> pd.DataFrame:
 @pytest.mark.parametrize("columns", [80, 60])
 def test_a_narrow_table_keeps_seat_strategy_and_n_whole(monkeypatch, capsys, columns):
     from analyzer.cli.run_commands import print_seat_table
-    from analyzer.games.ass.kernel import SEAT_METRICS
+    from analyzer.engines.ass.kernel import SEAT_METRICS
 
     monkeypatch.setenv("COLUMNS", str(columns))
     labels = ["basic", "hold-jokers:keep=4", "joker-hoarder", "careful"]

@@ -9,8 +9,8 @@ import pytest
 from fake_kernel import DESCRIPTION as DICE  # tests/ is on sys.path
 from fake_kernel import install as install_dice
 
+from analyzer.engines.kernel import RunSpec, kernel_module, kernel_path
 from analyzer.games import registry as games
-from analyzer.games.kernel import RunSpec, kernel_module, kernel_path
 from analyzer.runner import RunOptions, execute
 from analyzer.runner.chunks import preferred_chunk_size
 from analyzer.studies import registry as studies

@@ -1,4 +1,4 @@
-"""The plain run specialised to tables of `basic` alone (analyzer/games/jass/basic_play.py)
+"""The plain run specialised to tables of `basic` alone (analyzer/engines/jass/basic_play.py)
 plays exactly what the general loop plays: the same J-2 shuffle and deal from the same draws,
 J-4..J-7 under `seed` with `basic`'s choices, so the same J-8 points, J-9 sticks (remembered
 ties in a match) and J-10 ends, column for column, for every (seed, index); and the kernel
@@ -8,8 +8,8 @@ picks it only for tables of `basic` alone under `seed`.
 import numpy as np
 import pytest
 
-from analyzer.games.jass import basic_play, engine, kernel
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.jass import basic_play, engine, kernel
+from analyzer.engines.kernel import RunSpec
 from analyzer.rng import seed_state
 from strategies.registry import engine_arrays, parse_strategy, seat_strategies
 

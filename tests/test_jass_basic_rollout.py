@@ -1,5 +1,5 @@
 """The search's rollout specialised to `basic` in every seat under `seed`
-(analyzer/games/jass/play.py, ``rollout_basic``) plays on from any packed mid-deal state
+(strategies/jass/play.py, ``rollout_basic``) plays on from any packed mid-deal state
 exactly as the general loop (``rollout_general``) does: J-4..J-7 with `basic`'s cards, trump
 fixed by the first card off suit (J-5) whether it comes in the trick in progress or later,
 the same trick winners and the same J-8/J-9 outcome for the search; and ``rollout`` takes it
@@ -13,9 +13,8 @@ before and after trump is fixed, the trump-fixing card itself and finished deals
 import numpy as np
 import pytest
 
-from analyzer.games.jass import engine
+from analyzer.engines.jass import engine
 from analyzer.games.jass.cards import SUIT_MASK, mask_cards
-from analyzer.games.jass.play import rollout, rollout_basic, rollout_general, to_move
 from analyzer.games.jass.primitives import (
     S_HIST,
     S_LED,
@@ -30,6 +29,7 @@ from analyzer.games.jass.primitives import (
     legal_mask,
 )
 from strategies.jass.knobs import AIM_LOW, OBJ_DEAL, OBJ_MATCH
+from strategies.jass.play import rollout, rollout_basic, rollout_general, to_move
 from strategies.jass.policies import basic_card
 from strategies.jass.search import outcome
 from strategies.registry import engine_arrays, seat_strategies

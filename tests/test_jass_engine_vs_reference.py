@@ -7,11 +7,11 @@ totals, winner) must be identical, and every record must pass the independent ru
 
 import pytest
 
-from analyzer.games.jass.kernel import play_chunk
-from analyzer.games.jass.records import check_record, trace_record
-from analyzer.games.jass.reference import ReferenceJass
+from analyzer.engines.jass.kernel import play_chunk
+from analyzer.engines.jass.records import check_record, trace_record
+from analyzer.engines.jass.reference import ReferenceJass
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.jass.rules import make_rules
-from analyzer.games.kernel import RunSpec
 from strategies.registry import catalog, seat_strategies
 
 SEARCH = ("pimc", "peek")  # tested with few worlds in test_jass_search.py

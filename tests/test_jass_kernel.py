@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
+from analyzer.engines.jass import kernel
+from analyzer.engines.kernel import RunSpec, kernel_module
 from analyzer.errors import CardlabError
-from analyzer.games.jass import kernel
-from analyzer.games.kernel import RunSpec, kernel_module
 
 MATCH_DTYPES = {
     "index": np.int64, "seat": np.int16, "sticks": np.int16, "won": np.bool_,
@@ -106,8 +106,8 @@ def test_warmup_runs():
 
 _PURE_PYTHON_RUN = """
 import json
-from analyzer.games.jass import kernel
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.jass import kernel
+from analyzer.engines.kernel import RunSpec
 field = ("adaptive", "random", "aim-high")
 deals = kernel.play_chunk(RunSpec("jass", 3, field, seed=8, mode="deals"), 0, 12)
 matches = kernel.play_chunk(RunSpec("jass", 3, field, seed=8), 0, 2)
@@ -136,7 +136,7 @@ def test_pure_python_mode_gives_identical_results():
 
 
 def test_an_illegal_strategy_move_is_reported_with_its_seat():
-    from analyzer.games.jass.engine import DONE, ILLEGAL
+    from analyzer.engines.jass.engine import DONE, ILLEGAL
 
     spec = kernel.validate(RunSpec("jass", 3, ("basic", "random", "adaptive"), seed=1))
     kernel._check(spec, DONE, -1)

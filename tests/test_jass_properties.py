@@ -6,12 +6,12 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.games.jass import engine
+from analyzer.engines.jass import engine
+from analyzer.engines.jass.records import check_record, trace_record
+from analyzer.engines.jass.reference import legal_cards
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.jass.cards import cards_mask, mask_cards
 from analyzer.games.jass.primitives import S_FIXER, S_TRUMP, legal_mask
-from analyzer.games.jass.records import check_record, trace_record
-from analyzer.games.jass.reference import legal_cards
-from analyzer.games.kernel import RunSpec
 from strategies.registry import catalog
 
 # the search families with few worlds, so that a whole match stays quick

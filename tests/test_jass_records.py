@@ -7,13 +7,13 @@ import pytest
 from typer.testing import CliRunner
 
 from analyzer.cli import app
-from analyzer.games.jass.records import (
+from analyzer.engines.jass.records import (
     check_record,
     replays_identically,
     spec_of_record,
     trace_record,
 )
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.kernel import RunSpec
 
 runner = CliRunner()
 

@@ -10,7 +10,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from analyzer.games.jass import engine
+from analyzer.engines.jass import engine
+from analyzer.engines.jass.kernel import play_chunk
+from analyzer.engines.jass.records import check_record, trace_record
+from analyzer.engines.jass.reference import deal_sticks, legal_cards, pay_ties, trick_winner
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.jass.cards import (
     DEAL_TOTAL,
     N_CARDS,
@@ -20,7 +24,6 @@ from analyzer.games.jass.cards import (
     mask_cards,
     parse_card,
 )
-from analyzer.games.jass.kernel import play_chunk
 from analyzer.games.jass.primitives import (
     S_FIXER,
     S_LEADER,
@@ -33,10 +36,7 @@ from analyzer.games.jass.primitives import (
     legal_mask,
     mask_points,
 )
-from analyzer.games.jass.records import check_record, trace_record
-from analyzer.games.jass.reference import deal_sticks, legal_cards, pay_ties, trick_winner
 from analyzer.games.jass.scoring import base_sticks, match_winner, settle_ties
-from analyzer.games.kernel import RunSpec
 from analyzer.rng import PyRng
 from strategies.jass import policies
 
@@ -405,7 +405,7 @@ def test_J11_strategies_see_only_their_hand_and_the_public_record():
     assert params == ["fam", "prm", "seat", "hand", "legal", "st", "played", "taken", "rng",
                       "aim"]
     assert "hands" not in params
-    from analyzer.games.jass.reference import ReferenceJass, _Deal
+    from analyzer.engines.jass.reference import ReferenceJass, _Deal
     from analyzer.games.jass.rules import make_rules
     from strategies.registry import seat_strategies
 

@@ -10,10 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hs
 
-from analyzer.games.jass import engine
+from analyzer.engines.jass import engine
+from analyzer.engines.jass.kernel import play_chunk
+from analyzer.engines.jass.records import check_record, replays_identically, trace_record
+from analyzer.engines.jass.reference import ReferenceJass, _Deal, legal_cards, suit
+from analyzer.engines.kernel import RunSpec, kernel_path
 from analyzer.games.jass.cards import FULL_DECK, cards_mask, mask_cards, parse_card
-from analyzer.games.jass.kernel import play_chunk
-from analyzer.games.jass.play import deal_points, rollout, to_move
 from analyzer.games.jass.primitives import (
     S_BAN,
     S_FIXER,
@@ -22,15 +24,13 @@ from analyzer.games.jass.primitives import (
     S_TRUMP,
     legal_mask,
 )
-from analyzer.games.jass.records import check_record, replays_identically, trace_record
-from analyzer.games.jass.reference import ReferenceJass, _Deal, legal_cards, suit
 from analyzer.games.jass.rules import make_rules
-from analyzer.games.kernel import RunSpec, kernel_path
 from analyzer.runner import RunOptions, execute
 from analyzer.runner.backends import shared_pool
 from strategies.jass import policies, search
 from strategies.jass.dispatch import decide
 from strategies.jass.knobs import AIM_HIGH, AIM_LOW, FAM_PEEK, FAM_PIMC
+from strategies.jass.play import deal_points, rollout, to_move
 from strategies.registry import engine_arrays, parse_strategy, seat_strategies
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -70,7 +70,7 @@ def history_is_legal(start_hands, history, n, ruleset):
         hands[seat].remove(card)
         trick.append(card)
         if len(trick) == n:
-            from analyzer.games.jass.reference import trick_winner
+            from analyzer.engines.jass.reference import trick_winner
 
             leader = (leader + trick_winner(trick, trump)) % n
             trick = []

@@ -4,12 +4,12 @@ knobs (aim, fight, trump rule, record tracking) and the catalogue."""
 import numpy as np
 import pytest
 
+from analyzer.engines.jass import engine
+from analyzer.engines.jass.kernel import play_chunk
+from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
-from analyzer.games.jass import engine
 from analyzer.games.jass.cards import cards_mask, parse_card
-from analyzer.games.jass.kernel import play_chunk
 from analyzer.games.jass.primitives import S_FIXER, S_STICKS, S_TRUMP, legal_mask
-from analyzer.games.kernel import RunSpec
 from strategies.jass import policies
 from strategies.jass.knobs import (
     AIM_HIGH,
@@ -177,7 +177,7 @@ def test_basic_by_rank_lookup_equals_the_reference_key_on_random_sets():
     key per legal card: on random card sets, in every context of trump_like (a lead before
     trump, a follower who may fix trump, trump fixed), it plays the card of the readable
     reference's ``_basic`` (min of points, own rank, suit)."""
-    from analyzer.games.jass.reference import ReferenceJass, _Deal
+    from analyzer.engines.jass.reference import ReferenceJass, _Deal
 
     rng = np.random.default_rng(13)
     for _ in range(3000):

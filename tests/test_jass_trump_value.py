@@ -4,12 +4,12 @@ row checked against the pure-Python reference forced to that suit."""
 import numpy as np
 import pytest
 
-from analyzer.games.jass.kernel import play_chunk
-from analyzer.games.jass.records import trace_record
-from analyzer.games.jass.reference import ReferenceJass, deal_sticks, suit
+from analyzer.engines.jass.kernel import play_chunk
+from analyzer.engines.jass.records import trace_record
+from analyzer.engines.jass.reference import ReferenceJass, deal_sticks, suit
+from analyzer.engines.jass.trump_value import COLUMNS, counterfactual_table
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.jass.rules import make_rules
-from analyzer.games.jass.trump_value import COLUMNS, counterfactual_table
-from analyzer.games.kernel import RunSpec
 from analyzer.rng import PyRng
 from strategies.jass.knobs import TABLE_TRUMP_RULES
 from strategies.registry import seat_strategies

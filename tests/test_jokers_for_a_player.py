@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from analyzer.cli.app import run_app
+from analyzer.engines.ass.reference import deal
 from analyzer.games.ass.cards import JOKER
-from analyzer.games.ass.reference import deal
 from analyzer.games.ass.rules import AssRules
 from analyzer.rng import PyRng
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.jokers import habits_of, habits_rows, jokers_dealt, run_jokers
-from analyzer.studies.synthetic import SyntheticAssBackend
 from reports.claims import check
 from reports.findings import jokers_finding
 
@@ -109,7 +109,7 @@ def test_jokers_habits_are_read_from_a_game_record():
 
 def test_jokers_habits_of_pimc_and_careful_from_traced_games():
     """The real engine's traces: pimc and careful, one seat against basic."""
-    from analyzer.studies.play import KernelBackend
+    from analyzer.runner.play import KernelBackend
 
     result = run_jokers(KernelBackend(workers=1), players=[4], keep=[1], games=20, matches=0,
                         slow_games=4, habit_games=24, seed=3)

@@ -7,10 +7,10 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.stats.hygiene import ordered_groups, rank_ranges
 from analyzer.studies.ladder import design, ladder_strategies, left_out, run_ladder
 from analyzer.studies.ladder_coverage import coverage
-from analyzer.studies.synthetic import SyntheticAssBackend
 from reports.claims import check
 from reports.findings import ladder_finding
 

@@ -61,7 +61,7 @@ def test_editing_the_command_line_or_a_study_recompiles_no_kernel(tmp_path):
     pkg = _copy_of_cardlab(tmp_path)
     before = source_hash(pkg)
     for rel in ("analyzer/cli/app.py", "analyzer/studies/jokers.py", "analyzer/outputs.py",
-                "analyzer/runner/folder.py", "analyzer/games/ass/kernel.py"):
+                "analyzer/runner/folder.py", "analyzer/engines/ass/kernel.py"):
         assert pkg / rel not in kernel_sources(pkg), rel
         path = pkg / rel
         path.write_text(path.read_text() + "\nHELP = 'an edited help string'\n")

@@ -5,7 +5,7 @@ import math
 import pytest
 
 from analyzer.numbers import bounds, count, decimals_for, interval, number, percent
-from analyzer.studies.text import pm
+from analyzer.text import pm
 
 
 @pytest.mark.parametrize("value,half,text", [

@@ -12,12 +12,12 @@ import shutil
 
 import pytest
 
+from analyzer.runner.play import KernelBackend
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.jokers import run_jokers
-from analyzer.studies.play import KernelBackend
 from analyzer.studies.results import save_study
 from analyzer.studies.samples import find_sample
 from analyzer.studies.seats import run_seats
-from analyzer.studies.synthetic import SyntheticAssBackend
 from analyzer.studies.trump import run_trump
 from reports.build import build_report
 from reports.check import browser_check, find_chromium, link_problems

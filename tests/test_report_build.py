@@ -10,9 +10,9 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from analyzer.cli import app
+from analyzer.runner.play import KernelBackend
 from analyzer.studies.compare import run_compare
 from analyzer.studies.jokers import run_jokers
-from analyzer.studies.play import KernelBackend
 from analyzer.studies.results import save_study
 from analyzer.studies.samples import find_sample
 from analyzer.studies.seats import run_seats
@@ -191,8 +191,8 @@ def test_compare_says_per_game_for_ass_and_counts_what_it_played(report):
 
 
 def test_alerts_flag_weak_pairing_and_a_spent_budget():
+    from analyzer.runner.synthetic import SyntheticAssBackend
     from analyzer.studies.compare import run_compare
-    from analyzer.studies.synthetic import SyntheticAssBackend
     from reports.findings import study_alerts
 
     result = run_compare(SyntheticAssBackend(effects={"a": 0.0, "b": 0.0}), "ass", ["a", "b"],

@@ -6,7 +6,7 @@ import pandas as pd
 
 from analyzer.studies.results import StudyResult, base_manifest
 from reports.findings import study_alerts
-from reports.tables import study_views
+from reports.views import study_views
 
 
 def test_tables_without_a_view_of_their_own_round_every_number():

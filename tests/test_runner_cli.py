@@ -122,7 +122,7 @@ def test_dask_backend_without_dask_says_how_to_install(monkeypatch):
 
 
 def test_start_plays_the_same_games_as_a_longer_run(tmp_path):
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.kernel import RunSpec
     from analyzer.runner import collect
 
     out = tmp_path / "tail"

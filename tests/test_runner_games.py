@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 from fake_kernel import install as install_dice  # tests/ is on sys.path
 
-from analyzer.games.kernel import RunSpec, kernel_path
+from analyzer.engines.kernel import RunSpec, kernel_path
 from analyzer.runner import RunOptions, collect, execute, summarize_folder
 from analyzer.runner.backends import shared_pool
 from analyzer.runner.folder import RunFolder

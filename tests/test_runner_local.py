@@ -15,8 +15,8 @@ import pytest
 from fake_kernel import install as install_dice  # tests/ is on sys.path
 
 import analyzer
+from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
-from analyzer.games.kernel import RunSpec
 from analyzer.runner import (
     RunOptions,
     collect,

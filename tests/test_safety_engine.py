@@ -20,7 +20,7 @@ from numba import njit, types
 from numba.extending import overload
 
 from analyzer import numba_compat
-from analyzer.games.ass.engine import _basic_alone, start_stream
+from analyzer.engines.ass.engine import _basic_alone, start_stream
 from analyzer.numba_compat import njit_no_runtime, njit_runtime
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -79,8 +79,8 @@ def _deal_as_the_loop_does(seed, index, n, per_player, small, deck, packed, view
 def test_item13_every_deal_marks_the_ass_holder_known(variant):
     """A-11: the ass's holder is public from the deal on (PUB_KNOWN), in the run loop's own
     inlining of the deal too (it was missing in every game)."""
+    from analyzer.engines.ass.engine import canonical_deck
     from analyzer.games.ass.cards import DECK_SIZE, PUB_KNOWN, VIEW_LEN
-    from analyzer.games.ass.engine import canonical_deck
 
     n = 4
     for index in range(20):
@@ -97,10 +97,10 @@ def test_item13_search_table_plays_the_same_games_in_the_no_runtime_loop():
     """The loop puzzle itself: pimc and peek seats in engine._basic_alone_games, the loop
     run_chunk keeps for tables of basic alone, play exactly run_chunk's games (games 8, 13,
     14, 21, ... of seed 17 differed)."""
-    from analyzer.games.ass import engine
+    from analyzer.engines.ass import engine
+    from analyzer.engines.ass.kernel import DTYPES, engine_inputs, play_chunk, validate
+    from analyzer.engines.kernel import RunSpec
     from analyzer.games.ass.cards import DECK_SIZE, VIEW_LEN
-    from analyzer.games.ass.kernel import DTYPES, engine_inputs, play_chunk, validate
-    from analyzer.games.kernel import RunSpec
 
     count = 24
     spec = validate(RunSpec("ass", 4, ("pimc", "basic", "peek", "basic"), 17))

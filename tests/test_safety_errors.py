@@ -10,9 +10,9 @@ from cli_check import one_error as _one_error
 
 from analyzer.errors import CardlabError
 from analyzer.outputs import write_lines
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.results import save_study
 from analyzer.studies.seats import run_seats
-from analyzer.studies.synthetic import SyntheticAssBackend
 from reports.build import build_report
 
 

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 from cli_check import one_error as _one_error
 
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.kernel import RunSpec
 from analyzer.runner import manifest as mf
+from analyzer.runner.play import KernelBackend
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.runner.tasks import ROWS, ChunkTask, run_chunk
 from analyzer.studies.compare import run_compare
-from analyzer.studies.play import KernelBackend
 from analyzer.studies.results import load_study, save_study
 from analyzer.studies.seats import run_seats
-from analyzer.studies.synthetic import SyntheticAssBackend
 from analyzer.tune.space import space_for
 from reports.glossary import glossary
 from reports.reproduce import study_command
@@ -206,10 +206,10 @@ def test_item09_a_worker_plays_the_definition_it_is_handed(fresh):
     with pytest.raises(StrategyError):
         parse_strategy("ass", "ghost")
     spec = RunSpec("ass", 4, ("ghost",) * 4, 5, mode="games")
-    task = ChunkTask("analyzer.games.ass.kernel", spec, 0, 20, ROWS, single_thread=False,
+    task = ChunkTask("analyzer.engines.ass.kernel", spec, 0, 20, ROWS, single_thread=False,
                      strategies=(("ghost", ghost),))
     rows = run_chunk(task).rows
-    want = run_chunk(ChunkTask("analyzer.games.ass.kernel",
+    want = run_chunk(ChunkTask("analyzer.engines.ass.kernel",
                                RunSpec("ass", 4, ("heuristic:jokers=dump",) * 4, 5,
                                        mode="games"), 0, 20, ROWS, single_thread=False)).rows
     for column, values in want.items():

@@ -13,9 +13,9 @@ import pytest
 from cli_check import one_error as _one_error
 
 from analyzer.errors import CardlabError
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.results import save_study
 from analyzer.studies.seats import run_seats
-from analyzer.studies.synthetic import SyntheticAssBackend
 from analyzer.tune.synthetic import PlantedBackend, toy_space
 from analyzer.tune.tuner import Tuner, TuneSettings
 from strategies import files
@@ -346,7 +346,7 @@ def test_item12_a_very_narrow_terminal_keeps_seat_and_n(monkeypatch, capsys, col
     from test_cli_output import _moments  # tests/ is on sys.path
 
     from analyzer.cli.run_commands import print_seat_table
-    from analyzer.games.ass.kernel import SEAT_METRICS
+    from analyzer.engines.ass.kernel import SEAT_METRICS
 
     monkeypatch.setenv("COLUMNS", str(columns))
     labels = ["basic", "hold-jokers:keep=4", "joker-hoarder", "careful"]

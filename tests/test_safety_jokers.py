@@ -10,9 +10,9 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.stats.duplicate import MIN_RATIO_UNITS, duplicate_pairs
 from analyzer.studies.jokers import IDENTITY_PROBE, run_jokers
-from analyzer.studies.synthetic import SyntheticAssBackend
 
 RARE = 97  # keep=4 plays otherwise than keep=3 on every RARE-th deal only
 
@@ -90,7 +90,7 @@ def test_item06_variance_reduction_needs_deals_that_differ():
 def test_item06_real_games_keep_until_3_and_4_are_not_merged_on_two_deals():
     """The issue's case, `study jokers -p 3 --games 2`: the two agree on the two deals and
     differ on the probe."""
-    from analyzer.studies.play import KernelBackend
+    from analyzer.runner.play import KernelBackend
 
     result = run_jokers(KernelBackend(workers=1), players=[3], keep=[3, 4], games=2, matches=0)
     pol = result.table("policies").set_index("strategy")

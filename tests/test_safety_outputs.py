@@ -10,9 +10,9 @@ import pytest
 
 from analyzer.errors import CardlabError
 from analyzer.outputs import MARKER, replace_folder
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.results import save_study
 from analyzer.studies.seats import run_seats
-from analyzer.studies.synthetic import SyntheticAssBackend
 from reports.build import build_report
 
 MAIN = "from analyzer.cli import main; main()"

@@ -4,8 +4,8 @@ import pandas as pd
 
 from analyzer.studies.registry import get
 from analyzer.studies.results import StudyResult
-from reports.figures import study_figures
 from reports.reproduce import study_command
+from reports.views import study_figures
 
 
 def _two_games() -> StudyResult:
@@ -56,8 +56,8 @@ def test_the_strong_players_gain_is_reported_beside_the_knob_search():
     """Issue 21 item 3: against each field the study reports, beside the best response within
     the tuned family's knobs, the paired gain of pimc in one seat (the exploitability by strong
     play), with its interval, on its own share of the held-out deals."""
+    from analyzer.runner.play import KernelBackend
     from analyzer.studies.best_response import run_best_response
-    from analyzer.studies.play import KernelBackend
 
     result = run_best_response(KernelBackend(workers=1), "ass", ["basic"], players=[4],
                                games=400, confirm=40, knobs=["lead"], slow_share=2)

@@ -3,9 +3,9 @@
 import pytest
 
 from analyzer.errors import CardlabError
+from analyzer.runner.play import KernelBackend
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.compare import metric_for, run_compare, seq_answer
-from analyzer.studies.play import KernelBackend
-from analyzer.studies.synthetic import SyntheticAssBackend
 
 EFFECTS = {"good": -2.0, "mid": 0.0, "bad": 1.5}
 

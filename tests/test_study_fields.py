@@ -2,8 +2,8 @@
 
 import re
 
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.fields import hold_and_use, run_joker_fields
-from analyzer.studies.synthetic import SyntheticAssBackend
 
 PAIRS = {"F1": ("h1", "u1"), "F2": ("h2", "u2")}
 
@@ -48,8 +48,8 @@ def test_everything_else_equal():
 
 
 def test_trump_answer_across_fields_names_the_rule_that_is_best_in_every_field():
+    from analyzer.runner.synthetic import SyntheticTrumpBackend
     from analyzer.studies.fields import trump_across_fields
-    from analyzer.studies.synthetic import SyntheticTrumpBackend
 
     class TwoFields(SyntheticTrumpBackend):
         """Field y plays other deals than x (same rules of the game, other numbers); z plays

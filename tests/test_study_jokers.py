@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from analyzer.errors import CardlabError
+from analyzer.runner.play import KernelBackend
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.jokers import policies, run_jokers
-from analyzer.studies.play import KernelBackend
-from analyzer.studies.synthetic import SyntheticAssBackend
-from analyzer.studies.text import pm
+from analyzer.text import pm
 
 EFFECTS = {
     "joker-hoarder": 3.0, "joker-hoarder:ass_jokers=throw": 1.5, "joker-dumper": 0.0,

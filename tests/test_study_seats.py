@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
+from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
-from analyzer.games.kernel import RunSpec
-from analyzer.studies.play import KernelBackend
+from analyzer.runner.play import KernelBackend
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.seats import exact_dealt_ass, run_seats
-from analyzer.studies.synthetic import SyntheticAssBackend
-from analyzer.studies.text import pm
+from analyzer.text import pm
 
 
 def test_A2_A3_exact_dealt_ass_values():
@@ -109,7 +109,7 @@ def test_seat_sentences_judge_clear_after_holm_and_never_crown_noise():
 def test_seats_include_a_strong_field_in_the_table_sentences_and_finding():
     """Issue 21 item 3: the seats answer says what holds under strong play (every seat pimc),
     on its own budget, in a table of its own (never mixed with the main field's rows)."""
-    from analyzer.studies.play import KernelBackend
+    from analyzer.runner.play import KernelBackend
     from reports.claims import check
     from reports.findings import seats_finding
     from reports.reproduce import study_command

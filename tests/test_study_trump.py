@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from analyzer.errors import CardlabError
-from analyzer.studies.synthetic import SyntheticTrumpBackend
+from analyzer.runner.synthetic import SyntheticTrumpBackend
 from analyzer.studies.trump import AS_PLAYED, losses, run_trump
 
 
@@ -74,7 +74,7 @@ def test_features_split_the_loss_by_hand(synthetic):
 
 
 def test_trump_study_on_real_deals():
-    from analyzer.studies.play import KernelBackend
+    from analyzer.runner.play import KernelBackend
 
     result = run_trump(KernelBackend(workers=1), players=[4], rulesets=["seed", "swiss"],
                        deals=150, seed=6)

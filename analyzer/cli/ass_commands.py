@@ -35,8 +35,8 @@ GPM_HELP = "With matches: K, games per match (default: the number of players)."
 
 def _spec(seed: int, players: int, strategy: list[str] | None, mode: str = "games",
           games_per_match: int | None = None):
-    from analyzer.games.ass.kernel import validate
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.ass.kernel import validate
+    from analyzer.engines.kernel import RunSpec
 
     if mode not in ("games", "matches"):
         raise CardlabError(f"--mode must be games or matches; got {mode!r}")
@@ -75,7 +75,7 @@ def replay_ass(
 
 def show_record(spec, index: int, pretty: bool) -> None:
     """Print game (match) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text."""
-    from analyzer.games.ass.records import MatchTracer, Tracer
+    from analyzer.engines.ass.records import MatchTracer, Tracer
 
     matches = spec.mode == "matches"
     tracer = MatchTracer(spec) if matches else Tracer(spec)
@@ -111,7 +111,7 @@ def export_ass(
     The file appears under its name only when complete (written to a temporary file in the
     same folder, then renamed).
     """
-    from analyzer.games.ass.records import MatchTracer, Tracer
+    from analyzer.engines.ass.records import MatchTracer, Tracer
 
     if (games is None) == (matches is None):
         raise CardlabError("give --games or --matches (one of them)")

@@ -169,6 +169,15 @@ def list_strategies(
     typer.echo("\n".join(out).rstrip())
 
 
+def record_printer(game: str):
+    """The command-line module of ``game`` (``analyzer.cli.<game>_commands``), whose
+    ``show_record(spec, index, pretty)`` prints one of its games."""
+    import importlib
+
+    games.get(game)  # a one-line error for an unknown game
+    return importlib.import_module(f"analyzer.cli.{game}_commands")
+
+
 @replay_app.callback(invoke_without_command=True)
 def replay_from(
     ctx: typer.Context,
@@ -195,7 +204,7 @@ def replay_from(
         raise CardlabError(f"--index {index} is outside the run {run}: it holds indices "
                            f"{start} to {start + count - 1}")
     with pinned_to_plan(plan):  # the strategies as the run recorded them, not as files say now
-        games.module(spec.game, "cli").show_record(spec, index, pretty)
+        record_printer(spec.game).show_record(spec, index, pretty)
 
 
 def run_spec(run: Path):

@@ -31,8 +31,8 @@ CAP_HELP = "Most deals a match may last; an undecided match is reported as cappe
 
 def _spec(seed: int, players: int, strategy: list[str] | None, ruleset: str, mode: str,
           deal_cap: int):
-    from analyzer.games.jass.kernel import validate
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.jass.kernel import validate
+    from analyzer.engines.kernel import RunSpec
 
     return validate(RunSpec(GAME, players, tuple(strategy or ("basic",)), seed, mode=mode,
                             rules={"ruleset": ruleset, "deal_cap": deal_cap}))
@@ -77,7 +77,7 @@ def replay_jass(
 
 def show_record(spec, index: int, pretty: bool) -> None:
     """Print match (deal) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text."""
-    from analyzer.games.jass.records import to_json, trace_record
+    from analyzer.engines.jass.records import to_json, trace_record
 
     record = trace_record(spec, index)
     typer.echo(format_pretty(record) if pretty else to_json(record))
@@ -103,7 +103,7 @@ def export_jass(
     The file appears under its name only when complete (written to a temporary file in the
     same folder, then renamed).
     """
-    from analyzer.games.jass.records import to_json, trace_record
+    from analyzer.engines.jass.records import to_json, trace_record
 
     if (matches is None) == (deals is None):
         raise CardlabError("give --matches or --deals (one of them)")

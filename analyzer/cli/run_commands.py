@@ -18,9 +18,9 @@ from rich.markup import escape
 from analyzer.cli import options as opt
 from analyzer.cli.app import app, fail, simulate_app
 from analyzer.cli.console import console, fitted_table
+from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games
-from analyzer.games.kernel import RunSpec
 from analyzer.runner.manifest import mode_metrics, plural, row_name
 from analyzer.summary import Metric, caption, format_seat_table, seat_records, seat_table
 

@@ -77,7 +77,7 @@ def _backend(workers: int | None, progress: bool, out: Path | None = None,
     """The backend the studies play on, after the checks that must come before playing: the
     output folders (``out``/<study>) and the worker count."""
     from analyzer.runner.backends import cap_workers
-    from analyzer.studies.play import KernelBackend
+    from analyzer.runner.play import KernelBackend
     from analyzer.studies.results import check_study_target
 
     for study in studies:

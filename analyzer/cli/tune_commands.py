@@ -16,8 +16,8 @@ import typer
 from analyzer.cli import options as opt
 from analyzer.cli.app import app
 from analyzer.cli.study_commands import rules_with_ruleset
+from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
-from analyzer.games.kernel import RunSpec
 
 OPTION = "--strategies"
 
@@ -91,10 +91,10 @@ def tune(
     """
     from analyzer.games import registry as games_registry
     from analyzer.runner.manifest import plural
+    from analyzer.runner.play import KernelBackend
     from analyzer.runner.progress import RunProgress
     from analyzer.stats.duplicate import seat_swaps
     from analyzer.studies.compare import metric_for
-    from analyzer.studies.play import KernelBackend
     from analyzer.tune.space import space_for
     from analyzer.tune.tuner import (
         PROBE_DEALS,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from types import ModuleType
 
 from analyzer.errors import CardlabError
 
@@ -81,10 +80,9 @@ class RuleOption:
 class GameDescription:
     """Everything downstream needs to know about a game, in one place.
 
-    ``kernel`` is the module path of the kernel (the runner contract in
-    analyzer/games/kernel.py: validate, play_chunk, warmup, COLUMNS, SEAT_METRICS);
-    ``strategies`` the module that registers the game's strategies; ``cli`` the module
-    whose ``show_record(spec, index, pretty)`` prints one game (``cardlab replay --from``).
+    The rules layer names nothing above it: each layer finds its own part of a game by
+    the game's name (the kernel: ``analyzer.engines.kernel.kernel_path``; the strategies:
+    ``strategies.registry.catalog_module``; the record printer: ``analyzer.cli``).
     """
 
     name: str
@@ -92,9 +90,6 @@ class GameDescription:
     min_players: int
     max_players: int
     modes: tuple[Mode, ...]
-    kernel: str
-    strategies: str
-    cli: str = ""
     rules: tuple[RuleOption, ...] = field(default_factory=tuple)
     measures: tuple[Measure, ...] = field(default_factory=tuple)
 
@@ -161,12 +156,3 @@ def title(name: str) -> str:
     """The game's title for people ("Who's the Ass?"), or the name of an unknown game."""
     _load_builtin()
     return _GAMES[name].title if name in _GAMES else name
-
-
-def module(name: str, part: str) -> ModuleType:
-    """Import a part of game ``name``: "kernel", "strategies" or "cli" (lazily: a run
-    compiles only what it uses)."""
-    path = getattr(get(name), part)
-    if not path:
-        raise CardlabError(f"game {name!r} has no {part} module")
-    return importlib.import_module(path)

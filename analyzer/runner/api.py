@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.kernel import RunSpec
 from analyzer.runner.backends import Backend, cap_workers, cpu_count, shared_pool
 from analyzer.runner.engine import RunOptions, execute
 

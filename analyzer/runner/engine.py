@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from analyzer.engines.kernel import RunSpec, kernel_module, kernel_path
 from analyzer.errors import CardlabError
-from analyzer.games.kernel import RunSpec, kernel_module, kernel_path
 from analyzer.rng import MAX_SEED
 from analyzer.runner import manifest as mf
 from analyzer.runner.aggregate import (
@@ -35,8 +35,8 @@ from analyzer.runner.backends import (
     SerialBackend,
     cap_workers,
     cpu_count,
-    make_backend,
 )
+from analyzer.runner.choice import make_backend
 from analyzer.runner.chunks import (
     DEFAULT_CHUNK_SIZE,
     Chunk,

@@ -18,7 +18,7 @@ from types import ModuleType
 from typing import Any
 
 import analyzer
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.kernel import RunSpec
 from strategies.registry import StrategyError, from_definition, parse_strategies, pinned
 
 FORMAT = "cardlab-run"

@@ -23,7 +23,7 @@ from types import ModuleType
 import numpy as np
 import pandas as pd
 
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.kernel import RunSpec
 from analyzer.runner.aggregate import chunk_moments, histogram, moments_to_json, value_columns
 from analyzer.runner.chunks import Chunk
 from analyzer.runner.folder import write_part

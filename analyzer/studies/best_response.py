@@ -23,11 +23,11 @@ import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games_registry
+from analyzer.runner.play import Backend, make_spec
 from analyzer.stats.intervals import mean_interval
 from analyzer.studies.compare import metric_for
-from analyzer.studies.play import Backend, make_spec
 from analyzer.studies.results import StudyResult, base_manifest
-from analyzer.studies.text import metric_words, pm
+from analyzer.text import metric_words, pm
 from analyzer.tune.space import Space, space_for
 from analyzer.tune.tuner import CONFIRM_SEED_OFFSET, Tuner, TuneSettings
 

@@ -28,11 +28,11 @@ from analyzer.numbers import PM, bounds, count, decimals_for, interval, number
 from analyzer.numbers import percent as percent_text
 from analyzer.rng import DEFAULT_SEED
 from analyzer.runner.manifest import plural
+from analyzer.runner.play import Backend, make_spec, play_arrangements
 from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, rotations, unit_means
 from analyzer.stats.sequential import run_sequential_many
-from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
-from analyzer.studies.text import is_rate, metric_words, pm
+from analyzer.text import is_rate, metric_words, pm
 from strategies.registry import illegal_players
 
 

@@ -35,12 +35,12 @@ import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.numbers import count as count_words
+from analyzer.runner.play import Backend, make_spec, play_arrangements
 from analyzer.stats.duplicate import seat_swaps
 from analyzer.stats.hygiene import holm, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
-from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest
-from analyzer.studies.text import decimals_for, pm
+from analyzer.text import decimals_for, pm
 
 DEFAULT_FIELDS = ("basic", "careful", "tuned", "random")
 VALUE = "minus_points"

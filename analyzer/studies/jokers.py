@@ -41,6 +41,7 @@ import pandas as pd
 from analyzer.errors import CardlabError
 from analyzer.numbers import count as count_words
 from analyzer.rng import DEFAULT_SEED
+from analyzer.runner.play import Backend, make_spec, seat_field
 from analyzer.stats.duplicate import (
     MIN_RATIO_DIFFERING,
     MIN_RATIO_UNITS,
@@ -48,10 +49,9 @@ from analyzer.stats.duplicate import (
     duplicate_ranking,
     seat_swaps,
 )
-from analyzer.studies.play import Backend, make_spec, seat_field
 from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
-from analyzer.studies.text import pm
+from analyzer.text import pm
 
 GAME = study_game("jokers")  # the game this study plays (the study registry)
 
@@ -149,7 +149,7 @@ def jokers_dealt(seed: int, indices: np.ndarray, players: int, per_player: int |
                  ) -> np.ndarray:
     """Jokers dealt to each seat of games (``seed``, ``indices``): int array (games, seats).
 
-    The deal of analyzer.games.ass.reference.deal (A-2, A-3) on the random stream of
+    The deal of analyzer.engines.ass.reference.deal (A-2, A-3) on the random stream of
     analyzer.rng, vectorised over games: the same Fisher-Yates shuffle, the ass inserted among
     the first ASS_WINDOW cards, cards dealt round the table from seat 0."""
     from analyzer.games.ass.cards import ASS, ASS_WINDOW, COPIES, JOKER, N_JOKERS, N_VALUES
@@ -335,11 +335,11 @@ def trace_games(backend: Backend, players: int, field: list[str], label: str, co
     """Records of games 0..count-1 with ``label`` in seat index % players against ``field``
     (the engine's trace mode), its seats, and the specs; None for a backend that cannot
     trace (the synthetic ones of the tests)."""
-    from analyzer.studies.play import KernelBackend
+    from analyzer.runner.play import KernelBackend
 
     if not isinstance(backend, KernelBackend) or count < 1:
         return None
-    from analyzer.games.ass.records import Tracer
+    from analyzer.engines.ass.records import Tracer
 
     tracers, specs = {}, []
     records, seats = [], []

@@ -56,16 +56,16 @@ from analyzer.games import registry as games_registry
 from analyzer.numbers import count as count_words
 from analyzer.numbers import interval
 from analyzer.runner.manifest import plural
+from analyzer.runner.play import Backend, make_spec, play_arrangements
 from analyzer.stats.duplicate import rotations, seat_swaps
 from analyzer.stats.hygiene import holm, ordered_groups, rank_ranges, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.plackett_luce import plackett_luce
 from analyzer.studies.compare import metric_for
 from analyzer.studies.fields import SLOW_SHARE
-from analyzer.studies.play import Backend, make_spec, play_arrangements
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
-from analyzer.studies.text import decimals_for, is_rate, metric_words
 from analyzer.studies.trump import is_slow
+from analyzer.text import decimals_for, is_rate, metric_words
 
 EXCLUDED_TAGS = ("not-a-player",)
 PROBE_FIELDS = ("basic", "random")

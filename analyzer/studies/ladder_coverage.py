@@ -1,6 +1,6 @@
 """Does the ladder's 95% interval hold? A planted-strength simulation with neighbour effects.
 
-Synthetic Who's the Ass? rows (:class:`analyzer.studies.synthetic.SyntheticAssBackend`: deal
+Synthetic Who's the Ass? rows (:class:`analyzer.runner.synthetic.SyntheticAssBackend`: deal
 luck shared by every arrangement of a deal, seat effects, noise) plus an effect that depends
 on who sits where: a strategy's result moves by ``neighbour[(a, b, d)]`` when strategy ``b``
 sits ``d`` seats after it (clockwise). With such effects a strategy's result depends on its
@@ -23,9 +23,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from analyzer.runner.play import make_spec
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.ladder import SEATINGS, design, play_ladder, rate
-from analyzer.studies.play import make_spec
-from analyzer.studies.synthetic import SyntheticAssBackend
 
 STRENGTHS = {"s1": -3.0, "s2": -1.0, "s3": 0.0, "s4": 0.0, "s5": 0.5, "s6": 2.0}
 ENTRANT = {"e": -5.0}  # a strategy that enters like one tagged slow

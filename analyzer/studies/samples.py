@@ -31,7 +31,7 @@ class Sample:
 
 
 def _spec(run: dict):
-    from analyzer.games.kernel import RunSpec
+    from analyzer.engines.kernel import RunSpec
 
     return RunSpec(run["game"], int(run["players"]), tuple(run["strategies"]), int(run["seed"]),
                    run.get("mode", ""), dict(run.get("rules") or {}))
@@ -39,7 +39,7 @@ def _spec(run: dict):
 
 def jokers_sample(result: StudyResult) -> Sample | None:
     """A game in which the joker hoarder ends with jokers in hand (and the most points)."""
-    from analyzer.games.ass.records import Tracer
+    from analyzer.engines.ass.records import Tracer
 
     hoarder = (result.manifest.get("policies") or {}).get("hoard", "joker-hoarder")
     runs = [r for r in result.manifest.get("runs") or [] if hoarder in r.get("strategies", [])]
@@ -63,7 +63,7 @@ def jokers_sample(result: StudyResult) -> Sample | None:
 
 def trump_sample(result: StudyResult) -> Sample | None:
     """A deal (seed rules where studied) in which the trump fixer went past 100 points."""
-    from analyzer.games.jass.records import trace_record
+    from analyzer.engines.jass.records import trace_record
 
     runs = result.manifest.get("runs") or []
     seed_rules = [r for r in runs if (r.get("rules") or {}).get("ruleset") == "seed"]

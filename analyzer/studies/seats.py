@@ -17,18 +17,17 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.games.ass.cards import ASS_PENALTY, ASS_WINDOW  # the game's own facts
 from analyzer.rng import DEFAULT_SEED
+from analyzer.runner.play import Backend, collect_seat_moments, make_spec, seat_field
 from analyzer.stats.hygiene import holm, selected_interval, two_sided_p
 from analyzer.stats.intervals import mean_interval_from_moments, wilson_interval
-from analyzer.studies.play import Backend, collect_seat_moments, make_spec, seat_field
 from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
-from analyzer.studies.text import pm
+from analyzer.text import pm
 
 GAME = study_game("seats")  # the game this study plays (the study registry)
 
-ASS_PENALTY = 20  # minus points of the ass in hand
-ASS_WINDOW = 39  # the ass is inserted among the first 39 cards
 COLUMNS = ["minus_points", "seat_effect", "ended_with_ass", "dealt_ass"]
 
 

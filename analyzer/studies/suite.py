@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from analyzer.runner.play import Backend
 from analyzer.studies.best_response import run_best_response
 from analyzer.studies.compare import run_compare
 from analyzer.studies.fields import run_fields
 from analyzer.studies.jokers import run_jokers
 from analyzer.studies.ladder import run_ladder
-from analyzer.studies.play import Backend
 from analyzer.studies.results import StudyResult
 from analyzer.studies.seats import run_seats
 from analyzer.studies.trump import DEFAULT_CHOOSERS, run_trump
@@ -50,25 +50,25 @@ def warm_part(part: str) -> float:
     Returns the seconds it took."""
     import time
 
-    from analyzer.games.kernel import RunSpec, kernel_module, kernel_path
+    from analyzer.engines.kernel import RunSpec, kernel_module, kernel_path
     from analyzer.runner.tasks import load_kernel
 
     t0 = time.perf_counter()
     if part == "jass-trump":
-        from analyzer.games.jass.trump_value import counterfactual_table
+        from analyzer.engines.jass.trump_value import counterfactual_table
 
         spec = kernel_module("jass").validate(RunSpec("jass", 4, ("adaptive",) * 4, seed=0,
                                                       mode="deals"))
         counterfactual_table(spec, 0, 2)
     elif part == "jass":
-        from analyzer.games.jass.records import trace_record
+        from analyzer.engines.jass.records import trace_record
 
         load_kernel(kernel_path("jass"))
         kernel_module("jass").warmup_tables()  # the studies' mixed tables: the general loop
         trace_record(kernel_module("jass").validate(
             RunSpec("jass", 4, ("adaptive",) * 4, seed=0, mode="deals")), 0)
     elif part == "ass":
-        from analyzer.games.ass.records import Tracer
+        from analyzer.engines.ass.records import Tracer
 
         load_kernel(kernel_path("ass"))
         # the studies play mixed tables and matches: their play-loop variants (not the search)

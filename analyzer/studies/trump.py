@@ -1,7 +1,7 @@
 """Study 3 (Plus-Minus Jass): what is a trump-choice rule worth?
 
 The first player who cannot follow suit fixes trump (J-5). The counterfactual table of
-:mod:`analyzer.games.jass.trump_value` replays each deal once per suit that player could fix,
+:mod:`analyzer.engines.jass.trump_value` replays each deal once per suit that player could fix,
 everything else equal, and records the chooser's points and sticks for each, which suit each
 choice rule would pick (``pick_<rule>``) and which one the chooser's strategy chose
 (``chosen``). Against the best choice in hindsight a rule's *loss* on a deal is:
@@ -39,13 +39,13 @@ import pandas as pd
 from analyzer.errors import CardlabError
 from analyzer.numbers import count, interval
 from analyzer.rng import DEFAULT_SEED
+from analyzer.runner.play import Backend, make_spec, seat_field
 from analyzer.stats.hygiene import holm, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.paired import paired_difference
-from analyzer.studies.play import Backend, make_spec, seat_field
 from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult, base_manifest
-from analyzer.studies.text import pm
+from analyzer.text import pm
 
 GAME = study_game("trump")  # the game this study plays (the study registry)
 

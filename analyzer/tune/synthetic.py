@@ -1,7 +1,7 @@
 """A synthetic tuning problem with a planted optimum, for testing the tuner quickly.
 
 Candidates are texts ``toy:mode=a,inert=on,x=0.42,y=0.1``. The backend fakes Who's the Ass?
-rows (:class:`analyzer.studies.synthetic.SyntheticAssBackend`) whose strategy effect on minus
+rows (:class:`analyzer.runner.synthetic.SyntheticAssBackend`) whose strategy effect on minus
 points is ``(mode b: -BONUS) + CURVE * ((x - X_BEST)^2 + (y - Y_BEST)^2)``, so the best
 candidate is mode=b, x=X_BEST, y=Y_BEST. The knob ``inert`` changes nothing: candidates that
 differ only there play identical games, as two strategies with the same decisions do.
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from analyzer.games.kernel import RunSpec
-from analyzer.studies.synthetic import SyntheticAssBackend
+from analyzer.engines.kernel import RunSpec
+from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.tune.space import Knob, Space
 
 X_BEST, Y_BEST = 0.3, 0.7

@@ -41,9 +41,9 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import CardlabError
+from analyzer.runner.play import Backend, make_spec
 from analyzer.stats.duplicate import seat_swaps
 from analyzer.stats.sequential import SequentialResult, run_sequential_many
-from analyzer.studies.play import Backend, make_spec
 from analyzer.tune.space import Space
 
 STATE_FORMAT = "cardlab-tune/1"
@@ -217,10 +217,10 @@ class Tuner:
     def _rows(self, spec, start: int, count: int) -> dict[str, np.ndarray]:
         """Result rows (ordered by index, seat) as arrays. Small steps on the real engines
         call the kernel in this process: the runner's set-up would cost more than the games."""
-        from analyzer.studies.play import KernelBackend
+        from analyzer.runner.play import KernelBackend
 
         if isinstance(self.backend, KernelBackend) and count * spec.players <= IN_PROCESS_GAMES:
-            from analyzer.games.kernel import kernel_module
+            from analyzer.engines.kernel import kernel_module
 
             kernel = kernel_module(spec.game)
             return kernel.play_chunk(kernel.validate(spec), start, count)
@@ -466,7 +466,7 @@ def gain_sentence(tuned: str, base: str, role: str, res: SequentialResult, metri
                   lower: bool, unit: str) -> str:
     """The confirmed gain of ``tuned`` over ``base`` in words (positive: tuned is better)."""
     from analyzer.runner.manifest import plural
-    from analyzer.studies.text import metric_words, pm
+    from analyzer.text import metric_words, pm
 
     sign = -1.0 if lower else 1.0
     gain = sign * res.estimate

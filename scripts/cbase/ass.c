@@ -1,9 +1,9 @@
 /* Who's the Ass? with `basic` in every seat, hand-written in C: the same-run yardstick of
  * issue 13 (scripts/cbaseline.py builds it, scripts/cbase_ass.py wraps it).
  *
- * It plays exactly the games of the numba engine (analyzer/games/ass/engine.py: deal_packed,
+ * It plays exactly the games of the numba engine (analyzer/engines/ass/engine.py: deal_packed,
  * play_packed, run_chunk; the rules: docs/rulings.md A-1..A-10) for every (seed, index), and
- * plays on from a mid-game state exactly as analyzer/games/ass/rollout.py's play_on does with
+ * plays on from a mid-game state exactly as strategies/ass/rollout.py's play_on does with
  * `basic`; tests/test_cbase_ass.py holds it to both. It shares no code with them:
  *
  *  - the stream: splitmix64 from stream_start(seed, index, 0), randbelow(n) by 32-bit

@@ -1,7 +1,7 @@
 /* A hand-written C engine of Plus-Minus Jass, `basic` in every seat: the same-run yardstick
  * of issue 13 (scripts/cbase_jass.py loads it, scripts/bench_jass.py times it beside numba).
  *
- * It plays exactly the deals and matches of the numba engine (analyzer/games/jass/engine.py)
+ * It plays exactly the deals and matches of the numba engine (analyzer/engines/jass/engine.py)
  * for every (seed, index): the same stream (analyzer/rng.py: splitmix64, randbelow by 32-bit
  * multiply-shift, stream_start(seed, index, 0)), the same Fisher-Yates shuffle and deal in
  * packets of three (J-2), the first dealer drawn first in a match (J-3), the `seed` rule set of

@@ -86,10 +86,10 @@ How to add a strategy
   ``heuristic`` in strategies/ass/policies.py.
 * A new family: a new family id below; a jitted function in strategies/ass/policies.py with
   the signature ``(params, view, rng) -> move code``; one more ``elif`` in ``decide`` there
-  *and* in ``_decide`` in analyzer/games/ass/engine.py (a family missing there makes every
+  *and* in ``_decide`` in analyzer/engines/ass/engine.py (a family missing there makes every
   one of its moves illegal, so the tests fail at once); a test of
   its behaviour in tests/test_ass_strategies.py. If the reference engine should check it
-  independently, add a readable twin to analyzer/games/ass/reference.py (``Player.move``).
+  independently, add a readable twin to analyzer/engines/ass/reference.py (``Player.move``).
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@
    kept world weighs ``eps`` to the power of its mismatches beyond the fewest (``eps`` = 1:
    all alike; ``oversample=1`` with ``eps`` < 1 weighs the worlds without choosing).
 3. *Rollouts*: every candidate is played in every world, and then every seat plays the
-   ``rollout`` strategy to the end of the game (analyzer.games.ass.rollout.play_on). Every
+   ``rollout`` strategy to the end of the game (strategies.ass.rollout.play_on). Every
    candidate meets the same worlds and, in world w, the same rollout stream (common random
    numbers), so the comparison between candidates is as sharp as the worlds allow.
 4. It plays the candidate with the fewest minus points of its own at the end (A-10), summed
@@ -39,7 +39,7 @@ engine's trace mode writes it (engine.py: per round the starter, the taker or wi
 every seat's move in playing order from the starter; PASS for a pass), which the engine keeps
 whenever a seat searches. Round ``view[PUB_ROUND]`` is the current one: its first
 ``view[PUB_POS]`` moves are read, nothing after them. A record shorter than that (a caller
-without one, like policies.decide) turns ``infer=policy`` into ``voids``.
+without one, like dispatch.decide) turns ``infer=policy`` into ``voids``.
 
 ``peek`` is the same search on the true deal: it is handed every hand (which A-11 forbids to
 a player) and so needs no worlds: with a rollout strategy that does not draw it rolls each
@@ -55,7 +55,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-import analyzer.games.ass.rollout as rollout  # (a module: the import order is circular)
+import strategies.ass.rollout as rollout
 from analyzer.games.ass.cards import (
     ASS,
     COPIES,

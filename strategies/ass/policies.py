@@ -29,7 +29,6 @@ it was written it agreed with ``basic`` on 46.8 million random hands and decisio
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from analyzer.games.ass.cards import (
@@ -68,15 +67,11 @@ from analyzer.rng import randbelow
 from strategies.ass.catalog import (
     AJ_KEEP,
     AJ_THROW,
-    BASIC,
-    HEURISTIC,
     J_AS_NEEDED,
     J_DUMP,
     J_FINISH,
     J_KEEP,
     J_KEEP_UNTIL,
-    PIMC,
-    RANDOM,
     SLOT_ASS_JOKERS,
     SLOT_ASS_THROW,
     SLOT_CHASE,
@@ -311,22 +306,3 @@ def _heuristic_lead(params, view, mode, jokers, numbers, size, racing):
     elif mode != J_AS_NEEDED and view[w] + jokers == size:
         add = jokers  # the lead empties the hand: every keeping mode keeps jokers for this
     return enc(w, view[w], add)
-
-
-@njit(cache=True)
-def decide(family, params, view, rng):
-    """The move of strategy family ``family`` with parameters ``params`` (if/elif dispatch)."""
-    if family == BASIC:
-        return basic(params, view, rng)
-    elif family == RANDOM:
-        return random_policy(params, view, rng)
-    elif family == HEURISTIC:
-        return heuristic(params, view, rng)
-    elif family == PIMC:  # (peek needs every hand, which a view never holds: the engine's own)
-        return _pimc.search_move(family, params, view, rng, np.zeros(0, dtype=np.uint64),
-                                 np.zeros((0, 2), dtype=np.int64))  # no move record here
-    return PASS - 1  # an unknown family: an illegal code the engine reports
-
-
-# Last: the search module rolls out with the policies above (a circular import otherwise).
-import strategies.ass.pimc as _pimc  # noqa: E402

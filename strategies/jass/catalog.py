@@ -73,7 +73,7 @@ How to add a strategy
   strategies/jass/policies.py.
 * A new family: an id in knobs.py, a jitted policy in policies.py taking only what J-11 allows
   (see ``choose_card``), one more branch in ``begin_deal``/``choose_card``/``forced_trump_card``,
-  and a call in analyzer/games/jass/reference.py (``_strategy_card``). A family that plays
+  and a call in analyzer/engines/jass/reference.py (``_strategy_card``). A family that plays
   deals out itself (a search) goes into strategies/jass/dispatch.py instead, so that the
   rollout player (``choose_card``) never reaches it, and into knobs.SEARCH_FAMILIES.
 """

@@ -36,7 +36,7 @@ which J-11 forbids, so it is an upper bound for analysis and never a legal playe
 
 All randomness comes from the game's own stream in decision order: per world, the sampler's
 draws and then one 64-bit draw that seeds that world's rollout stream. The rollout player
-(:func:`analyzer.games.jass.play.rollout`) has its own dispatcher holding the non-search
+(:func:`strategies.jass.play.rollout`) has its own dispatcher holding the non-search
 families only, because numba cannot recurse engine -> policy -> engine.
 
 World sampling: the hidden cards are dealt one by one, the cards fewest seats may hold first,
@@ -52,7 +52,6 @@ import numpy as np
 
 from analyzer.bits import popcount
 from analyzer.games.jass.cards import BASIC_KEY, BIT, FULL_DECK, SUIT_MASK, SUIT_OF
-from analyzer.games.jass.play import deal_bonus, deal_points, play_card, rollout, to_move
 from analyzer.games.jass.primitives import (
     S_BAN,
     S_BEST_CARD,
@@ -98,6 +97,7 @@ from strategies.jass.knobs import (
     ROLLOUT_CHOICES,
     TR_RANDOM,
 )
+from strategies.jass.play import deal_bonus, deal_points, play_card, rollout, to_move
 from strategies.jass.policies import begin_deal, choose_card, fix_card, trump_like
 from strategies.registry import N_PARAMS, parse_strategy
 

@@ -64,9 +64,6 @@ DESCRIPTION = GameDescription(
         Mode("matches", "match", 50_000, "win_share", "matches of K games (A-12), per player",
              columns=MATCH_COLUMNS, row_name="player", metrics=MATCH_METRICS),
     ),
-    kernel="analyzer.games.ass.kernel",
-    strategies="strategies.ass.catalog",
-    cli="analyzer.cli.ass_commands",
     rules=(
         RuleOption("games_per_match", None, "K, games per match (default: the number of "
                    "players)"),

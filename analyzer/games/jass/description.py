@@ -52,9 +52,6 @@ DESCRIPTION = GameDescription(
         Mode("deals", "deal", 150_000, "sticks", "single deals, seat n-1 deals",
              columns=DEAL_COLUMNS, metrics=DEAL_METRICS),
     ),
-    kernel="analyzer.games.jass.kernel",
-    strategies="strategies.jass.catalog",
-    cli="analyzer.cli.jass_commands",
     rules=(
         RuleOption("ruleset", "seed", "seed (the rules as the seed text reads them) or swiss "
                    "(J-6)"),

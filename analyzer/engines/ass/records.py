@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.ass.cards import (
     ASS,
     HAND_SLOTS,
@@ -30,7 +31,6 @@ from analyzer.games.ass.cards import (
     hand_names,
     move_cards,
 )
-from analyzer.games.kernel import RunSpec
 from strategies.registry import engine_arrays, parse_strategy
 
 VERSION = 1
@@ -41,8 +41,8 @@ class Tracer:
     """Plays single games of one run in the engine's trace mode and builds their records."""
 
     def __init__(self, spec: RunSpec) -> None:
-        from analyzer.games.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck, variant_for
-        from analyzer.games.ass.kernel import engine_inputs, validate
+        from analyzer.engines.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck, variant_for
+        from analyzer.engines.ass.runspec import engine_inputs, validate
 
         self.spec = validate(spec)
         n = self.spec.players
@@ -57,8 +57,8 @@ class Tracer:
     def record(self, index: int) -> tuple[dict[str, Any], int]:
         """The record of game ``index`` and the engine status (-1 = ok, else the seat that
         moved illegally; the record then stops before that move's round)."""
-        from analyzer.games.ass.engine import OK, trace_game
-        from analyzer.games.ass.reference import minus_points
+        from analyzer.engines.ass.engine import OK, trace_game
+        from analyzer.engines.ass.reference import minus_points
 
         spec = self.spec
         n = spec.players
@@ -102,15 +102,15 @@ def play_position(
     draw from the stream of game (seed, 0) without a deal. Returns the record rounds, final
     hands, penalties, the ass rounds taken per seat and the engine status (-1 = ok).
     """
-    from analyzer.games.ass.cards import PUB_GONE, PUB_SIZES
-    from analyzer.games.ass.engine import (
+    from analyzer.engines.ass.engine import (
         MAX_ROUNDS,
         TRACE_WIDTH,
         new_view,
         play_game,
         variant_for,
     )
-    from analyzer.games.ass.reference import minus_points
+    from analyzer.engines.ass.reference import minus_points
+    from analyzer.games.ass.cards import PUB_GONE, PUB_SIZES
     from analyzer.rng import new_state, seed_state
 
     n = len(hands)
@@ -161,8 +161,8 @@ class MatchTracer:
     """Plays matches of one run (mode ``matches``) in trace mode and builds their records."""
 
     def __init__(self, spec: RunSpec) -> None:
-        from analyzer.games.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck, variant_for
-        from analyzer.games.ass.kernel import engine_inputs, validate
+        from analyzer.engines.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck, variant_for
+        from analyzer.engines.ass.runspec import engine_inputs, validate
 
         self.spec = validate(replace(spec, mode="matches"))
         n = self.spec.players
@@ -181,8 +181,8 @@ class MatchTracer:
         """The record of match ``index`` and the engine status (-1 = ok, else the *player*
         who moved illegally; the record then ends with that game, stopped before the round
         of that move)."""
-        from analyzer.games.ass.engine import OK, trace_match
-        from analyzer.games.ass.reference import match_winners, minus_points
+        from analyzer.engines.ass.engine import OK, trace_match
+        from analyzer.engines.ass.reference import match_winners, minus_points
 
         spec = self.spec
         n = spec.players
@@ -258,7 +258,7 @@ def verify_record(record: dict[str, Any]) -> list[str]:
 def _verify_game(record: dict[str, Any], rules, rng) -> list[str]:
     """verify_record's checks of one game (hands, rounds, final hands, penalties, by seat),
     dealt from ``rng``."""
-    from analyzer.games.ass.reference import (
+    from analyzer.engines.ass.reference import (
         KINDS,
         Turn,
         deal,
@@ -342,7 +342,7 @@ def replay_matches(record: dict[str, Any]) -> bool:
 def verify_match_record(record: dict[str, Any]) -> list[str]:
     """Check a match record against the rules alone (A-12 and every game as verify_record
     does); return the problems found (empty = valid)."""
-    from analyzer.games.ass.reference import DEALER_STREAM, match_winners
+    from analyzer.engines.ass.reference import DEALER_STREAM, match_winners
     from analyzer.games.ass.rules import games_per_match, rules_from_options
     from analyzer.rng import PyRng
 

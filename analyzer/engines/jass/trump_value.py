@@ -41,11 +41,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analyzer.engines.jass import engine
+from analyzer.engines.jass.kernel import engine_inputs, validate
+from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
-from analyzer.games.jass import engine
 from analyzer.games.jass.cards import NINE_BIT, PTS9_TRUMP, SUIT_MASK, UNDER_BIT
-from analyzer.games.jass.kernel import engine_inputs, validate
-from analyzer.games.kernel import RunSpec
 from analyzer.rng import PyRng
 from strategies.jass.knobs import AIM_LABELS, AIM_NA, TABLE_TRUMP_RULES, TRUMP_RULES
 from strategies.jass.policies import pick_trump_suit

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from analyzer.engines.ass.records import play_move
 from analyzer.games.ass.cards import (
     ASS,
     JOKER,
@@ -34,7 +35,6 @@ from analyzer.games.ass.cards import (
     card_kind,
     encode,
 )
-from analyzer.games.ass.records import play_move
 
 
 def state_at(record: dict[str, Any], r: int, p: int) -> dict[str, Any]:

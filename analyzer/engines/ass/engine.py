@@ -28,7 +28,7 @@ round and may not lead the ass in it, A-8), so a game has at most ``2 * cards + 
 
 Trace mode records every move into ``trace`` (int64[MAX_ROUNDS, 14]): per round the starter,
 the winner, then one move code per seat in playing order from the starter (PASS for a pass,
-forced or chosen). :mod:`analyzer.games.ass.records` turns that into a game record. When a
+forced or chosen). :mod:`analyzer.engines.ass.records` turns that into a game record. When a
 seat plays a search family the engine always plays in trace mode (``_searches``): the trace
 is then the game's public move record, which the search is handed (A-11: it is public).
 
@@ -191,7 +191,8 @@ def _decide(fam, params, seat, view, rng, packed, variant, trace):
     The search families are compiled in only when the variant has them
     (:func:`_search_move`).
 
-    This is the dispatch of policies.decide, written out: calling decide (inlined or not)
+    This is the dispatch of strategies.ass.dispatch.decide, written out: calling decide (inlined or
+    not)
     costs about 10 ns more per decision in reference counting of the view (measured). No
     ``basic`` branch: play_packed never asks for it here, and every inlined copy of
     basic_packed is compiled again (cold compile time).

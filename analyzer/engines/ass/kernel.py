@@ -1,4 +1,4 @@
-"""The kernel module of Who's the Ass? (the contract of analyzer.games.kernel).
+"""The kernel module of Who's the Ass? (the contract of analyzer.engines.kernel).
 
 Two modes. ``games`` (default): one index is one game, one row per (game, seat). ``matches``
 (A-12): one index is one match of K games (rules option ``games_per_match``, default the
@@ -14,16 +14,15 @@ game i's deal, and a match with K = 1 is single game i with the players seated b
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
+from analyzer.engines.ass.runspec import engine_inputs, validate
+from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
 from analyzer.games.ass.description import DESCRIPTION
-from analyzer.games.ass.rules import check_players, games_per_match, rules_from_options
-from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
-from strategies.registry import engine_arrays, parse_strategies
+
+__all__ = ["engine_inputs", "validate"]  # the contract's validate, with the kernel's own names
 
 # Modes, units, result columns (names, dtypes, meanings) and the per-seat table come from
 # the game's one description (analyzer/games/ass/description.py); these are views of it.
@@ -48,31 +47,10 @@ def seat_metrics(mode: str) -> list[Metric]:
     return MODE_METRICS[mode or MODES[0]]
 
 
-def validate(spec: RunSpec) -> RunSpec:
-    """Check a run of Who's the Ass? and return it with mode and rules filled in.
-
-    Raises CardlabError for a wrong game, mode, player count, seed, rules option or strategy.
-    A single strategy is applied to every seat.
-    """
-    mode = check_game_and_mode(spec, "ass", MODES)
-    check_players(spec.players)
-    matches = mode == "matches"
-    options = rules_from_options(spec.players, spec.rules, matches).options()
-    if matches:
-        options["games_per_match"] = games_per_match(spec.players, spec.rules)
-    strategies = check_seed_and_strategies(spec)
-    return replace(spec, mode=mode, rules=options, strategies=strategies)
-
-
-def engine_inputs(spec: RunSpec) -> tuple[np.ndarray, np.ndarray]:
-    """Family ids and parameter matrix of a validated spec's seats."""
-    return engine_arrays(parse_strategies("ass", spec.strategies))
-
-
 def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     """Play units start..start+count-1 of ``spec``: one row per (game, seat), or in mode
     ``matches`` one row per (match, player)."""
-    from analyzer.games.ass.engine import canonical_deck, run_chunk, variant_for
+    from analyzer.engines.ass.engine import canonical_deck, run_chunk, variant_for
 
     spec = validate(spec)
     if start < 0 or count < 0:
@@ -92,7 +70,7 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
 
 def _match_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     """Play matches start..start+count-1 of a validated spec; one row per (match, player)."""
-    from analyzer.games.ass.engine import canonical_deck, run_match_chunk, variant_for
+    from analyzer.engines.ass.engine import canonical_deck, run_match_chunk, variant_for
 
     n = spec.players
     rows = count * n
@@ -112,7 +90,7 @@ def _match_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]
 
 def _report_illegal(spec: RunSpec, index: int) -> None:
     """Replay a game in which a strategy moved illegally and raise with the details."""
-    from analyzer.games.ass.records import trace_match_record, trace_record
+    from analyzer.engines.ass.records import trace_match_record, trace_record
 
     trace = trace_match_record if spec.mode == "matches" else trace_record
     _, status = trace(spec, index)

@@ -1,7 +1,7 @@
 """How studies get games played: a small backend interface over the kernels and the runner.
 
 Studies never call the engines directly. They ask a :class:`Backend` to validate a
-:class:`~analyzer.games.kernel.RunSpec` and to collect per-seat result rows, so that the
+:class:`~analyzer.engines.kernel.RunSpec` and to collect per-seat result rows, so that the
 statistics and reports can be tested on synthetic games whose answer is known, and the real
 backend (:class:`KernelBackend`: the game kernels through ``analyzer.runner``) is only loaded
 when a study really plays.
@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import pandas as pd
 
-from analyzer.games.kernel import RunSpec
+from analyzer.engines.kernel import RunSpec
 from analyzer.stats.duplicate import label_games
 from analyzer.summary import merge_moments, seat_moments
 
@@ -47,7 +47,7 @@ class KernelBackend:
 
     def validate(self, spec: RunSpec) -> RunSpec:
         """Validate with the game's kernel module (imported lazily)."""
-        from analyzer.games.kernel import kernel_module
+        from analyzer.engines.kernel import kernel_module
 
         return kernel_module(spec.game).validate(spec)
 
@@ -71,7 +71,7 @@ class KernelBackend:
 
     def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
         """The trump counterfactual table of Plus-Minus Jass deals start..start+count-1."""
-        from analyzer.games.jass.trump_value import counterfactual_table
+        from analyzer.engines.jass.trump_value import counterfactual_table
 
         return pd.DataFrame(counterfactual_table(spec, start, count))
 

@@ -9,8 +9,8 @@ the hand-written C yardstick (scripts/cbase/jass.c):
 * the shuffle deals as it goes (J-2): Fisher-Yates fixes deck position i at its swap, so the
   card goes straight to its seat (``cards.DEAL_SEAT``); the same 35 draws as
   :func:`engine.start_deal`, and the stream is left where it leaves it;
-* the tricks played by :func:`analyzer.games.jass.basic_tricks.play_tricks` (shared with the
-  search's rollout, :func:`analyzer.games.jass.play.rollout_basic`): the trick in local
+* the tricks played by :func:`strategies.jass.basic_tricks.play_tricks` (shared with the
+  search's rollout, :func:`strategies.jass.play.rollout_basic`): the trick in local
   variables, J-7 as one power table, J-4..J-6 under ``seed`` fused with ``basic``'s choice
   by 9-bit key tables (that module's doc);
 * the player count a constant of the compiled loop (one inlined copy for 3 players, one for 4).
@@ -24,7 +24,7 @@ What it does not keep, as no ``basic`` seat reads it: the public record (``playe
 the public sticks and ties) and the aims (``basic`` has none). So it is for the chunk kernels
 only, never for traces, records, counterfactuals or search.
 
-``kernel.play_chunk`` picks it (:func:`analyzer.games.jass.kernel.chunk_kernel`) when every
+``kernel.play_chunk`` picks it (:func:`analyzer.engines.jass.kernel.chunk_kernel`) when every
 seat is ``basic`` and the rule set is ``seed``; every other table, ``swiss`` included, keeps
 the general loop. tests/test_jass_basic_play.py holds its result columns to the general
 loop's for the same (seed, index), deals and matches, 3 and 4 players.
@@ -35,10 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyzer.games.jass.basic_tricks import ix as _ix
-from analyzer.games.jass.basic_tricks import play_tricks
-from analyzer.games.jass.cards import BIT, DEAL_SEAT
-from analyzer.games.jass.engine import (
+from analyzer.engines.jass.engine import (
     DONE,
     OFF,
     ON,
@@ -52,6 +49,7 @@ from analyzer.games.jass.engine import (
     unit_begin,
     unit_end,
 )
+from analyzer.games.jass.cards import BIT, DEAL_SEAT
 from analyzer.games.jass.primitives import (
     S_FIXER,
     S_LAST_WINNER,
@@ -64,6 +62,8 @@ from analyzer.games.jass.primitives import (
 )
 from analyzer.numba_compat import njit_no_runtime
 from analyzer.rng import GOLDEN, S32, mix64
+from strategies.jass.basic_tricks import ix as _ix
+from strategies.jass.basic_tricks import play_tricks
 
 
 @njit_no_runtime(inline="always")

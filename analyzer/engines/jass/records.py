@@ -19,7 +19,15 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.games.jass import engine
+from analyzer.engines.jass import engine
+from analyzer.engines.jass.kernel import engine_inputs, validate
+from analyzer.engines.jass.reference import (
+    deal_sticks,
+    legal_cards,
+    pay_ties,
+    trick_winner,
+)
+from analyzer.engines.kernel import RunSpec
 from analyzer.games.jass.cards import (
     LAST_TRICK_BONUS,
     SUIT_LETTERS,
@@ -28,14 +36,6 @@ from analyzer.games.jass.cards import (
     hand_names,
     parse_card,
 )
-from analyzer.games.jass.kernel import engine_inputs, validate
-from analyzer.games.jass.reference import (
-    deal_sticks,
-    legal_cards,
-    pay_ties,
-    trick_winner,
-)
-from analyzer.games.kernel import RunSpec
 from strategies.jass.knobs import AIM_LABELS
 from strategies.registry import parse_strategy
 

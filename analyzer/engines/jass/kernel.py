@@ -1,4 +1,4 @@
-"""The kernel module of Plus-Minus Jass (the contract of analyzer.games.kernel).
+"""The kernel module of Plus-Minus Jass (the contract of analyzer.engines.kernel).
 
 Two modes. ``matches`` (default): one index is one whole match (J-10), one row per (match,
 seat) with seats fixed for the match (J-3). ``deals``: one index is one single deal, one row
@@ -12,10 +12,10 @@ from dataclasses import replace
 
 import numpy as np
 
+from analyzer.engines.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.errors import CardlabError
 from analyzer.games.jass.description import DESCRIPTION
 from analyzer.games.jass.rules import make_rules
-from analyzer.games.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
 from analyzer.summary import Metric
 from strategies.jass.knobs import FAM_BASIC, SEARCH_FAMILIES
 from strategies.registry import engine_arrays, parse_strategies
@@ -96,7 +96,7 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
 
 
 def basic_alone(fams: np.ndarray, swiss: bool) -> bool:
-    """True for the tables the specialised loop plays (analyzer/games/jass/basic_play.py):
+    """True for the tables the specialised loop plays (analyzer/engines/jass/basic_play.py):
     every seat ``basic`` and the ``seed`` rule set."""
     return not swiss and bool((fams == FAM_BASIC).all())
 
@@ -107,7 +107,7 @@ def chunk_kernel(mode: str, fams: np.ndarray, swiss: bool):
     (seed, start, count, n, swiss, cap, fams, prms): the ``basic``-alone loop for
     :func:`basic_alone` tables, the search variant for tables with a search seat (only then is
     the search compiled), else the general plain loop."""
-    from analyzer.games.jass import engine
+    from analyzer.engines.jass import engine
 
     if basic_alone(fams, swiss):
         return _BASIC_CHUNKS[mode]
@@ -118,13 +118,13 @@ def chunk_kernel(mode: str, fams: np.ndarray, swiss: bool):
 
 
 def _basic_matches(seed, start, count, n, swiss, cap, fams, prms):
-    from analyzer.games.jass.basic_play import matches_chunk_basic
+    from analyzer.engines.jass.basic_play import matches_chunk_basic
 
     return matches_chunk_basic(seed, start, count, n, cap)
 
 
 def _basic_deals(seed, start, count, n, swiss, fams, prms):
-    from analyzer.games.jass.basic_play import deals_chunk_basic
+    from analyzer.engines.jass.basic_play import deals_chunk_basic
 
     return deals_chunk_basic(seed, start, count, n)
 
@@ -134,7 +134,7 @@ _BASIC_CHUNKS = {"matches": _basic_matches, "deals": _basic_deals}
 
 def _check(spec: RunSpec, status: int, index: int) -> None:
     """Turn an engine status into an error naming the strategy that moved illegally."""
-    from analyzer.games.jass.engine import DONE, ILLEGAL
+    from analyzer.engines.jass.engine import DONE, ILLEGAL
 
     if status == DONE:
         return
@@ -147,7 +147,7 @@ def _check(spec: RunSpec, status: int, index: int) -> None:
 
 def warmup() -> None:
     """Compile (or load from the cache) the kernels of the default run, a table of ``basic``
-    alone (analyzer/games/jass/basic_play.py), in both modes. Another table compiles (or loads)
+    alone (analyzer/engines/jass/basic_play.py), in both modes. Another table compiles (or loads)
     the general loop on its first chunk; :func:`warmup_tables` warms that too."""
     for mode in MODES:
         play_chunk(RunSpec("jass", 4, ("basic",), seed=0, mode=mode), 0, 2)

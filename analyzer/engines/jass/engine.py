@@ -15,14 +15,14 @@ hot loop allocates nothing. Plain runs (the chunk kernels) play through :func:`p
 which has nothing of the trace or the counterfactual in it; tables with a search seat (pimc,
 peek) use :func:`play_plain_search`, the same loop with the full dispatcher, so that a run
 without search never compiles the search. The move itself and the rollout entry point of the
-search live in :mod:`analyzer.games.jass.play`. :func:`play_unit` is the traced path, with
+search live in :mod:`strategies.jass.play`. :func:`play_unit` is the traced path, with
 these optional outputs:
 
 * trace (``trace_on``): one row per deal in ``trace`` (layout ``T_*``), turned into a record by
-  :mod:`analyzer.games.jass.records`;
+  :mod:`analyzer.engines.jass.records`;
 * trump counterfactual (``cf_on``): at the move that fixes trump, the rest of the deal is also
   played once per suit the chooser holds (on scratch copies of the state), one row per suit in
-  ``cf_out`` (layout ``CF_*``); see :mod:`analyzer.games.jass.trump_value`.
+  ``cf_out`` (layout ``CF_*``); see :mod:`analyzer.engines.jass.trump_value`.
 
 Strategies are called through :func:`strategies.jass.dispatch.decide` (or, without search,
 :func:`strategies.jass.policies.choose_card`); a legal player's policy receives the seat's own
@@ -35,13 +35,6 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.jass.cards import BIT, PACKET_OWNER, PAIR_SLOT, SUIT_MASK
-from analyzer.games.jass.play import (
-    deal_points,
-    play_card,
-    play_card_no_bans,
-    seat_points,
-    to_move,
-)
 from analyzer.games.jass.primitives import (
     S_BEST_CARD,
     S_BEST_SEAT,
@@ -71,6 +64,13 @@ from analyzer.numba_compat import njit_no_runtime
 from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
 from strategies.jass.dispatch import decide, forced_card
 from strategies.jass.knobs import FAM_BASIC
+from strategies.jass.play import (
+    deal_points,
+    play_card,
+    play_card_no_bans,
+    seat_points,
+    to_move,
+)
 from strategies.jass.policies import basic_card, begin_deal, choose_card
 
 MAX_PLAYERS = 4

@@ -16,8 +16,8 @@ import zlib
 import numpy as np
 import pandas as pd
 
+from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
-from analyzer.games.kernel import RunSpec
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)

@@ -2,7 +2,7 @@
 
 Single games (``play_record``) and matches of K games (``play_match_record``, ruling A-12).
 
-It plays the same games as the numba engine (:mod:`analyzer.games.ass.engine`) from the same
+It plays the same games as the numba engine (:mod:`analyzer.engines.ass.engine`) from the same
 (seed, index), but shares none of its game logic: its own deal, its own legal-move generator,
 its own rounds and scoring. Tests compare the two move for move.
 
@@ -225,7 +225,7 @@ class Player:
         if self.strategy.family == RANDOM:
             moves = legal_moves(hand, turn)
             return moves[0] if len(moves) == 1 else moves[self.rng.randbelow(len(moves))]
-        from strategies.ass.policies import decide  # the jitted family, through the same view
+        from strategies.ass.dispatch import decide  # the jitted family, through the same view
 
         state = self.rng.as_array()
         view = table.view(turn, starter, high_seat, on_table)

@@ -1,6 +1,6 @@
 """The per-move core of the Plus-Minus Jass engine, and the rollout entry point of search.
 
-Shared by the engine (:mod:`analyzer.games.jass.engine`) and the search strategies
+Shared by the engine (:mod:`analyzer.engines.jass.engine`) and the search strategies
 (:mod:`strategies.jass.search`), so it imports only the non-search policies:
 
 * :func:`play_card` applies one legal card to the packed deal state (``hands``, ``played``,
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.games.jass.basic_tricks import basic_any, end_trick, follower, ix, power_of
 from analyzer.games.jass.cards import BIT, PAIR_SLOT, SUIT_OF
 from analyzer.games.jass.primitives import (
     S_BAN,
@@ -53,6 +52,7 @@ from analyzer.games.jass.primitives import (
     trump_strength,
 )
 from analyzer.numba_compat import njit_no_runtime
+from strategies.jass.basic_tricks import basic_any, end_trick, follower, ix, power_of
 from strategies.jass.knobs import FAM_BASIC
 from strategies.jass.policies import choose_card
 
@@ -200,7 +200,7 @@ def rollout_general(fams, prms, rng, hands, played, taken, st, memo):
 @njit_no_runtime()
 def rollout_basic(hands, played, taken, st):
     """:func:`rollout` for ``basic`` in every seat under ``seed`` (issue 13): the play of
-    :mod:`analyzer.games.jass.basic_tricks` (the plain run's: the trick in local variables,
+    :mod:`strategies.jass.basic_tricks` (the plain run's: the trick in local variables,
     J-4..J-6 and ``basic`` fused by 9-bit key tables, J-7 as a power table), started from the
     packed state; the trick in progress (the trump-fixing card is usually in the middle of
     one, and trump may be unfixed yet) is read from ``st``: its leader, led suit, best seat

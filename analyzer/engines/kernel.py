@@ -69,11 +69,23 @@ def kernel_module(game: str) -> ModuleType:
     return importlib.import_module(kernel_path(game))
 
 
+# Kernels of games that do not live at the conventional path (a game added by a plug-in or
+# a test registers its module here with :func:`register_kernel`).
+_KERNELS: dict[str, str] = {}
+
+
+def register_kernel(game: str, module_path: str) -> None:
+    """Name the kernel module of ``game`` when it is not ``analyzer.engines.<game>.kernel``."""
+    _KERNELS[game] = module_path
+
+
 def kernel_path(game: str) -> str:
-    """The module path of ``game``'s kernel, from the game registry."""
+    """The module path of ``game``'s kernel: ``analyzer.engines.<game>.kernel`` unless one was
+    registered; a one-line error for an unknown game."""
     from analyzer.games import registry
 
-    return registry.get(game).kernel
+    registry.get(game)
+    return _KERNELS.get(game, f"analyzer.engines.{game}.kernel")
 
 
 def check_game_and_mode(spec: RunSpec, game: str, modes: tuple[str, ...]) -> str:

@@ -1,7 +1,7 @@
 """J-4..J-7 under ``seed`` with ``basic`` in every seat, the trick in local variables: the
 play shared by the two loops specialised to such tables, the plain run
-(:mod:`analyzer.games.jass.basic_play`) and the search's rollout
-(:func:`analyzer.games.jass.play.rollout_basic`). One place for these game facts, so both
+(:mod:`analyzer.engines.jass.basic_play`) and the search's rollout
+(:func:`strategies.jass.play.rollout_basic`). One place for these game facts, so both
 loops play the same cards as the general engine (tests/test_jass_basic_play.py,
 tests/test_jass_basic_rollout.py).
 

@@ -85,9 +85,10 @@ How to add a strategy
 * A new knob: give it a free slot (< 8) in ``HEURISTIC_PARAMS`` and read ``params[slot]`` in
   ``heuristic`` in strategies/ass/policies.py.
 * A new family: a new family id below; a jitted function in strategies/ass/policies.py with
-  the signature ``(params, view, rng) -> move code``; one more ``elif`` in ``decide`` there
-  *and* in ``_decide`` in analyzer/engines/ass/engine.py (a family missing there makes every
-  one of its moves illegal, so the tests fail at once); a test of
+  the signature ``(params, view, rng) -> move code``; one more ``elif`` in ``decide_other``
+  there, the one list the engine, the rollout, the search and ``dispatch.decide`` all call (a
+  family missing there makes every one of its moves illegal, so the tests fail at once); a
+  test of
   its behaviour in tests/test_ass_strategies.py. If the reference engine should check it
   independently, add a readable twin to analyzer/engines/ass/reference.py (``Player.move``).
 """

@@ -116,7 +116,7 @@ from strategies.ass.catalog import (
     SLOT_ROLLOUT,
     SLOT_WORLDS,
 )
-from strategies.ass.policies import basic, basic_packed, heuristic
+from strategies.ass.policies import basic, basic_packed, decide_other
 
 MAX_CANDIDATES = 64
 MAX_WORLDS = 256
@@ -404,7 +404,7 @@ def _mismatches(view, trace, world, at, plus, minus, sizes0, gone0, fam, pp, cur
                     wview[PUB_STARTER] = starter
                     wview[PUB_HIGH_SEAT] = high_seat
                     wview[PUB_ROUND] = r
-                    guess = heuristic(pp, wview, wrng)
+                    guess = decide_other(fam, pp, wview, wrng)
                 if guess != move:
                     miss += 1
                     if miss >= cap:
@@ -554,7 +554,7 @@ def search_move(family, params, view, rng, packed, trace):
     if family == PEEK and fam != RANDOM:
         worlds = 1  # the true deal and a rollout that never draws: one rollout says it all
     # the prior's first move: the rollout strategy's own (basic's for random rollouts)
-    first = basic(pp, view, rng) if fam in (BASIC, RANDOM) else heuristic(pp, view, rng)
+    first = basic(pp, view, rng) if fam in (BASIC, RANDOM) else decide_other(fam, pp, view, rng)
     # work space on the stack: the engine's play loop runs without numba's runtime (stack.py)
     cands = stack_int64(64)  # MAX_CANDIDATES
     m = _candidates(view, first, cands, limit)

@@ -67,11 +67,13 @@ from analyzer.rng import randbelow
 from strategies.ass.catalog import (
     AJ_KEEP,
     AJ_THROW,
+    HEURISTIC,
     J_AS_NEEDED,
     J_DUMP,
     J_FINISH,
     J_KEEP,
     J_KEEP_UNTIL,
+    RANDOM,
     SLOT_ASS_JOKERS,
     SLOT_ASS_THROW,
     SLOT_CHASE,
@@ -306,3 +308,19 @@ def _heuristic_lead(params, view, mode, jokers, numbers, size, racing):
     elif mode != J_AS_NEEDED and view[w] + jokers == size:
         add = jokers  # the lead empties the hand: every keeping mode keeps jokers for this
     return enc(w, view[w], add)
+
+
+@njit(cache=True, inline="always")
+def decide_other(fam, pp, view, rng):
+    """The move of a non-search family that reads the view: every one but ``basic``, which
+    the play loops decide on the packed hand (:func:`basic_packed`, or :func:`basic` from a
+    view). The one list of these families: the engine, the rollout, the search's inference
+    of the other seats and :func:`strategies.ass.dispatch.decide` all call it, so a family
+    added here plays everywhere. Anything else gets an illegal code, which the engine reports.
+    """
+    if fam == RANDOM:
+        return random_policy(pp, view, rng)
+    elif fam == HEURISTIC:
+        return heuristic(pp, view, rng)
+    return PASS - 1
+

@@ -60,8 +60,8 @@ from analyzer.games.ass.cards import (
 )
 from analyzer.games.ass.moves import U0, U15, check_move, count_of, move_delta, unpack_to
 from analyzer.numba_compat import njit_no_runtime
-from strategies.ass.catalog import BASIC, HEURISTIC, RANDOM
-from strategies.ass.policies import basic_packed, heuristic, random_policy
+from strategies.ass.catalog import BASIC
+from strategies.ass.policies import basic_packed, decide_other
 
 # the proven bound on rounds of engine.py (2 * 110 + 1), repeated to keep the import one-way
 MAX_ROUNDS = 221
@@ -75,11 +75,7 @@ def _roll_decide(fam, pp, view, rng, hand, pos, ass_round, may_lead_ass, k, high
     """The move of the rollout policy (non-search families only)."""
     if fam == BASIC:
         return basic_packed(hand, pos, ass_round, may_lead_ass, k, high)
-    if fam == RANDOM:
-        return random_policy(pp, view, rng)
-    elif fam == HEURISTIC:
-        return heuristic(pp, view, rng)
-    return PASS - 1  # a search family or an unknown one: an illegal code, reported
+    return decide_other(fam, pp, view, rng)  # a search family gets an illegal code, reported
 
 
 @njit(cache=True, inline="always")

@@ -13,6 +13,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from analyzer.games.ass.readable import play_value
+from analyzer.games.jass.readable import trump_fix
 from analyzer.games.jass.sticks import explain_sticks
 from analyzer.studies.registry import study_game
 from reports.names import ruleset_label
@@ -76,8 +78,8 @@ def ass_game_html(record: dict[str, Any], focus: int) -> str:
                 body = '<span class="pass">pass</span>'
             else:
                 body = _ass_cards(play["cards"])
-                if "joker_value" in play:
-                    body += f'<small> as {play["joker_value"]}</small>'
+                if "J" in play["cards"]:  # every joker with the value it played as
+                    body += f'<small> J as {play_value(play, rnd["ass_round"])}</small>'
             cells.append(f'<td class="{" ".join(mark)}">{body}</td>')
         kind = "ass round" if rnd["ass_round"] else ""
         rows.append(f'<tr class="{"assr" if rnd["ass_round"] else ""}"><th>{number}'
@@ -125,12 +127,8 @@ def _jass_card(card: str, extra: str = "") -> str:
 
 def _fixing_card(deal: dict[str, Any], n: int) -> tuple[int, int] | None:
     """(trick number, seat) of the first card that did not follow suit: it fixed trump."""
-    for t, trick in enumerate(deal["tricks"]):
-        led = trick["cards"][0][0]
-        for k, card in enumerate(trick["cards"][1:], start=1):
-            if card[0] != led:
-                return t, (trick["leader"] + k) % n
-    return None
+    fix = trump_fix(deal, n)
+    return None if fix is None else (fix[0], fix[2])
 
 
 def jass_deal_html(deal: dict[str, Any], n: int, strategies: list[str], focus: int) -> str:

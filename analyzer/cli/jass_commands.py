@@ -116,15 +116,14 @@ def export_jass(
                        for index in range(start, start + count)), force, mode)
 
 
-CARD_LEGEND = (
-    "Cards: suit letter + rank. Suits B bells, S shields, R roses, A acorns; ranks 6 7 8 9, "
-    "10 Banner, U Under, O Ober, K King, A Ace (so AU is the Under of acorns, RA the Ace of "
-    "roses)."
-)
+def format_pretty(record: dict[str, Any], width: int | None = None) -> str:
+    """A readable account of a match (or deal) record, one line per trick: a legend, the
+    trick whose card fixed trump marked, the sticks of each deal explained (J-9), wrapped at
+    word boundaries to ``width`` (default: the terminal's; 0 or a pipe: unwrapped)."""
+    from analyzer.cli.ass_commands import _fill, _width
+    from analyzer.games.jass.cards import SUIT_LETTERS, SUIT_NAMES
+    from analyzer.games.jass.readable import CARD_LEGEND, sticks_words, trump_fix
 
-
-def format_pretty(record: dict[str, Any]) -> str:
-    """A readable account of a match (or deal) record, one line per trick, with a legend."""
     n = record["players"]
     rules = record["rules"]
     mode = record.get("mode", "matches")
@@ -141,16 +140,24 @@ def format_pretty(record: dict[str, Any]) -> str:
         for seat in range(n):
             aim = "" if aims[seat] in ("n/a", None) else f" (aims {aims[seat]})"
             lines.append(f"  seat {seat}{aim}: {' '.join(deal['hands'][seat])}")
+        fix = trump_fix(deal, n)
         for t, trick in enumerate(deal["tricks"], start=1):
+            mark = ""
+            if fix is not None and fix[0] == t - 1:
+                card = trick["cards"][fix[1]]
+                suit = SUIT_NAMES[SUIT_LETTERS.index(card[0])]
+                mark = f"; {card} by seat {fix[2]} does not follow suit and fixes trump: {suit}"
             lines.append(f"  trick {t:2d}: seat {trick['leader']} leads "
-                         f"{' '.join(trick['cards']):<18} -> seat {trick['winner']}")
-        trump = deal["trump"] or "none"
-        fixer = "" if deal.get("fixer") is None else f" (fixed by seat {deal['fixer']})"
-        lines.append(f"  trump {trump}{fixer}; points {deal['points']}; sticks "
-                     f"{deal['sticks']}; totals {deal['totals']}")
+                         f"{' '.join(trick['cards']):<18} -> seat {trick['winner']}{mark}")
+        if deal["trump"] is None:
+            trump = "no trump (no card failed to follow suit: every 8 counts 8)"
+        else:
+            trump = f"trump {deal['trump']} ({SUIT_NAMES[SUIT_LETTERS.index(deal['trump'])]})"
+        lines.append(f"  {trump}; points {deal['points']}; sticks {deal['sticks']} "
+                     f"({sticks_words(deal)}); totals {deal['totals']}")
     if mode == "matches":
         if record["winner"] is None:
             lines.append(f"No winner: the match hit the deal cap of {rules['deal_cap']}.")
         else:
             lines.append(f"Seat {record['winner']} wins after {len(record['deals'])} deals.")
-    return "\n".join(lines)
+    return _fill(lines, _width(width))

@@ -12,11 +12,15 @@ from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
     FORCE_HELP,
+    HTML_FORCE_HELP,
+    HTML_HELP,
     OUT_HELP,
+    check_html,
     check_index,
     check_range,
     check_seed,
     export_lines,
+    write_html,
 )
 from analyzer.errors import CardlabError
 
@@ -59,24 +63,32 @@ def replay_ass(
                                  "player."),
     mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),
     games_per_match: int = typer.Option(None, "--games-per-match", help=GPM_HELP),
+    html: Path = typer.Option(None, "--html", help=HTML_HELP),
+    force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
 ) -> None:
     """Replay game INDEX of a run and print it as one JSON line (game-records format).
 
     The same seed, index, players and strategies always give the same game, so a game seen
     in a simulation or an export can be looked at again move by move. With --matches, match
     INDEX of a run of matches (one line per match). `cardlab replay --from RUN --index I`
-    takes all of these from a run folder.
+    takes all of these from a run folder. With --html FILE, a page that steps through the
+    game instead (open it in any browser; it needs nothing else).
     """
     check_seed(seed)
     check_index(index)
+    check_html(html, force)
     mode = mode or ("matches" if matches else "games")
-    show_record(_spec(seed, players, strategy, mode, games_per_match), index, pretty)
+    show_record(_spec(seed, players, strategy, mode, games_per_match), index, pretty, html,
+                force)
 
 
-def show_record(spec, index: int, pretty: bool) -> None:
-    """Print game (match) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text."""
+def show_record(spec, index: int, pretty: bool, html: Path | None = None,
+                force: bool = False) -> None:
+    """Print game (match) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text;
+    with ``html``, write its viewer page there instead (and the text too with ``pretty``)."""
     from analyzer.games.ass.records import MatchTracer, Tracer
 
+    check_html(html, force)
     matches = spec.mode == "matches"
     tracer = MatchTracer(spec) if matches else Tracer(spec)
     record, status = tracer.record(index)
@@ -85,8 +97,10 @@ def show_record(spec, index: int, pretty: bool) -> None:
         raise CardlabError(f"strategy at {where} {status} made an illegal move (engine bug)")
     if pretty:
         typer.echo(format_pretty_match(record) if matches else format_pretty(record))
-    else:
+    elif html is None:
         typer.echo(json.dumps(record))
+    if html is not None:
+        write_html(html, record, force)
 
 
 @export_app.command(GAME)

@@ -11,11 +11,15 @@ from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
     FORCE_HELP,
+    HTML_FORCE_HELP,
+    HTML_HELP,
     OUT_HELP,
+    check_html,
     check_index,
     check_range,
     check_seed,
     export_lines,
+    write_html,
 )
 from analyzer.errors import CardlabError
 
@@ -60,27 +64,40 @@ def replay_jass(
     mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),
     deal_cap: int = typer.Option(200, "--deal-cap", help=CAP_HELP),
     pretty: bool = typer.Option(False, "--pretty", help="A readable trick-by-trick account."),
+    html: Path = typer.Option(None, "--html", help=HTML_HELP),
+    force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
 ) -> None:
     """Replay match INDEX of a run and print it as one JSON line (game-records format).
 
     The same seed, index, players, rules and strategies always give the same match, so a
     match seen in a simulation or an export can be looked at again card by card.
-    `cardlab replay --from RUN --index I` takes all of these from a run folder.
+    `cardlab replay --from RUN --index I` takes all of these from a run folder. With --html
+    FILE, a page that steps through the match instead (open it in any browser; it needs
+    nothing else).
     """
     if matches and deals:
         raise CardlabError("give --matches or --deals, not both")
     check_seed(seed)
     check_index(index)
+    check_html(html, force)
     show_record(_spec(seed, players, strategy, ruleset, _mode(deals, mode), deal_cap), index,
-                pretty)
+                pretty, html, force)
 
 
-def show_record(spec, index: int, pretty: bool) -> None:
-    """Print match (deal) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text."""
+def show_record(spec, index: int, pretty: bool, html: Path | None = None,
+                force: bool = False) -> None:
+    """Print match (deal) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text;
+    with ``html``, write its viewer page there instead (and the text too with ``pretty``)."""
     from analyzer.games.jass.records import to_json, trace_record
 
+    check_html(html, force)
     record = trace_record(spec, index)
-    typer.echo(format_pretty(record) if pretty else to_json(record))
+    if pretty:
+        typer.echo(format_pretty(record))
+    elif html is None:
+        typer.echo(to_json(record))
+    if html is not None:
+        write_html(html, record, force)
 
 
 @export_app.command(GAME)

@@ -84,7 +84,8 @@ class GameDescription:
     ``kernel`` is the module path of the kernel (the runner contract in
     analyzer/games/kernel.py: validate, play_chunk, warmup, COLUMNS, SEAT_METRICS);
     ``strategies`` the module that registers the game's strategies; ``cli`` the module
-    whose ``show_record(spec, index, pretty)`` prints one game (``cardlab replay --from``).
+    whose ``show_record(spec, index, pretty, html, force)`` prints one game, or writes its
+    viewer page (``cardlab replay --from``).
     """
 
     name: str

@@ -2,8 +2,9 @@
 
 The game is chosen by :mod:`analyzer.studies.samples` (a joker hoarder caught with jokers; a
 trump choice that crossed 100) and handed in as a record; this module only draws it, says
-why it was picked, and gives the ``cardlab replay ... --pretty`` command that prints the same
-game in a terminal. No engines here.
+why it was picked, gives the ``cardlab replay ... --pretty`` command that prints the same
+game in a terminal, and names the viewer page (reports/viewer.py) the report writes beside
+itself for stepping through the game. No engines here.
 """
 
 from __future__ import annotations
@@ -25,13 +26,22 @@ RANK_NAMES = {"U": "Under", "O": "Ober", "K": "King", "A": "Ace", "10": "Banner"
 
 @dataclass(frozen=True)
 class SampleGame:
-    """One game drawn for the report: what it shows, the drawing, and how to replay it."""
+    """One game drawn for the report: what it shows, the drawing, how to replay it, and its
+    record with the report-relative path of its viewer page (``games/<study>-<index>.html``,
+    reports/viewer.py; written by reports/build.py)."""
 
     study: str
     title: str
     caption: str
     html: str
     command: str
+    record: dict[str, Any] | None = None
+    page: str = ""
+
+
+def viewer_page(study: str, index: int) -> str:
+    """Where a sample's viewer page lies in the report folder."""
+    return f"games/{study}-{index}.html"
 
 
 def _e(text: object) -> str:
@@ -115,7 +125,7 @@ def jokers_drawing(sample) -> SampleGame:
                           "--index", str(index), "--players", str(record["players"]),
                           *_strategy_args(record["strategies"]), "--pretty"])
     return SampleGame("jokers", "A sample game: a hoarder caught with jokers", caption,
-                      ass_game_html(record, seat), command)
+                      ass_game_html(record, seat), command, record, viewer_page("jokers", index))
 
 
 # ----------------------------------------------------------------------- Plus-Minus Jass
@@ -187,7 +197,8 @@ def trump_drawing(sample) -> SampleGame:
                           "--ruleset", record["rules"]["ruleset"],
                           *_strategy_args(record["strategies"]), "--pretty"])
     return SampleGame("trump", "A sample deal: a trump choice that crossed 100", caption,
-                      jass_deal_html(deal, n, record["strategies"], fixer), command)
+                      jass_deal_html(deal, n, record["strategies"], fixer), command, record,
+                      viewer_page("trump", index))
 
 
 DRAWINGS = {"jokers": jokers_drawing, "trump": trump_drawing}

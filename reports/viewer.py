@@ -16,7 +16,8 @@ Ass?: every entry of every round's ``plays``, passes included, game after game i
 Jass: every card of every trick, deal after deal), null where a seat was not analysed. With
 them each move shows the best move beside the played one, the loss with its interval and the
 label, and a bar like a chess evaluation bar (a top-level ``"unit"`` names the loss's unit;
-by default minus points, or card points in Jass).
+by default minus points, or card points in Jass); a strip of every move, coloured by label,
+jumps to it; each ``players`` entry is listed below it as its key-value pairs.
 
 Numbers: the final step's scores are the record's result (Who's the Ass?: each seat's
 minus points, and in a match each player's totals; Jass: the stick totals). No engines here.
@@ -257,10 +258,27 @@ def viewer_steps(record: dict[str, Any],
         raise ValueError(f"not a game record: game {record.get('game')!r}; ass or jass")
     data["all_hands"] = ALL_HANDS
     data["annotations"] = None
+    data["summary"] = []
     if annotations is not None:
         data["annotations"] = _checked(annotations, data["moves"])
         data["unit"] = annotations.get("unit") or data["unit"]
+        data["summary"] = [_summary_line(p) for p in annotations.get("players") or []]
     return data
+
+
+def _summary_line(player: Any) -> str:
+    """One player's summary of the annotations, as 'key value' pairs in the given order."""
+    if not isinstance(player, dict):
+        return str(player)
+    return " \u00b7 ".join(f"{k.replace('_', ' ')} {_plain(v)}" for k, v in player.items())
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_plain(v) for v in value)
+    return str(value)
 
 
 def _checked(annotations: dict[str, Any], seats: list[int]) -> list[dict | None]:
@@ -338,7 +356,8 @@ _PAGE = """<!DOCTYPE html>
 <section id="table-area"><h2>on the table</h2><div id="table"></div></section>
 <section><h2 id="hands-title">hands</h2><p class="legend" id="score-note"></p>
 <div id="seats" class="seats"></div></section>
-<section id="moves-area"><h2>every move</h2><div id="strip" class="strip"></div></section>
+<section id="moves-area"><h2>every move</h2><div id="strip" class="strip"></div>
+<ul id="summary" class="legend"></ul></section>
 </main>
 <script type="application/json" id="game-data">__DATA__</script>
 <script>__JS__</script>
@@ -552,6 +571,7 @@ _JS = r"""
     show(to);
   });
   strip();
+  (data.summary || []).forEach(function (line) { $('summary').appendChild(el('li', null, line)); });
   var start = /^#(\d+)$/.exec(location.hash);  // viewer.html#40 opens at step 40
   show(start ? +start[1] - 1 : 0);
 }());

@@ -159,6 +159,9 @@ def test_the_page_carries_the_annotations_and_the_unit():
     assert data["annotations"] == viewer_steps(record, ann)["annotations"]
     assert data["unit"] == "card points"
     assert viewer_steps(record, {**ann, "unit": "sticks"})["unit"] == "sticks"
+    players = [{"seat": 0, "lost_to_clear_errors": 3.5, "blunders": 1}]
+    assert viewer_steps(record, {**ann, "players": players})["summary"] == [
+        "seat 0 \u00b7 lost to clear errors 3.5 \u00b7 blunders 1"]
     assert _embedded(viewer_html(record))["annotations"] is None
 
 

@@ -241,17 +241,19 @@ def _stop_on_signals() -> Iterator[list[int]]:
             signal.signal(sig, old)
 
 
-def write_lines(out: Path, lines: Iterable[str], force: bool = False) -> int:
+def write_lines(out: Path, lines: Iterable[str], force: bool = False,
+                what: str = "--out") -> int:
     """Write ``lines`` (each without its newline) to ``out`` or, for ``-``, to stdout; return
     how many were written.
 
     A file appears under its name only when complete: the lines go to a hidden temporary
     file in the same folder, renamed to ``out`` after the last line. An error, Ctrl-C or
     SIGTERM removes the temporary file (KeyboardInterrupt is raised after the line in hand).
+    ``what`` names the option in messages.
     """
     if str(out) == STDOUT:
         return _write_stdout(lines)
-    check_file_target(out, force)
+    check_file_target(out, force, what)
     folder = out.parent if str(out.parent) else Path(".")
     tmp = None
     written = 0
@@ -265,11 +267,11 @@ def write_lines(out: Path, lines: Iterable[str], force: bool = False) -> int:
                     if got:
                         raise KeyboardInterrupt
             os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes it private
-            check_file_target(out, force)  # still nothing else there (a race with another)
+            check_file_target(out, force, what)  # still nothing else there (a race)
             os.replace(tmp, out)
             tmp = None
     except OSError as exc:
-        raise CardlabError(f"could not write --out {out}: {exc.strerror or exc}; nothing "
+        raise CardlabError(f"could not write {what} {out}: {exc.strerror or exc}; nothing "
                            "was written") from None
     finally:
         if tmp is not None:

@@ -6,6 +6,8 @@ Layout of the report folder::
     figures/<study>_*.png      every figure, also usable on its own (slides, chat)
     data/<study>/*.csv         the full tidy tables, and manifest.json
     data/findings.json         every claim of the key findings, cell by cell (reports/claims.py)
+    games/<study>-<index>.html each sample game in the game viewer (reports/viewer.py), one
+                               self-contained page that the sample's section links to
 """
 
 from __future__ import annotations
@@ -24,7 +26,8 @@ from reports.findings import key_finding, study_alerts, vetted
 from reports.glossary import glossary
 from reports.html import SectionContent, page_html
 from reports.reproduce import report_command, study_command
-from reports.samples import draw_sample
+from reports.samples import SampleGame, draw_sample
+from reports.viewer import viewer_html
 from reports.views import study_figures, study_views
 
 FindSample = Callable[[StudyResult], Any]  # a study -> its sample game, or None
@@ -79,7 +82,7 @@ def _write_into(studies: list[StudyResult], out: Path,
             manifest=result.manifest,
             images={f.file: (out / FIGURES / f.file).read_bytes() for f in figures},
             finding=finding,
-            sample=draw_sample(find_sample(result)) if find_sample else None,
+            sample=_sample(find_sample(result), out) if find_sample else None,
             reproduce=[command, report_command()] if command else [],
         ))
     (out / DATA).mkdir(parents=True, exist_ok=True)
@@ -89,3 +92,13 @@ def _write_into(studies: list[StudyResult], out: Path,
     created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     (out / "index.html").write_text(
         page_html(sections, __version__, created, alerts, glossary(studies)), encoding="utf-8")
+
+
+def _sample(sample: Any, out: Path) -> SampleGame | None:
+    """A study's sample drawn for the page, its viewer page written beside the report."""
+    drawn = draw_sample(sample)
+    if drawn is not None and drawn.record is not None and drawn.page:
+        page = out / drawn.page
+        page.parent.mkdir(parents=True, exist_ok=True)
+        page.write_text(viewer_html(drawn.record), encoding="utf-8")
+    return drawn

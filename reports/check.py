@@ -205,3 +205,126 @@ def browser_check(folder: str | Path, chromium: str | None = None,
         int(data["images"]), list(data["broken"]), list(data["fetched"]), str(data["page"]),
         int(data["embedded"]), int(data["toc"]), list(data["unresolved"]),
         int(data["findings"]), int(data["samples"]), int(data["width"]), int(data["overflow"]))
+
+
+# ------------------------------------------------------------------------ the game viewer
+_CATCH = """<script>
+window.__cardlabErrors = [];
+window.addEventListener('error', function (e) {
+  window.__cardlabErrors.push(String(e.message || e.type)); }, true);
+(function () {
+  var original = console.error;
+  console.error = function () {
+    window.__cardlabErrors.push(Array.prototype.join.call(arguments, ' '));
+    return original.apply(console, arguments);
+  };
+}());
+</script>"""
+_VIEWER_PROBE = """
+<script>
+window.addEventListener('load', function () {
+  function shown() {
+    return ['count', 'where', 'text', 'table', 'seats', 'note'].map(function (id) {
+      var e = document.getElementById(id); return e ? e.textContent : ''; }).join('|');
+  }
+  function key(k) {
+    document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
+  }
+  var seen = [];
+  var counts = [];
+  function note() { seen.push(shown());
+                    counts.push(document.getElementById('count').textContent); }
+  note();
+  document.getElementById('next').click(); note();
+  key('ArrowRight'); note();
+  key('ArrowLeft'); note();
+  key('End'); note();
+  document.getElementById('prev').click(); note();
+  key('Home'); note();
+  var root = document.documentElement;
+  var out = document.createElement('pre');
+  out.id = 'cardlab-probe';
+  out.textContent = JSON.stringify({
+    shown: seen, counts: counts, errors: window.__cardlabErrors,
+    fetched: performance.getEntriesByType('resource').map(function (e) { return e.name; }),
+    all_hands: (document.getElementById('all') || {}).textContent || '',
+    seats: document.querySelectorAll('#seats .seat').length,
+    cards: document.querySelectorAll('#seats .c').length,
+    bars: document.querySelectorAll('.bar').length,
+    width: window.innerWidth,
+    overflow: Math.max(root.scrollWidth, document.body.scrollWidth) - window.innerWidth});
+  parent.postMessage(out.textContent, '*');
+});
+</script>
+"""
+# The page is opened in a frame of the width asked for (a browser window is at least 500
+# pixels wide); the probe inside it posts its answer to this host page, whose DOM is dumped.
+_VIEWER_HOST = """<!DOCTYPE html><html><body style="margin:0">
+<iframe src="viewer.html" style="width:__W__px;height:900px;border:0"></iframe>
+<script>
+window.addEventListener('message', function (e) {
+  var out = document.createElement('pre');
+  out.id = 'cardlab-probe';
+  out.textContent = e.data;
+  document.body.appendChild(out);
+});
+</script></body></html>"""
+
+
+@dataclass(frozen=True)
+class ViewerResult:
+    """What the browser saw of a viewer page: what was shown after each of the probe's
+    steps (start, next button, right arrow, left arrow, End, back button, Home) and the step
+    counter then, script errors and console errors, URLs fetched, seats and cards drawn,
+    annotation bars shown at the start, the window width and the sideways overflow."""
+
+    shown: list[str]
+    counts: list[str]
+    errors: list[str]
+    fetched: list[str]
+    all_hands: str
+    seats: int
+    cards: int
+    bars: int
+    width: int
+    overflow: int
+
+
+def viewer_check(page: str | Path, chromium: str | None = None, width: int = 1280,
+                 timeout: float = 90.0) -> ViewerResult:
+    """Open a copy of the viewer page ``page``, alone in an empty folder, in headless
+    Chromium, in a frame ``width`` pixels wide; step through it with its buttons and the
+    keyboard and report what it showed (see ViewerResult). The page itself is left as it is."""
+    chromium = chromium or find_chromium()
+    if chromium is None:
+        raise RuntimeError("no Chromium found (Debian: apt-get install -y chromium)")
+    text = Path(page).read_text(encoding="utf-8")
+    text = text.replace("<head>", "<head>" + _CATCH, 1)
+    text = text.replace("</body>", _VIEWER_PROBE + "</body>", 1)
+    with tempfile.TemporaryDirectory(prefix="cardlab-viewer-") as tmp:
+        copy = Path(tmp) / "viewer.html"
+        copy.write_text(text, encoding="utf-8")
+        host = Path(tmp) / "host.html"
+        host.write_text(_VIEWER_HOST.replace("__W__", str(int(width))), encoding="utf-8")
+        profile = Path(tmp) / "profile"
+        proc = subprocess.run(
+            [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+             f"--window-size={max(width, 500) + 40},1000", "--enable-logging=stderr", "--v=0",
+             "--allow-file-access-from-files",
+             "--virtual-time-budget=10000", "--dump-dom", host.as_uri()],
+            capture_output=True, text=True, timeout=timeout, check=False,
+        )
+    found = re.search(r'<pre id="cardlab-probe">(.*?)</pre>', proc.stdout, re.S)
+    if not found:
+        tail = proc.stderr.strip().splitlines()[-3:]
+        raise RuntimeError(f"the browser returned no probe result (exit {proc.returncode}): "
+                           + " | ".join(tail))
+    import html
+
+    data = json.loads(html.unescape(found.group(1)))
+    logged = [line for line in proc.stderr.splitlines()
+              if "CONSOLE" in line and ("Uncaught" in line or "Error" in line)]
+    return ViewerResult(list(data["shown"]), list(data["counts"]),
+                        list(data["errors"]) + logged, list(data["fetched"]),
+                        str(data["all_hands"]), int(data["seats"]), int(data["cards"]),
+                        int(data["bars"]), int(data["width"]), int(data["overflow"]))

@@ -275,8 +275,12 @@ def figure_html(f: FigureInfo, s: SectionContent) -> str:
 
 def sample_html(g: SampleGame) -> str:
     """The sample game: why it was picked, the cards, and the command that replays it."""
+    viewer = (f'<p class="more"><a class="viewer" href="{_e(g.page)}">Step through this game '
+              "in the game viewer</a> (a page beside this report, every hand shown; arrow "
+              "keys step).</p>" if g.page else "")
     return (f'<div class="sample"><h3>{_e(g.title)}</h3><p>{_e(g.caption)}</p>{g.html}'
-            f'<p class="more">Replay it card by card in a terminal:</p>'
+            f'{viewer}<p class="more">Replay it card by card in a terminal (or add '
+            f'<code>--html FILE</code> for the viewer page):</p>'
             f'<pre class="cmd">{_e(g.command)}</pre></div>')
 
 

@@ -2,8 +2,9 @@
 
 The game is chosen by :mod:`analyzer.studies.samples` (a joker hoarder caught with jokers; a
 trump choice that crossed 100) and handed in as a record; this module only draws it, says
-why it was picked, and gives the ``cardlab replay ... --pretty`` command that prints the same
-game in a terminal. No engines here.
+why it was picked, gives the ``cardlab replay ... --pretty`` command that prints the same
+game in a terminal, and names the viewer page (reports/viewer.py) the report writes beside
+itself for stepping through the game. No engines here.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import shlex
 from dataclasses import dataclass
 from typing import Any
 
+from analyzer.games.ass.readable import play_value
+from analyzer.games.jass.readable import trump_fix
 from analyzer.games.jass.sticks import explain_sticks
 from analyzer.studies.registry import study_game
 from reports.names import ruleset_label
@@ -23,13 +26,22 @@ RANK_NAMES = {"U": "Under", "O": "Ober", "K": "King", "A": "Ace", "10": "Banner"
 
 @dataclass(frozen=True)
 class SampleGame:
-    """One game drawn for the report: what it shows, the drawing, and how to replay it."""
+    """One game drawn for the report: what it shows, the drawing, how to replay it, and its
+    record with the report-relative path of its viewer page (``games/<study>-<index>.html``,
+    reports/viewer.py; written by reports/build.py)."""
 
     study: str
     title: str
     caption: str
     html: str
     command: str
+    record: dict[str, Any] | None = None
+    page: str = ""
+
+
+def viewer_page(study: str, index: int) -> str:
+    """Where a sample's viewer page lies in the report folder."""
+    return f"games/{study}-{index}.html"
 
 
 def _e(text: object) -> str:
@@ -76,8 +88,8 @@ def ass_game_html(record: dict[str, Any], focus: int) -> str:
                 body = '<span class="pass">pass</span>'
             else:
                 body = _ass_cards(play["cards"])
-                if "joker_value" in play:
-                    body += f'<small> as {play["joker_value"]}</small>'
+                if "J" in play["cards"]:  # every joker with the value it played as
+                    body += f'<small> J as {play_value(play, rnd["ass_round"])}</small>'
             cells.append(f'<td class="{" ".join(mark)}">{body}</td>')
         kind = "ass round" if rnd["ass_round"] else ""
         rows.append(f'<tr class="{"assr" if rnd["ass_round"] else ""}"><th>{number}'
@@ -113,7 +125,7 @@ def jokers_drawing(sample) -> SampleGame:
                           "--index", str(index), "--players", str(record["players"]),
                           *_strategy_args(record["strategies"]), "--pretty"])
     return SampleGame("jokers", "A sample game: a hoarder caught with jokers", caption,
-                      ass_game_html(record, seat), command)
+                      ass_game_html(record, seat), command, record, viewer_page("jokers", index))
 
 
 # ----------------------------------------------------------------------- Plus-Minus Jass
@@ -125,12 +137,8 @@ def _jass_card(card: str, extra: str = "") -> str:
 
 def _fixing_card(deal: dict[str, Any], n: int) -> tuple[int, int] | None:
     """(trick number, seat) of the first card that did not follow suit: it fixed trump."""
-    for t, trick in enumerate(deal["tricks"]):
-        led = trick["cards"][0][0]
-        for k, card in enumerate(trick["cards"][1:], start=1):
-            if card[0] != led:
-                return t, (trick["leader"] + k) % n
-    return None
+    fix = trump_fix(deal, n)
+    return None if fix is None else (fix[0], fix[2])
 
 
 def jass_deal_html(deal: dict[str, Any], n: int, strategies: list[str], focus: int) -> str:
@@ -189,7 +197,8 @@ def trump_drawing(sample) -> SampleGame:
                           "--ruleset", record["rules"]["ruleset"],
                           *_strategy_args(record["strategies"]), "--pretty"])
     return SampleGame("trump", "A sample deal: a trump choice that crossed 100", caption,
-                      jass_deal_html(deal, n, record["strategies"], fixer), command)
+                      jass_deal_html(deal, n, record["strategies"], fixer), command, record,
+                      viewer_page("trump", index))
 
 
 DRAWINGS = {"jokers": jokers_drawing, "trump": trump_drawing}

@@ -154,6 +154,15 @@ def test_sample_games_are_drawn_and_replay_with_their_command(report):
         values = [int(v) for v in re.findall(r"<b>(-?\d+)</b>", shown)]
         expect = record["penalties"] if game == "ass" else record["deals"][0]["points"]
         assert values == expect
+        # the game viewer page beside the report steps through the very same game
+        page = re.search(r'<a class="viewer" href="(games/[^"]+\.html)">', body).group(1)
+        viewer = (index.parent / page).read_text()
+        data = json.loads(re.search(r'id="game-data">(.*?)</script>', viewer, re.S).group(1))
+        last = data["steps"][-1]
+        assert last["scores"] == expect
+        unit = "game" if game == "ass" else "deal"
+        assert data["title"].startswith(("Who's the Ass?" if game == "ass" else "Plus-Minus Jass")
+                                        + f" seed {record['seed']}, {unit} {record['index']}:")
 
 
 def test_glossary_reproduce_commands_and_folded_sortable_tables(report):

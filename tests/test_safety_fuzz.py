@@ -16,7 +16,7 @@ from analyzer.cli.app import run_app
 COUNTS = {"--games", "-n", "--matches", "--deals", "--batch", "--chunk-size", "--deal-cap"}
 BIG = {"--seed", "--start", "--index"}
 FLOATS = {"--alpha", "--margin", "--scale"}
-PATHS = {"--out", "-o", "--from", "--report"}
+PATHS = {"--out", "-o", "--from", "--report", "--html"}
 BAD = ["", "x", "nan", "inf", "-inf", "2.5", "-1", "\u0663", "１", "1e3", "0x10", " 3"]
 POOLS = {
     "count": ["1", "2", "3", "0", *BAD, "99999999999999999999999"],

@@ -12,11 +12,15 @@ from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
     FORCE_HELP,
+    HTML_FORCE_HELP,
+    HTML_HELP,
     OUT_HELP,
+    check_html,
     check_index,
     check_range,
     check_seed,
     export_lines,
+    write_html,
 )
 from analyzer.errors import CardlabError
 
@@ -59,24 +63,32 @@ def replay_ass(
                                  "player."),
     mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),
     games_per_match: int = typer.Option(None, "--games-per-match", help=GPM_HELP),
+    html: Path = typer.Option(None, "--html", help=HTML_HELP),
+    force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
 ) -> None:
     """Replay game INDEX of a run and print it as one JSON line (game-records format).
 
     The same seed, index, players and strategies always give the same game, so a game seen
     in a simulation or an export can be looked at again move by move. With --matches, match
     INDEX of a run of matches (one line per match). `cardlab replay --from RUN --index I`
-    takes all of these from a run folder.
+    takes all of these from a run folder. With --html FILE, a page that steps through the
+    game instead (open it in any browser; it needs nothing else).
     """
     check_seed(seed)
     check_index(index)
+    check_html(html, force)
     mode = mode or ("matches" if matches else "games")
-    show_record(_spec(seed, players, strategy, mode, games_per_match), index, pretty)
+    show_record(_spec(seed, players, strategy, mode, games_per_match), index, pretty, html,
+                force)
 
 
-def show_record(spec, index: int, pretty: bool) -> None:
-    """Print game (match) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text."""
+def show_record(spec, index: int, pretty: bool, html: Path | None = None,
+                force: bool = False) -> None:
+    """Print game (match) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text;
+    with ``html``, write its viewer page there instead (and the text too with ``pretty``)."""
     from analyzer.engines.ass.records import MatchTracer, Tracer
 
+    check_html(html, force)
     matches = spec.mode == "matches"
     tracer = MatchTracer(spec) if matches else Tracer(spec)
     record, status = tracer.record(index)
@@ -85,8 +97,10 @@ def show_record(spec, index: int, pretty: bool) -> None:
         raise CardlabError(f"strategy at {where} {status} made an illegal move (engine bug)")
     if pretty:
         typer.echo(format_pretty_match(record) if matches else format_pretty(record))
-    else:
+    elif html is None:
         typer.echo(json.dumps(record))
+    if html is not None:
+        write_html(html, record, force)
 
 
 @export_app.command(GAME)
@@ -139,50 +153,82 @@ def _cards(cards: list[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
-def format_pretty_match(record: dict[str, Any]) -> str:
-    """A readable account of a match record: each game as format_pretty, then the totals."""
+def _fill(lines: list[str], width: int) -> str:
+    """Lines wrapped at word boundaries to ``width`` (0: as they are); a wrapped line goes on
+    under its own text, four columns in."""
+    from analyzer.cli.console import wrap_prose
+
+    out = []
+    for line in lines:
+        body = line.lstrip(" ")
+        indent = " " * (len(line) - len(body))
+        out.append(wrap_prose(body, indent, indent + "    ", width=width))
+    return "\n".join(out)
+
+
+def _width(width: int | None) -> int:
+    from analyzer.cli.console import prose_width
+
+    return (prose_width() or 0) if width is None else width
+
+
+def format_pretty_match(record: dict[str, Any], width: int | None = None) -> str:
+    """A readable account of a match record: each game as format_pretty, then the totals,
+    wrapped at word boundaries to ``width`` (default: the terminal's; 0 or a pipe: unwrapped)."""
+    from analyzer.games.ass.readable import CARD_LEGEND
+
+    width = _width(width)
     n = record["players"]
     k = record["rules"]["games_per_match"]
     lines = [
         f"Who's the Ass? seed {record['seed']}, match {record['index']}: {n} players, {k} "
         f"games; player {record['first_dealer']} deals first",
+        CARD_LEGEND,
         "Players: " + ", ".join(f"{p} = {s}" for p, s in enumerate(record["strategies"])),
     ]
     totals = [0] * n
+    out = [_fill(lines, width)]
     for g, game in enumerate(record["games"]):
         seats = game["seat_players"]
-        lines.append("")
-        lines.append(f"Game {g + 1} of {k}: player {game['dealer']} deals; seats "
-                     + ", ".join(f"{s} = player {p}" for s, p in enumerate(seats)))
+        head = [""]
+        head.append(f"Game {g + 1} of {k}: player {game['dealer']} deals; seats "
+                    + ", ".join(f"{s} = player {p}" for s, p in enumerate(seats)))
+        out.append(_fill(head, width))
         body = format_pretty({**game, "players": n, "seed": record["seed"],
                               "index": record["index"], "rules": record["rules"],
                               "strategies": [record["strategies"][p] for p in seats]},
-                             header=False)
-        lines.extend("  " + line for line in body.splitlines())
+                             header=False, width=max(width - 2, 20) if width else 0)
+        out.append("\n".join("  " + line for line in body.splitlines()))
         for s, p in enumerate(seats):
             totals[p] += game["penalties"][s]
-        lines.append("  Totals so far: " + ", ".join(f"player {p} {t}"
-                                                     for p, t in enumerate(totals)))
+        out.append(_fill(["  Totals so far: " + ", ".join(f"player {p} {t}"
+                                                          for p, t in enumerate(totals))], width))
     winners = record["winners"]
     share = ("wins" if len(winners) == 1
              else f"tie for the fewest and share the win (1/{len(winners)} each)")
     who = ", ".join(f"player {p}" for p in winners)
-    lines.append(f"Result: {who} {share} with {min(record['totals'])} minus points; totals "
-                 f"{record['totals']}.")
-    return "\n".join(lines)
+    out.append(_fill([f"Result: {who} {share} with {min(record['totals'])} minus points; "
+                      f"totals {record['totals']}."], width))
+    return "\n".join(out)
 
 
-def format_pretty(record: dict[str, Any], header: bool = True) -> str:
-    """A readable account of a game record, one line per play."""
+def format_pretty(record: dict[str, Any], header: bool = True, width: int | None = None) -> str:
+    """A readable account of a game record, one line per play: a legend, every joker with the
+    value it played as, every hand after each ass round's pickup, wrapped at word boundaries
+    to ``width`` (default: the terminal's; 0 or a pipe: unwrapped)."""
+    from analyzer.games.ass.readable import CARD_LEGEND, hands_after_rounds, play_words
+
     n = record["players"]
     lines = [
         f"Who's the Ass? seed {record['seed']}, game {record['index']}: {n} players, "
         f"{record['rules']['per_player']} cards each",
+        CARD_LEGEND,
     ] if header else []
     lines.append("Dealt:")
     for seat in range(n):
         lines.append(f"  seat {seat} ({record['strategies'][seat]}): "
                      f"{_cards(record['hands'][seat])}")
+    after = hands_after_rounds(record)
     for number, rnd in enumerate(record["rounds"], start=1):
         kind = "ass round" if rnd["ass_round"] else "normal round"
         lines.append(f"Round {number} ({kind}), seat {rnd['starter']} starts:")
@@ -192,10 +238,14 @@ def format_pretty(record: dict[str, Any], header: bool = True) -> str:
                 lines.append(f"{who} passes")
                 continue
             verb = "leads" if pos == 0 else ("plays" if rnd["ass_round"] else "raises with")
-            extra = f" (as {play['joker_value']})" if "joker_value" in play else ""
-            lines.append(f"{who} {verb} {_cards(play['cards'])}{extra}")
+            lines.append(f"{who} {verb} {play_words(play, rnd['ass_round'])}")
         if rnd["ass_round"]:
-            lines.append(f"  -> seat {rnd['winner']} takes the cards, the ass included")
+            lines.append(f"  -> seat {rnd['winner']} takes the cards, the ass included. "
+                         "Hands now:")
+            for seat in range(n):
+                hand = after[number - 1][seat]
+                lines.append(f"    seat {seat} ({len(hand)} card{'s' if len(hand) != 1 else ''})"
+                             f": {_cards(hand)}")
         else:
             lines.append(f"  -> seat {rnd['winner']} played highest and starts next")
     out = [s for s in range(n) if not record["final_hands"][s]]
@@ -203,4 +253,4 @@ def format_pretty(record: dict[str, Any], header: bool = True) -> str:
     for seat in range(n):
         lines.append(f"  seat {seat}: {record['penalties'][seat]:3d} minus points "
                      f"({_cards(record['final_hands'][seat])})")
-    return "\n".join(lines)
+    return _fill(lines, _width(width))

@@ -18,9 +18,13 @@ from analyzer.rng import MAX_SEED
 
 FORCE_HELP = "Replace an existing --out file (never anything but a regular file)."
 OUT_HELP = "The JSON Lines file to write, or - for stdout."
+HTML_HELP = ("Write a page that steps through the game (every hand, the table, the scores; "
+             "buttons and arrow keys) to this new file: one HTML file, no network needed.")
+HTML_FORCE_HELP = "With --html: replace an existing file (never anything but a regular file)."
 
-__all__ = ["FORCE_HELP", "OUT_HELP", "check_file_target", "check_index", "check_range",
-           "export_lines", "write_lines_atomically"]
+__all__ = ["FORCE_HELP", "HTML_FORCE_HELP", "HTML_HELP", "OUT_HELP", "check_file_target",
+           "check_html", "check_index", "check_range", "export_lines", "write_html",
+           "write_lines_atomically"]
 
 
 def check_range(start: int, count: int, what: str = "--games") -> None:
@@ -65,3 +69,22 @@ def export_lines(out: Path, lines: Iterable[str], force: bool, what: str) -> int
 def write_lines_atomically(out: Path, lines: Iterable[str], force: bool = False) -> int:
     """Write ``lines`` to ``out`` so that it appears only when complete (see write_lines)."""
     return write_lines(out, lines, force)
+
+
+def check_html(html: Path | None, force: bool) -> None:
+    """One line for a --html target cardlab may not write (before any game is played), and
+    for --force without --html."""
+    if html is None:
+        if force:
+            raise CardlabError("--force applies to --html FILE (replace an existing page)")
+        return
+    check_file_target(html, force, "--html")
+
+
+def write_html(html: Path, record: dict, force: bool, annotations: dict | None = None) -> None:
+    """Write the viewer page of ``record`` to ``html`` (atomically) and say so."""
+    from reports.viewer import write_viewer
+
+    write_viewer(html, record, annotations, force)
+    if str(html) != STDOUT:
+        typer.echo(f"wrote the game viewer to {html} (open it in any browser)")

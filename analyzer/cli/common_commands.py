@@ -9,6 +9,7 @@ import typer
 
 from analyzer import __version__
 from analyzer.cli.app import app, replay_app
+from analyzer.cli.atomic import HTML_FORCE_HELP, HTML_HELP, check_html
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games
 from strategies.registry import (
@@ -187,16 +188,23 @@ def replay_from(
     index: int = typer.Option(None, "--index", help="With --from: the game (match, deal) "
                               "to replay; it must lie in the run's range."),
     pretty: bool = typer.Option(False, "--pretty", help="With --from: a readable account."),
+    html: Path = typer.Option(None, "--html", help="With --from: " + HTML_HELP),
+    force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
 ) -> None:
     """Replay one game, identified by (seed, index), as a record; `cardlab replay --from RUN
-    --index I` replays game I of a run folder with that run's parameters."""
+    --index I` replays game I of a run folder with that run's parameters (--html FILE: a page
+    that steps through it)."""
     if ctx.invoked_subcommand is not None:
+        if html is not None or force:
+            raise CardlabError("--html and --force go after the game: cardlab replay "
+                               f"{ctx.invoked_subcommand} ... --html FILE")
         if run is not None or index is not None:
             raise CardlabError("--from and --index go before nothing else: "
                                "cardlab replay --from RUN --index I")
         return
     if run is None or index is None:
         raise CardlabError("give --from RUN --index I, or a game: cardlab replay ass|jass ...")
+    check_html(html, force)
     from analyzer.runner.manifest import pinned_to_plan
 
     spec, start, count, plan = run_spec(run)
@@ -204,7 +212,7 @@ def replay_from(
         raise CardlabError(f"--index {index} is outside the run {run}: it holds indices "
                            f"{start} to {start + count - 1}")
     with pinned_to_plan(plan):  # the strategies as the run recorded them, not as files say now
-        record_printer(spec.game).show_record(spec, index, pretty)
+        record_printer(spec.game).show_record(spec, index, pretty, html, force)
 
 
 def run_spec(run: Path):

@@ -11,11 +11,15 @@ from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
     FORCE_HELP,
+    HTML_FORCE_HELP,
+    HTML_HELP,
     OUT_HELP,
+    check_html,
     check_index,
     check_range,
     check_seed,
     export_lines,
+    write_html,
 )
 from analyzer.errors import CardlabError
 
@@ -60,27 +64,40 @@ def replay_jass(
     mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),
     deal_cap: int = typer.Option(200, "--deal-cap", help=CAP_HELP),
     pretty: bool = typer.Option(False, "--pretty", help="A readable trick-by-trick account."),
+    html: Path = typer.Option(None, "--html", help=HTML_HELP),
+    force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
 ) -> None:
     """Replay match INDEX of a run and print it as one JSON line (game-records format).
 
     The same seed, index, players, rules and strategies always give the same match, so a
     match seen in a simulation or an export can be looked at again card by card.
-    `cardlab replay --from RUN --index I` takes all of these from a run folder.
+    `cardlab replay --from RUN --index I` takes all of these from a run folder. With --html
+    FILE, a page that steps through the match instead (open it in any browser; it needs
+    nothing else).
     """
     if matches and deals:
         raise CardlabError("give --matches or --deals, not both")
     check_seed(seed)
     check_index(index)
+    check_html(html, force)
     show_record(_spec(seed, players, strategy, ruleset, _mode(deals, mode), deal_cap), index,
-                pretty)
+                pretty, html, force)
 
 
-def show_record(spec, index: int, pretty: bool) -> None:
-    """Print match (deal) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text."""
+def show_record(spec, index: int, pretty: bool, html: Path | None = None,
+                force: bool = False) -> None:
+    """Print match (deal) ``index`` of ``spec`` as a JSON line or, with ``pretty``, as text;
+    with ``html``, write its viewer page there instead (and the text too with ``pretty``)."""
     from analyzer.engines.jass.records import to_json, trace_record
 
+    check_html(html, force)
     record = trace_record(spec, index)
-    typer.echo(format_pretty(record) if pretty else to_json(record))
+    if pretty:
+        typer.echo(format_pretty(record))
+    elif html is None:
+        typer.echo(to_json(record))
+    if html is not None:
+        write_html(html, record, force)
 
 
 @export_app.command(GAME)
@@ -116,15 +133,14 @@ def export_jass(
                        for index in range(start, start + count)), force, mode)
 
 
-CARD_LEGEND = (
-    "Cards: suit letter + rank. Suits B bells, S shields, R roses, A acorns; ranks 6 7 8 9, "
-    "10 Banner, U Under, O Ober, K King, A Ace (so AU is the Under of acorns, RA the Ace of "
-    "roses)."
-)
+def format_pretty(record: dict[str, Any], width: int | None = None) -> str:
+    """A readable account of a match (or deal) record, one line per trick: a legend, the
+    trick whose card fixed trump marked, the sticks of each deal explained (J-9), wrapped at
+    word boundaries to ``width`` (default: the terminal's; 0 or a pipe: unwrapped)."""
+    from analyzer.cli.ass_commands import _fill, _width
+    from analyzer.games.jass.cards import SUIT_LETTERS, SUIT_NAMES
+    from analyzer.games.jass.readable import CARD_LEGEND, sticks_words, trump_fix
 
-
-def format_pretty(record: dict[str, Any]) -> str:
-    """A readable account of a match (or deal) record, one line per trick, with a legend."""
     n = record["players"]
     rules = record["rules"]
     mode = record.get("mode", "matches")
@@ -141,16 +157,24 @@ def format_pretty(record: dict[str, Any]) -> str:
         for seat in range(n):
             aim = "" if aims[seat] in ("n/a", None) else f" (aims {aims[seat]})"
             lines.append(f"  seat {seat}{aim}: {' '.join(deal['hands'][seat])}")
+        fix = trump_fix(deal, n)
         for t, trick in enumerate(deal["tricks"], start=1):
+            mark = ""
+            if fix is not None and fix[0] == t - 1:
+                card = trick["cards"][fix[1]]
+                suit = SUIT_NAMES[SUIT_LETTERS.index(card[0])]
+                mark = f"; {card} by seat {fix[2]} does not follow suit and fixes trump: {suit}"
             lines.append(f"  trick {t:2d}: seat {trick['leader']} leads "
-                         f"{' '.join(trick['cards']):<18} -> seat {trick['winner']}")
-        trump = deal["trump"] or "none"
-        fixer = "" if deal.get("fixer") is None else f" (fixed by seat {deal['fixer']})"
-        lines.append(f"  trump {trump}{fixer}; points {deal['points']}; sticks "
-                     f"{deal['sticks']}; totals {deal['totals']}")
+                         f"{' '.join(trick['cards']):<18} -> seat {trick['winner']}{mark}")
+        if deal["trump"] is None:
+            trump = "no trump (no card failed to follow suit: every 8 counts 8)"
+        else:
+            trump = f"trump {deal['trump']} ({SUIT_NAMES[SUIT_LETTERS.index(deal['trump'])]})"
+        lines.append(f"  {trump}; points {deal['points']}; sticks {deal['sticks']} "
+                     f"({sticks_words(deal)}); totals {deal['totals']}")
     if mode == "matches":
         if record["winner"] is None:
             lines.append(f"No winner: the match hit the deal cap of {rules['deal_cap']}.")
         else:
             lines.append(f"Seat {record['winner']} wins after {len(record['deals'])} deals.")
-    return "\n".join(lines)
+    return _fill(lines, _width(width))

@@ -23,7 +23,6 @@ from analyzer.games.ass.cards import (
     ASS,
     HAND_SLOTS,
     JOKER,
-    JOKER_HIGH,
     N_VALUES,
     PASS,
     card_kind,
@@ -31,6 +30,7 @@ from analyzer.games.ass.cards import (
     hand_names,
     move_cards,
 )
+from analyzer.games.ass.readable import play_move
 from strategies.registry import engine_arrays, parse_strategy
 
 VERSION = 1
@@ -229,22 +229,6 @@ def trace_match_record(spec: RunSpec, index: int) -> tuple[dict[str, Any], int]:
     return MatchTracer(spec).record(index)
 
 
-def play_move(play: dict[str, Any], ass_round: bool) -> tuple[int, int, int] | None:
-    """The move (v, c, j) of a record play, None for a pass."""
-    if play.get("pass"):
-        return None
-    kinds = [card_kind(name) for name in play["cards"]]
-    jokers = kinds.count(JOKER)
-    numbers = [k for k in kinds if k != JOKER]
-    if numbers:
-        if len(set(numbers)) != 1:
-            raise ValueError(f"a set holds one value (A-4); got {play['cards']}")
-        return numbers[0], len(numbers), jokers
-    if ass_round and "joker_value" in play:
-        return int(play["joker_value"]), 0, jokers
-    return JOKER_HIGH, 0, jokers
-
-
 def verify_record(record: dict[str, Any]) -> list[str]:
     """Check a record against the rules alone; return the problems found (empty = valid)."""
     from analyzer.games.ass.rules import rules_from_options
@@ -386,3 +370,4 @@ def replay_match_matches(record: dict[str, Any]) -> bool:
                    mode="matches", rules=dict(record.get("rules", {})))
     again, _ = trace_match_record(spec, record["index"])
     return again == record
+

@@ -170,3 +170,4 @@ def check_record(record: dict[str, Any]) -> list[str]:
         if winner != record["winner"]:
             problems.append(f"winner {record['winner']} != {winner}")
     return problems
+

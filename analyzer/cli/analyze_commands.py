@@ -1,0 +1,238 @@
+"""``cardlab analyze ass|jass``: the value of every legal move in one position, for the player
+to move, from what that player may know (A-11, J-11); and the ``--analyze`` of replays.
+
+A position comes from a run folder (``--from RUN --index I --move K``), a records file
+(``--record FILE [--index I] --move K``) or is typed by hand (``--hand`` and the public
+situation; notation in docs/analyzing.md). Every input is checked before any work: a bad one
+gets one line naming it and exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from analyzer import numbers
+from analyzer.cli.app import app
+from analyzer.errors import CardlabError
+
+analyze_app = typer.Typer(
+    help="The value of every legal move in one position, for the player to move.",
+    add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False)
+app.add_typer(analyze_app, name="analyze")
+
+FROM_HELP = "A run folder (simulate --out): take the position from game --index of it."
+RECORD_HELP = ("A records file (export, replay > FILE): take the position from the record "
+               "with --index (or its only record).")
+INDEX_HELP = "With --from or --record: the game (match) of the run or file."
+WORLDS_HELP = "Sampled worlds (deals of the cards the player cannot see), 1 to 100,000."
+SEED_HELP = "Seed of the analysis (0..2**63-1): the same seed, the same numbers."
+FORMAT_HELP = "table (default) or json."
+
+
+def check_common(worlds: int, seed: int, fmt: str) -> None:
+    from analyzer.analysis.ass import max_worlds_check
+    from analyzer.cli.atomic import check_seed
+
+    max_worlds_check(worlds)
+    check_seed(seed)
+    if fmt not in ("table", "json"):
+        raise CardlabError(f"--format must be table or json; got {fmt!r}")
+
+
+def load_record(game: str, run: Path | None, record_file: Path | None, index: int | None
+                ) -> dict[str, Any]:
+    """The record of game (match) ``index`` of a run folder or a records file."""
+    if run is not None and record_file is not None:
+        raise CardlabError("give --from RUN or --record FILE, not both")
+    if run is not None:
+        if index is None:
+            raise CardlabError("--from RUN needs --index I (the game of the run)")
+        from analyzer.cli.common_commands import run_spec
+        from analyzer.runner.manifest import pinned_to_plan
+
+        spec, start, count, plan = run_spec(run)
+        if spec.game != game:
+            raise CardlabError(f"the run {run} is of {spec.game}, not {game}")
+        if not start <= index < start + count:
+            raise CardlabError(f"--index {index} is outside the run {run}: it holds indices "
+                               f"{start} to {start + count - 1}")
+        with pinned_to_plan(plan):
+            return trace(spec, index)
+    assert record_file is not None
+    try:
+        text = record_file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CardlabError(f"cannot read --record {record_file}: {exc.strerror}") from None
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            raise CardlabError(f"--record {record_file} line {number} is not JSON (a game "
+                               "record per line, docs/game-records.md)") from None
+    records = [r for r in records if isinstance(r, dict) and r.get("game") == game]
+    if not records:
+        raise CardlabError(f"--record {record_file} holds no {game} record")
+    if index is None:
+        if len(records) > 1:
+            raise CardlabError(f"--record {record_file} holds {len(records)} records; pick one "
+                               "with --index I")
+        return records[0]
+    found = [r for r in records if r.get("index") == index]
+    if not found:
+        raise CardlabError(f"--record {record_file} has no record with index {index}; it has "
+                           + ", ".join(str(r.get("index")) for r in records[:10]))
+    return found[0]
+
+
+def trace(spec, index: int) -> dict[str, Any]:
+    """The record of game (match, deal) ``index`` of a run spec."""
+    if spec.game == "jass":
+        from analyzer.games.jass.records import trace_record
+
+        return trace_record(spec, index)
+    from analyzer.games.ass.records import MatchTracer, Tracer
+
+    tracer = MatchTracer(spec) if spec.mode == "matches" else Tracer(spec)
+    record, status = tracer.record(index)
+    if status >= 0:
+        raise CardlabError(f"strategy at seat {status} made an illegal move (engine bug)")
+    return record
+
+
+def _half(row: dict, key: str) -> float | None:
+    low, high = row.get(f"{key}_low" if key else "low"), row.get(f"{key}_high" if key else "high")
+    if low is None or high is None:
+        return None
+    return (high - low) / 2
+
+
+def _est(value: float | None, half: float | None, signed: bool = False) -> str:
+    if value is None:
+        return "n/a"
+    if half is None or half == 0:
+        return numbers.number(value, 2, signed)
+    return numbers.interval(value, half, signed=signed)
+
+
+def table(result: dict[str, Any], game: str) -> str:
+    """The analysis as text: the position, then one line per move, best first."""
+    pos = result["position"]
+    lines = [position_line(pos, game)]
+    unit = pos["unit"]
+    lines.append(f"Values: {unit}; {numbers.count(pos['worlds'])} worlds, seed {pos['seed']}; "
+                 "95% intervals; 'vs best' is paired (the same worlds for every move).")
+    extra = game == "jass"
+    head = f"  {'move':<10} {'value':<18} {'vs best':<20}" + (f" {'card points':<16}" if extra
+                                                                   else "")
+    lines.append(head + " pimc")
+    for row in result["moves"]:
+        diff = "best" if row["best"] else _est(row["diff"], _half(row, "diff"), signed=True)
+        line = f"  {row['move']:<10} {_est(row['value'], _half(row, '')):<18} {diff:<20}"
+        if extra:
+            line += f" {_est(row['points'], _half(row, 'points')):<16}"
+        lines.append(line + (" <- pimc plays this" if row["pimc"] else ""))
+    return "\n".join(lines)
+
+
+def position_line(pos: dict[str, Any], game: str) -> str:
+    """One or two lines saying whose move it is and what they know."""
+    if game == "ass":
+        where = ("leads" if pos["position_in_round"] == 0
+                 else f"plays into an {'ass' if pos['ass_round'] else 'normal'} round: "
+                 f"table {' '.join(pos['table']) or '-'}")
+        extra = f"; game {pos['game_of_match']} of a match, totals {pos['totals']}" \
+            if "game_of_match" in pos else ""
+        return (f"Who's the Ass?, {pos['players']} players: seat {pos['seat']} {where}; hand "
+                f"{' '.join(pos['hand'])}; hand sizes {pos['sizes']}{extra}")
+    trump = pos["trump"] or "not fixed"
+    return (f"Plus-Minus Jass, {pos['players']} players: seat {pos['seat']} to play, trick "
+            f"{pos['trick'] + 1}, on the table {' '.join(pos['table']) or '-'}; hand "
+            f"{' '.join(pos['hand'])}; trump {trump}; points so far {pos['points']}")
+
+
+def emit(result: dict[str, Any], game: str, fmt: str) -> None:
+    if fmt == "json":
+        typer.echo(json.dumps(result))
+    else:
+        typer.echo(table(result, game))
+
+
+@analyze_app.command("ass")
+def analyze_ass(
+    run: Path = typer.Option(None, "--from", help=FROM_HELP),
+    record_file: Path = typer.Option(None, "--record", help=RECORD_HELP),
+    index: int = typer.Option(None, "--index", help=INDEX_HELP),
+    move: int = typer.Option(None, "--move", help="With --from or --record: the position "
+                             "before play K of the game (0 = its first play; every play of "
+                             "the record counts, passes included)."),
+    game_in_match: int = typer.Option(None, "--game-in-match", help="With a match: the game "
+                                      "of the match (0 = the first)."),
+    hand: str = typer.Option(None, "--hand", help="Typed position: your hand, e.g. "
+                             "'2 2 5 9 J A'."),
+    players: int = typer.Option(4, "--players", "-p", help="Typed position: players, 3 to "
+                                "12."),
+    seat: int = typer.Option(0, "--seat", help="Typed position: your seat (0 = the first)."),
+    sizes: str = typer.Option(None, "--sizes", help="Typed position: every seat's hand size "
+                              "now, seat 0 first, e.g. 13,12,13,10."),
+    round_: str = typer.Option(None, "--round", help="Typed position: the plays of this round "
+                               "before you, from its starter, separated by '/', e.g. "
+                               "'7 7 / pass'; none: you lead."),
+    gone: str = typer.Option(None, "--gone", help="Typed position: the cards that have left "
+                             "the game (played in earlier normal rounds)."),
+    known: list[str] = typer.Option([], "--known", help="Typed position: SEAT:CARDS another "
+                                    "seat is known to hold (the ass, cards it took in an ass "
+                                    "round); repeat per seat."),
+    just_took_ass: bool = typer.Option(False, "--just-took-ass", help="Typed position: you "
+                                       "took the ass last round and may not lead it (A-8)."),
+    totals: str = typer.Option(None, "--totals", help="Typed position in a match: every "
+                               "seat's minus points before this game."),
+    game: str = typer.Option(None, "--game", help="Typed position in a match: G/K, game G "
+                             "(1 first) of K."),
+    worlds: int = typer.Option(1000, "--worlds", help=WORLDS_HELP),
+    seed: int = typer.Option(0, "--seed", help=SEED_HELP),
+    fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
+) -> None:
+    """The expected minus points at the end of the game after every legal move, with 95%
+    intervals, each move's paired difference to the best, and the move pimc plays.
+
+    Example: cardlab analyze ass --hand '3 3 8 J' --players 4 --sizes 4,6,5,9
+    --gone '1 1 2' --known 3:A
+    """
+    from analyzer.analysis import ass
+
+    check_common(worlds, seed, fmt)
+    pos = ass_position(run, record_file, index, move, game_in_match, hand, players, seat,
+                       sizes, round_, gone, known, just_took_ass, totals, game)
+    emit(ass.analyze(pos, worlds, seed), "ass", fmt)
+
+
+def ass_position(run, record_file, index, move, game_in_match, hand, players, seat, sizes,
+                 round_, gone, known, just_took_ass, totals, game):
+    """The position of ``analyze ass``'s options (exactly one source)."""
+    from analyzer.analysis import ass
+
+    typed_given = [name for name, value in (
+        ("--sizes", sizes), ("--round", round_), ("--gone", gone), ("--known", known or None),
+        ("--just-took-ass", just_took_ass or None), ("--totals", totals), ("--game", game))
+        if value is not None]
+    if hand is not None:
+        if run is not None or record_file is not None or move is not None:
+            raise CardlabError("give a typed position (--hand ...) or a recorded one (--from "
+                               "or --record with --move), not both")
+        return ass.typed(players, seat, hand, sizes, round_, gone, list(known),
+                         just_took_ass, totals, game)
+    if typed_given:
+        raise CardlabError(f"{typed_given[0]} describes a typed position: give --hand too")
+    if run is None and record_file is None:
+        raise CardlabError("give a position: --from RUN --index I --move K, --record FILE "
+                           "--move K, or --hand CARDS with the public situation")
+    if move is None:
+        raise CardlabError("--move K is needed with --from or --record (0 = the first play)")
+    return ass.from_record(load_record("ass", run, record_file, index), move, game_in_match)

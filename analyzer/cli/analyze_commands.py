@@ -236,3 +236,62 @@ def ass_position(run, record_file, index, move, game_in_match, hand, players, se
     if move is None:
         raise CardlabError("--move K is needed with --from or --record (0 = the first play)")
     return ass.from_record(load_record("ass", run, record_file, index), move, game_in_match)
+
+
+@analyze_app.command("jass")
+def analyze_jass(
+    run: Path = typer.Option(None, "--from", help=FROM_HELP),
+    record_file: Path = typer.Option(None, "--record", help=RECORD_HELP),
+    index: int = typer.Option(None, "--index", help=INDEX_HELP),
+    deal: int = typer.Option(None, "--deal", help="With --from or --record: the deal of the "
+                             "match (0 = the first; default 0)."),
+    move: int = typer.Option(None, "--move", help="With --from or --record: the position "
+                             "before card K of the deal (0 = its first card)."),
+    hand: str = typer.Option(None, "--hand", help="Typed position: your hand now, e.g. "
+                             "'B6 B9 S10 RU AA'."),
+    players: int = typer.Option(4, "--players", "-p", help="Typed position: players, 3 or 4."),
+    tricks: str = typer.Option(None, "--tricks", help="Typed position: every card of the deal "
+                               "so far in playing order, tricks separated by '/', e.g. "
+                               "'R10 RK A6 RA / B6'; none: the first card."),
+    first: int = typer.Option(0, "--first", help="Typed position: the seat that led the first "
+                              "trick (the seat after the dealer)."),
+    seat: int = typer.Option(None, "--seat", help="Typed position: your seat (checked: it must "
+                             "be the seat to play after --tricks)."),
+    trump: str = typer.Option(None, "--trump", help="Typed position: the trump suit (checked "
+                              "against --tricks), or none."),
+    ruleset: str = typer.Option("seed", "--ruleset", help="seed (default) or swiss (J-6)."),
+    sticks: str = typer.Option(None, "--sticks", help="Typed position in a match: every "
+                               "seat's stick total before this deal, e.g. 3,1,4,2."),
+    ties: list[str] = typer.Option([], "--ties", help="Typed position in a match: a remembered "
+                                   "tie A-B (J-9); repeat for more."),
+    worlds: int = typer.Option(1000, "--worlds", help=WORLDS_HELP),
+    seed: int = typer.Option(0, "--seed", help=SEED_HELP),
+    fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
+) -> None:
+    """The expected sticks from the deal (and card points) after every legal card, with 95%
+    intervals, each card's paired difference to the best, and the card pimc plays.
+
+    Example: cardlab analyze jass --hand 'B6 B9 S10 SU R7 RK A6 AU' --tricks 'R10 RK R6 RA'
+    """
+    from analyzer.analysis import jass
+
+    check_common(worlds, seed, fmt)
+    given = [name for name, value in (("--tricks", tricks), ("--seat", seat), ("--trump", trump),
+                                      ("--sticks", sticks), ("--ties", ties or None))
+             if value is not None]
+    if hand is not None:
+        if run is not None or record_file is not None or move is not None or deal is not None:
+            raise CardlabError("give a typed position (--hand ...) or a recorded one (--from "
+                               "or --record with --move), not both")
+        pos = jass.typed(players, hand, tricks, first, seat, trump, ruleset, sticks, list(ties))
+    else:
+        if given:
+            raise CardlabError(f"{given[0]} describes a typed position: give --hand too")
+        if run is None and record_file is None:
+            raise CardlabError("give a position: --from RUN --index I --move K, --record FILE "
+                               "--move K, or --hand CARDS with the tricks so far")
+        if move is None:
+            raise CardlabError("--move K is needed with --from or --record (0 = the deal's "
+                               "first card)")
+        pos = jass.from_record(load_record("jass", run, record_file, index), deal or 0, move)
+    emit(jass.analyze(pos, worlds, seed), "jass", fmt)

@@ -295,3 +295,72 @@ def analyze_jass(
                                "first card)")
         pos = jass.from_record(load_record("jass", run, record_file, index), deal or 0, move)
     emit(jass.analyze(pos, worlds, seed), "jass", fmt)
+
+
+# --- replay --analyze ---------------------------------------------------------------------
+
+ANALYZE_HELP = ("Annotate every move of the chosen seats (--seat) with what it lost against "
+                "the best move (paired 95% interval) and a label inaccuracy / mistake / "
+                "blunder (docs/analyzing.md).")
+SEAT_HELP = ("With --analyze: a seat to annotate (a player in a Who's the Ass? match); "
+             "repeat for more; default all.")
+ANALYSIS_SEED_HELP = "With --analyze: seed of the analysis (0..2**63-1)."
+
+
+def check_analyze_options(analyze: bool, seats: list[int], worlds: int, seed: int, fmt: str,
+                          players: int | None = None) -> None:
+    """The --analyze options of a replay, checked before any work."""
+    if not analyze:
+        if seats:
+            raise CardlabError("--seat applies with --analyze")
+        return
+    check_common(worlds, seed, fmt)
+    for s in seats:
+        if s < 0 or (players is not None and s >= players):
+            top = "" if players is None else f" to {players - 1}"
+            raise CardlabError(f"--seat must be 0{top}; got {s}")
+
+
+def show_analysis(game: str, record: dict[str, Any], seats: list[int], worlds: int, seed: int,
+                  fmt: str) -> None:
+    """Print the annotation of a record (analysis.annotate.annotate_game)."""
+    from analyzer.analysis.annotate import annotate_game
+
+    n = record["players"]
+    bad = [s for s in seats if not 0 <= s < n]
+    if bad:
+        raise CardlabError(f"--seat must be 0 to {n - 1}; got {bad[0]}")
+    ann = annotate_game(game, record, seats=sorted(set(seats)) or None, worlds=worlds,
+                        seed=seed)
+    typer.echo(json.dumps(ann) if fmt == "json" else annotation_text(ann, record))
+
+
+def annotation_text(ann: dict[str, Any], record: dict[str, Any]) -> str:
+    """The annotation as text: the analysed moves with their loss and label, then the
+    per-player summary."""
+    game, unit = ann["game"], ann["unit"]
+    t = ann["thresholds"]
+    lines = [f"Analysis of {'Who' + chr(39) + 's the Ass?' if game == 'ass' else 'Plus-Minus Jass'}"
+             f" seed {record.get('seed')}, index {record.get('index')}: each move's loss in "
+             f"{unit} against the best move, paired 95% intervals, {numbers.count(ann['worlds'])}"
+             f" worlds per move, analysis seed {ann['seed']}.",
+             f"Labels when the loss is clear: inaccuracy >= {t['inaccuracy']:g}, mistake >= "
+             f"{t['mistake']:g}, blunder >= {t['blunder']:g} {unit}; forced moves are left out."]
+    where = "deal" if game == "jass" else "game" if record.get("mode") == "matches" else None
+    for m in ann["moves"]:
+        if not m["analysed"] or m["forced"]:
+            continue
+        at = f"{where} {m[where]} " if where else ""
+        loss = _est(m["loss"], None if m["loss_low"] is None else
+                    (m["loss_high"] - m["loss_low"]) / 2)
+        best = "" if m["loss"] == 0 and m["move"] == m["best"] else f"best {m['best']}, "
+        lines.append(f"  {at}move {m['index']:3d} seat {m['seat']}: {m['move']:<10} "
+                     f"{best}loss {loss}" + (f"  {m['label'].upper()}" if m["label"] else ""))
+    key = "player" if ann["players"] and "player" in ann["players"][0] else "seat"
+    lines.append("Summary (lost to clear errors):")
+    for p in ann["players"]:
+        half = (p["lost_high"] - p["lost_low"]) / 2
+        lines.append(f"  {key} {p[key]}: {p['moves']} moves analysed, {p['inaccuracy']} "
+                     f"inaccuracies, {p['mistake']} mistakes, {p['blunder']} blunders; lost "
+                     f"{_est(p['lost'], half)} {unit}")
+    return "\n".join(lines)

@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from analyzer.cli import analyze_commands as an
 from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
@@ -59,6 +60,11 @@ def replay_ass(
                                  "player."),
     mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),
     games_per_match: int = typer.Option(None, "--games-per-match", help=GPM_HELP),
+    analyze: bool = typer.Option(False, "--analyze", help=an.ANALYZE_HELP),
+    seat: list[int] = typer.Option([], "--seat", help=an.SEAT_HELP),
+    worlds: int = typer.Option(1000, "--worlds", help="With --analyze: " + an.WORLDS_HELP),
+    analysis_seed: int = typer.Option(0, "--analysis-seed", help=an.ANALYSIS_SEED_HELP),
+    fmt: str = typer.Option("table", "--format", help="With --analyze: " + an.FORMAT_HELP),
 ) -> None:
     """Replay game INDEX of a run and print it as one JSON line (game-records format).
 
@@ -70,7 +76,12 @@ def replay_ass(
     check_seed(seed)
     check_index(index)
     mode = mode or ("matches" if matches else "games")
-    show_record(_spec(seed, players, strategy, mode, games_per_match), index, pretty)
+    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, players)
+    spec = _spec(seed, players, strategy, mode, games_per_match)
+    if analyze:
+        an.show_analysis(GAME, an.trace(spec, index), seat, worlds, analysis_seed, fmt)
+        return
+    show_record(spec, index, pretty)
 
 
 def show_record(spec, index: int, pretty: bool) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from analyzer import __version__
+from analyzer.cli import analyze_commands as an
 from analyzer.cli.app import app, replay_app
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games
@@ -178,11 +179,16 @@ def replay_from(
     index: int = typer.Option(None, "--index", help="With --from: the game (match, deal) "
                               "to replay; it must lie in the run's range."),
     pretty: bool = typer.Option(False, "--pretty", help="With --from: a readable account."),
+    analyze: bool = typer.Option(False, "--analyze", help="With --from: " + an.ANALYZE_HELP),
+    seat: list[int] = typer.Option([], "--seat", help=an.SEAT_HELP),
+    worlds: int = typer.Option(1000, "--worlds", help="With --analyze: " + an.WORLDS_HELP),
+    analysis_seed: int = typer.Option(0, "--analysis-seed", help=an.ANALYSIS_SEED_HELP),
+    fmt: str = typer.Option("table", "--format", help="With --analyze: " + an.FORMAT_HELP),
 ) -> None:
     """Replay one game, identified by (seed, index), as a record; `cardlab replay --from RUN
     --index I` replays game I of a run folder with that run's parameters."""
     if ctx.invoked_subcommand is not None:
-        if run is not None or index is not None:
+        if run is not None or index is not None or analyze:
             raise CardlabError("--from and --index go before nothing else: "
                                "cardlab replay --from RUN --index I")
         return
@@ -194,7 +200,11 @@ def replay_from(
     if not start <= index < start + count:
         raise CardlabError(f"--index {index} is outside the run {run}: it holds indices "
                            f"{start} to {start + count - 1}")
+    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, spec.players)
     with pinned_to_plan(plan):  # the strategies as the run recorded them, not as files say now
+        if analyze:
+            an.show_analysis(spec.game, an.trace(spec, index), seat, worlds, analysis_seed, fmt)
+            return
         games.module(spec.game, "cli").show_record(spec, index, pretty)
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 
+from analyzer.cli import analyze_commands as an
 from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
@@ -60,6 +61,11 @@ def replay_jass(
     mode: str = typer.Option(None, "--mode", hidden=True, help=MODE_HELP),
     deal_cap: int = typer.Option(200, "--deal-cap", help=CAP_HELP),
     pretty: bool = typer.Option(False, "--pretty", help="A readable trick-by-trick account."),
+    analyze: bool = typer.Option(False, "--analyze", help=an.ANALYZE_HELP),
+    seat: list[int] = typer.Option([], "--seat", help=an.SEAT_HELP),
+    worlds: int = typer.Option(1000, "--worlds", help="With --analyze: " + an.WORLDS_HELP),
+    analysis_seed: int = typer.Option(0, "--analysis-seed", help=an.ANALYSIS_SEED_HELP),
+    fmt: str = typer.Option("table", "--format", help="With --analyze: " + an.FORMAT_HELP),
 ) -> None:
     """Replay match INDEX of a run and print it as one JSON line (game-records format).
 
@@ -71,8 +77,12 @@ def replay_jass(
         raise CardlabError("give --matches or --deals, not both")
     check_seed(seed)
     check_index(index)
-    show_record(_spec(seed, players, strategy, ruleset, _mode(deals, mode), deal_cap), index,
-                pretty)
+    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, players)
+    spec = _spec(seed, players, strategy, ruleset, _mode(deals, mode), deal_cap)
+    if analyze:
+        an.show_analysis(GAME, an.trace(spec, index), seat, worlds, analysis_seed, fmt)
+        return
+    show_record(spec, index, pretty)
 
 
 def show_record(spec, index: int, pretty: bool) -> None:

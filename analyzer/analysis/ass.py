@@ -174,11 +174,22 @@ def match_facts(record: dict[str, Any], g: int) -> tuple[int, int, list[int]]:
     return g, int(record["rules"]["games_per_match"]), [totals[seats[s]] for s in range(n)]
 
 
+def engine_view(state: dict[str, Any]) -> np.ndarray:
+    """positions.view_of, with the round's kind unknown before its lead (as the engine's
+    view has it: whether a round is an ass round is decided by the lead itself)."""
+    from analyzer.games.ass.positions import view_of
+
+    view = view_of(state)
+    if state["pos"] == 0:
+        view[PUB_ASS_ROUND] = 0
+    return view
+
+
 def from_record(record: dict[str, Any], move: int, game_in_match: int | None = None
                 ) -> Position:
     """The position before play ``move`` (0 = the first play of the game, every entry of the
     record's plays counted, forced passes included) of a game or match record."""
-    from analyzer.games.ass.positions import record_at, state_at, view_of
+    from analyzer.games.ass.positions import record_at, state_at
 
     game, g = game_of(record, game_in_match)
     plays = plays_of(game)
@@ -186,7 +197,7 @@ def from_record(record: dict[str, Any], move: int, game_in_match: int | None = N
         raise CardlabError(f"--move {move} is outside the game: it has plays 0 to "
                            f"{len(plays) - 1}")
     r, p = plays[move]
-    view = view_of(state_at(game, r, p))
+    view = engine_view(state_at(game, r, p))
     number, games, totals = match_facts(record, g)
     view[PUB_GAME], view[PUB_GAMES] = number, games
     view[PUB_TOTALS: PUB_TOTALS + len(totals)] = totals
@@ -201,9 +212,7 @@ def from_record(record: dict[str, Any], move: int, game_in_match: int | None = N
 
 def from_state(state: dict[str, Any], trace: np.ndarray | None) -> Position:
     """The position of a full state (positions.state_at) as its decider sees it."""
-    from analyzer.games.ass.positions import view_of
-
-    pos = Position(view_of(state), trace, {"game": "ass", "source": "state"})
+    pos = Position(engine_view(state), trace, {"game": "ass", "source": "state"})
     pos.info.update(describe(pos))
     return pos
 

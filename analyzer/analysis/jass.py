@@ -304,6 +304,9 @@ def describe(pos: Position) -> dict[str, Any]:
         "trump": SUIT_LETTERS[trump] if trump >= 0 else None,
         "fixer": int(st[S_FIXER]) if trump >= 0 else None,
         "points": points, "ruleset": "swiss" if st[S_SWISS] else "seed",
+        # J-5: no trump yet and none of the led suit in hand: the card played fixes trump
+        "fixes_trump": bool(trump < 0 and st[S_POS] > 0
+                            and not any(c // 9 == st[S_LED] for c in mask_cards(pos.hand))),
         "played": [hand_names(int(pos.played[i])) for i in range(n)],
     }
     if st[S_DEAL_NO] > 0:

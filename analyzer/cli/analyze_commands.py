@@ -145,13 +145,14 @@ def position_line(pos: dict[str, Any], game: str) -> str:
     """One or two lines saying whose move it is and what they know."""
     if game == "ass":
         where = ("leads" if pos["position_in_round"] == 0
-                 else f"plays into an {'ass' if pos['ass_round'] else 'normal'} round: "
+                 else f"plays into {'an ass' if pos['ass_round'] else 'a normal'} round: "
                  f"table {' '.join(pos['table']) or '-'}")
         extra = f"; game {pos['game_of_match']} of a match, totals {pos['totals']}" \
             if "game_of_match" in pos else ""
         return (f"Who's the Ass?, {pos['players']} players: seat {pos['seat']} {where}; hand "
                 f"{' '.join(pos['hand'])}; hand sizes {pos['sizes']}{extra}")
-    trump = pos["trump"] or "not fixed"
+    trump = pos["trump"] or ("not fixed: the card you play fixes its suit as trump (J-5)"
+                             if pos.get("fixes_trump") else "not fixed")
     return (f"Plus-Minus Jass, {pos['players']} players: seat {pos['seat']} to play, trick "
             f"{pos['trick'] + 1}, on the table {' '.join(pos['table']) or '-'}; hand "
             f"{' '.join(pos['hand'])}; trump {trump}; points so far {pos['points']}")

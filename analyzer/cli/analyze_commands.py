@@ -16,6 +16,7 @@ from typing import Any
 import typer
 
 from analyzer import numbers
+from analyzer.cli import options as opt
 from analyzer.cli.app import app
 from analyzer.errors import CardlabError
 
@@ -177,8 +178,7 @@ def analyze_ass(
                                       "of the match (0 = the first)."),
     hand: str = typer.Option(None, "--hand", help="Typed position: your hand, e.g. "
                              "'2 2 5 9 J A'."),
-    players: int = typer.Option(4, "--players", "-p", help="Typed position: players, 3 to "
-                                "12."),
+    players: int = opt.players(4, "Typed position: players, 3 to 12."),
     seat: int = typer.Option(0, "--seat", help="Typed position: your seat (0 = the first)."),
     sizes: str = typer.Option(None, "--sizes", help="Typed position: every seat's hand size "
                               "now, seat 0 first, e.g. 13,12,13,10."),
@@ -197,11 +197,13 @@ def analyze_ass(
     game: str = typer.Option(None, "--game", help="Typed position in a match: G/K, game G "
                              "(1 first) of K."),
     worlds: int = typer.Option(1000, "--worlds", help=WORLDS_HELP),
-    seed: int = typer.Option(0, "--seed", help=SEED_HELP),
+    seed: int = opt.seed(help=SEED_HELP),
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
 ) -> None:
-    """The expected minus points at the end of the game after every legal move, with 95%
-    intervals, each move's paired difference to the best, and the move pimc plays.
+    """Every legal move's expected minus points at the end of the game, and pimc's move.
+
+    Each value with its 95% interval, and each move's difference to the best with a paired
+    interval (the same sampled worlds for every move); docs/analyzing.md.
 
     Example: cardlab analyze ass --hand '3 3 8 J' --players 4 --sizes 4,6,5,9
     --gone '1 1 2' --known 3:A
@@ -250,7 +252,7 @@ def analyze_jass(
                              "before card K of the deal (0 = its first card)."),
     hand: str = typer.Option(None, "--hand", help="Typed position: your hand now, e.g. "
                              "'B6 B9 S10 RU AA'."),
-    players: int = typer.Option(4, "--players", "-p", help="Typed position: players, 3 or 4."),
+    players: int = opt.players(4, "Typed position: players, 3 or 4."),
     tricks: str = typer.Option(None, "--tricks", help="Typed position: every card of the deal "
                                "so far in playing order, tricks separated by '/', e.g. "
                                "'R10 RK A6 RA / B6'; none: the first card."),
@@ -260,17 +262,19 @@ def analyze_jass(
                              "be the seat to play after --tricks)."),
     trump: str = typer.Option(None, "--trump", help="Typed position: the trump suit (checked "
                               "against --tricks), or none."),
-    ruleset: str = typer.Option("seed", "--ruleset", help="seed (default) or swiss (J-6)."),
+    ruleset: str = opt.ruleset(help="Typed position: " + opt.RULESET_HELP),
     sticks: str = typer.Option(None, "--sticks", help="Typed position in a match: every "
                                "seat's stick total before this deal, e.g. 3,1,4,2."),
     ties: list[str] = typer.Option([], "--ties", help="Typed position in a match: a remembered "
                                    "tie A-B (J-9); repeat for more."),
     worlds: int = typer.Option(1000, "--worlds", help=WORLDS_HELP),
-    seed: int = typer.Option(0, "--seed", help=SEED_HELP),
+    seed: int = opt.seed(help=SEED_HELP),
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
 ) -> None:
-    """The expected sticks from the deal (and card points) after every legal card, with 95%
-    intervals, each card's paired difference to the best, and the card pimc plays.
+    """Every legal card's expected sticks from the deal and card points, and pimc's card.
+
+    Each value with its 95% interval, and each card's difference to the best with a paired
+    interval (the same sampled worlds for every card); docs/analyzing.md.
 
     Example: cardlab analyze jass --hand 'B6 B9 S10 SU R7 RK A6 AU' --tricks 'R10 RK R6 RA'
     """

@@ -162,3 +162,25 @@ def test_hand_notation_round_trips_from_records(records):
             assert np.array_equal(typed.view, want), (k, np.nonzero(typed.view != want))
             assert typed.view[PUB_SEAT] == me and typed.view[PUB_PLAYERS] == 4
 
+
+
+@pytest.mark.parametrize("totals,chance", [("0,300,300,300", 1.0), ("300,0,300,300", 0.0)])
+def test_the_match_win_chance_in_the_last_game_follows_the_totals(totals, chance):
+    """A-12: in the last game of a match a lead of 300 minus points is far more than one game
+    of these hands moves, so every move's chance to win the match is 1 (or, 300 behind, 0);
+    the seat of the totals is the decider's (seat 0)."""
+    pos = ass.typed(4, 0, "3 3 8 J", "4,6,5,9", None, None, ["3:A"], False, totals, "4/4")
+    result = ass.analyze(pos, 100, 0)
+    assert result["position"]["game_of_match"] == "4/4"
+    for row in result["moves"]:
+        assert row["win"] == chance and row["win_low"] == row["win_high"] == chance
+
+
+def test_the_match_win_chance_plays_the_games_left():
+    """With games left and the totals level, the chance is neither 0 nor 1 and it is paired:
+    every move has its difference to the best move's chance."""
+    pos = ass.typed(4, 0, "3 3 8 J", "4,6,5,9", None, None, ["3:A"], False, "10,10,10,10",
+                    "2/4")
+    rows = ass.analyze(pos, 300, 0)["moves"]
+    assert all(0 < row["win"] < 1 for row in rows)
+    assert all("win_diff_low" in row for row in rows) and rows[0]["win_diff"] == 0

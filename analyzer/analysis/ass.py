@@ -427,11 +427,13 @@ def pimc_move(pos: Position, seed: int, index: int = 0) -> int:
 
 
 def outcomes(pos: Position, moves: list[int], worlds: int, seed: int, index: int = 0
-             ) -> np.ndarray:
-    """The outcome matrix (worlds x moves) of kernels.ass_outcomes, worlds drawn from
-    stream WORLD_STREAM of (seed, index), the rollouts and world model of ``pimc``'s
-    defaults."""
+             ) -> tuple[np.ndarray, np.ndarray | None]:
+    """The outcome matrices (worlds x moves) of kernels.ass_outcomes: minus points, and in a
+    match the share of the match win (else None); worlds drawn from stream WORLD_STREAM of
+    (seed, index), the rollouts and world model of ``pimc``'s defaults."""
     from analyzer.analysis.kernels import ass_outcomes
+    from analyzer.games.ass.engine import canonical_deck
+    from analyzer.games.ass.rules import PER_PLAYER
     from analyzer.rng import new_state, seed_state
     from strategies.ass.catalog import SLOT_OVERSAMPLE, SLOT_ROLLOUT
 
@@ -439,11 +441,14 @@ def outcomes(pos: Position, moves: list[int], worlds: int, seed: int, index: int
     rng = new_state()
     seed_state(rng, seed, index, WORLD_STREAM)
     out = np.zeros((worlds, len(moves)), dtype=np.int64)
+    wins = np.zeros((worlds, len(moves)), dtype=np.float64)
+    n = int(pos.view[PUB_PLAYERS])
     trace = pos.trace if pos.trace is not None else np.full((0, 14), PASS, dtype=np.int64)
     ass_outcomes(pos.view.copy(), trace, np.array(moves, dtype=np.int64), worlds,
                  int(params[SLOT_OVERSAMPLE]), pos.trace is not None,
-                 np.float64(params[SLOT_ROLLOUT]), rng, out)
-    return out
+                 np.float64(params[SLOT_ROLLOUT]), rng, out, wins, PER_PLAYER[n],
+                 canonical_deck())
+    return out, (wins if pos.view[PUB_GAMES] else None)
 
 
 def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: int = 0,
@@ -455,13 +460,18 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
     moves = legal_codes(pos)
     ass_round, p = bool(pos.view[PUB_ASS_ROUND]), int(pos.view[PUB_POS])
     names = [move_text(m, ass_round, p) for m in moves]
-    matrix = outcomes(pos, moves, worlds, seed, index)
+    matrix, wins = outcomes(pos, moves, worlds, seed, index)
     chosen = None
     if with_pimc:
         chosen = 0 if len(moves) == 1 else moves.index(pimc_move(pos, seed, index))
-    rows = move_rows("ass", matrix, names, chosen)
+    rows = move_rows("ass", matrix, names, chosen, None if wins is None else {"win": wins})
+    for row in rows:  # a chance: its interval stays inside [0, 1]
+        if "win" in row:
+            row["win_low"] = None if row["win_low"] is None else max(row["win_low"], 0.0)
+            row["win_high"] = None if row["win_high"] is None else min(row["win_high"], 1.0)
     info = {**pos.info, "worlds": int(matrix.shape[0]),
-            "seed": seed, "unit": "minus points at the end of the game (lower is better)",
+            "seed": seed, "unit": "minus points at the end of the game (lower is better)"
+            + ("; beside them the chance to win the match" if wins is not None else ""),
             "worlds_from": "the move record (pimc's infer=policy)" if pos.trace is not None
             else "hand sizes and known holdings (pimc's infer=voids)"}
     return {"position": info, "moves": rows}

@@ -19,8 +19,22 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyzer.games.ass.cards import PUB_GONE, PUB_PLAYERS, PUB_ROUND, PUB_TABLE, SCRATCH, VIEW_LEN
-from analyzer.games.ass.moves import pack_counts
+from analyzer.games.ass.cards import (
+    PUB_GAME,
+    PUB_GAMES,
+    PUB_GONE,
+    PUB_PLAYERS,
+    PUB_ROUND,
+    PUB_SEAT,
+    PUB_TABLE,
+    PUB_TOTALS,
+    SCRATCH,
+    VIEW_LEN,
+    WIN_SHARE_UNIT,
+)
+from analyzer.games.ass.engine import deal_packed, match_shares, score
+from analyzer.games.ass.moves import U0, pack_counts
+from analyzer.games.ass.rollout import play_on as ass_play_on
 from analyzer.games.jass.play import deal_points, play_card, rollout
 from analyzer.games.jass.primitives import S_N, ST_SIZE
 from analyzer.numba_compat import njit_runtime
@@ -33,17 +47,27 @@ from strategies.registry import N_PARAMS
 
 
 @njit(cache=True)
-def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, rng, out):
+def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, rng, out,
+                 wins, per_player, template):
     """Who's the Ass?: ``out[w, i]`` = the decider's minus points at the end of the game when
     it plays ``moves[i]`` in sampled world w and everybody then plays the rollout strategy
     (``rollout_code``, catalog.encode_rollout) to the end.
+
+    In a match (``view[PUB_GAMES]`` > 0, A-12) also ``wins[w, i]``: the decider's share of
+    the match win (1, 1/k for a k-way tie, or 0) when the rest of the match is played out as
+    well: the running totals (PUB_TOTALS) plus this game's minus points, then every game
+    left dealt afresh (engine.deal_packed: ``per_player`` cards each from ``template``, the
+    canonical deck) from a stream of world w's own and played by the rollout strategy, the
+    deal moving one seat on each game (A-3). Every move of world w meets the same future
+    deals.
 
     ``view`` is the decider's view (A-11; not changed), ``trace`` the public move record
     (pimc.py's module docstring), read when ``policy`` is true and it reaches the current
     round: then ``oversample * worlds`` worlds are drawn and the ``worlds`` that best explain
     the opponents' moves kept (pimc's ``_policy_worlds``, eps = 1: all weigh alike);
     otherwise ``worlds`` worlds are dealt from the view alone (known holdings respected).
-    Per world: its deal, then one 64-bit seed of its rollout stream."""
+    Per world: its deal, then one 64-bit seed of its rollout stream (in a match a second,
+    of its future deals)."""
     n = view[PUB_PLAYERS]
     fam, pp = rollout_strategy(rollout_code)
     world_hands = np.zeros((worlds + 1) * n, dtype=np.uint64)
@@ -51,26 +75,53 @@ def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, r
     weights = np.zeros(worlds, dtype=np.int64)
     pool = np.zeros(128, dtype=np.int64)
     rview = np.zeros(VIEW_LEN, dtype=np.int64)
+    match = view[PUB_GAMES] > 0
+    futures = np.zeros(worlds, dtype=np.uint64)
     if policy and trace.shape[0] > view[PUB_ROUND]:
         _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, rview,
                        max(oversample, 1), 1.0, weights)
         for w in range(worlds):
             streams[w] = next_u64(rng)
+            if match:
+                futures[w] = next_u64(rng)
     else:
         for w in range(worlds):
             sample_world(view, rng, world_hands, w * n, pool, True)
             streams[w] = next_u64(rng)
+            if match:
+                futures[w] = next_u64(rng)
     for i in range(SCRATCH):
         rview[i] = 0
     cur = np.zeros(16, dtype=np.uint64)
     roll_rng = np.zeros(1, dtype=np.uint64)
     gone = pack_counts(view, PUB_GONE)
     table0 = pack_counts(view, PUB_TABLE)
+    totals = np.zeros(16, dtype=np.int64)
+    shares = np.zeros(16, dtype=np.int64)
+    packed = np.zeros(16, dtype=np.uint64)
+    deck = np.zeros(109, dtype=np.uint8)
+    me = view[PUB_SEAT]
     for w in range(worlds):
         for i in range(moves.shape[0]):
             roll_rng[0] = streams[w]
             out[w, i] = _roll(view, world_hands, w * n, moves[i], fam, pp, rview, roll_rng,
                               cur, gone, table0)
+            if match:
+                for s in range(n):  # by the seats of this game
+                    totals[s] = view[PUB_TOTALS + s] + score(cur[s])
+                roll_rng[0] = futures[w]
+                for g in range(view[PUB_GAME] + 1, view[PUB_GAMES]):
+                    shift = g - view[PUB_GAME]  # the player of this game's seat s sits at s - shift
+                    for s in range(SCRATCH):
+                        rview[s] = 0
+                    starter = deal_packed(roll_rng, n, per_player, template, deck, packed,
+                                          rview)
+                    ass_play_on(packed, n, fam, pp, rview, roll_rng, U0, U0, starter, -1,
+                                    0, 0, 0, starter, 0, 0)
+                    for s in range(n):
+                        totals[(s + shift) % n] += score(packed[s])
+                k = match_shares(totals, n, shares)
+                wins[w, i] = shares[me] / WIN_SHARE_UNIT if k > 0 else 0.0
 
 
 @njit_runtime()  # allocates (draw_worlds)

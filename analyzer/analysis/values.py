@@ -76,7 +76,8 @@ def move_rows(game: str, outcomes: np.ndarray, names: list[str], pimc: int | Non
 
     ``outcomes[w, i]``: the value of move ``names[i]`` in world w (the game's unit);
     ``pimc`` the column ``pimc`` plays (None: not asked); ``extra`` more per-world matrices of
-    the same shape, shown as ``key``, ``key_low``, ``key_high`` (unpaired).
+    the same shape, shown as ``key``, ``key_low``, ``key_high``, and their paired difference
+    to the best move (by the main value) as ``key_diff``, ``key_diff_low``, ``key_diff_high``.
     """
     x = np.asarray(outcomes, dtype=np.float64)
     means = x.mean(axis=0)
@@ -91,8 +92,12 @@ def move_rows(game: str, outcomes: np.ndarray, names: list[str], pimc: int | Non
                "diff": diff, "diff_low": _clean(dlow), "diff_high": _clean(dhigh),
                "best": i == best, "pimc": pimc is not None and i == pimc}
         for key, matrix in (extra or {}).items():
-            v, lo, hi = _interval(np.asarray(matrix, dtype=np.float64)[:, i])
-            row.update({key: v, f"{key}_low": _clean(lo), f"{key}_high": _clean(hi)})
+            y = np.asarray(matrix, dtype=np.float64)
+            v, lo, hi = _interval(y[:, i])
+            d, dlo, dhi = (0.0, 0.0, 0.0) if i == best else _interval(y[:, i] - y[:, best])
+            row.update({key: v, f"{key}_low": _clean(lo), f"{key}_high": _clean(hi),
+                        f"{key}_diff": d, f"{key}_diff_low": _clean(dlo),
+                        f"{key}_diff_high": _clean(dhi)})
         rows.append(row)
     return rows
 

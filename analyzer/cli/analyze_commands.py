@@ -129,15 +129,21 @@ def table(result: dict[str, Any], game: str) -> str:
     unit = pos["unit"]
     lines.append(f"Values: {unit}; {numbers.count(pos['worlds'])} worlds, seed {pos['seed']}; "
                  "95% intervals; 'vs best' is paired (the same worlds for every move).")
-    extra = game == "jass"
-    head = f"  {'move':<10} {'value':<18} {'vs best':<20}" + (f" {'card points':<16}" if extra
-                                                                   else "")
+    extra = "points" if game == "jass" else "win" if result["moves"] and "win" in \
+        result["moves"][0] else None
+    title = {"points": "card points", "win": "match win"}.get(extra, "")
+    head = f"  {'move':<10} {'value':<18} {'vs best':<20}" + (f" {title:<16}" if extra else "")
     lines.append(head + " pimc")
     for row in result["moves"]:
         diff = "best" if row["best"] else _est(row["diff"], _half(row, "diff"), signed=True)
         line = f"  {row['move']:<10} {_est(row['value'], _half(row, '')):<18} {diff:<20}"
-        if extra:
+        if extra == "points":
             line += f" {_est(row['points'], _half(row, 'points')):<16}"
+        elif extra == "win":
+            half = _half(row, "win")
+            text = (numbers.percent(row["win"]) if not half else
+                    numbers.interval(row["win"], half, percent=True))
+            line += f" {text:<16}"
         lines.append(line + (" <- pimc plays this" if row["pimc"] else ""))
     return "\n".join(lines)
 

@@ -110,3 +110,25 @@ def test_analyze_json_has_the_issue_shape(cli):
                        "--format", "json")
     values = [m["value"] for m in json.loads(out)["moves"]]
     assert code == 0 and values == sorted(values, reverse=True)  # sticks: most first
+
+
+def test_positions_from_run_folders(cli, tmp_path):
+    """--from RUN: the run's own game (its players, strategies, seed), checked first."""
+    run = tmp_path / "ass"
+    assert cli("simulate", "ass", "-p", "3", "--games", "4", "--seed", "5", "-s", "basic",
+               "--out", run, "-q")[0] == 0
+    code, out, _ = cli("analyze", "ass", "--from", run, "--index", "2", "--move", "4",
+                       "--worlds", "100", "--format", "json")
+    assert code == 0
+    position = json.loads(out)["position"]
+    assert position["record_index"] == 2 and position["move"] == 4
+    assert position["players"] == 3 and position["record_seed"] == 5
+    code, _, err = cli("analyze", "ass", "--from", run, "--index", "9", "--move", "4")
+    assert code == 2 and "outside the run" in err
+    code, _, err = cli("analyze", "jass", "--from", run, "--index", "1", "--move", "4")
+    assert code == 2 and "is of ass, not jass" in err
+    code, _, err = cli("analyze", "ass", "--from", run, "--index", "1", "--move", "999")
+    assert code == 2 and "--move 999 is outside the game" in err
+    code, out, _ = cli("replay", "--from", run, "--index", "1", "--analyze", "--worlds", "50",
+                       "--seat", "1")
+    assert code == 0 and "Summary (lost to clear errors):\n  seat 1:" in out

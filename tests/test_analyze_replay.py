@@ -106,3 +106,20 @@ def test_replay_analyze_prints_the_issue_json(cli):
     assert code == 2 and "--seat must be 0 to 3" in err
     code, out, err = cli("replay", "ass", "--seed", "3", "--index", "0", "--seat", "1")
     assert code == 2 and "--seat applies with --analyze" in err
+
+
+def test_a_match_is_annotated_game_after_game_and_summed_by_player():
+    """A-12: in a Who's the Ass? match every game's moves are annotated in order, each with
+    its game and player, and --seat names a player, whose seat changes from game to game."""
+    from analyzer.games.ass.records import MatchTracer
+
+    record, _ = MatchTracer(RunSpec("ass", 3, ("basic", "random", "basic"), 4,
+                                    mode="matches")).record(0)
+    ann = annotate_game("ass", record, seats=[1], worlds=40, seed=0)
+    games = record["games"]
+    assert len(ann["moves"]) == sum(len(ass.plays_of({**g, "players": 3})) for g in games)
+    assert [m["game"] for m in ann["moves"]] == sorted(m["game"] for m in ann["moves"])
+    for m in ann["moves"]:
+        assert m["player"] == games[m["game"]]["seat_players"][m["seat"]]
+        assert m["analysed"] == (m["player"] == 1)
+    assert [p["player"] for p in ann["players"]] == [1]

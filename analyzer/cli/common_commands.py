@@ -188,7 +188,10 @@ def replay_from(
     """Replay one game, identified by (seed, index), as a record; `cardlab replay --from RUN
     --index I` replays game I of a run folder with that run's parameters."""
     if ctx.invoked_subcommand is not None:
-        if run is not None or index is not None or analyze:
+        if analyze:
+            raise CardlabError("--analyze goes after the game: cardlab replay ass|jass ... "
+                               "--analyze, or cardlab replay --from RUN --index I --analyze")
+        if run is not None or index is not None:
             raise CardlabError("--from and --index go before nothing else: "
                                "cardlab replay --from RUN --index I")
         return

@@ -177,3 +177,27 @@ def test_hand_notation_round_trips_from_records(matches):
             assert np.array_equal(typed.st, want), (d, k, np.nonzero(typed.st != want))
             assert np.array_equal(typed.played, pos.played)
             assert np.array_equal(typed.taken, pos.taken)
+
+
+def test_a_typed_position_is_the_engines_public_state():
+    """J-11: the state rebuilt from the hand and the cards played alone equals the engine's
+    own public state after the same play (trump, voids, the bans the play proves, tricks
+    won, the order of play), under both rule sets, for random legal play."""
+    from test_jass_search import random_position
+
+    from analyzer.games.jass.cards import hand_names
+    from analyzer.games.jass.play import to_move
+
+    rng = np.random.default_rng(12)
+    for _ in range(30):
+        n = int(rng.choice([3, 4]))
+        ruleset = str(rng.choice(["seed", "swiss"]))
+        hands, played, taken, st, history = random_position(int(rng.integers(1 << 40)), n,
+                                                            ruleset, int(rng.integers(0, 35)))
+        seat = int(to_move(st))
+        cards = [card_name(c) for _, c in history]
+        tricks = " / ".join(" ".join(cards[i: i + n]) for i in range(0, len(cards), n))
+        pos = jass.typed(n, " ".join(hand_names(int(hands[seat]))), tricks or None, 0, seat,
+                         None, ruleset, None, [])
+        assert np.array_equal(pos.st, st), np.nonzero(pos.st != st)
+        assert np.array_equal(pos.played, played) and np.array_equal(pos.taken, taken)

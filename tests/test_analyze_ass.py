@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import shlex
 
 import numpy as np
 import pytest
@@ -130,9 +131,29 @@ def test_values_agree_with_the_exact_expectation_on_an_enumerable_endgame():
             assert row["low"] <= value <= row["high"], (row, value)
 
 
+def _options(text):
+    """{option: value} of a typed command line (repeated options as lists, flags True)."""
+    words = shlex.split(text)
+    out: dict = {}
+    i = 0
+    while i < len(words):
+        name = words[i]
+        if i + 1 < len(words) and not words[i + 1].startswith("--"):
+            value = words[i + 1]
+            i += 2
+        else:
+            value = True
+            i += 1
+        if name == "--known":
+            out.setdefault(name, []).append(value)
+        else:
+            out[name] = value
+    return out
+
+
 def test_hand_notation_round_trips_from_records(records):
-    """Every play of a record written in the notation parses back to its move code, and a
-    position typed from what a record position shows (hand, sizes, this round's plays, cards
+    """Every play of a record written in the notation parses back to its move code, and the
+    typed form a recorded position prints (``typed``: hand, sizes, this round's plays, cards
     gone, known holdings) gives the mover the very same view."""
     for record in records:
         plays = ass.plays_of(record)
@@ -141,27 +162,18 @@ def test_hand_notation_round_trips_from_records(records):
             code = ass.record_move(rnd["plays"][p], rnd["ass_round"])
             text = ass.move_text(code, rnd["ass_round"], p)
             assert ass._play_of(text, rnd["ass_round"], p, "x") == code
-        for k in range(0, len(plays), 7):
+        for k in range(0, len(plays), 3):
             pos = ass.from_record(record, k)
-            r, p = plays[k]
-            rnd = record["rounds"][r]
-            state = state_at(record, r, p)
-            info = pos.info
-            me = info["seat"]
-            round_text = " / ".join(
-                ass.move_text(ass.record_move(play, rnd["ass_round"]), rnd["ass_round"], i)
-                for i, play in enumerate(rnd["plays"][:p]))
-            known = [f"{s}:{' '.join(cards)}" for s, cards in info["known"].items()]
-            typed = ass.typed(record["players"], me, " ".join(info["hand"]),
-                              ",".join(map(str, info["sizes"])), round_text or None,
-                              " ".join(info["gone"]) or None, known,
-                              state["blocked"] == me, None, None)
+            o = _options(pos.info["typed"])
+            typed = ass.typed(int(o["--players"]), int(o["--seat"]), o["--hand"],
+                              o["--sizes"], o.get("--round"), o.get("--gone"),
+                              o.get("--known", []), bool(o.get("--just-took-ass")),
+                              o.get("--totals"), o.get("--game"))
             want = pos.view.copy()
             want[PUB_ROUND] = 0  # a typed position does not count rounds
-            want[PUB_KNOWN + me] = 0  # nor what the mover knows of itself
+            want[PUB_KNOWN + pos.seat] = 0  # nor what the mover knows of itself
             assert np.array_equal(typed.view, want), (k, np.nonzero(typed.view != want))
-            assert typed.view[PUB_SEAT] == me and typed.view[PUB_PLAYERS] == 4
-
+            assert typed.view[PUB_SEAT] == pos.seat and typed.view[PUB_PLAYERS] == 4
 
 
 @pytest.mark.parametrize("totals,chance", [("0,300,300,300", 1.0), ("300,0,300,300", 0.0)])

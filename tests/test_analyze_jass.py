@@ -157,20 +157,21 @@ def test_values_agree_with_the_exact_expectation_at_the_end_of_a_deal():
 
 
 def test_hand_notation_round_trips_from_records(matches):
-    """A position typed from a record's deal (the hand, the tricks so far, the first player,
-    the standings) is the record's position: the same public state, hand and seat."""
+    """The typed form a recorded position prints (``typed``: the hand, the tricks so far, the
+    first player, the standings) is the record's position: the same public state, hand and
+    seat."""
+    import shlex
+
     record = matches[0]
-    for d, deal in enumerate(record["deals"][:3]):
-        history = [c for t in deal["tricks"] for c in t["cards"]]
-        n = record["players"]
+    for d in range(min(3, len(record["deals"]))):
         for k in range(0, 36, 5):
             pos = jass.from_record(record, d, k)
-            tricks = " / ".join(" ".join(history[t: min(t + n, k)]) for t in range(0, k, n))
-            info = pos.info
-            ties = info.get("ties", [])
-            typed = jass.typed(n, " ".join(info["hand"]), tricks or None,
-                               (deal["dealer"] + 1) % n, pos.seat, info["trump"] or "none",
-                               "seed", ",".join(map(str, info["sticks"])), ties)
+            words = shlex.split(pos.info["typed"])
+            o = {words[i]: words[i + 1] for i in range(0, len(words), 2) if words[i] != "--ties"}
+            ties = [words[i + 1] for i in range(0, len(words), 2) if words[i] == "--ties"]
+            typed = jass.typed(int(o["--players"]), o["--hand"], o.get("--tricks"),
+                               int(o["--first"]), pos.seat, pos.info["trump"] or "none",
+                               o.get("--ruleset", "seed"), o.get("--sticks"), ties)
             assert typed.seat == pos.seat and typed.hand == pos.hand
             want = pos.st.copy()
             want[S_DEAL_NO] = min(want[S_DEAL_NO], 1)  # a typed match deal says only "match"

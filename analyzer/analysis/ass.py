@@ -207,7 +207,35 @@ def from_record(record: dict[str, Any], move: int, game_in_match: int | None = N
         info["game_in_match"] = g
     pos = Position(view, record_at(game, r, p), info)
     pos.info.update(describe(pos))
+    rnd = game["rounds"][r]
+    plays = [move_text(record_move(play, rnd["ass_round"]), rnd["ass_round"], i)
+             for i, play in enumerate(rnd["plays"][:p])]
+    pos.info["typed"] = typed_options(pos.info, plays, state_at(game, r, p)["blocked"])
     return pos
+
+
+def _quote(text: str) -> str:
+    return f"'{text}'"
+
+
+def typed_options(info: dict[str, Any], plays: list[str], blocked: int) -> str:
+    """The ``cardlab analyze ass`` options that type this position by hand (the move record
+    is not part of them: typed, the worlds read the hand sizes and known holdings only)."""
+    out = [f"--players {info['players']}", f"--seat {info['seat']}",
+           f"--hand {_quote(' '.join(info['hand']))}",
+           "--sizes " + ",".join(map(str, info["sizes"]))]
+    if plays:
+        out.append(f"--round {_quote(' / '.join(plays))}")
+    if info["gone"]:
+        out.append(f"--gone {_quote(' '.join(info['gone']))}")
+    for s, cards in info["known"].items():
+        out.append(f"--known {_quote(s + ':' + ' '.join(cards))}")
+    if blocked == info["seat"] and info["position_in_round"] == 0:
+        out.append("--just-took-ass")
+    if "game_of_match" in info:
+        out.append(f"--game {info['game_of_match']} --totals "
+                   + ",".join(map(str, info["totals"])))
+    return " ".join(out)
 
 
 def from_state(state: dict[str, Any], trace: np.ndarray | None) -> Position:

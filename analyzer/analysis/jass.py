@@ -219,7 +219,24 @@ def from_record(record: dict[str, Any], deal: int, move: int) -> Position:
                 history[:move], dealt & ~mine, seat, "record")
     pos.info.update({"record_seed": record.get("seed"), "record_index": record.get("index"),
                      "deal": deal, "move": move})
+    pos.info["typed"] = typed_options(pos.info, [card_name(c) for c in history[:move]], first)
     return pos
+
+
+def typed_options(info: dict[str, Any], cards: list[str], first: int) -> str:
+    """The ``cardlab analyze jass`` options that type this position by hand."""
+    n = info["players"]
+    out = [f"--players {n}", f"--hand '{' '.join(info['hand'])}'"]
+    if cards:
+        tricks = " / ".join(" ".join(cards[i: i + n]) for i in range(0, len(cards), n))
+        out.append(f"--tricks '{tricks}'")
+    out.append(f"--first {first}")
+    if info["ruleset"] != "seed":
+        out.append(f"--ruleset {info['ruleset']}")
+    if "sticks" in info:
+        out.append("--sticks " + ",".join(map(str, info["sticks"])))
+        out += [f"--ties {pair}" for pair in info["ties"]]
+    return " ".join(out)
 
 
 def typed(players: int, hand: str, tricks: str | None, first: int, seat: int | None,

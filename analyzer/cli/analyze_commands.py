@@ -126,6 +126,8 @@ def table(result: dict[str, Any], game: str) -> str:
     """The analysis as text: the position, then one line per move, best first."""
     pos = result["position"]
     lines = [position_line(pos, game)]
+    if "typed" in pos:
+        lines.append(f"Typed by hand: cardlab analyze {game} {pos['typed']}")
     unit = pos["unit"]
     lines.append(f"Values: {unit}; {numbers.count(pos['worlds'])} worlds, seed {pos['seed']}; "
                  "95% intervals; 'vs best' is paired (the same worlds for every move).")

@@ -11,16 +11,19 @@ Returned shape::
 
     {"game": "ass" | "jass", "unit": ..., "worlds": N, "seed": S, "thresholds": {...},
      "moves": [{"seat", "move", "best", "loss", "loss_low", "loss_high", "label",
-                "index", "forced", ...}, ...],
+                "index", "value", "best_value", "forced", "analysed", ...}, ...],
      "players": [{"seat" | "player", "moves", "inaccuracy", "mistake", "blunder",
                   "lost", "lost_low", "lost_high"}, ...]}
 
 ``moves`` holds one entry per play of the record, in record order (Who's the Ass? matches:
 game after game, with ``game`` and ``player``; Plus-Minus Jass: deal after deal, with
-``deal``). ``index`` is the play's number as ``cardlab analyze --move`` takes it. An entry of
-a seat that was not analysed keeps ``seat``, ``move`` and ``index`` and has null ``best``,
-``loss``, ``loss_low``, ``loss_high``, ``label`` and ``"analysed": false``. A forced move
-(one legal move) has loss 0 and ``"forced": true``. ``players`` sums, per analysed seat
+``deal``). ``index`` is the play's number as ``cardlab analyze --move`` takes it. ``value`` and
+``best_value`` are the expected outcomes (the game's unit, as ``analyze``'s ``value``) after
+the played and the best move: the position's evaluation, for a bar beside the board. An
+entry of a seat that was not analysed keeps ``seat``, ``move`` and ``index`` and has null
+``best``, ``loss``, ``loss_low``, ``loss_high``, ``label``, ``value``, ``best_value`` and
+``"analysed": false``. A forced move (one legal move) has loss 0, no label and
+``"forced": true``. ``players`` sums, per analysed seat
 (per player in a Who's the Ass? match, whose seat changes from game to game), the losses of
 the labelled moves: ``lost`` with an interval whose half-width is the root of the summed
 squared half-widths (every move has worlds of its own, so the estimates are independent).
@@ -58,19 +61,22 @@ def annotate_game(game: str, record: dict[str, Any], *, seats: list[int] | None 
             "moves": moves, "players": summary(moves, key)}
 
 
-def _entry(game: str, result: dict[str, Any], played: str, forced: bool) -> dict[str, Any]:
+def _entry(game: str, result: dict[str, Any], played: str) -> dict[str, Any]:
     rows = result["moves"]
     best = rows[0]
     row = next(r for r in rows if r["move"] == played)
     loss, low, high = loss_of(game, row)
+    forced = len(rows) == 1
     return {"move": played, "best": best["move"], "loss": loss, "loss_low": low,
             "loss_high": high, "label": None if forced else label(game, loss, low or 0.0),
-            "forced": forced, "analysed": True}
+            "value": row["value"], "best_value": best["value"], "forced": forced,
+            "analysed": True}
 
 
 def _skipped(played: str) -> dict[str, Any]:
     return {"move": played, "best": None, "loss": None, "loss_low": None, "loss_high": None,
-            "label": None, "forced": None, "analysed": False}
+            "label": None, "value": None, "best_value": None, "forced": None,
+            "analysed": False}
 
 
 def _ass_moves(record, seats, worlds, seed):
@@ -94,13 +100,8 @@ def _ass_moves(record, seats, worlds, seed):
                 yield {**head, **_skipped(played)}
                 continue
             pos = ass.from_record(record, k, number)
-            forced = len(ass.legal_codes(pos)) == 1
-            if forced:
-                yield {**head, "move": played, "best": played, "loss": 0.0, "loss_low": 0.0,
-                       "loss_high": 0.0, "label": None, "forced": True, "analysed": True}
-                continue
             result = ass.analyze(pos, worlds, seed, g * GAME_STRIDE + k, with_pimc=False)
-            yield {**head, **_entry("ass", result, played, False)}
+            yield {**head, **_entry("ass", result, played)}
 
 
 def _jass_moves(record, seats, worlds, seed):
@@ -116,12 +117,8 @@ def _jass_moves(record, seats, worlds, seed):
                 yield {**head, **_skipped(played)}
                 continue
             pos = jass.from_record(record, d, k)
-            if len(jass.legal_cards(pos)) == 1:
-                yield {**head, "move": played, "best": played, "loss": 0.0, "loss_low": 0.0,
-                       "loss_high": 0.0, "label": None, "forced": True, "analysed": True}
-                continue
             result = jass.analyze(pos, worlds, seed, d * GAME_STRIDE + k, with_pimc=False)
-            yield {**head, **_entry("jass", result, played, False)}
+            yield {**head, **_entry("jass", result, played)}
 
 
 def summary(moves: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:

@@ -132,3 +132,14 @@ def test_positions_from_run_folders(cli, tmp_path):
     code, out, _ = cli("replay", "--from", run, "--index", "1", "--analyze", "--worlds", "50",
                        "--seat", "1")
     assert code == 0 and "Summary (lost to clear errors):\n  seat 1:" in out
+
+
+def test_a_broken_record_file_is_one_line(cli, tmp_path):
+    f = tmp_path / "r.jsonl"
+    f.write_text('{"game": "ass", "players": 4}\n')
+    code, _, err = cli("analyze", "ass", "--record", f, "--move", "0")
+    assert code == 2
+    one_error(err, "not a game record as docs/game-records.md describes it", hint=False)
+    f.write_text("not json\n")
+    code, _, err = cli("analyze", "jass", "--record", f, "--move", "0")
+    assert code == 2 and "line 1 is not JSON" in err

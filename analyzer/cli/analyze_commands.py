@@ -10,6 +10,7 @@ gets one line naming it and exit status 2.
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -90,6 +91,18 @@ def load_record(game: str, run: Path | None, record_file: Path | None, index: in
         raise CardlabError(f"--record {record_file} has no record with index {index}; it has "
                            + ", ".join(str(r.get("index")) for r in records[:10]))
     return found[0]
+
+
+@contextmanager
+def readable(record_file: Path | None):
+    """A record of a file that lacks what game-records.md says it holds is one line."""
+    try:
+        yield
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        if record_file is None:
+            raise
+        raise CardlabError(f"--record {record_file}: not a game record as docs/game-records.md "
+                           f"describes it ({type(exc).__name__}: {exc})") from None
 
 
 def trace(spec, index: int) -> dict[str, Any]:
@@ -246,7 +259,9 @@ def ass_position(run, record_file, index, move, game_in_match, hand, players, se
                            "--move K, or --hand CARDS with the public situation")
     if move is None:
         raise CardlabError("--move K is needed with --from or --record (0 = the first play)")
-    return ass.from_record(load_record("ass", run, record_file, index), move, game_in_match)
+    record = load_record("ass", run, record_file, index)
+    with readable(record_file):
+        return ass.from_record(record, move, game_in_match)
 
 
 @analyze_app.command("jass")
@@ -306,7 +321,9 @@ def analyze_jass(
         if move is None:
             raise CardlabError("--move K is needed with --from or --record (0 = the deal's "
                                "first card)")
-        pos = jass.from_record(load_record("jass", run, record_file, index), deal or 0, move)
+        record = load_record("jass", run, record_file, index)
+        with readable(record_file):
+            pos = jass.from_record(record, deal or 0, move)
     emit(jass.analyze(pos, worlds, seed), "jass", fmt)
 
 

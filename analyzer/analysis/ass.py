@@ -54,7 +54,7 @@ from analyzer.games.ass.cards import (
 )
 
 DEFAULT_WORLDS = 1000
-MAX_WORLDS = 100_000
+MAX_WORLDS = 20_000
 WORLD_STREAM = 0  # the stream of (seed, index) the worlds are drawn from
 PIMC_STREAM = 1  # the stream the pimc decision draws from
 

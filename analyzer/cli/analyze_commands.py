@@ -30,7 +30,7 @@ FROM_HELP = "A run folder (simulate --out): take the position from game --index 
 RECORD_HELP = ("A records file (export, replay > FILE): take the position from the record "
                "with --index (or its only record).")
 INDEX_HELP = "With --from or --record: the game (match) of the run or file."
-WORLDS_HELP = "Sampled worlds (deals of the cards the player cannot see), 1 to 100,000."
+WORLDS_HELP = "Sampled worlds (deals of the cards the player cannot see), 1 to 20,000."
 SEED_HELP = "Seed of the analysis (0..2**63-1): the same seed, the same numbers."
 FORMAT_HELP = "table (default) or json."
 

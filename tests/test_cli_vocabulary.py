@@ -42,6 +42,8 @@ EXPECTED = {
     "tune": {"players", "games", "strategy", "out", "workers", "quiet", "seed", "ruleset"},
     "study all": {"out", "workers", "quiet"},
     "report": {"out"},
+    "analyze ass": {"players", "seed"},
+    "analyze jass": {"players", "seed", "ruleset"},
 }
 
 

@@ -1,6 +1,7 @@
 """The ``cardlab`` command line. Each module below adds its commands to the shared app."""
 
 from analyzer.cli import (
+    analyze_commands,  # noqa: F401
     ass_commands,  # noqa: F401
     common_commands,  # noqa: F401
     jass_commands,  # noqa: F401

@@ -8,6 +8,7 @@ from typing import Any
 
 import typer
 
+from analyzer.cli import analyze_commands as an
 from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
@@ -65,6 +66,11 @@ def replay_ass(
     games_per_match: int = typer.Option(None, "--games-per-match", help=GPM_HELP),
     html: Path = typer.Option(None, "--html", help=HTML_HELP),
     force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
+    analyze: bool = typer.Option(False, "--analyze", help=an.ANALYZE_HELP),
+    seat: list[int] = typer.Option([], "--seat", help=an.SEAT_HELP),
+    worlds: int = typer.Option(1000, "--worlds", help="With --analyze: " + an.WORLDS_HELP),
+    analysis_seed: int = typer.Option(0, "--analysis-seed", help=an.ANALYSIS_SEED_HELP),
+    fmt: str = typer.Option("table", "--format", help="With --analyze: " + an.FORMAT_HELP),
 ) -> None:
     """Replay game INDEX of a run and print it as one JSON line (game-records format).
 
@@ -78,8 +84,13 @@ def replay_ass(
     check_index(index)
     check_html(html, force)
     mode = mode or ("matches" if matches else "games")
-    show_record(_spec(seed, players, strategy, mode, games_per_match), index, pretty, html,
-                force)
+    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, players)
+    spec = _spec(seed, players, strategy, mode, games_per_match)
+    if analyze:
+        an.show_analysis(GAME, an.trace(spec, index), seat, worlds, analysis_seed, fmt, html,
+                         force)
+        return
+    show_record(spec, index, pretty, html, force)
 
 
 def show_record(spec, index: int, pretty: bool, html: Path | None = None,

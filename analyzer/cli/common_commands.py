@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from analyzer import __version__
+from analyzer.cli import analyze_commands as an
 from analyzer.cli.app import app, replay_app
 from analyzer.cli.atomic import HTML_FORCE_HELP, HTML_HELP, check_html
 from analyzer.errors import CardlabError
@@ -190,6 +191,11 @@ def replay_from(
     pretty: bool = typer.Option(False, "--pretty", help="With --from: a readable account."),
     html: Path = typer.Option(None, "--html", help="With --from: " + HTML_HELP),
     force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
+    analyze: bool = typer.Option(False, "--analyze", help="With --from: " + an.ANALYZE_HELP),
+    seat: list[int] = typer.Option([], "--seat", help=an.SEAT_HELP),
+    worlds: int = typer.Option(1000, "--worlds", help="With --analyze: " + an.WORLDS_HELP),
+    analysis_seed: int = typer.Option(0, "--analysis-seed", help=an.ANALYSIS_SEED_HELP),
+    fmt: str = typer.Option("table", "--format", help="With --analyze: " + an.FORMAT_HELP),
 ) -> None:
     """Replay one game, identified by (seed, index), as a record; `cardlab replay --from RUN
     --index I` replays game I of a run folder with that run's parameters (--html FILE: a page
@@ -198,6 +204,9 @@ def replay_from(
         if html is not None or force:
             raise CardlabError("--html and --force go after the game: cardlab replay "
                                f"{ctx.invoked_subcommand} ... --html FILE")
+        if analyze:
+            raise CardlabError("--analyze goes after the game: cardlab replay ass|jass ... "
+                               "--analyze, or cardlab replay --from RUN --index I --analyze")
         if run is not None or index is not None:
             raise CardlabError("--from and --index go before nothing else: "
                                "cardlab replay --from RUN --index I")
@@ -211,7 +220,12 @@ def replay_from(
     if not start <= index < start + count:
         raise CardlabError(f"--index {index} is outside the run {run}: it holds indices "
                            f"{start} to {start + count - 1}")
+    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, spec.players)
     with pinned_to_plan(plan):  # the strategies as the run recorded them, not as files say now
+        if analyze:
+            an.show_analysis(spec.game, an.trace(spec, index), seat, worlds, analysis_seed, fmt,
+                             html, force)
+            return
         record_printer(spec.game).show_record(spec, index, pretty, html, force)
 
 

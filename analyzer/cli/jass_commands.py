@@ -7,6 +7,7 @@ from typing import Any
 
 import typer
 
+from analyzer.cli import analyze_commands as an
 from analyzer.cli import options as opt
 from analyzer.cli.app import export_app, replay_app
 from analyzer.cli.atomic import (
@@ -66,6 +67,11 @@ def replay_jass(
     pretty: bool = typer.Option(False, "--pretty", help="A readable trick-by-trick account."),
     html: Path = typer.Option(None, "--html", help=HTML_HELP),
     force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
+    analyze: bool = typer.Option(False, "--analyze", help=an.ANALYZE_HELP),
+    seat: list[int] = typer.Option([], "--seat", help=an.SEAT_HELP),
+    worlds: int = typer.Option(1000, "--worlds", help="With --analyze: " + an.WORLDS_HELP),
+    analysis_seed: int = typer.Option(0, "--analysis-seed", help=an.ANALYSIS_SEED_HELP),
+    fmt: str = typer.Option("table", "--format", help="With --analyze: " + an.FORMAT_HELP),
 ) -> None:
     """Replay match INDEX of a run and print it as one JSON line (game-records format).
 
@@ -79,9 +85,14 @@ def replay_jass(
         raise CardlabError("give --matches or --deals, not both")
     check_seed(seed)
     check_index(index)
+    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, players)
     check_html(html, force)
-    show_record(_spec(seed, players, strategy, ruleset, _mode(deals, mode), deal_cap), index,
-                pretty, html, force)
+    spec = _spec(seed, players, strategy, ruleset, _mode(deals, mode), deal_cap)
+    if analyze:
+        an.show_analysis(GAME, an.trace(spec, index), seat, worlds, analysis_seed, fmt, html,
+                         force)
+        return
+    show_record(spec, index, pretty, html, force)
 
 
 def show_record(spec, index: int, pretty: bool, html: Path | None = None,

@@ -1,0 +1,511 @@
+"""Who's the Ass? positions for analysis: from records, from typed input, and their values.
+
+A :class:`Position` is what the player to move may know (A-11) and nothing else: its view
+(analyzer.games.ass.cards: own hand, public state, known holdings, match facts) and, for a
+position of a recorded game, the public move record so far (the engine's trace layout,
+positions.record_at). :func:`analyze` rolls out every legal move on the same sampled worlds
+(kernels.ass_outcomes) and asks the real ``pimc`` (defaults) which move it plays.
+
+Move notation (docs/analyzing.md): the cards of a play as in game records, separated by
+spaces (``7 7 J``), ``pass``, ``A`` for the ass; in an ass round a joker played as 1 or 14
+is ``J=1`` / ``J=14``. Each legal move is a distinct set of cards (counts by kind), so no
+two moves are identical in effect and none is grouped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from analyzer.errors import CardlabError
+from analyzer.games.ass.cards import (
+    ASS,
+    COPIES,
+    JOKER,
+    JOKER_HIGH,
+    N_JOKERS,
+    PASS,
+    PUB_ASS_ROUND,
+    PUB_GAME,
+    PUB_GAMES,
+    PUB_GONE,
+    PUB_HIGH,
+    PUB_HIGH_SEAT,
+    PUB_K,
+    PUB_KNOWN,
+    PUB_MAY_LEAD_ASS,
+    PUB_PLAYERS,
+    PUB_POS,
+    PUB_SEAT,
+    PUB_SIZES,
+    PUB_STARTER,
+    PUB_TABLE,
+    PUB_TOTALS,
+    SCRATCH,
+    VIEW_LEN,
+    card_kind,
+    decode,
+    encode,
+    hand_names,
+    move_cards,
+)
+
+DEFAULT_WORLDS = 1000
+MAX_WORLDS = 20_000
+WORLD_STREAM = 0  # the stream of (seed, index) the worlds are drawn from
+PIMC_STREAM = 1  # the stream the pimc decision draws from
+
+
+@dataclass
+class Position:
+    """The decider's knowledge at one decision: ``view`` (int64[VIEW_LEN]) and ``trace``
+    (the public move record, or None for a typed position). ``info`` describes it for
+    output (JSON-safe)."""
+
+    view: np.ndarray
+    trace: np.ndarray | None
+    info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def seat(self) -> int:
+        return int(self.view[PUB_SEAT])
+
+
+# --- notation -------------------------------------------------------------------------------
+
+
+def move_text(code: int, ass_round: bool, pos: int) -> str:
+    """A move as written in docs/analyzing.md (the cards as game records name them)."""
+    if code == PASS:
+        return "pass"
+    v, c, j = decode(code)
+    if ass_round and pos > 0 and c == 0 and j == 1:
+        return f"J={v}"
+    return " ".join(move_cards(code))
+
+
+def record_move(play: dict[str, Any], ass_round: bool) -> int:
+    """The move code of a record play."""
+    from analyzer.engines.ass.records import play_move
+
+    move = play_move(play, ass_round)
+    return PASS if move is None else encode(*move)
+
+
+def parse_cards(text: str, what: str) -> list[int]:
+    """Card kinds of a list of card names (spaces or commas between them)."""
+    kinds = []
+    for name in re.split(r"[\s,]+", text.strip()):
+        if not name:
+            continue
+        try:
+            kinds.append(card_kind(name.upper() if name in ("j", "a") else name))
+        except ValueError:
+            raise CardlabError(f"{what}: unknown card {name!r}; cards are 1..13, J (joker), "
+                               "A (the ass)") from None
+    return kinds
+
+
+def _play_of(text: str, ass_round: bool, pos: int, what: str) -> int:
+    """The move code of one typed play of a round."""
+    text = text.strip()
+    if text.lower() == "pass":
+        return PASS
+    m = re.fullmatch(r"[Jj]\s*=\s*(\d+)", text)
+    if m:
+        value = int(m.group(1))
+        if not (ass_round and pos > 0) or value not in (1, JOKER_HIGH):
+            raise CardlabError(f"{what}: {text!r}: a joker is declared 1 or 14 only when "
+                               "played into an ass round (J=1, J=14)")
+        return encode(value, 0, 1)
+    kinds = parse_cards(text, what)
+    if not kinds:
+        raise CardlabError(f"{what}: an empty play; write pass, or the cards")
+    if ASS in kinds:
+        if kinds != [ASS] or pos > 0:
+            raise CardlabError(f"{what}: the ass is played alone, as the lead (A-8)")
+        return encode(ASS, 1, 0)
+    numbers = sorted({k for k in kinds if k != JOKER})
+    jokers = kinds.count(JOKER)
+    if len(numbers) > 1:
+        raise CardlabError(f"{what}: {text!r} mixes values; a set is one value plus jokers "
+                           "(A-4)")
+    if not numbers:
+        return encode(JOKER_HIGH, 0, jokers)
+    return encode(numbers[0], len(kinds) - jokers, jokers)
+
+
+# --- positions ----------------------------------------------------------------------------
+
+
+def plays_of(game: dict[str, Any]) -> list[tuple[int, int]]:
+    """(round, position) of every play of a game record, in record order."""
+    return [(r, p) for r, rnd in enumerate(game["rounds"]) for p in range(len(rnd["plays"]))]
+
+
+def game_of(record: dict[str, Any], game_in_match: int | None) -> tuple[dict[str, Any], int]:
+    """The game (with ``players``) and its number within the match of a record."""
+    if record.get("mode") == "matches":
+        games = record["games"]
+        g = 0 if game_in_match is None else game_in_match
+        if not 0 <= g < len(games):
+            raise CardlabError(f"--game-in-match {g} is outside the match: it has games 0 to "
+                               f"{len(games) - 1}")
+        return {**games[g], "players": record["players"]}, g
+    if game_in_match is not None:
+        raise CardlabError("--game-in-match applies to a match record (mode matches)")
+    return record, 0
+
+
+def match_facts(record: dict[str, Any], g: int) -> tuple[int, int, list[int]]:
+    """(game number, games per match, running totals by seat before game g) of a match
+    record (A-12, public on the score sheet); (0, 0, zeros) for a single game."""
+    n = record["players"]
+    if record.get("mode") != "matches":
+        return 0, 0, [0] * n
+    totals = [0] * n  # by player
+    for game in record["games"][:g]:
+        for s, p in enumerate(game["seat_players"]):
+            totals[p] += game["penalties"][s]
+    seats = record["games"][g]["seat_players"]
+    return g, int(record["rules"]["games_per_match"]), [totals[seats[s]] for s in range(n)]
+
+
+def engine_view(state: dict[str, Any]) -> np.ndarray:
+    """positions.view_of, with the round's kind unknown before its lead (as the engine's
+    view has it: whether a round is an ass round is decided by the lead itself)."""
+    from analyzer.engines.ass.positions import view_of
+
+    view = view_of(state)
+    if state["pos"] == 0:
+        view[PUB_ASS_ROUND] = 0
+    return view
+
+
+def from_record(record: dict[str, Any], move: int, game_in_match: int | None = None
+                ) -> Position:
+    """The position before play ``move`` (0 = the first play of the game, every entry of the
+    record's plays counted, forced passes included) of a game or match record."""
+    from analyzer.engines.ass.positions import record_at, state_at
+
+    game, g = game_of(record, game_in_match)
+    plays = plays_of(game)
+    if not 0 <= move < len(plays):
+        raise CardlabError(f"--move {move} is outside the game: it has plays 0 to "
+                           f"{len(plays) - 1}")
+    r, p = plays[move]
+    view = engine_view(state_at(game, r, p))
+    number, games, totals = match_facts(record, g)
+    view[PUB_GAME], view[PUB_GAMES] = number, games
+    view[PUB_TOTALS: PUB_TOTALS + len(totals)] = totals
+    info = {"game": "ass", "source": "record", "record_seed": record.get("seed"),
+            "record_index": record.get("index"), "move": move, "round": r}
+    if record.get("mode") == "matches":
+        info["game_in_match"] = g
+    pos = Position(view, record_at(game, r, p), info)
+    pos.info.update(describe(pos))
+    rnd = game["rounds"][r]
+    plays = [move_text(record_move(play, rnd["ass_round"]), rnd["ass_round"], i)
+             for i, play in enumerate(rnd["plays"][:p])]
+    pos.info["typed"] = typed_options(pos.info, plays, state_at(game, r, p)["blocked"])
+    return pos
+
+
+def _quote(text: str) -> str:
+    return f"'{text}'"
+
+
+def typed_options(info: dict[str, Any], plays: list[str], blocked: int) -> str:
+    """The ``cardlab analyze ass`` options that type this position by hand (the move record
+    is not part of them: typed, the worlds read the hand sizes and known holdings only)."""
+    out = [f"--players {info['players']}", f"--seat {info['seat']}",
+           f"--hand {_quote(' '.join(info['hand']))}",
+           "--sizes " + ",".join(map(str, info["sizes"]))]
+    if plays:
+        out.append(f"--round {_quote(' / '.join(plays))}")
+    if info["gone"]:
+        out.append(f"--gone {_quote(' '.join(info['gone']))}")
+    for s, cards in info["known"].items():
+        out.append(f"--known {_quote(s + ':' + ' '.join(cards))}")
+    if blocked == info["seat"] and info["position_in_round"] == 0:
+        out.append("--just-took-ass")
+    if "game_of_match" in info:
+        out.append(f"--game {info['game_of_match']} --totals "
+                   + ",".join(map(str, info["totals"])))
+    return " ".join(out)
+
+
+def from_state(state: dict[str, Any], trace: np.ndarray | None) -> Position:
+    """The position of a full state (positions.state_at) as its decider sees it."""
+    pos = Position(engine_view(state), trace, {"game": "ass", "source": "state"})
+    pos.info.update(describe(pos))
+    return pos
+
+
+def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | None,
+          gone: str | None, known: list[str], just_took_ass: bool, totals: str | None,
+          game: str | None) -> Position:
+    """A position typed by hand (docs/analyzing.md); every inconsistency is a CardlabError
+    naming it."""
+    n = players
+    if not 3 <= n <= 12:
+        raise CardlabError(f"--players must be 3 to 12; got {n}")
+    if not 0 <= seat < n:
+        raise CardlabError(f"--seat must be 0 to {n - 1}; got {seat}")
+    own = np.zeros(16, dtype=np.int64)
+    for k in parse_cards(hand, "--hand"):
+        own[k] += 1
+    # the round so far, from its starter: the decider is next
+    texts = [t for t in (round_ or "").split("/")] if (round_ or "").strip() else []
+    p = len(texts)
+    if p >= n:
+        raise CardlabError(f"--round has {p} plays; with {n} players a round has at most "
+                           f"{n - 1} before the player to move")
+    starter = (seat - p) % n
+    table = np.zeros(16, dtype=np.int64)
+    k = high = 0
+    ass_round = False
+    high_seat = starter
+    for i, text in enumerate(texts):
+        who = (starter + i) % n
+        what = f"--round play {i + 1} (seat {who})"
+        code = _play_of(text, ass_round, i, what)
+        if i == 0:
+            if code == PASS:
+                raise CardlabError(f"{what}: the starter must lead, not pass (A-5)")
+            v, c, j = decode(code)
+            ass_round = v == ASS
+            k, high = (1 if ass_round else c + j), v
+        elif code == PASS:
+            if ass_round:
+                raise CardlabError(f"{what}: nobody passes in an ass round (A-7)")
+            continue
+        else:
+            v, c, j = decode(code)
+            if c + j != k:
+                raise CardlabError(f"{what}: {text.strip()!r} has {c + j} cards; the lead "
+                                   f"fixed {k} (A-6, A-7)")
+            if not ass_round and v <= high:
+                raise CardlabError(f"{what}: {text.strip()!r} does not beat the "
+                                   f"{'jokers' if high == JOKER_HIGH else high} played before "
+                                   "it (A-6)")
+            if v > high or (ass_round and v == high):
+                high, high_seat = v, who
+        v, c, j = decode(code)
+        if v != JOKER_HIGH and not (ass_round and i > 0 and c == 0):
+            table[v] += c
+        table[JOKER] += j
+    gone_counts = np.zeros(16, dtype=np.int64)
+    for kind in parse_cards(gone or "", "--gone"):
+        gone_counts[kind] += 1
+    if gone_counts[ASS]:
+        raise CardlabError("--gone: the ass never leaves the game (A-7: its round's taker "
+                           "takes it)")
+    known_counts = np.zeros((n, 16), dtype=np.int64)
+    for item in known:
+        who, sep, cards = item.partition(":")
+        if not sep or not who.strip().isdigit():
+            raise CardlabError(f"--known {item!r}: write SEAT:CARDS, e.g. --known 2:A")
+        s = int(who)
+        if not 0 <= s < n or s == seat:
+            raise CardlabError(f"--known {item!r}: the seat must be another player's, 0 to "
+                               f"{n - 1} but not {seat}")
+        for kind in parse_cards(cards, f"--known {s}"):
+            known_counts[s, kind] += 1
+    if sizes is None:
+        raise CardlabError(f"give --sizes: the hand sizes of all {n} seats now, e.g. "
+                           + ",".join(["13"] * n))
+    try:
+        size = [int(x) for x in sizes.split(",")]
+    except ValueError:
+        raise CardlabError(f"--sizes {sizes!r}: write {n} whole numbers separated by commas"
+                           ) from None
+    if len(size) != n or min(size) < 0:
+        raise CardlabError(f"--sizes {sizes!r}: {n} hand sizes (0 or more) are needed, one "
+                           "per seat")
+    if size[seat] != int(own.sum()):
+        raise CardlabError(f"--sizes gives seat {seat} {size[seat]} cards but --hand holds "
+                           f"{int(own.sum())}")
+    for s in range(n):
+        if known_counts[s].sum() > size[s]:
+            raise CardlabError(f"--known: seat {s} is known to hold "
+                               f"{int(known_counts[s].sum())} cards but holds {size[s]}")
+    for kind in range(JOKER + 1):
+        total = own[kind] + gone_counts[kind] + table[kind] + known_counts[:, kind].sum()
+        copies = 1 if kind == ASS else (N_JOKERS if kind == JOKER else COPIES)
+        if total > copies:
+            name = {ASS: "the ass", JOKER: "jokers"}.get(kind, f"{kind}s")
+            raise CardlabError(f"a card shown too often: {name} {int(total)} times in "
+                               f"--hand, --round, --gone and --known; the deck has {copies}")
+    if p == 0 and own.sum() == 0:
+        raise CardlabError(f"seat {seat} leads but --hand is empty")
+    if p == 0 and min(size) == 0:
+        raise CardlabError(f"a hand of 0 cards at the start of a round: the game is over (A-9); "
+                           f"--sizes {sizes}")
+    unseen = 110 - int(own.sum() + gone_counts.sum() + table.sum())
+    hidden = sum(size[s] for s in range(n) if s != seat)
+    if hidden > unseen:
+        raise CardlabError(f"hand sizes that cannot be: the others hold {hidden} cards but "
+                           f"only {unseen} cards are unseen")
+    # an ass neither held, on the table nor known: the worlds give it to another seat
+    view = np.zeros(VIEW_LEN, dtype=np.int64)
+    view[:16] = own
+    view[PUB_GONE: PUB_GONE + 16] = gone_counts
+    view[PUB_TABLE: PUB_TABLE + 16] = table
+    for s in range(n):
+        view[PUB_SIZES + s] = size[s]
+        view[PUB_KNOWN + s] = sum(int(c) << (4 * kind) for kind, c in enumerate(known_counts[s]))
+    view[PUB_PLAYERS], view[PUB_SEAT], view[PUB_POS] = n, seat, p
+    view[PUB_K], view[PUB_HIGH], view[PUB_ASS_ROUND] = k, high, int(ass_round)
+    view[PUB_STARTER], view[PUB_HIGH_SEAT] = starter, high_seat
+    view[PUB_MAY_LEAD_ASS] = int(p == 0 and own[ASS] > 0 and not just_took_ass)
+    if game is not None:
+        m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", game)
+        if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+            raise CardlabError(f"--game {game!r}: write G/K, game G (1 first) of K, e.g. 2/4")
+        view[PUB_GAME], view[PUB_GAMES] = int(m.group(1)) - 1, int(m.group(2))
+    if totals is not None:
+        try:
+            tot = [int(x) for x in totals.split(",")]
+        except ValueError:
+            tot = []
+        if len(tot) != n or min(tot) < 0:
+            raise CardlabError(f"--totals {totals!r}: {n} running totals of minus points (0 or "
+                               "more), one per seat")
+        if game is None:
+            raise CardlabError("--totals needs --game G/K (the match's game)")
+        view[PUB_TOTALS: PUB_TOTALS + n] = tot
+    pos = Position(view, None, {"game": "ass", "source": "typed"})
+    if count_legal(pos) == 0:
+        raise CardlabError(f"seat {seat} has no card to play into the ass round")
+    pos.info.update(describe(pos))
+    return pos
+
+
+def count_legal(pos: Position) -> int:
+    from analyzer.games.ass.moves import legal_moves
+
+    return int(legal_moves(pos.view.copy()))
+
+
+def legal_codes(pos: Position) -> list[int]:
+    """The decider's legal moves in canonical order (a player with no move passes)."""
+    from analyzer.games.ass.moves import legal_moves
+
+    view = pos.view.copy()
+    count = int(legal_moves(view))
+    return [int(x) for x in view[SCRATCH: SCRATCH + count]] or [PASS]
+
+
+def describe(pos: Position) -> dict[str, Any]:
+    """What the decider knows, for output (JSON-safe)."""
+    v = pos.view
+    n = int(v[PUB_PLAYERS])
+    ass_round = bool(v[PUB_ASS_ROUND])
+    starter, p = int(v[PUB_STARTER]), int(v[PUB_POS])
+    out: dict[str, Any] = {
+        "players": n, "seat": int(v[PUB_SEAT]), "hand": hand_names(v[:16]),
+        "sizes": [int(v[PUB_SIZES + s]) for s in range(n)],
+        "starter": starter, "position_in_round": p, "ass_round": ass_round,
+        "table": hand_names(v[PUB_TABLE: PUB_TABLE + 16]),
+        "gone": hand_names(v[PUB_GONE: PUB_GONE + 16]),
+        "may_lead_ass": bool(v[PUB_MAY_LEAD_ASS]),
+        "known": {str(s): _known_names(int(v[PUB_KNOWN + s])) for s in range(n)
+                  if v[PUB_KNOWN + s] and s != int(v[PUB_SEAT])},
+    }
+    if p > 0:
+        out["k"], out["high"] = int(v[PUB_K]), int(v[PUB_HIGH])
+    if v[PUB_GAMES]:
+        out["game_of_match"] = f"{int(v[PUB_GAME]) + 1}/{int(v[PUB_GAMES])}"
+        out["totals"] = [int(v[PUB_TOTALS + s]) for s in range(n)]
+    return out
+
+
+def _known_names(packed: int) -> list[str]:
+    return hand_names([(packed >> (4 * k)) & 15 for k in range(16)])
+
+
+# --- values -------------------------------------------------------------------------------
+
+
+def pimc_params() -> tuple[int, np.ndarray]:
+    """Family id and parameter vector of ``pimc`` with its defaults."""
+    from strategies.registry import parse_strategy
+
+    s = parse_strategy("ass", "pimc")
+    return int(s.family), np.array(s.values, dtype=np.float64)
+
+
+def pimc_move(pos: Position, seed: int, index: int = 0) -> int:
+    """The move the real ``pimc`` (defaults) plays here, drawing from stream PIMC_STREAM of
+    (seed, index)."""
+    from analyzer.rng import new_state, seed_state
+    from strategies.ass.pimc import search_move
+
+    family, params = pimc_params()
+    rng = new_state()
+    seed_state(rng, seed, index, PIMC_STREAM)
+    n = int(pos.view[PUB_PLAYERS])
+    trace = pos.trace if pos.trace is not None else np.full((0, 14), PASS, dtype=np.int64)
+    return int(search_move(family, params, pos.view.copy(), rng, np.zeros(n, np.uint64),
+                           trace))
+
+
+def outcomes(pos: Position, moves: list[int], worlds: int, seed: int, index: int = 0
+             ) -> tuple[np.ndarray, np.ndarray | None]:
+    """The outcome matrices (worlds x moves) of kernels.ass_outcomes: minus points, and in a
+    match the share of the match win (else None); worlds drawn from stream WORLD_STREAM of
+    (seed, index), the rollouts and world model of ``pimc``'s defaults."""
+    from analyzer.analysis.kernels import ass_outcomes
+    from analyzer.engines.ass.engine import canonical_deck
+    from analyzer.games.ass.rules import PER_PLAYER
+    from analyzer.rng import new_state, seed_state
+    from strategies.ass.catalog import SLOT_OVERSAMPLE, SLOT_ROLLOUT
+
+    _, params = pimc_params()
+    rng = new_state()
+    seed_state(rng, seed, index, WORLD_STREAM)
+    out = np.zeros((worlds, len(moves)), dtype=np.int64)
+    wins = np.zeros((worlds, len(moves)), dtype=np.float64)
+    n = int(pos.view[PUB_PLAYERS])
+    trace = pos.trace if pos.trace is not None else np.full((0, 14), PASS, dtype=np.int64)
+    ass_outcomes(pos.view.copy(), trace, np.array(moves, dtype=np.int64), worlds,
+                 int(params[SLOT_OVERSAMPLE]), pos.trace is not None,
+                 np.float64(params[SLOT_ROLLOUT]), rng, out, wins, PER_PLAYER[n],
+                 canonical_deck())
+    return out, (wins if pos.view[PUB_GAMES] else None)
+
+
+def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: int = 0,
+            with_pimc: bool = True) -> dict[str, Any]:
+    """``{"position": ..., "moves": [...]}`` (values.move_rows: minus points at the end of
+    the game, lower is better), every legal move on the same ``worlds`` worlds."""
+    from analyzer.analysis.values import move_rows
+
+    moves = legal_codes(pos)
+    ass_round, p = bool(pos.view[PUB_ASS_ROUND]), int(pos.view[PUB_POS])
+    names = [move_text(m, ass_round, p) for m in moves]
+    matrix, wins = outcomes(pos, moves, worlds, seed, index)
+    chosen = None
+    if with_pimc:
+        chosen = 0 if len(moves) == 1 else moves.index(pimc_move(pos, seed, index))
+    rows = move_rows("ass", matrix, names, chosen, None if wins is None else {"win": wins})
+    for row in rows:  # a chance: its interval stays inside [0, 1]
+        if "win" in row:
+            row["win_low"] = None if row["win_low"] is None else max(row["win_low"], 0.0)
+            row["win_high"] = None if row["win_high"] is None else min(row["win_high"], 1.0)
+    info = {**pos.info, "worlds": int(matrix.shape[0]),
+            "seed": seed, "unit": "minus points at the end of the game (lower is better)"
+            + ("; beside them the chance to win the match" if wins is not None else ""),
+            "worlds_from": "the move record (pimc's infer=policy)" if pos.trace is not None
+            else "hand sizes and known holdings (pimc's infer=voids)"}
+    return {"position": info, "moves": rows}
+
+
+def max_worlds_check(worlds: int) -> None:
+    if not 1 <= worlds <= MAX_WORLDS:
+        raise CardlabError(f"--worlds must be 1 to {MAX_WORLDS}; got {worlds}")
+

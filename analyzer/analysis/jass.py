@@ -1,0 +1,402 @@
+"""Plus-Minus Jass positions for analysis: from records, from typed input, and their values.
+
+A :class:`Position` holds only what the player to move may know (J-11): its own hand and the
+public state of the deal (``st``, ``played``, ``taken``: primitives' layout), which is built
+by replaying the public order of play from the deal's start with the engine's ``play_card``
+(trump fixing, voids and the bans the play proves, trick winners). The other hands are never
+handed to it: a recorded position is rebuilt from the decider's hand and the cards played,
+exactly as a typed one, so no hidden card can reach the analysis.
+
+:func:`analyze` rolls out every legal card on the same worlds (kernels.jass_outcomes: worlds
+as ``pimc`` with its defaults draws them, ``infer=voids``; rollouts by its rollout preset,
+``aim-low``) and asks the real ``pimc`` which card it plays. Values: the sticks the player
+gets from the deal (J-9, the standings and remembered ties included; higher is better) and
+its card points (J-8). Every card is a distinct card, so no two moves are grouped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from analyzer.errors import CardlabError
+from analyzer.games.jass.cards import (
+    PAIR_SLOT,
+    SUIT_LETTERS,
+    card_name,
+    card_points,
+    hand_names,
+    mask_cards,
+    parse_card,
+)
+from analyzer.games.jass.primitives import (
+    S_BAN,
+    S_BEST_CARD,
+    S_BEST_SEAT,
+    S_DEAL_NO,
+    S_DEALER,
+    S_FIRST,
+    S_FIXER,
+    S_HIGH_TRUMP,
+    S_LAST_WINNER,
+    S_LEADER,
+    S_LED,
+    S_N,
+    S_NTRICKS,
+    S_POS,
+    S_STICKS,
+    S_SWISS,
+    S_TCARD,
+    S_TIES,
+    S_TRICK,
+    S_TRUMP,
+    ST_SIZE,
+)
+
+WORLD_STREAM = 0
+PIMC_STREAM = 1
+
+
+@dataclass
+class Position:
+    """The decider's knowledge: ``seat``, ``hand`` (a card mask) and the public state."""
+
+    seat: int
+    hand: int
+    st: np.ndarray
+    played: np.ndarray
+    taken: np.ndarray
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def parse_cards(text: str, what: str) -> list[int]:
+    """Cards of a list of record names (spaces or commas between them)."""
+    out = []
+    for name in re.split(r"[\s,]+", text.strip()):
+        if not name:
+            continue
+        try:
+            out.append(parse_card(name.upper()))
+        except (ValueError, IndexError):
+            raise CardlabError(f"{what}: unknown card {name!r}; a card is a suit letter B S R A "
+                               "and a rank 6 7 8 9 10 U O K A, e.g. R10, AU") from None
+    return out
+
+
+def start_state(n: int, swiss: bool, first: int, deal_no: int, sticks: list[int],
+                ties: Counter) -> np.ndarray:
+    """The public state at the start of a deal (as engine.start_deal leaves it, with the
+    match's remembered ties as engine.public_ties writes them)."""
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    st[S_N], st[S_SWISS] = n, int(swiss)
+    st[S_TRUMP] = st[S_FIXER] = st[S_LED] = -1
+    st[S_BEST_SEAT] = st[S_BEST_CARD] = st[S_HIGH_TRUMP] = st[S_LAST_WINNER] = -1
+    st[S_FIRST] = st[S_LEADER] = first
+    st[S_DEALER] = (first - 1) % n
+    st[S_DEAL_NO] = deal_no
+    st[S_NTRICKS] = 36 // n
+    for i in range(n):
+        st[S_STICKS + i] = sticks[i]
+    for (a, b), count in ties.items():
+        st[S_TIES + PAIR_SLOT[min(a, b), max(a, b)]] = count
+    return st
+
+
+def build(n: int, swiss: bool, first: int, deal_no: int, sticks: list[int], ties: Counter,
+          history: list[int], hand_now: int, seat: int | None, source: str) -> Position:
+    """Replay ``history`` (the deal's cards in playing order) from the deal's start knowing
+    only the decider's hand; every card checked against what is public (a card played
+    twice, a seat playing a card its earlier play proved it lacks, the decider's own cards
+    legal from its hand). ``seat`` (None: whoever is to play) must be the seat to play."""
+    from analyzer.engines.jass.engine import play_card
+    from analyzer.games.jass.primitives import legal_mask
+    from strategies.jass.play import to_move
+
+    st = start_state(n, swiss, first, deal_no, sticks, ties)
+    hands = np.zeros(4, dtype=np.uint64)
+    played = np.zeros(4, dtype=np.uint64)
+    taken = np.zeros(4, dtype=np.uint64)
+    seen = hand_now
+    if len(history) >= 36:
+        raise CardlabError("the deal is over: every card has been played")
+    me = _to_move_after(n, swiss, first, history)
+    if seat is not None and seat != me:
+        raise CardlabError(f"after the cards played, seat {me} is to play, not --seat {seat}")
+    mine = hand_now | sum(1 << c for k, c in enumerate(history) if _seat_of(k, history, n,
+                                                                              first, swiss) == me)
+    ntr = 36 // n
+    if bin(mine).count("1") != ntr:
+        raise CardlabError(f"--hand holds {bin(hand_now).count('1')} cards; seat {me} has "
+                           f"played {bin(mine).count('1') - bin(hand_now).count('1')}, so it "
+                           f"must hold {ntr - (bin(mine).count('1') - bin(hand_now).count('1'))}"
+                           f" ({ntr} dealt to each of {n} players)")
+    hands[me] = np.uint64(mine)
+    for k, card in enumerate(history):
+        who = int(to_move(st))
+        b = 1 << card
+        trick, pos = divmod(k, n)
+        what = f"trick {trick + 1} card {pos + 1} ({card_name(card)}, seat {who})"
+        if who != me and seen & b:
+            raise CardlabError(f"{what}: a card shown twice (in --hand or played before)")
+        if who == me:
+            if not int(hands[me]) & b:
+                raise CardlabError(f"{what}: seat {me} is you, and the card is neither in "
+                                   "--hand nor was it yours")
+            if not int(legal_mask(hands[me], st)) & b:
+                raise CardlabError(f"{what}: illegal for you with your hand (J-5, J-6)")
+        elif int(st[S_BAN + who]) & b:
+            raise CardlabError(f"{what}: seat {who}'s earlier play proved it does not hold "
+                               "this card (it showed out, or could not trump, J-5/J-6)")
+        seen |= b
+        play_card(who, card, hands, played, taken, st)
+    pos = Position(me, hand_now, st, played, taken, {"game": "jass", "source": source})
+    pos.info.update(describe(pos))
+    return pos
+
+
+def _seat_of(k: int, history: list[int], n: int, first: int, swiss: bool) -> int:
+    """The seat that played ``history[k]`` (the order of play is public, J-11)."""
+    return _to_move_after(n, swiss, first, history[:k])
+
+
+def _to_move_after(n: int, swiss: bool, first: int, history: list[int]) -> int:
+    """The seat to play after ``history`` (tricks won by the rules, J-5..J-7)."""
+    from analyzer.engines.jass.reference import trick_winner
+
+    leader, trump = first, -1
+    full = len(history) - len(history) % n
+    for t in range(0, full, n):
+        trick = history[t: t + n]
+        for i, c in enumerate(trick):
+            if trump < 0 and i > 0 and c // 9 != trick[0] // 9:
+                trump = c // 9
+        leader = (leader + trick_winner(trick, trump)) % n
+    return (leader + len(history) % n) % n
+
+
+def match_standing(record: dict[str, Any], d: int) -> tuple[int, list[int], Counter]:
+    """(deal number, stick totals, remembered ties) before deal ``d`` of a record (J-9,
+    J-10); a single deal has deal number 0 and no standings."""
+    from analyzer.engines.jass.reference import pay_ties
+    from analyzer.games.jass.sticks import deal_sticks
+
+    n = record["players"]
+    if record.get("mode") == "deals":
+        return 0, [0] * n, Counter()
+    pending: Counter = Counter()
+    totals = [0] * n
+    for deal in record["deals"][:d]:
+        award, ties = deal_sticks(list(deal["points"]))
+        pay_ties(pending, award, ties)
+        totals = list(deal["totals"])
+    return d + 1, totals, pending
+
+
+def from_record(record: dict[str, Any], deal: int, move: int) -> Position:
+    """The position before card ``move`` (0 = the deal's first card) of deal ``deal`` (0 =
+    the first) of a match or deal record."""
+    deals = record["deals"]
+    if not 0 <= deal < len(deals):
+        raise CardlabError(f"--deal {deal} is outside the record: it has deals 0 to "
+                           f"{len(deals) - 1}")
+    d = deals[deal]
+    n = record["players"]
+    history = [parse_card(c) for t in d["tricks"] for c in t["cards"]]
+    if not 0 <= move < len(history):
+        raise CardlabError(f"--move {move} is outside the deal: it has cards 0 to "
+                           f"{len(history) - 1}")
+    first = (int(d["dealer"]) + 1) % n
+    seat = _to_move_after(n, False, first, history[:move])
+    dealt = sum(1 << parse_card(c) for c in d["hands"][seat])
+    mine = sum(1 << c for k, c in enumerate(history[:move])
+               if _seat_of(k, history, n, first, False) == seat)
+    deal_no, totals, ties = match_standing(record, deal)
+    pos = build(n, record["rules"]["ruleset"] == "swiss", first, deal_no, totals, ties,
+                history[:move], dealt & ~mine, seat, "record")
+    pos.info.update({"record_seed": record.get("seed"), "record_index": record.get("index"),
+                     "deal": deal, "move": move})
+    pos.info["typed"] = typed_options(pos.info, [card_name(c) for c in history[:move]], first)
+    return pos
+
+
+def typed_options(info: dict[str, Any], cards: list[str], first: int) -> str:
+    """The ``cardlab analyze jass`` options that type this position by hand."""
+    n = info["players"]
+    out = [f"--players {n}", f"--hand '{' '.join(info['hand'])}'"]
+    if cards:
+        tricks = " / ".join(" ".join(cards[i: i + n]) for i in range(0, len(cards), n))
+        out.append(f"--tricks '{tricks}'")
+    out.append(f"--first {first}")
+    if info["ruleset"] != "seed":
+        out.append(f"--ruleset {info['ruleset']}")
+    if "sticks" in info:
+        out.append("--sticks " + ",".join(map(str, info["sticks"])))
+        out += [f"--ties {pair}" for pair in info["ties"]]
+    return " ".join(out)
+
+
+def typed(players: int, hand: str, tricks: str | None, first: int, seat: int | None,
+          trump: str | None, ruleset: str, sticks: str | None, ties: list[str]) -> Position:
+    """A position typed by hand (docs/analyzing.md); every inconsistency a CardlabError."""
+    n = players
+    if n not in (3, 4):
+        raise CardlabError(f"--players must be 3 or 4; got {n}")
+    if ruleset not in ("seed", "swiss"):
+        raise CardlabError(f"--ruleset must be seed or swiss; got {ruleset!r}")
+    if not 0 <= first < n:
+        raise CardlabError(f"--first must be a seat, 0 to {n - 1}; got {first}")
+    if seat is not None and not 0 <= seat < n:
+        raise CardlabError(f"--seat must be 0 to {n - 1}; got {seat}")
+    own = parse_cards(hand, "--hand")
+    if len(set(own)) != len(own):
+        twice = next(card_name(c) for c in own if own.count(c) > 1)
+        raise CardlabError(f"--hand: a card shown twice: {twice}")
+    history: list[int] = []
+    parts = (tricks or "").split("/") if (tricks or "").strip() else []
+    for t, part in enumerate(parts):
+        cards = parse_cards(part, f"--tricks trick {t + 1}")
+        if len(cards) != n and t < len(parts) - 1:
+            raise CardlabError(f"--tricks trick {t + 1} has {len(cards)} cards; every trick "
+                               f"but the last has {n}")
+        if len(cards) > n or not cards:
+            raise CardlabError(f"--tricks trick {t + 1} has {len(cards)} cards; a trick has "
+                               f"1 to {n}")
+        history.extend(cards)
+    dup = [c for c in history if history.count(c) > 1]
+    if dup:
+        raise CardlabError(f"--tricks: a card shown twice: {card_name(dup[0])}")
+    both = [c for c in own if c in history]
+    if both:
+        raise CardlabError(f"a card shown twice: {card_name(both[0])} is in --hand and in "
+                           "--tricks")
+    standings = [0] * n
+    deal_no = 0
+    if sticks is not None:
+        try:
+            standings = [int(x) for x in sticks.split(",")]
+        except ValueError:
+            standings = []
+        if len(standings) != n or min(standings) < 0:
+            raise CardlabError(f"--sticks {sticks!r}: {n} stick totals (0 or more), one per "
+                               "seat")
+        deal_no = 1
+    pending: Counter = Counter()
+    for item in ties:
+        m = re.fullmatch(r"\s*(\d)\s*-\s*(\d)\s*", item)
+        if not m or int(m.group(1)) == int(m.group(2)) or max(map(int, m.groups())) >= n:
+            raise CardlabError(f"--ties {item!r}: write two different seats A-B, e.g. 0-2")
+        a, b = sorted(map(int, m.groups()))
+        pending[(a, b)] += 1
+        deal_no = 1
+    if n == 3 and pending:
+        raise CardlabError("--ties: with 3 players no tie is remembered (J-9)")
+    pos = build(n, ruleset == "swiss", first, deal_no, standings, pending, history,
+                sum(1 << c for c in own), seat, "typed")
+    if trump is not None:
+        want = trump.strip().upper()
+        have = SUIT_LETTERS[pos.st[S_TRUMP]] if pos.st[S_TRUMP] >= 0 else "none"
+        if want not in (*SUIT_LETTERS, "NONE"):
+            raise CardlabError(f"--trump {trump!r}: a suit letter B S R A, or none")
+        if want != have.upper():
+            raise CardlabError(f"--trump {trump}: the tricks fix {have} as trump (the first "
+                               "card that did not follow suit, J-5)")
+    return pos
+
+
+def describe(pos: Position) -> dict[str, Any]:
+    """What the decider knows, for output (JSON-safe)."""
+    st = pos.st
+    n = int(st[S_N])
+    trump = int(st[S_TRUMP])
+    points = [sum(card_points(c, trump) for c in mask_cards(int(pos.taken[i])))
+              for i in range(n)]
+    out: dict[str, Any] = {
+        "players": n, "seat": pos.seat, "hand": hand_names(pos.hand),
+        "trick": int(st[S_TRICK]), "leader": int(st[S_LEADER]),
+        "table": [card_name(int(st[S_TCARD + i])) for i in range(int(st[S_POS]))],
+        "trump": SUIT_LETTERS[trump] if trump >= 0 else None,
+        "fixer": int(st[S_FIXER]) if trump >= 0 else None,
+        "points": points, "ruleset": "swiss" if st[S_SWISS] else "seed",
+        # J-5: no trump yet and none of the led suit in hand: the card played fixes trump
+        "fixes_trump": bool(trump < 0 and st[S_POS] > 0
+                            and not any(c // 9 == st[S_LED] for c in mask_cards(pos.hand))),
+        "played": [hand_names(int(pos.played[i])) for i in range(n)],
+    }
+    if st[S_DEAL_NO] > 0:
+        out["sticks"] = [int(st[S_STICKS + i]) for i in range(n)]
+        out["ties"] = [f"{i}-{j}" for i in range(n) for j in range(i + 1, n)
+                       for _ in range(int(st[S_TIES + PAIR_SLOT[i, j]]))]
+    return out
+
+
+def legal_cards(pos: Position) -> list[int]:
+    from analyzer.games.jass.primitives import legal_mask
+
+    return mask_cards(int(legal_mask(np.uint64(pos.hand), pos.st)))
+
+
+def pimc_prm(worlds: int | None = None) -> np.ndarray:
+    """``pimc``'s parameter vector with its defaults (``worlds`` replaced when given)."""
+    from strategies.jass.knobs import P_WORLDS
+    from strategies.registry import parse_strategy
+
+    prm = np.array(parse_strategy("jass", "pimc").values, dtype=np.float64)
+    if worlds is not None:
+        prm[P_WORLDS] = worlds
+    return prm
+
+
+def pimc_card(pos: Position, seed: int, index: int = 0) -> int:
+    """The card the real ``pimc`` (defaults) plays here (stream PIMC_STREAM of (seed,
+    index))."""
+    from analyzer.rng import new_state, seed_state
+    from strategies.jass.search import pimc_card as search
+
+    rng = new_state()
+    seed_state(rng, seed, index, PIMC_STREAM)
+    legal = np.uint64(sum(1 << c for c in legal_cards(pos)))
+    return int(search(pimc_prm(), pos.seat, np.uint64(pos.hand), legal, pos.st.copy(),
+                      pos.played.copy(), pos.taken.copy(), rng))
+
+
+def outcomes(pos: Position, cards: list[int], worlds: int, seed: int, index: int = 0
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """(sticks, points) matrices, worlds x cards (kernels.jass_outcomes)."""
+    from analyzer.analysis.kernels import jass_outcomes
+    from analyzer.rng import new_state, seed_state
+
+    rng = new_state()
+    seed_state(rng, seed, index, WORLD_STREAM)
+    sticks = np.zeros((worlds, len(cards)), dtype=np.int64)
+    points = np.zeros((worlds, len(cards)), dtype=np.int64)
+    kept = jass_outcomes(pimc_prm(worlds), pos.seat, np.uint64(pos.hand), pos.st.copy(),
+                         pos.played.copy(), pos.taken.copy(), rng,
+                         np.array(cards, dtype=np.int64), sticks, points)
+    if kept < 0:
+        raise CardlabError("no deal of the unseen cards fits this position (the play "
+                           "proves more than the hand sizes allow)")
+    return sticks[:kept], points[:kept]
+
+
+def analyze(pos: Position, worlds: int = 1000, seed: int = 0, index: int = 0,
+            with_pimc: bool = True) -> dict[str, Any]:
+    """``{"position": ..., "moves": [...]}`` (values.move_rows: sticks from the deal, higher
+    is better; card points beside them), every legal card on the same worlds."""
+    from analyzer.analysis.values import move_rows
+
+    cards = legal_cards(pos)
+    sticks, points = outcomes(pos, cards, worlds, seed, index)
+    chosen = None
+    if with_pimc:
+        chosen = 0 if len(cards) == 1 else cards.index(pimc_card(pos, seed, index))
+    rows = move_rows("jass", sticks, [card_name(c) for c in cards], chosen, {"points": points})
+    info = {**pos.info, "worlds": int(sticks.shape[0]), "seed": seed,
+            "unit": "sticks from the deal (higher is better); card points beside them",
+            "worlds_from": "the hand, the cards played and what they prove (pimc's "
+            "infer=voids)"}
+    return {"position": info, "moves": rows}
+

@@ -1,0 +1,177 @@
+"""The jitted core of ``cardlab analyze``: every legal move rolled out on every sampled world.
+
+The search players (strategies/ass/pimc.py, strategies/jass/search.py) keep only the best
+candidate; the analysis needs the whole picture, so these routines return the outcome
+matrix, one row per sampled world and one column per move, for *every* move given. All
+moves meet the same worlds and, in world w, the same rollout stream (common random
+numbers), so the difference of two columns is a paired sample.
+
+Both routines use the search's own pieces and see only what the decider may know (A-11,
+J-11): the worlds are drawn from the decider's view (Who's the Ass?: its hand, the public
+state with the known holdings, and, with ``policy``, the public move record, as ``pimc``
+draws them with its defaults: ``infer=policy``, ``oversample`` worlds drawn per world kept,
+every kept world weighted alike) or from its hand and the public state (Plus-Minus Jass:
+``draw_worlds``, with the bans the play proves). The random draws all come from ``rng``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from analyzer.engines.ass.engine import deal_packed, match_shares, score
+from analyzer.games.ass.cards import (
+    PUB_GAME,
+    PUB_GAMES,
+    PUB_GONE,
+    PUB_PLAYERS,
+    PUB_ROUND,
+    PUB_SEAT,
+    PUB_TABLE,
+    PUB_TOTALS,
+    SCRATCH,
+    VIEW_LEN,
+    WIN_SHARE_UNIT,
+)
+from analyzer.games.ass.moves import U0, pack_counts
+from analyzer.games.jass.primitives import S_N, ST_SIZE
+from analyzer.numba_compat import njit_runtime
+from analyzer.rng import next_u64
+from strategies.ass.pimc import _policy_worlds, _roll, rollout_strategy, sample_world
+from strategies.ass.rollout import play_on as ass_play_on
+from strategies.jass.knobs import OBJ_DEAL, P_ROLLOUT
+from strategies.jass.play import deal_points, play_card, rollout
+from strategies.jass.policies import begin_deal
+from strategies.jass.search import ROLLOUT_FAMS, ROLLOUT_PRMS, draw_worlds, outcome
+from strategies.registry import N_PARAMS
+
+
+@njit(cache=True)
+def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, rng, out,
+                 wins, per_player, template):
+    """Who's the Ass?: ``out[w, i]`` = the decider's minus points at the end of the game when
+    it plays ``moves[i]`` in sampled world w and everybody then plays the rollout strategy
+    (``rollout_code``, catalog.encode_rollout) to the end.
+
+    In a match (``view[PUB_GAMES]`` > 0, A-12) also ``wins[w, i]``: the decider's share of
+    the match win (1, 1/k for a k-way tie, or 0) when the rest of the match is played out as
+    well: the running totals (PUB_TOTALS) plus this game's minus points, then every game
+    left dealt afresh (engine.deal_packed: ``per_player`` cards each from ``template``, the
+    canonical deck) from a stream of world w's own and played by the rollout strategy, the
+    deal moving one seat on each game (A-3). Every move of world w meets the same future
+    deals.
+
+    ``view`` is the decider's view (A-11; not changed), ``trace`` the public move record
+    (pimc.py's module docstring), read when ``policy`` is true and it reaches the current
+    round: then ``oversample * worlds`` worlds are drawn and the ``worlds`` that best explain
+    the opponents' moves kept (pimc's ``_policy_worlds``, eps = 1: all weigh alike);
+    otherwise ``worlds`` worlds are dealt from the view alone (known holdings respected).
+    Per world: its deal, then one 64-bit seed of its rollout stream (in a match a second,
+    of its future deals)."""
+    n = view[PUB_PLAYERS]
+    fam, pp = rollout_strategy(rollout_code)
+    world_hands = np.zeros((worlds + 1) * n, dtype=np.uint64)
+    streams = np.zeros(worlds, dtype=np.uint64)
+    weights = np.zeros(worlds, dtype=np.int64)
+    pool = np.zeros(128, dtype=np.int64)
+    rview = np.zeros(VIEW_LEN, dtype=np.int64)
+    match = view[PUB_GAMES] > 0
+    futures = np.zeros(worlds, dtype=np.uint64)
+    if policy and trace.shape[0] > view[PUB_ROUND]:
+        _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, rview,
+                       max(oversample, 1), 1.0, weights)
+        for w in range(worlds):
+            streams[w] = next_u64(rng)
+            if match:
+                futures[w] = next_u64(rng)
+    else:
+        for w in range(worlds):
+            sample_world(view, rng, world_hands, w * n, pool, True)
+            streams[w] = next_u64(rng)
+            if match:
+                futures[w] = next_u64(rng)
+    for i in range(SCRATCH):
+        rview[i] = 0
+    cur = np.zeros(16, dtype=np.uint64)
+    roll_rng = np.zeros(1, dtype=np.uint64)
+    gone = pack_counts(view, PUB_GONE)
+    table0 = pack_counts(view, PUB_TABLE)
+    totals = np.zeros(16, dtype=np.int64)
+    shares = np.zeros(16, dtype=np.int64)
+    packed = np.zeros(16, dtype=np.uint64)
+    deck = np.zeros(109, dtype=np.uint8)
+    me = view[PUB_SEAT]
+    for w in range(worlds):
+        for i in range(moves.shape[0]):
+            roll_rng[0] = streams[w]
+            out[w, i] = _roll(view, world_hands, w * n, moves[i], fam, pp, rview, roll_rng,
+                              cur, gone, table0)
+            if match:
+                for s in range(n):  # by the seats of this game
+                    totals[s] = view[PUB_TOTALS + s] + score(cur[s])
+                roll_rng[0] = futures[w]
+                for g in range(view[PUB_GAME] + 1, view[PUB_GAMES]):
+                    shift = g - view[PUB_GAME]  # the player of this game's seat s sits at s - shift
+                    for s in range(SCRATCH):
+                        rview[s] = 0
+                    starter = deal_packed(roll_rng, n, per_player, template, deck, packed,
+                                          rview)
+                    ass_play_on(packed, n, fam, pp, rview, roll_rng, U0, U0, starter, -1,
+                                    0, 0, 0, starter, 0, 0)
+                    for s in range(n):
+                        totals[(s + shift) % n] += score(packed[s])
+                k = match_shares(totals, n, shares)
+                wins[w, i] = shares[me] / WIN_SHARE_UNIT if k > 0 else 0.0
+
+
+@njit_runtime()  # allocates (draw_worlds)
+def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points):
+    """Plus-Minus Jass: for every sampled world w and card ``cards[i]``, the decider's sticks
+    from the deal (J-9 given the standings and remembered ties in ``st``, as the search's
+    ``objective=deal``) in ``sticks[w, i]`` and its card points (J-8) in ``points[w, i]``,
+    when it plays the card and every seat then plays the rollout preset ``prm[P_ROLLOUT]``.
+
+    The worlds are ``draw_worlds(prm, ...)``'s (``prm`` a ``pimc`` parameter vector: its
+    ``worlds`` and ``infer``): dealt from the decider's hand and the public state only.
+    Returns the number of worlds kept (the rows filled), -1 on an inconsistent state;
+    with ``infer=policy`` the weights of the kept worlds are not applied (eps = 1 keeps them
+    alike). The inputs are not changed."""
+    n = st[S_N]
+    rk = int(prm[P_ROLLOUT])
+    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
+    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
+    for i in range(4):
+        rprms[i, :] = ROLLOUT_PRMS[rk]
+    nothing = np.zeros(4, dtype=np.uint64)
+    pool, seeds, keep, weight = draw_worlds(prm, seat, hand, st, played, rng, nothing, False)
+    if keep[0] < 0:
+        return -1
+    wh = np.zeros(4, dtype=np.uint64)
+    h2 = np.zeros(4, dtype=np.uint64)
+    p2 = np.zeros(4, dtype=np.uint64)
+    t2 = np.zeros(4, dtype=np.uint64)
+    st2 = np.empty(ST_SIZE, dtype=np.int64)
+    memo = np.zeros(4, dtype=np.int64)
+    ints = np.zeros((5, 8), dtype=np.int64)
+    rr = np.zeros(1, dtype=np.uint64)
+    for w in range(len(keep)):
+        g = keep[w]
+        for p in range(4):
+            wh[p] = pool[g, p]
+        for p in range(n):
+            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+        for ci in range(cards.shape[0]):
+            for p in range(4):
+                h2[p] = wh[p]
+                p2[p] = played[p]
+                t2[p] = taken[p]
+            st2[:] = st
+            play_card(seat, cards[ci], h2, p2, t2, st2)
+            rr[0] = seeds[g]
+            rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
+            sticks[w, ci] = outcome(seat, t2, st2, OBJ_DEAL, ints[0], ints[1], ints[2],
+                                    ints[3], ints[4])
+            deal_points(t2, st2, ints[0])
+            points[w, ci] = ints[0, seat]
+    return len(keep)
+

@@ -1,0 +1,112 @@
+"""From an outcome matrix (sampled worlds x moves) to the rows ``cardlab analyze`` shows.
+
+Every move's value is the mean of its column with a 95% t interval; its difference to the
+best move is the mean of the per-world differences of the two columns (a *paired* interval:
+every move met the same worlds and rollout streams), so a difference is as sharp as the
+worlds allow even where the values themselves are wide.
+
+``diff`` is the move's value minus the best move's value in the game's unit (Who's the
+Ass?: minus points, lower is better, so ``diff >= 0``; Plus-Minus Jass: sticks, higher is
+better, so ``diff <= 0``). The *loss* of a move (``replay --analyze``) is ``|diff|`` with
+its interval oriented the same way: ``loss >= 0`` always.
+
+Labels (docs/analyzing.md): a move is labelled only when its loss is clear (the paired
+interval of the loss lies above 0), and then by the loss's size in the game's unit.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyzer.stats.intervals import mean_interval
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """The smallest loss (game's unit) of an inaccuracy, a mistake and a blunder."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    unit: str
+
+
+# Who's the Ass?: minus points at the end of the game; Plus-Minus Jass: sticks from the deal
+THRESHOLDS = {
+    "ass": Thresholds(2.0, 5.0, 10.0, "minus points"),
+    "jass": Thresholds(0.1, 0.25, 0.5, "sticks"),
+}
+LOWER_IS_BETTER = {"ass": True, "jass": False}
+
+
+def label(game: str, loss: float, loss_low: float) -> str | None:
+    """The label of a move with this loss and the lower end of its paired interval: None
+    unless the loss is clear (``loss_low > 0``) and at least an inaccuracy's."""
+    if not loss_low > 0:
+        return None
+    t = THRESHOLDS[game]
+    if loss >= t.blunder:
+        return "blunder"
+    if loss >= t.mistake:
+        return "mistake"
+    if loss >= t.inaccuracy:
+        return "inaccuracy"
+    return None
+
+
+def _clean(x: float) -> float | None:
+    return None if math.isnan(x) else float(x)
+
+
+def _interval(x: np.ndarray) -> tuple[float, float, float]:
+    """Mean and 95% t interval; a column without spread has the mean as both ends."""
+    if x.size >= 2 and float(np.ptp(x)) == 0.0:
+        m = float(x[0])
+        return m, m, m
+    est = mean_interval(x)
+    return est.value, est.low, est.high
+
+
+def move_rows(game: str, outcomes: np.ndarray, names: list[str], pimc: int | None,
+              extra: dict[str, np.ndarray] | None = None) -> list[dict]:
+    """The rows of every move, best first (ties keep the given order).
+
+    ``outcomes[w, i]``: the value of move ``names[i]`` in world w (the game's unit);
+    ``pimc`` the column ``pimc`` plays (None: not asked); ``extra`` more per-world matrices of
+    the same shape, shown as ``key``, ``key_low``, ``key_high``, and their paired difference
+    to the best move (by the main value) as ``key_diff``, ``key_diff_low``, ``key_diff_high``.
+    """
+    x = np.asarray(outcomes, dtype=np.float64)
+    means = x.mean(axis=0)
+    sign = 1.0 if LOWER_IS_BETTER[game] else -1.0
+    order = sorted(range(len(names)), key=lambda i: (sign * means[i], i))
+    best = order[0]
+    rows = []
+    for i in order:
+        value, low, high = _interval(x[:, i])
+        diff, dlow, dhigh = (0.0, 0.0, 0.0) if i == best else _interval(x[:, i] - x[:, best])
+        row = {"move": names[i], "value": value, "low": _clean(low), "high": _clean(high),
+               "diff": diff, "diff_low": _clean(dlow), "diff_high": _clean(dhigh),
+               "best": i == best, "pimc": pimc is not None and i == pimc}
+        for key, matrix in (extra or {}).items():
+            y = np.asarray(matrix, dtype=np.float64)
+            v, lo, hi = _interval(y[:, i])
+            d, dlo, dhi = (0.0, 0.0, 0.0) if i == best else _interval(y[:, i] - y[:, best])
+            row.update({key: v, f"{key}_low": _clean(lo), f"{key}_high": _clean(hi),
+                        f"{key}_diff": d, f"{key}_diff_low": _clean(dlo),
+                        f"{key}_diff_high": _clean(dhi)})
+        rows.append(row)
+    return rows
+
+
+def loss_of(game: str, row: dict) -> tuple[float, float | None, float | None]:
+    """(loss, loss_low, loss_high) of a row: its difference to the best, oriented so that a
+    worse move has a positive loss."""
+    if LOWER_IS_BETTER[game]:
+        return row["diff"], row["diff_low"], row["diff_high"]
+    low, high = row["diff_low"], row["diff_high"]
+    return (0.0 - row["diff"], None if high is None else 0.0 - high,
+            None if low is None else 0.0 - low)

@@ -30,6 +30,14 @@ ALLOWED = {
     "analyzer/studies/ladder_coverage.py": (1, "the coverage simulation plays Who's the Ass? "
                                                "tables"),
     "analyzer/tune/synthetic.py": (1, "a toy search space for tests"),
+    "analyzer/analysis/ass.py": (5, "the analysis of a Who's the Ass? position"),
+    "analyzer/analysis/jass.py": (3, "the analysis of a Plus-Minus Jass position"),
+    "analyzer/analysis/annotate.py": (6, "annotating a game picks the game's own analysis "
+                                         "module by the record's game"),
+    "analyzer/analysis/values.py": (4, "the labels' thresholds, in each game's own unit "
+                                       "(docs/analyzing.md states them per game)"),
+    "analyzer/cli/analyze_commands.py": (11, "`analyze ass` and `analyze jass` are two commands "
+                                             "with options of their own (typed positions)"),
     "reports/viewer.py": (5, "the game viewer draws each game's table its own way (a climbing "
                              "round, a trick) and picks the drawing by the record's game"),
 }

@@ -53,7 +53,7 @@ def load_record(game: str, run: Path | None, record_file: Path | None, index: in
     if run is not None:
         if index is None:
             raise CardlabError("--from RUN needs --index I (the game of the run)")
-        from analyzer.cli.common_commands import run_spec
+        from analyzer.cli.runs import run_spec
         from analyzer.runner.manifest import pinned_to_plan
 
         spec, start, count, plan = run_spec(run)

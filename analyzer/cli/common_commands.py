@@ -11,6 +11,7 @@ from analyzer import __version__
 from analyzer.cli import analyze_commands as an
 from analyzer.cli.app import app, replay_app
 from analyzer.cli.atomic import HTML_FORCE_HELP, HTML_HELP, check_html
+from analyzer.cli.runs import run_spec
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games
 from strategies.registry import (
@@ -227,21 +228,3 @@ def replay_from(
                              html, force)
             return
         record_printer(spec.game).show_record(spec, index, pretty, html, force)
-
-
-def run_spec(run: Path):
-    """The RunSpec, first index, count and plan of a run folder, after the folder has passed
-    the very verification ``summarize`` makes (RunFolder.verify): a damaged or edited folder
-    is refused with the reason, never replayed."""
-    from analyzer.runner.folder import RunFolder, damaged_error
-    from analyzer.runner.manifest import spec_of
-
-    folder = RunFolder(run)
-    plan = folder.read_plan()
-    check = folder.verify(plan)
-    if check.damage and not folder.is_locked():
-        raise damaged_error(folder, check, "nothing is replayed")
-    try:
-        return spec_of(plan), int(plan["start"]), int(plan["count"]), plan
-    except (ValueError, KeyError, TypeError) as exc:
-        raise CardlabError(f"cannot read the plan of {run}: {exc}") from None

@@ -119,7 +119,9 @@ def _finish(result, out: Path, fmt: str = "table") -> None:
         tables = {name: json.loads(df.to_json(orient="records"))
                   for name, df in result.tables.items()}
         typer.echo(json.dumps({"study": result.study, "headlines": result.headlines,
-                               "tables": tables, "folder": str(folder)}))
+                               "alerts": result.alerts,
+                               "claims": [c.to_json() for c in result.claims],
+                               "tables": tables, "folder": str(folder)}, default=str))
         typer.echo(saved, err=True)
         return
     if fmt == "csv":  # the study's first table (compare: the ranking); the rest are saved
@@ -129,6 +131,8 @@ def _finish(result, out: Path, fmt: str = "table") -> None:
         return
     for line in result.headlines:
         typer.echo(wrap_prose(line, "- ", "  "))
+    for line in result.alerts:  # claims the tables do not bear out: never said as sentences
+        typer.echo(wrap_prose(line, "! alert: ", "  "))
     typer.echo(wrap_prose(saved))
 
 

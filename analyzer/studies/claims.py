@@ -11,7 +11,8 @@ Simpson's paradox). The sentence is rendered from the cells (its numbers are the
 Statements (``kind``):
 
 - ``best``: ``choice`` has the best value of ``metric`` among the options of the cell
-  (``better`` says whether lower or higher is better);
+  (``better`` says whether lower or higher is better; ``extra["all_players"]``: among the
+  options of every player count, ``extra["abs"]``: by size, either sign);
 - ``top-group``: ``choice`` is in the first group of the ladder (``tier`` 1) of the cell;
 - ``positive`` / ``negative``: the cell's difference is clearly above / below 0 (its 95%
   interval excludes 0);
@@ -163,9 +164,11 @@ def _bounds(rows: pd.DataFrame, metric: str) -> tuple[str, str]:
 
 
 def _options(claim: Claim, cell: Cell, result: StudyResult) -> tuple[pd.DataFrame, str]:
-    """The options of ``cell`` as rows with columns choice, value, low, high (and tier)."""
+    """The options of ``cell`` as rows with columns choice, value, low, high (and tier);
+    with ``extra["all_players"]`` the options of every player count (column ``players``)."""
     table = result.table(claim.table)
-    rows = _kept(claim, _rows(table, cell))
+    every = bool(claim.extra.get("all_players"))
+    rows = _kept(claim, _rows(table, cell, all_players=every))
     key = _key(claim, rows)
     if key == "a":  # a table of differences: the cell's row is choice - against
         rows = rows[(rows["a"].astype(str) == cell.choice)
@@ -179,6 +182,8 @@ def _options(claim: Claim, cell: Cell, result: StudyResult) -> tuple[pd.DataFram
                         "high": rows[high] if high in rows else rows[metric]})
     if "tier" in rows:
         out["tier"] = rows["tier"]
+    if every:
+        out["players"] = rows["players"]
     if claim.extra.get("exclude"):
         out = out[~out["choice"].isin(claim.extra["exclude"])]
     return out, key
@@ -247,6 +252,8 @@ def read_cell(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, flo
         return _holm(claim, cell, result)
     options, _ = _options(claim, cell, result)
     mine = options[options["choice"] == cell.choice]
+    if "players" in options:
+        mine = mine[mine["players"] == cell.players]
     if len(mine) != 1:
         raise KeyError(f"{claim.table} has no single row for {cell.choice!r} at "
                        f"{where(cell)}")
@@ -257,6 +264,8 @@ def read_cell(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, flo
         low, high = selected_interval(value, low, high, family)
     if claim.kind == "best":
         values = options["value"].astype(float)
+        if claim.extra.get("abs"):  # the largest in size, either sign
+            values, value = values.abs(), abs(value)
         target = values.min() if claim.better == "lower" else values.max()
         holds = value == target
     elif claim.kind == "top-group":

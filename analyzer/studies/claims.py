@@ -18,7 +18,10 @@ Statements (``kind``):
   interval excludes 0);
 - ``unclear``: the cell's difference is not clear (its interval contains 0);
 - ``value``: the cell's number is the table's (value and interval): a figure a sentence
-  quotes without judging it;
+  quotes without judging it (``extra["exact"]``: a figure without an interval;
+  ``extra["low"]``/``["high"]``: the columns of its interval);
+- ``equals``: the row's ``metric`` column reads ``extra["equals"]`` (a category a sentence
+  names, e.g. why a sequential comparison stopped);
 - ``count``: how many rows of the cell have a true ``metric`` (``metric`` ``rows``: how many
   rows it has), e.g. the seats whose exact chance lies inside its interval;
 - ``holm-clear`` / ``holm-unclear``: the row differs / does not differ clearly from 0 once
@@ -52,7 +55,7 @@ if TYPE_CHECKING:  # results.py imports this module to read saved claims back
     from analyzer.studies.results import StudyResult
 
 KINDS = ("best", "top-group", "positive", "negative", "unclear", "value", "count",
-         "holm-clear", "holm-unclear", "identical", "several")
+         "holm-clear", "holm-unclear", "identical", "equals", "several")
 FORMAT = "cardlab-findings/1"
 CELL_KEYS = ("players", "ruleset", "field", "aim", "choice", "metric", "value", "low", "high",
              "holds")
@@ -170,13 +173,22 @@ def _options(claim: Claim, cell: Cell, result: StudyResult) -> tuple[pd.DataFram
     every = bool(claim.extra.get("all_players"))
     rows = _kept(claim, _rows(table, cell, all_players=every))
     key = _key(claim, rows)
+    exact = bool(claim.extra.get("exact"))  # a figure without an interval
     if key == "a":  # a table of differences: the cell's row is choice - against
         rows = rows[(rows["a"].astype(str) == cell.choice)
                     & (rows["b"].astype(str) == str(claim.against))]
-        return pd.DataFrame({"choice": rows["a"].astype(str), "value": rows["difference"],
-                             "low": rows["low"], "high": rows["high"]}), key
+        metric = cell.metric if cell.metric in rows else "difference"
+        low, high = _bounds(rows, metric) if metric == "difference" else (metric, metric)
+        low, high = claim.extra.get("low", low), claim.extra.get("high", high)
+        if exact:
+            low = high = metric
+        return pd.DataFrame({"choice": rows["a"].astype(str), "value": rows[metric],
+                             "low": rows[low], "high": rows[high]}), key
     metric = cell.metric
     low, high = _bounds(rows, metric)
+    low, high = claim.extra.get("low", low), claim.extra.get("high", high)
+    if exact:
+        low = high = metric
     out = pd.DataFrame({"choice": rows[key].astype(str), "value": rows[metric],
                         "low": rows[low] if low in rows else rows[metric],
                         "high": rows[high] if high in rows else rows[metric]})
@@ -219,6 +231,19 @@ def _identical(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, fl
     return numbers[0], min(numbers), max(numbers), len(set(numbers)) == 1
 
 
+def _equals(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, float, float,
+                                                                  bool]:
+    rows = _kept(claim, _rows(result.table(claim.table), cell))
+    key = _key(claim, rows)
+    mine = rows[rows[key].astype(str) == cell.choice]
+    if key == "a":
+        mine = mine[mine["b"].astype(str) == str(claim.against)]
+    if len(mine) != 1:
+        raise KeyError(f"{claim.table} has no single row for {cell.choice!r} at {where(cell)}")
+    return math.nan, math.nan, math.nan, str(mine[cell.metric].iloc[0]) == str(
+        claim.extra.get("equals"))
+
+
 def _holm(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, float, float, bool]:
     family = _kept(claim, _rows(result.table(claim.table), cell, all_players=True))
     key = _key(claim, family)
@@ -248,6 +273,8 @@ def read_cell(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, flo
         return _count(claim, cell, result)
     if claim.kind == "identical":
         return _identical(claim, cell, result)
+    if claim.kind == "equals":
+        return _equals(claim, cell, result)
     if claim.kind in ("holm-clear", "holm-unclear"):
         return _holm(claim, cell, result)
     options, _ = _options(claim, cell, result)
@@ -370,6 +397,7 @@ def _negation(claim: Claim, cell: Cell) -> str:
         "holm-clear": f"{cell.choice} is not clear there after Holm's correction",
         "holm-unclear": f"{cell.choice} is clear there after Holm's correction",
         "identical": f"{cell.choice.replace('=', ' and ')} differ in {cell.metric} there",
+        "equals": f"{cell.metric} of {cell.choice} is not {claim.extra.get('equals')!r} there",
     }.get(claim.kind, f"{cell.choice} does not hold there")
 
 

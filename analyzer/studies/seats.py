@@ -22,17 +22,11 @@ from analyzer.stats.hygiene import holm, selected_interval, two_sided_p
 from analyzer.stats.intervals import mean_interval_from_moments, wilson_interval
 from analyzer.studies.claims import Cell, Claim, half, make_cell, probe, several
 from analyzer.studies.play import Backend, collect_seat_moments, make_spec, seat_field
-from analyzer.studies.registry import get as get_study
-from analyzer.studies.registry import study_game
+from analyzer.studies.registry import question, study_game
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.studies.text import pm
 
 GAME = study_game("seats")  # the game this study plays (the study registry)
-
-
-def question(study: str) -> str:
-    """The question ``study`` answers for players (the study registry)."""
-    return get_study(study).question
 
 ASS_PENALTY = 20  # minus points of the ass in hand (A-10)
 ASS_WINDOW = 39  # the ass is inserted among the first 39 cards (A-2)

@@ -12,7 +12,8 @@ Statements (``kind``):
 
 - ``best``: ``choice`` has the best value of ``metric`` among the options of the cell
   (``better`` says whether lower or higher is better; ``extra["all_players"]``: among the
-  options of every player count, ``extra["abs"]``: by size, either sign);
+  options of every player count, ``extra["all_fields"]``: of every field, ``extra["abs"]``:
+  by size, either sign);
 - ``top-group``: ``choice`` is in the first group of the ladder (``tier`` 1) of the cell;
 - ``positive`` / ``negative``: the cell's difference is clearly above / below 0 (its 95%
   interval excludes 0);
@@ -28,7 +29,8 @@ Statements (``kind``):
   every row of its family is allowed for (Holm's correction over the table's rows, all player
   counts, restricted by ``where`` and the cell's field);
 - ``identical``: the options ``choice`` names (``a=b``) have exactly the same value of
-  ``metric`` in the cell (policies merged because they play the same games);
+  ``metric`` in the cell (policies merged because they play the same games; the rows of
+  the merged ones may be in the tables ``extra["also"]`` names);
 - ``several``: a sentence with several statements: ``extra["statements"]`` holds one
   statement per cell (``kind``, and optionally ``table``, ``better``, ``against`` and extra
   keys), read as above.
@@ -171,7 +173,9 @@ def _options(claim: Claim, cell: Cell, result: StudyResult) -> tuple[pd.DataFram
     with ``extra["all_players"]`` the options of every player count (column ``players``)."""
     table = result.table(claim.table)
     every = bool(claim.extra.get("all_players"))
-    rows = _kept(claim, _rows(table, cell, all_players=every))
+    fields = bool(claim.extra.get("all_fields"))
+    rows = _kept(claim, _rows(table, replace(cell, field=None) if fields else cell,
+                              all_players=every))
     key = _key(claim, rows)
     exact = bool(claim.extra.get("exact"))  # a figure without an interval
     if key == "a":  # a table of differences: the cell's row is choice - against
@@ -196,6 +200,8 @@ def _options(claim: Claim, cell: Cell, result: StudyResult) -> tuple[pd.DataFram
         out["tier"] = rows["tier"]
     if every:
         out["players"] = rows["players"]
+    if fields:
+        out["field"] = rows["field"].astype(str)
     if claim.extra.get("exclude"):
         out = out[~out["choice"].isin(claim.extra["exclude"])]
     return out, key
@@ -220,7 +226,8 @@ def _count(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, float,
 
 def _identical(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, float, float,
                                                                       bool]:
-    rows = _kept(claim, _rows(result.table(claim.table), cell))
+    tables = [result.table(t) for t in [claim.table, *claim.extra.get("also", [])]]
+    rows = _kept(claim, _rows(pd.concat(tables, ignore_index=True), cell))
     key = _key(claim, rows)
     names = cell.choice.split("=")
     values = [rows.loc[rows[key].astype(str) == name, cell.metric] for name in names]
@@ -281,6 +288,8 @@ def read_cell(claim: Claim, cell: Cell, result: StudyResult) -> tuple[float, flo
     mine = options[options["choice"] == cell.choice]
     if "players" in options:
         mine = mine[mine["players"] == cell.players]
+    if "field" in options:
+        mine = mine[mine["field"] == cell.field]
     if len(mine) != 1:
         raise KeyError(f"{claim.table} has no single row for {cell.choice!r} at "
                        f"{where(cell)}")

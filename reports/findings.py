@@ -31,6 +31,7 @@ from reports.claims import (
     probe,
     scope_words,
     selected_interval,
+    withdrawn,
 )
 from reports.figures import compare_unit, diff_against
 from reports.names import policy_label, rule_label, rule_phrase
@@ -633,11 +634,7 @@ def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]
         problems = check(claim, result)
         if problems:
             detail = detail.replace(claim.sentence, "").strip()
-            alerts.append(Alert(finding.study, (
-                f"A statement was withdrawn because the table does not bear it out "
-                f"({claim.id}): " + "; ".join(problems[:4])
-                + (f"; and {len(problems) - 4} more cells" if len(problems) > 4 else "")
-                + ".")))
+            alerts.append(Alert(finding.study, withdrawn(claim, problems)))
         else:
             kept.append(claim)
     if not alerts:
@@ -647,6 +644,28 @@ def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]
                        detail or "No statement holds in every cell; see the study.", ()), alerts
     return Finding(finding.study, finding.question, finding.verdict, detail,
                    tuple(kept)), alerts
+
+
+def vetted_study(result: StudyResult) -> tuple[list[Claim], list[str], list[Alert]]:
+    """The study's own claims re-checked against its tables (analyzer/studies/claims.py):
+    those that hold (with the study's command), the sentences to show (the study's
+    headlines without those of claims that fail), and an alert naming the cells of each
+    claim that fails. A study saved before its sentences were claims keeps its headlines."""
+    command = study_command(result) or ""
+    kept, alerts, dropped = [], [], set()
+    for claim in result.claims:
+        claim = replace(claim, command=claim.command or command)
+        problems = check(claim, result)
+        if problems:
+            dropped.add(claim.sentence)
+            alerts.append(Alert(result.study, withdrawn(claim, problems)))
+        else:
+            kept.append(claim)
+    headlines = [h for h in result.headlines if h not in dropped]
+    if result.claims:  # every sentence shown is the sentence of a claim that holds
+        said = {c.sentence for c in kept}
+        headlines = [h for h in headlines if h in said]
+    return kept, headlines, alerts
 
 
 # ------------------------------------------------------------------------------ alerts

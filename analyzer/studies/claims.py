@@ -388,11 +388,11 @@ def check(claim: Claim, result: StudyResult) -> list[str]:
         if not _same(value, cell.value):
             problems.append(f"{where(cell)}: the table says {value:g} for {cell.choice}, "
                             f"the claim {cell.value:g}")
+        elif not holds:
+            problems.append(f"{where(cell)}: {_negation(stated, cell)}")
         elif not (_same(low, cell.low) and _same(high, cell.high)):
             problems.append(f"{where(cell)}: the table's interval for {cell.choice} is "
                             f"[{low:g}, {high:g}], the claim's [{cell.low:g}, {cell.high:g}]")
-        elif not holds:
-            problems.append(f"{where(cell)}: {_negation(stated, cell)}")
     return problems
 
 

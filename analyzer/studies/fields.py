@@ -521,7 +521,3 @@ def seats_field_claim(result: StudyResult) -> Claim:
                 "minus points per game; every other seat is not clearly different.")
     return several("fields-seats", line, parts, game="ass", study="fields",
                    question=question("fields"))
-
-
-def _half(row: pd.Series) -> float:
-    return float((row["seat_effect_high"] - row["seat_effect_low"]) / 2)

@@ -467,16 +467,6 @@ def _holm_p(pairs: pd.DataFrame, level: float) -> np.ndarray:
     return out
 
 
-def _diff(pairs: pd.DataFrame, a: str, b: str) -> tuple[float, float] | None:
-    """(a - b, half-width) from the pairs table, whichever way round it is stored."""
-    row = pairs[(pairs["a"] == a) & (pairs["b"] == b)]
-    if len(row):
-        return float(row["difference"].iloc[0]), float(row["half"].iloc[0])
-    row = pairs[(pairs["a"] == b) & (pairs["b"] == a)]
-    if len(row):
-        return -float(row["difference"].iloc[0]), float(row["half"].iloc[0])
-    return None
-
 
 def _probe(kind: str, table: str, key: str | None = None, against: str | None = None,
            better: str = "lower", **extra) -> Claim:

@@ -387,10 +387,6 @@ def chooser_claims(result: StudyResult) -> list[Claim]:
     return claims
 
 
-def _half(row: pd.Series, col: str) -> float:
-    return float((row[col + "_high"] - row[col + "_low"]) / 2)
-
-
 def run_trump(
     backend: Backend,
     players: Sequence[int] = (3, 4),

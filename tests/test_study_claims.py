@@ -193,3 +193,49 @@ def test_claims_round_trip_through_json_with_missing_numbers():
     back = Claim.from_json(json.loads(json.dumps(claim.to_json())))
     assert back.cells[0].players == 4 and back.cells[0].value != back.cells[0].value  # NaN
     assert replace(back, cells=()) == replace(claim, cells=())
+
+
+def test_a_report_of_every_study_lists_each_study_claim_and_each_holds(tmp_path):
+    """findings.json holds every study's claims (ladder, fields with merged trump fields,
+    best response, compare, ...), each with the study's command, each holding when re-read."""
+    from analyzer.studies.fields import trump_field_claims, trump_field_tables
+    from reports.build import build_report
+
+    class TwoFields(SyntheticTrumpBackend):
+        def counterfactual(self, spec, start, count):
+            shift = 1 if spec.strategies[0] == "y" else 0
+            return super().counterfactual(replace(spec, seed=spec.seed + shift), start, count)
+
+    fields = STUDIES["fields"]()
+    fields.tables.update(trump_field_tables(TwoFields(), ["x", "y", "z"], players=[4],
+                                            deals=200))
+    fields.manifest["trump"] = {"fields": ["x", "y", "z"], "deals": 200, "players": [4],
+                                "rulesets": ["seed"]}
+    fields.say(trump_field_claims(fields))
+    studies = [fields] + [STUDIES[name]() for name in ("ladder", "best-response", "compare",
+                                                       "trump")]
+    for s in studies:
+        save_study(s, tmp_path / "results")
+    index = build_report(tmp_path / "results", tmp_path / "out")
+    doc = json.loads((index.parent / "data" / "findings.json").read_text())
+    by_study = {s.study: s for s in studies}
+    ids = {c["id"] for c in doc["claims"]}
+    for s in studies:
+        assert s.alerts == [] and {c.id for c in s.claims} <= ids, s.study
+    assert "fields-trump-merged-x" in ids
+    for raw in doc["claims"]:
+        assert raw["command"].startswith("cardlab study "), raw["id"]
+        claim = Claim.from_json(raw)
+        assert check(claim, by_study[raw["study"]]) == [], raw["id"]
+    assert "A statement was withdrawn" not in index.read_text()
+
+
+def test_a_study_folder_with_an_unreadable_claim_is_refused_in_one_line(tmp_path):
+    from analyzer.errors import CardlabError
+
+    folder = save_study(STUDIES["compare"](), tmp_path)
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["claims"][0]["cells"][0]["players"] = "four"
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(CardlabError, match="a saved claim cannot be read"):
+        load_study(folder)

@@ -239,3 +239,18 @@ def test_a_study_folder_with_an_unreadable_claim_is_refused_in_one_line(tmp_path
     (folder / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(CardlabError, match="a saved claim cannot be read"):
         load_study(folder)
+
+
+def test_the_study_command_prints_a_withdrawn_claim_as_an_alert_not_a_sentence(tmp_path,
+                                                                              capsys):
+    from analyzer.cli.study_commands import _finish
+
+    result = run_seats(SyntheticAssBackend(seat_slope=1.5), players=[4], games=300,
+                       strong_fields=())
+    planted = _planted(result)
+    result.say([planted])
+    _finish(result, tmp_path / "results")
+    out = capsys.readouterr().out
+    assert planted.sentence not in out.replace("\n  ", " ")
+    assert "! alert: A statement was withdrawn" in out and "(planted)" in out
+    assert load_study(tmp_path / "results" / "seats").alerts == result.alerts

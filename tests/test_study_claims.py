@@ -254,3 +254,13 @@ def test_the_study_command_prints_a_withdrawn_claim_as_an_alert_not_a_sentence(t
     assert planted.sentence not in out.replace("\n  ", " ")
     assert "! alert: A statement was withdrawn" in out and "(planted)" in out
     assert load_study(tmp_path / "results" / "seats").alerts == result.alerts
+
+
+def test_a_claim_on_a_missing_table_or_column_fails_its_check_instead_of_crashing():
+    result = STUDIES["compare"]()
+    claim = result.claims[0]
+    for broken in (replace(claim, kind="best", table="nosuch", extra={}),
+                   replace(claim, kind="value", extra={}, cells=(
+                       replace(claim.cells[0], metric="nosuch"),))):
+        problems = check(broken, result)
+        assert problems and "nosuch" in " ".join(problems)

@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from analyzer.errors import CardlabError
 from analyzer.stats.hygiene import holm, selected_interval, two_sided_p
 
 if TYPE_CHECKING:  # results.py imports this module to read saved claims back
@@ -382,7 +383,7 @@ def check(claim: Claim, result: StudyResult) -> list[str]:
         stated = statement(claim, i)
         try:
             value, low, high, holds = read_cell(stated, cell, result)
-        except (KeyError, ValueError) as e:
+        except (KeyError, ValueError, CardlabError) as e:  # no such cell, column or table
             problems.append(str(e).strip("'\""))
             continue
         if not _same(value, cell.value):

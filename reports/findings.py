@@ -4,7 +4,8 @@ Every verdict is read off the study's own tables (nothing is recomputed from gam
 answer ("No.", "Hardly.", "aim-low wins.") followed by the number behind it with its 95%
 interval. Alerts list what a careful reader should know before trusting a number: where
 pairing did not narrow the interval, where a sequential comparison ran out of budget, where a
-correctness check missed more often than chance allows.
+correctness check missed more often than chance allows, and every claim (of a key finding or
+of a study's own sentences) that its table does not bear out.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ from reports.reproduce import study_command
 @dataclass(frozen=True)
 class Finding:
     """A question's plain answer (``verdict``), the number behind it (``detail``) and the
-    claims it rests on (reports/claims.py), each checked cell by cell before it is shown."""
+    claims it rests on (analyzer/studies/claims.py), each checked cell by cell before it is
+    shown."""
 
     study: str
     question: str
@@ -441,7 +443,7 @@ def chooser_claims(result: StudyResult) -> list[Claim]:
 
 def trump_finding(result: StudyResult) -> Finding:
     """The rule that loses fewest sticks, per aim and per cell (player count, rule set),
-    stated for each group of cells that agree (reports/claims.py)."""
+    stated for each group of cells that agree (analyzer/studies/claims.py)."""
     claims = trump_claims(result)
     if not claims:
         return Finding("trump", question("trump"), "See below.", "")
@@ -626,8 +628,9 @@ def key_finding(result: StudyResult) -> Finding | None:
 
 
 def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]:
-    """``finding`` with every claim re-checked against the study's table (reports/claims.py):
-    a claim that fails in any cell is not printed; it becomes an alert naming the cells."""
+    """``finding`` with every claim re-checked against the study's table
+    (analyzer/studies/claims.py): a claim that fails in any cell is not printed; it becomes
+    an alert naming the cells."""
     alerts, kept = [], []
     detail = finding.detail
     for claim in finding.claims:

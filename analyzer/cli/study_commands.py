@@ -127,6 +127,8 @@ def _finish(result, out: Path, fmt: str = "table") -> None:
     if fmt == "csv":  # the study's first table (compare: the ranking); the rest are saved
         first = next(iter(result.tables.values()))
         typer.echo(first.to_csv(index=False), nl=False)
+        for line in result.alerts:  # beside the data, never inside it
+            typer.echo(f"! alert: {line}", err=True)
         typer.echo(saved, err=True)
         return
     for line in result.headlines:

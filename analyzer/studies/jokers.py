@@ -39,7 +39,9 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.numbers import bounds
 from analyzer.numbers import count as count_words
+from analyzer.numbers import percent as percent_words
 from analyzer.rng import DEFAULT_SEED
 from analyzer.stats.duplicate import (
     MIN_RATIO_DIFFERING,
@@ -589,47 +591,45 @@ def hoarding_claims(result: StudyResult, verbs: dict[str, str]) -> list[Claim]:
     return claims
 
 
-def _share(value: float) -> str:
-    return f"{100 * value:.2g}%" if value < 0.1 else f"{100 * value:.0f}%"
+def _share(cell: Cell) -> str:
+    """A share with its 95% interval: '1.3% [0.24%, 4.1%]' ('n/a' where it is undefined)."""
+    if not np.isfinite(cell.value):
+        return "n/a"
+    if not (np.isfinite(cell.low) and np.isfinite(cell.high)):
+        return percent_words(cell.value)
+    return f"{percent_words(cell.value)} {bounds(cell.low, cell.high, percent=True)}"
 
 
-def _weighted(row: dict[str, float], key: str, weight: str) -> float:
-    """``row[key] * row[weight]``, 0 where the weight is 0 (the share is then undefined)."""
-    return row[key] * row[weight] if row[weight] else 0.0
-
-
-HABIT_COLUMNS = ("seat_games", "ends_with_joker", "jokers_played", "filler", "alone",
-                 "ass_as_1")
+HABIT_SHARES = ("ends_with_joker", "filler", "alone", "ass_as_1")
 
 
 def habits_claim(result: StudyResult, field_text: str) -> Claim:
-    """What each habit player does with its jokers, pooled over player counts (by seat-games
-    and by jokers played), computed from its cells of table ``habits``."""
+    """What each habit player does with its jokers, per player count, every share with its
+    95% interval (table ``habits``: Wilson over seat-games, ratio intervals over jokers
+    played), never pooled over player counts."""
     habits = result.table("habits")
-    reader = _probe("value", "habits", "strategy", exact=True)
-    cells = [_cell(result, reader, int(r["players"]), str(r["strategy"]), col,
-                   str(r["field"])) for _, r in habits.iterrows() for col in HABIT_COLUMNS]
-    said = []
-    for name in dict.fromkeys(habits["strategy"].astype(str)):
-        mine: dict[int, dict[str, float]] = {}
-        for _, c in cells:
-            if c.choice == name:
-                mine.setdefault(c.players, {})[c.metric] = c.value
-        rows = list(mine.values())
-        games = sum(r["seat_games"] for r in rows)
-        ends = sum(_weighted(r, "ends_with_joker", "seat_games") for r in rows) / games
-        played = sum(r["jokers_played"] for r in rows)
-        share = {k: sum(_weighted(r, k, "jokers_played") for r in rows) / played if played
-                 else 0.0 for k in ("filler", "alone", "ass_as_1")}
-        said.append(f"{name} ends {_share(ends)} of its games holding a joker and plays "
-                    f"{_share(share['filler'])} of its jokers as fillers in number-card sets, "
-                    f"{_share(share['alone'])} alone in normal rounds, "
-                    f"{_share(share['ass_as_1'])} alone as a 1 into an ass round")
+    share = _probe("value", "habits", "strategy")
+    exact = _probe("value", "habits", "strategy", exact=True)
+    cells, by_count = [], []
+    for n, part in habits.groupby("players", sort=True):
+        said = []
+        for _, r in part.iterrows():
+            got = {col: _cell(result, share, int(n), str(r["strategy"]), col, str(r["field"]))
+                   for col in HABIT_SHARES}
+            got["seat_games"] = _cell(result, exact, int(n), str(r["strategy"]), "seat_games",
+                                      str(r["field"]))
+            cells += got.values()
+            c = {k: v[1] for k, v in got.items()}
+            said.append(f"{r['strategy']} ends {_share(c['ends_with_joker'])} of its games "
+                        f"holding a joker and plays {_share(c['filler'])} of its jokers as "
+                        f"fillers in number-card sets, {_share(c['alone'])} alone in normal "
+                        f"rounds, {_share(c['ass_as_1'])} alone as a 1 into an ass round")
+        by_count.append(f"at {int(n)} players, " + "; ".join(said))
     games = int(max(c.value for _, c in cells if c.metric == "seat_games"))
-    return several("jokers-habits-pooled", (
+    return several("jokers-habits-by-players", (
         f"What players do with their jokers (one seat against {field_text}, "
-        f"{count_words(games)} traced games per player count, pooled): "
-        + "; ".join(said) + "."), cells, game=GAME, study="jokers",
+        f"{count_words(games)} traced games per player count, 95% intervals): "
+        + "; ".join(by_count) + "."), cells, game=GAME, study="jokers",
         question=question("jokers"))
 
 

@@ -8,6 +8,7 @@ choice, the study speaks per player count.
 """
 
 import json
+import re
 from dataclasses import replace
 
 import pytest
@@ -264,3 +265,27 @@ def test_a_claim_on_a_missing_table_or_column_fails_its_check_instead_of_crashin
                        replace(claim.cells[0], metric="nosuch"),))):
         problems = check(broken, result)
         assert problems and "nosuch" in " ".join(problems)
+
+
+class _HoardByPlayers(SyntheticAssBackend):
+    """Hoarding costs 2 minus points a game at 4 players and saves 2 at 6; hoarding only in
+    normal rounds makes no difference."""
+
+    def collect(self, spec, count, start=0):
+        self.effects = {"joker-hoarder": 2.0 if spec.players == 4 else -2.0}
+        return super().collect(spec, count, start)
+
+
+def test_a_joker_answer_whose_sign_differs_by_player_count_is_said_count_by_count():
+    result = run_jokers(_HoardByPlayers(), players=[4, 6], keep=[3], games=300, matches=0)
+    assert result.alerts == []
+    hoard = next(c for c in result.claims if c.id == "jokers-hoard-vs-as-needed")
+    assert "costs minus points at some player counts and saves them at others" in hoard.sentence
+    assert re.search(r"as needed: costs [\d.]+ ± [\d.]+ at 4 players, saves [\d.]+ ± [\d.]+ "
+                     r"at 6 players, per game\.$", hoard.sentence), hoard.sentence
+    kinds = {c.players: k["kind"] for c, k in zip(hoard.cells, hoard.extra["statements"],
+                                                   strict=True)}
+    assert set(kinds.values()) == {"positive", "negative"}  # as stored: opposite signs
+    normal = next(c for c in result.claims if c.id == "jokers-hoard-normal-vs-as-needed")
+    assert "makes no clear difference in minus points" in normal.sentence
+    assert all(k["kind"] == "unclear" for k in normal.extra["statements"])

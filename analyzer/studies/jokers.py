@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
-from analyzer.numbers import bounds
+from analyzer.numbers import bounds, interval
 from analyzer.numbers import count as count_words
 from analyzer.numbers import percent as percent_words
 from analyzer.rng import DEFAULT_SEED
@@ -506,29 +506,37 @@ def _counts(items: list[str]) -> str:
 def _against_as_needed(result: StudyResult, name: str, verbs: dict[str, str],
                        field_text: str, field_: str) -> Claim | None:
     """One claim: ``name`` against using jokers as needed, at every player count."""
-    parts, said, clear, sign = [], [], [], []
+    parts, cells = [], []
     for n in sorted(int(x) for x in result.table("differences")["players"].unique()):
         got = _pair(result, n, name, "as-needed", field_)
         if got is None:
             continue
-        cell, d, hw = got
-        parts.append(cell)
-        said.append(f"{pm(abs(d), hw)} at {n} players")
-        clear.append(cell[0].kind != "unclear")
-        sign.append(d > 0)
+        parts.append(got[0])
+        cells.append((n, got[1], got[2], got[0][0].kind != "unclear"))
     if not parts:
         return None
-    if all(sign):
-        how = "costs"
-    elif not any(sign):
-        how = "saves"
-    else:
-        how = "costs or saves"
-    unclear = "" if all(clear) else (
-        f"; not clearly different from zero at {sum(not c for c in clear)} of {len(clear)} "
-        "player counts")
+    signs = {d > 0 for _, d, _, _ in cells}
+    if not any(clear for *_, clear in cells):  # no count clear: the signed numbers alone
+        return several(f"jokers-{name}-vs-as-needed", (
+            f"Against {field_text}, {verbs[name]} makes no clear difference in minus points "
+            f"compared with using jokers as needed: "
+            + ", ".join(f"{interval(d, hw, signed=True)} at {n} players"
+                        for n, d, hw, _ in cells)
+            + " per game (its minus points less those of using them as needed)."), parts,
+            game=GAME, study="jokers", question=question("jokers"))
+    if len(signs) == 1:  # every count the same way: one verb, each count's size
+        how = ("costs" if signs == {True} else "saves") + " minus points"
+        said = [f"{pm(abs(d), hw)} at {n} players" for n, d, hw, _ in cells]
+    else:  # costs at some counts and saves at others: said count by count
+        how = "costs minus points at some player counts and saves them at others,"
+        said = [f"{'costs' if d > 0 else 'saves'} {pm(abs(d), hw)} at {n} players"
+                for n, d, hw, _ in cells]
+    open_ = [str(n) for n, _, _, clear in cells if not clear]
+    unclear = "" if not open_ else (
+        f"; not clearly different from zero at {_counts(open_)} players "
+        f"({len(open_)} of {len(cells)} player counts)")
     return several(f"jokers-{name}-vs-as-needed", (
-        f"Against {field_text}, {verbs[name]} {how} minus points compared with using "
+        f"Against {field_text}, {verbs[name]} {how} compared with using "
         f"jokers as needed: {', '.join(said)}, per game{unclear}."), parts, game=GAME,
         study="jokers", question=question("jokers"))
 

@@ -5,7 +5,8 @@ Layout of the report folder::
     index.html                 the page: figures embedded, CSS and script inline
     figures/<study>_*.png      every figure, also usable on its own (slides, chat)
     data/<study>/*.csv         the full tidy tables, and manifest.json
-    data/findings.json         every claim of the key findings, cell by cell (reports/claims.py)
+    data/findings.json         every claim of the key findings and of each study's sentences,
+                               cell by cell (analyzer/studies/claims.py), each re-checked
     games/<study>-<index>.html each sample game in the game viewer (reports/viewer.py), one
                                self-contained page that the sample's section links to
 """
@@ -22,7 +23,7 @@ from analyzer import __version__
 from analyzer.outputs import replace_folder
 from analyzer.studies.results import StudyResult, find_studies
 from reports.claims import findings_document
-from reports.findings import key_finding, study_alerts, vetted
+from reports.findings import key_finding, study_alerts, vetted, vetted_study
 from reports.glossary import glossary
 from reports.html import SectionContent, page_html
 from reports.reproduce import report_command, study_command
@@ -76,8 +77,11 @@ def _write_into(studies: list[StudyResult], out: Path,
             finding, withdrawn = vetted(finding, result)
             vetting += withdrawn
             claims += finding.claims
+        said, headlines, withdrawn = vetted_study(result)
+        vetting += withdrawn
+        claims += said
         sections.append(SectionContent(
-            study=result.study, headlines=result.headlines, figures=figures,
+            study=result.study, headlines=headlines, figures=figures,
             figure_dir=FIGURES, tables=study_views(result), data_dir=f"{DATA}/{result.study}",
             manifest=result.manifest,
             images={f.file: (out / FIGURES / f.file).read_bytes() for f in figures},

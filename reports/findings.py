@@ -4,7 +4,8 @@ Every verdict is read off the study's own tables (nothing is recomputed from gam
 answer ("No.", "Hardly.", "aim-low wins.") followed by the number behind it with its 95%
 interval. Alerts list what a careful reader should know before trusting a number: where
 pairing did not narrow the interval, where a sequential comparison ran out of budget, where a
-correctness check missed more often than chance allows.
+correctness check missed more often than chance allows, and every claim (of a key finding or
+of a study's own sentences) that its table does not bear out.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from reports.claims import (
     probe,
     scope_words,
     selected_interval,
+    withdrawn,
 )
 from reports.figures import compare_unit, diff_against
 from reports.names import policy_label, rule_label, rule_phrase
@@ -40,7 +42,8 @@ from reports.reproduce import study_command
 @dataclass(frozen=True)
 class Finding:
     """A question's plain answer (``verdict``), the number behind it (``detail``) and the
-    claims it rests on (reports/claims.py), each checked cell by cell before it is shown."""
+    claims it rests on (analyzer/studies/claims.py), each checked cell by cell before it is
+    shown."""
 
     study: str
     question: str
@@ -440,7 +443,7 @@ def chooser_claims(result: StudyResult) -> list[Claim]:
 
 def trump_finding(result: StudyResult) -> Finding:
     """The rule that loses fewest sticks, per aim and per cell (player count, rule set),
-    stated for each group of cells that agree (reports/claims.py)."""
+    stated for each group of cells that agree (analyzer/studies/claims.py)."""
     claims = trump_claims(result)
     if not claims:
         return Finding("trump", question("trump"), "See below.", "")
@@ -625,19 +628,16 @@ def key_finding(result: StudyResult) -> Finding | None:
 
 
 def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]:
-    """``finding`` with every claim re-checked against the study's table (reports/claims.py):
-    a claim that fails in any cell is not printed; it becomes an alert naming the cells."""
+    """``finding`` with every claim re-checked against the study's table
+    (analyzer/studies/claims.py): a claim that fails in any cell is not printed; it becomes
+    an alert naming the cells."""
     alerts, kept = [], []
     detail = finding.detail
     for claim in finding.claims:
         problems = check(claim, result)
         if problems:
             detail = detail.replace(claim.sentence, "").strip()
-            alerts.append(Alert(finding.study, (
-                f"A statement was withdrawn because the table does not bear it out "
-                f"({claim.id}): " + "; ".join(problems[:4])
-                + (f"; and {len(problems) - 4} more cells" if len(problems) > 4 else "")
-                + ".")))
+            alerts.append(Alert(finding.study, withdrawn(claim, problems)))
         else:
             kept.append(claim)
     if not alerts:
@@ -647,6 +647,28 @@ def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]
                        detail or "No statement holds in every cell; see the study.", ()), alerts
     return Finding(finding.study, finding.question, finding.verdict, detail,
                    tuple(kept)), alerts
+
+
+def vetted_study(result: StudyResult) -> tuple[list[Claim], list[str], list[Alert]]:
+    """The study's own claims re-checked against its tables (analyzer/studies/claims.py):
+    those that hold (with the study's command), the sentences to show (the study's
+    headlines without those of claims that fail), and an alert naming the cells of each
+    claim that fails. A study saved before its sentences were claims keeps its headlines."""
+    command = study_command(result) or ""
+    kept, alerts, dropped = [], [], set()
+    for claim in result.claims:
+        claim = replace(claim, command=claim.command or command)
+        problems = check(claim, result)
+        if problems:
+            dropped.add(claim.sentence)
+            alerts.append(Alert(result.study, withdrawn(claim, problems)))
+        else:
+            kept.append(claim)
+    headlines = [h for h in result.headlines if h not in dropped]
+    if result.claims:  # every sentence shown is the sentence of a claim that holds
+        said = {c.sentence for c in kept}
+        headlines = [h for h in headlines if h in said]
+    return kept, headlines, alerts
 
 
 # ------------------------------------------------------------------------------ alerts

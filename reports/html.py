@@ -253,8 +253,8 @@ def manifest_html(manifest: dict, data_dir: str) -> str:
     runs = manifest.get("runs") or []
     items.append(f"<dt>runs</dt><dd>{len(runs)} run specs (each: game, players, one strategy "
                  "per seat, seed, mode, rules)</dd>")
-    body = json.dumps({k: v for k, v in manifest.items() if k != "headlines"}, indent=2,
-                      default=str)
+    body = json.dumps({k: v for k, v in manifest.items() if k not in ("headlines", "claims")},
+                      indent=2, default=str)
     return (f"<details><summary>Manifest: where these numbers come from</summary>"
             f"<dl>{''.join(items)}</dl>"
             f'<p class="more">Same manifest, same numbers: '

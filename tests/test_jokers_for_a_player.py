@@ -119,6 +119,12 @@ def test_jokers_habits_of_pimc_and_careful_from_traced_games():
     shares = habits[["filler", "alone", "ass_as_1", "ass_as_14"]].sum(axis=1)
     assert np.allclose(shares, 1.0)
     assert habits["hand_size"].between(1, 26).all()
+    # the study's sentence: per player count, every share with its interval, never pooled
+    line = next(h for h in result.headlines if h.startswith("What players do with their"))
+    assert "at 4 players, pimc ends " in line and "; careful ends " in line
+    assert "pooled" not in line and line.count("[") >= 8  # 4 shares x 2 players, each [lo, hi]
+    claim = next(c for c in result.claims if c.sentence == line)
+    assert {c.metric for c in claim.cells} >= {"ends_with_joker", "filler", "ass_as_1"}
 
 
 @pytest.mark.parametrize("args,text", [

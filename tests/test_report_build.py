@@ -215,19 +215,23 @@ def test_alerts_flag_weak_pairing_and_a_spent_budget():
 
 
 def test_the_report_writes_findings_json_and_every_claim_holds_in_every_cell(report):
-    """Issue 21 item 1: data/findings.json lists every claim of the key findings with its
-    cells, and each claim holds in each cell when re-read from the study's own table."""
-    from reports.claims import Cell, Claim, check
+    """Issue 21 item 1: data/findings.json lists every claim of the key findings and of
+    every study's sentences with its cells, and each claim holds in each cell when re-read
+    from the study's own table."""
+    from reports.claims import Claim, check
 
     index, studies = report
     doc = json.loads((index.parent / "data" / "findings.json").read_text())
     by_study = {s.study: s for s in studies}
     assert {c["study"] for c in doc["claims"]} == {"seats", "jokers", "trump", "compare"}
+    ids = {c["id"] for c in doc["claims"]}
+    for s in studies:  # every sentence the study printed is a claim in the file
+        assert s.claims and {c.id for c in s.claims} <= ids, s.study
     html = index.read_text()
     for raw in doc["claims"]:
         assert {"id", "question", "sentence", "game", "study", "command"} <= set(raw)
-        cells = tuple(Cell(**c) for c in raw["cells"])
-        assert cells and all(c.holds for c in cells)
-        claim = Claim(**{**raw, "cells": cells})
+        assert raw["command"].startswith("cardlab study "), raw["id"]
+        claim = Claim.from_json(raw)
+        assert claim.cells and all(c.holds for c in claim.cells)
         assert check(claim, by_study[raw["study"]]) == [], raw["id"]
         assert raw["sentence"].split(" (")[0].replace("'", "&#x27;") in html

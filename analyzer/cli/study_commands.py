@@ -119,16 +119,22 @@ def _finish(result, out: Path, fmt: str = "table") -> None:
         tables = {name: json.loads(df.to_json(orient="records"))
                   for name, df in result.tables.items()}
         typer.echo(json.dumps({"study": result.study, "headlines": result.headlines,
-                               "tables": tables, "folder": str(folder)}))
+                               "alerts": result.alerts,
+                               "claims": [c.to_json() for c in result.claims],
+                               "tables": tables, "folder": str(folder)}, default=str))
         typer.echo(saved, err=True)
         return
     if fmt == "csv":  # the study's first table (compare: the ranking); the rest are saved
         first = next(iter(result.tables.values()))
         typer.echo(first.to_csv(index=False), nl=False)
+        for line in result.alerts:  # beside the data, never inside it
+            typer.echo(f"! alert: {line}", err=True)
         typer.echo(saved, err=True)
         return
     for line in result.headlines:
         typer.echo(wrap_prose(line, "- ", "  "))
+    for line in result.alerts:  # claims the tables do not bear out: never said as sentences
+        typer.echo(wrap_prose(line, "! alert: ", "  "))
     typer.echo(wrap_prose(saved))
 
 

@@ -18,14 +18,15 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games_registry
 from analyzer.runner.play import Backend, make_spec
 from analyzer.stats.intervals import mean_interval
+from analyzer.studies.claims import Cell, Claim, difference_kind, half, make_cell, probe, several
 from analyzer.studies.compare import metric_for
+from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.text import metric_words, pm
 from analyzer.tune.space import Space, space_for
@@ -74,51 +75,116 @@ def _own_knobs(game: str, start: str, knobs: Sequence[str] | None) -> list[str]:
     return [k for k in knobs or () if k in names]
 
 
-def _sentence(row: dict[str, Any], game: str, metric: str, lower: bool, unit: str) -> str:
+def _cells(result: StudyResult, game: str, row: pd.Series, parts: list[tuple[str, str, dict]]
+           ) -> list[tuple[Claim, Cell]]:
+    """Cells of ``row`` (a field at a player count) of table ``gains``: one per (kind, metric,
+    extra) of ``parts``."""
+    out = []
+    for kind, metric, extra in parts:
+        reader = probe(game, "best-response", kind, "gains", extra={"key": "field", **extra})
+        out.append((reader, make_cell(reader, result, int(row["players"]), str(row["field"]),
+                                      metric, field_=str(row["field"]))))
+    return out
+
+
+def _is(column: str, value: Any) -> tuple[str, str, dict]:
+    return ("equals", column, {"equals": str(value)})
+
+
+EXACT = {"exact": True}
+
+
+def _claim(result: StudyResult, row: pd.Series, game: str, metric: str, lower: bool,
+           unit: str) -> Claim:
+    """The best response within the family's knobs against one field, as a claim on its row
+    of table ``gains``."""
     words = metric_words(metric)
     units = unit + ("es" if unit.endswith("ch") else "s")
     table = (f"a {games_registry.title(game)} table of {row['players'] - 1} x {row['field']} "
              f"({row['players']} players)")
+    family = row.get("family", "tuned")
+    shared = [_is("family", family), ("value", "held_out", EXACT)]
     if row["identical"]:
-        return (f"At {table}, {row['field']} is its own best response within the "
-                f"{row.get('family', 'tuned')} knobs: the tuned seat plays exactly as it on "
-                f"all {row['held_out']:,} held-out {units} (gain 0).")
+        parts = _cells(result, game, row, [_is("identical", True), *shared])
+        held = int(parts[-1][1].value)
+        sentence = (f"At {table}, {row['field']} is its own best response within the "
+                    f"{family} knobs: the tuned seat plays exactly as it on "
+                    f"all {held:,} held-out {units} (gain 0).")
+        return several(f"best-response-{game}-{row['field']}-{row['players']}", sentence, parts,
+                       game=game, study="best-response", question=question("best-response"))
     verb = "saves" if lower else "gains"
-    if row["gain"] <= 0:  # the tuning's pick did not hold up on held-out deals
-        return (f"At {table}, the tuning within the {row.get('family', 'tuned')} knobs found "
-                f"nothing better than {row['field']}: its pick, "
-                f"{row['response']}, {verb} {pm(row['gain'], row['half'])} {words} per {unit} "
-                f"on {row['held_out']:,} held-out {units} (tuned on {row['tuning_games']:,}; "
-                "a bigger budget may still find a gain).")
-    clear = "" if row["low"] > 0 else " (not clearly more than nothing)"
-    return (f"At {table}, one seat {verb} {pm(row['gain'], row['half'])} {words} per {unit}"
-            f"{clear} by playing {row['response']} instead of {row['field']} (the best "
-            f"response within the {row.get('family', 'tuned')} knobs): tuned on "
-            f"{row['tuning_games']:,} {units} against that table, measured on "
-            f"{row['held_out']:,} held-out {units}, each in every seat.")
+    kind = difference_kind(float(row["low"]), float(row["high"]))
+    parts = _cells(result, game, row, [
+        (kind, "gain", {}), _is("identical", False), _is("response", row["response"]),
+        *shared, ("value", "tuning_games", EXACT)])
+    gain, held, tuned = parts[0][1], int(parts[-2][1].value), int(parts[-1][1].value)
+    if gain.value <= 0:  # the tuning's pick did not hold up on held-out deals
+        sentence = (f"At {table}, the tuning within the {family} knobs found "
+                    f"nothing better than {row['field']}: its pick, "
+                    f"{row['response']}, {verb} {pm(gain.value, half(gain))} {words} per {unit} "
+                    f"on {held:,} held-out {units} (tuned on {tuned:,}; "
+                    "a bigger budget may still find a gain).")
+    else:
+        clear = "" if kind == "positive" else " (not clearly more than nothing)"
+        sentence = (f"At {table}, one seat {verb} {pm(gain.value, half(gain))} {words} per "
+                    f"{unit}{clear} by playing {row['response']} instead of {row['field']} (the "
+                    f"best response within the {family} knobs): tuned on "
+                    f"{tuned:,} {units} against that table, measured on "
+                    f"{held:,} held-out {units}, each in every seat.")
+    return several(f"best-response-{game}-{row['field']}-{row['players']}", sentence, parts,
+                   game=game, study="best-response", question=question("best-response"))
 
 
-def _strong_sentence(row: dict[str, Any], game: str, metric: str, lower: bool,
-                     unit: str) -> str:
+def _strong_claim(result: StudyResult, row: pd.Series, game: str, metric: str, lower: bool,
+                  unit: str) -> Claim:
     """The strong player's gain at the table: the exploitability beyond one family's knobs."""
     words = metric_words(metric)
     units = unit + ("es" if unit.endswith("ch") else "s")
     table = (f"a {games_registry.title(game)} table of {row['players'] - 1} x {row['field']} "
              f"({row['players']} players)")
     verb = "saves" if lower else "gains"
-    clear = ("clearly" if row["strong_gain_low"] > 0 else
-             "clearly loses, not gains," if row["strong_gain_high"] < 0 else "not clearly")
-    return (f"At {table}, the search player {row['strong']} in one seat {verb} "
-            f"{pm(row['strong_gain'], row['strong_gain_half'])} {words} per {unit} ({clear}) "
-            f"against {row['field']} in that seat, on the first {row['strong_held_out']:,} of "
-            f"the same held-out {units}, each in every seat: how far the table can be "
-            "exploited by strong play, beyond any knob setting.")
+    kind = difference_kind(float(row["strong_gain_low"]), float(row["strong_gain_high"]))
+    parts = _cells(result, game, row, [(kind, "strong_gain", {}), _is("strong", row["strong"]),
+                                       ("value", "strong_held_out", EXACT)])
+    gain, held = parts[0][1], int(parts[-1][1].value)
+    clear = {"positive": "clearly", "negative": "clearly loses, not gains,",
+             "unclear": "not clearly"}[kind]
+    sentence = (f"At {table}, the search player {row['strong']} in one seat {verb} "
+                f"{pm(gain.value, half(gain))} {words} per {unit} ({clear}) "
+                f"against {row['field']} in that seat, on the first {held:,} of "
+                f"the same held-out {units}, each in every seat: how far the table can be "
+                "exploited by strong play, beyond any knob setting.")
+    return several(f"best-response-{game}-{row['field']}-{row['players']}-{row['strong']}",
+                   sentence, parts, game=game, study="best-response",
+                   question=question("best-response"))
 
 
-def _range(row: pd.Series) -> str:
-    if row["identical"]:
-        return f"0 (against {row['field']}, its own best response)"
-    return f"{pm(row['gain'], row['half'])} (against {row['field']})"
+def _range_claim(result: StudyResult, game: str, metric: str, unit: str) -> Claim | None:
+    """The smallest and largest gain over the tables of ``game``."""
+    table = result.table("gains")
+    table = table[table["game"].astype(str) == game] if "game" in table else table
+    if len(table) < 2:
+        return None
+    parts = []
+    for better, at in (("lower", table["gain"].idxmin()), ("higher", table["gain"].idxmax())):
+        row = table.loc[at]
+        reader = probe(game, "best-response", "best", "gains", better=better,
+                       extra={"key": "field", "all_players": True})
+        parts.append((reader, make_cell(reader, result, int(row["players"]), str(row["field"]),
+                                        "gain")))
+
+    def said(cell: Cell) -> str:
+        if cell.value == 0 and cell.low == cell.high:
+            return f"0 (against {cell.choice}, its own best response)"
+        return f"{pm(cell.value, half(cell))} (against {cell.choice})"
+
+    lo, hi = parts[0][1], parts[1][1]
+    sentence = (f"Across the {len(table)} tables, the best-response gain ranges from {said(lo)} "
+                f"to {said(hi)} {metric_words(metric)} per {unit}; each interval is 95% on its "
+                "own (separate held-out runs), and each gain is a lower bound: the best response "
+                "within the family tuned, on a finite budget.")
+    return several(f"best-response-{game}-range", sentence, parts, game=game,
+                   study="best-response", question=question("best-response"))
 
 
 def run_best_response(
@@ -185,10 +251,10 @@ def run_best_response(
                         "field": [f for p in parts for f in p.manifest["field"]],
                         "by_game": {g: {k: p.manifest[k] for k in keys}
                                     for g, p in zip(games_list, parts, strict=True)}}
-            return StudyResult("best-response",
+            both = StudyResult("best-response",
                                {"gains": pd.concat([p.table("gains") for p in parts],
-                                                   ignore_index=True)},
-                               manifest, [h for p in parts for h in p.headlines])
+                                                   ignore_index=True)}, manifest)
+            return both.say([c for p in parts for c in p.claims])
         game = games_list[0]
     if confirm < 10:
         raise CardlabError(f"--confirm needs at least 10 held-out deals, got {confirm}")
@@ -205,7 +271,7 @@ def run_best_response(
     strong_label = backend.canonical(game, strong) if strong else None
     if slow_share < 1:
         raise CardlabError(f"--slow-share must be at least 1, got {slow_share}")
-    rows, lines = [], []
+    rows = []
     mode_used = mode
     for n in players:
         probe = make_spec(backend, game, n, [labels[0]] * n, seed, mode=mode)
@@ -220,19 +286,9 @@ def run_best_response(
                                     confirm // slow_share)
             row["family"] = start_label
             rows.append({"game": game, **row})
-            lines.append(_sentence(row, game, col, lower, unit))
-            if strong_label:
-                lines.append(_strong_sentence(row, game, col, lower, unit))
     table = pd.DataFrame(rows)
-    gains = table["gain"].to_numpy()
-    if len(table) > 1:
-        lo, hi = table.loc[np.argmin(gains)], table.loc[np.argmax(gains)]
-        lines.append(
-            f"Across the {len(table)} tables, the best-response gain ranges from {_range(lo)} "
-            f"to {_range(hi)} {metric_words(col)} per {unit}; each interval is 95% on its own "
-            "(separate held-out runs), and each gain is a lower bound: the best response "
-            "within the family tuned, on a finite budget.")
     col, lower = metric_for(game, mode_used, metric, better)
+    unit = games_registry.get(game).mode(mode_used).unit
     manifest = base_manifest(
         "best-response", game=game, mode=mode_used, seed=seed, games=games, confirm=confirm,
         players=list(players), field=labels, start=start_label,
@@ -244,4 +300,11 @@ def run_best_response(
                f"held-out deals (seed + {CONFIRM_SEED_OFFSET})",
         elapsed_s=round(time.perf_counter() - t0, 2),
     )
-    return StudyResult("best-response", {"gains": table}, manifest, lines)
+    result = StudyResult("best-response", {"gains": table}, manifest)
+    claims = []
+    for _, row in table.iterrows():
+        claims.append(_claim(result, row, game, col, lower, unit))
+        if strong_label:
+            claims.append(_strong_claim(result, row, game, col, lower, unit))
+    last = _range_claim(result, game, col, unit)
+    return result.say(claims + ([last] if last else []))

@@ -31,6 +31,7 @@ from analyzer.runner.manifest import plural
 from analyzer.runner.play import Backend, make_spec, play_arrangements
 from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, rotations, unit_means
 from analyzer.stats.sequential import run_sequential_many
+from analyzer.studies.claims import Cell, Claim, difference_kind, half, make_cell, probe, several
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.text import is_rate, metric_words, pm
 from strategies.registry import illegal_players
@@ -92,57 +93,110 @@ def seq_answer(decision: str, a: str, b: str, lower: bool) -> str:
     return "undecided"
 
 
-def _clear_pair(pairs: pd.DataFrame, a: str, b: str) -> bool:
-    """Whether the paired interval of a - b (either way round) excludes zero."""
+def _pair_row(pairs: pd.DataFrame, a: str, b: str) -> pd.Series:
+    """The row of the pair (a, b), whichever way round the table stores it."""
     row = pairs[((pairs["a"] == a) & (pairs["b"] == b)) | ((pairs["a"] == b) & (pairs["b"] == a))]
-    return bool(len(row)) and abs(float(row["difference"].iloc[0])) > float(row["half"].iloc[0])
+    return row.iloc[0]
 
 
-def _sentences(ranking, pairs, players, game, metric, lower, unit, seq_rows) -> list[str]:
+def _pair_cell(result: StudyResult, game: str, n: int, row: pd.Series,
+               field_: str) -> tuple[Claim, Cell]:
+    """The pair's difference as the table stores it, with what its interval says."""
+    kind = difference_kind(float(row["low"]), float(row["high"]))
+    reader = probe(game, "compare", kind, "pairs", against=str(row["b"]))
+    return reader, make_cell(reader, result, n, str(row["a"]), "difference", field_=field_)
+
+
+def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bool,
+            unit: str) -> list[Claim]:
+    """The sentences at ``players`` as claims on tables ``ranking`` and ``pairs``: the best
+    mean and whether its paired differences to every other strategy are clear, each pair's
+    difference, and what the sequential comparison decided (``--until-sure``)."""
     words = metric_words(metric)
     rate = is_rate(metric)
     # rates in percent; their differences in percentage points
     scale, diff_unit = (100.0, f"percentage points of {words}") if rate else (1.0, words)
-    lines = []
-    best = ranking.iloc[0]
+    ranking = result.table("ranking")
+    ranking = ranking[ranking["players"] == players].sort_values("rank", kind="stable")
+    pairs = result.table("pairs")
+    pairs = pairs[pairs["players"] == players]
+    field_ = ",".join(str(x) for x in result.manifest.get("strategies") or ranking["strategy"])
+    q = f"Which strategy wins? ({game_title(game)})"
     units = plural(unit)
     title = game_title(game)
-    level = (f"{words} {pm(best['mean'], best['half'], percent=rate)} per {unit} "
+    claims, sequential = [], []
+    top = probe(game, "compare", "best", "ranking", better="lower" if lower else "higher")
+    best = make_cell(top, result, players, str(ranking["strategy"].iloc[0]), "mean",
+                     field_=field_)
+    dealt = probe(game, "compare", "value", "ranking", extra={"exact": True})
+    deals = make_cell(dealt, result, players, best.choice, "deals", field_=field_)
+    level = (f"{words} {pm(best.value, half(best), percent=rate)} per {unit} "
              f"({'lower' if lower else 'higher'} is better)")
-    others = list(ranking["strategy"].iloc[1:])
-    unclear = [o for o in others if not _clear_pair(pairs, best["strategy"], o)]
-    played = f"{count(best['deals'])} {units}, every strategy in every seat"
+    against = [_pair_cell(result, game, players, _pair_row(pairs, best.choice, o), field_)
+               for o in ranking["strategy"].iloc[1:].astype(str)]
+    unclear = [c.against if c_.choice == best.choice else c_.choice
+               for c, c_ in against if c.kind == "unclear"]
+    played = f"{count(deals.value)} {units}, every strategy in every seat"
     if not unclear:
-        lines.append(f"At {players} players ({title}), {best['strategy']} is best: {level}, "
-                     f"clearly ahead of every other strategy on the same {played}.")
+        sentence = (f"At {players} players ({title}), {best.choice} is best: {level}, "
+                    f"clearly ahead of every other strategy on the same {played}.")
     else:
-        lines.append(f"At {players} players ({title}), {best['strategy']} has the best mean, "
-                     f"{level}, but is not clearly ahead of {', '.join(unclear)} "
-                     f"({played}).")
+        sentence = (f"At {players} players ({title}), {best.choice} has the best mean, "
+                    f"{level}, but is not clearly ahead of {', '.join(map(str, unclear))} "
+                    f"({played}).")
+    claims.append(several(f"compare-{players}-best", sentence,
+                          [(top, best), (dealt, deals), *against], game=game,
+                          study="compare", question=q))
     for _, row in pairs.iterrows():
-        d, h = row["difference"], row["half"]
-        if abs(d) <= h:
+        reader, diff = _pair_cell(result, game, players, row, field_)
+        d, h = diff.value, half(diff)
+        if reader.kind == "unclear":
             verdict = "no clear difference"
         else:
             a_better = (d < 0) == lower
             verdict = f"{row['a'] if a_better else row['b']} is better"
-        unpaired = row["unpaired_half"] * scale
-        lines.append(
+        fig = probe(game, "compare", "value", "pairs", against=str(row["b"]),
+                    extra={"exact": True})
+        paired = make_cell(fig, result, players, str(row["a"]), "n_units", field_=field_)
+        unpaired = make_cell(fig, result, players, str(row["a"]), "unpaired_half",
+                             field_=field_)
+        parts = [(reader, diff), (fig, paired), (fig, unpaired)]
+        sentence = (
             f"{row['a']} minus {row['b']}: {interval(d * scale, h * scale, signed=True)} "
-            f"{diff_unit} per {unit} ({verdict}; paired over {count(row['n_units'])} {units}; "
-            f"unpaired the interval would be {PM} {number(unpaired, decimals_for(h * scale))})."
-        )
-    for row in seq_rows:
-        how = ("the answer was clear" if row["seq_stopped_by"] == "answer"
-               else "the budget was spent")
-        where = bounds(row["seq_low"], row["seq_high"], percent=rate)
-        lines.append(
-            f"Until sure, {row['a']} vs {row['b']}: {row['seq_answer']} after "
-            f"{count(row['seq_units'])} {units}; stopped because {how} (the difference lies in "
-            f"{where}{' percentage points' if rate else ''}; error rate "
-            f"{percent_text(row['seq_alpha'])} for this pair)."
-        )
-    return lines
+            f"{diff_unit} per {unit} ({verdict}; paired over {count(paired.value)} {units}; "
+            f"unpaired the interval would be {PM} "
+            f"{number(unpaired.value * scale, decimals_for(h * scale))}).")
+        if "seq_stopped_by" in row and isinstance(row["seq_stopped_by"], str):
+            seq = probe(game, "compare", "value", "pairs", against=str(row["b"]),
+                        extra={"low": "seq_low", "high": "seq_high"})
+            spent = make_cell(seq, result, players, str(row["a"]), "seq_units", field_=field_)
+            said = [(probe(game, "compare", "equals", "pairs", against=str(row["b"]),
+                           extra={"equals": str(row[col])}), col)
+                    for col in ("seq_answer", "seq_stopped_by")]
+            said_cells = [(r, make_cell(r, result, players, str(row["a"]), col,
+                                        field_=field_)) for r, col in said]
+            alpha = make_cell(fig, result, players, str(row["a"]), "seq_alpha", field_=field_)
+            how = ("the answer was clear" if row["seq_stopped_by"] == "answer"
+                   else "the budget was spent")
+            where_ = bounds(spent.low, spent.high, percent=rate)
+            sequential.append(several(f"compare-{players}-{row['a']}-{row['b']}-until-sure", (
+                f"Until sure, {row['a']} vs {row['b']}: {row['seq_answer']} after "
+                f"{count(spent.value)} {units}; stopped because {how} (the difference lies "
+                f"in {where_}{' percentage points' if rate else ''}; error rate "
+                f"{percent_text(alpha.value)} for this pair)."),
+                [(seq, spent), *said_cells, (fig, alpha)], game=game, study="compare",
+                question=q))
+        claims.append(several(f"compare-{players}-{row['a']}-{row['b']}", sentence, parts,
+                              game=game, study="compare", question=q))
+    claims += sequential
+    for label in ranking.loc[~ranking["legal"].astype(bool), "strategy"].astype(str):
+        reader = probe(game, "compare", "equals", "ranking", extra={"equals": "False"})
+        claims.append(several(f"compare-{players}-{label}-not-legal", (
+            f"{label} is NOT A LEGAL PLAYER: it sees the hidden cards, and is "
+            f"there only as an upper bound."),
+            [(reader, make_cell(reader, result, players, label, "legal", field_=field_))],
+            game=game, study="compare", question=q))
+    return claims
 
 
 def run_compare(
@@ -186,7 +240,7 @@ def run_compare(
                           mode=mode, rules=rules)
         check_metric(game, first.mode, metric, better)
     t0 = time.perf_counter()
-    rankings, pair_tables, specs, lines, seq_all = [], [], [], [], []
+    rankings, pair_tables, specs, seq_all = [], [], [], []
     mode_used = mode
     for n in players:
         base = make_spec(backend, game, n, [labels[0]] * n, seed, mode=mode, rules=rules)
@@ -230,11 +284,8 @@ def run_compare(
         rankings.append(rank)
         pair_tables.append(pairs)
         seq_all.extend(seq_rows)
-        unit = games_registry.get(game).mode(base.mode).unit
-        lines.extend(_sentences(rank, pairs, n, game, col, lower, unit, seq_rows))
-        for label in illegal_players(game, labels):
-            lines.append(f"{label} is NOT A LEGAL PLAYER: it sees the hidden cards, and is "
-                         f"there only as an upper bound.")
+        illegal = set(illegal_players(game, labels))
+        rank["legal"] = [str(x) not in illegal for x in rank["strategy"]]
     col, lower = metric_for(game, mode_used, metric, better)
     unit_used = games_registry.get(game).mode(mode_used).unit
     manifest = base_manifest(
@@ -249,4 +300,6 @@ def run_compare(
     )
     tables = {"ranking": pd.concat(rankings, ignore_index=True),
               "pairs": pd.concat(pair_tables, ignore_index=True)}
-    return StudyResult("compare", tables, manifest, lines)
+    result = StudyResult("compare", tables, manifest)
+    return result.say([c for n in players
+                       for c in _claims(result, n, game, col, lower, unit_used)])

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -39,6 +40,8 @@ from analyzer.runner.play import Backend, make_spec, play_arrangements
 from analyzer.stats.duplicate import seat_swaps
 from analyzer.stats.hygiene import holm, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
+from analyzer.studies.claims import Cell, Claim, half, make_cell, probe, several
+from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.text import decimals_for, pm
 
@@ -106,8 +109,36 @@ def _per_deal(backend: Backend, spec, label: str, field: str, count: int) -> tup
     return mine.groupby("index")[VALUE].mean().to_numpy(np.float64), fp
 
 
-def robustness_sentence(cells: pd.DataFrame) -> str:
-    """One sentence over all (field, players) cells of hold - as-needed."""
+def _probe(kind: str, table: str, key: str = "field", **extra) -> Claim:
+    return probe("ass", "fields", kind, table, extra={"key": key, **extra})
+
+
+def _cell(result: StudyResult, reader: Claim, players: int, choice: str, metric: str,
+          field_: str | None, **kw) -> tuple[Claim, Cell]:
+    return reader, make_cell(reader, result, players, choice, metric, field_=field_, **kw)
+
+
+def _state(result: StudyResult, row: pd.Series) -> list[tuple[Claim, Cell]]:
+    """A joker cell of table ``cells``: its difference and whether it is clear (Holm)."""
+    n, f = int(row["players"]), str(row["field"])
+    return [_cell(result, _probe("value", "cells"), n, f, "difference", f),
+            _cell(result, _probe("equals", "cells", equals=str(bool(row["clear"]))), n, f,
+                  "clear", f)]
+
+
+def robustness_claim(result: StudyResult) -> Claim:
+    """One sentence over all (field, players) cells of hold - as-needed that do not play
+    identical games, as a claim on each cell's difference and Holm verdict."""
+    every = result.table("cells")
+    cells = every[~every["identical"].astype(bool)]
+    q = question("fields")
+    if cells.empty:
+        parts = [_cell(result, _probe("equals", "cells", equals="True"), int(r["players"]),
+                       str(r["field"]), "identical", str(r["field"]))
+                 for _, r in every.iterrows()]
+        return several("fields-jokers-robust", "Holding and using jokers played identical "
+                       "games in every cell.", parts, game="ass", study="fields", question=q)
+    parts = [x for _, r in cells.iterrows() for x in _state(result, r)]
     fields = list(dict.fromkeys(cells["field"]))
     counts = sorted(cells["players"].unique())
     where = f"{len(fields)} fields ({', '.join(fields)}) and {len(counts)} player counts"
@@ -117,24 +148,63 @@ def robustness_sentence(cells: pd.DataFrame) -> str:
         word = "saves"
     else:
         word = None
+    values = [c.value for r, c in parts if c.metric == "difference"]
     if word is not None:
-        lo, hi = cells["difference"].abs().min(), cells["difference"].abs().max()
+        lo, hi = min(abs(v) for v in values), max(abs(v) for v in values)
         d = decimals_for(float(cells["half"].min()))
-        return (f"In all {where}, holding jokers {word} between {lo:.{d}f} and {hi:.{d}f} "
-                "minus points per game against using them as needed (everything else equal; "
-                "each cell clear after Holm's correction over all cells).")
-    parts = []
-    for f in fields:
-        part = cells[cells["field"] == f]
-        costs = part[part["clear"] & (part["difference"] > 0)]["players"].tolist()
-        saves = part[part["clear"] & (part["difference"] < 0)]["players"].tolist()
-        open_ = part[~part["clear"]]["players"].tolist()
-        bits = ([f"costs at {_list(costs)}"] if costs else []) + \
-               ([f"saves at {_list(saves)}"] if saves else []) + \
-               ([f"is not clear at {_list(open_)}"] if open_ else [])
-        parts.append(f"against {f} it {', '.join(bits)} players")
-    return ("Whether holding jokers pays depends on the field: " + "; ".join(parts) +
-            " (Holm's correction over all cells).")
+        sentence = (f"In all {where}, holding jokers {word} between {lo:.{d}f} and {hi:.{d}f} "
+                    "minus points per game against using them as needed (everything else "
+                    "equal; each cell clear after Holm's correction over all cells).")
+    else:
+        bits_by_field = []
+        for f in fields:
+            part = cells[cells["field"] == f]
+            costs = part[part["clear"] & (part["difference"] > 0)]["players"].tolist()
+            saves = part[part["clear"] & (part["difference"] < 0)]["players"].tolist()
+            open_ = part[~part["clear"]]["players"].tolist()
+            bits = ([f"costs at {_list(costs)}"] if costs else []) + \
+                   ([f"saves at {_list(saves)}"] if saves else []) + \
+                   ([f"is not clear at {_list(open_)}"] if open_ else [])
+            bits_by_field.append(f"against {f} it {', '.join(bits)} players")
+        sentence = ("Whether holding jokers pays depends on the field: "
+                    + "; ".join(bits_by_field) + " (Holm's correction over all cells).")
+    return several("fields-jokers-robust", sentence, parts, game="ass", study="fields",
+                   question=q)
+
+
+def field_claims(result: StudyResult, games: int) -> list[Claim]:
+    """One claim per field of table ``cells``: hold - as-needed at each player count, the
+    player counts where both play the same games, and the budget of a slow field."""
+    cells = result.table("cells")
+    claims = []
+    for f in dict.fromkeys(cells["field"].astype(str)):
+        part = cells[cells["field"].astype(str) == f]
+        first = int(part["players"].iloc[0])
+        parts = [_cell(result, _probe("equals", "cells", equals=str(part[col].iloc[0])),
+                       first, f, col, f) for col in ("hold", "use")]
+        said = []
+        for _, r in part.iterrows():
+            n = int(r["players"])
+            if r["identical"]:
+                parts.append(_cell(result, _probe("equals", "cells", equals="True"), n, f,
+                                   "identical", f))
+            else:
+                parts.append(_cell(result, _probe("value", "cells"), n, f, "difference", f))
+                said.append(f"{n} players {pm(parts[-1][1].value, half(parts[-1][1]))}")
+        same = [c.players for r, c in parts if c.metric == "identical"]
+        line = (f"Against {f} ({part['hold'].iloc[0]} minus {part['use'].iloc[0]}), holding "
+                f"jokers minus using them: {'; '.join(said) or 'no difference'} minus points "
+                "per game")
+        if same:
+            line += (f"; at {_list(same)} players both play exactly the same games (merged, "
+                     "not compared)")
+        parts.append(_cell(result, _probe("value", "cells", exact=True), first, f, "deals", f))
+        fewer = int(parts[-1][1].value)
+        if fewer != games:
+            line += f" ({count_words(fewer)} games per player count: a slow field)"
+        claims.append(several(f"fields-jokers-{f}", line + ".", parts, game="ass",
+                              study="fields", question=question("fields")))
+    return claims
 
 
 def _list(xs: list[int]) -> str:
@@ -162,7 +232,7 @@ def run_joker_fields(
     if not labels:
         raise CardlabError("name at least one field")
     t0 = time.perf_counter()
-    rows, lines = [], []
+    rows = []
     if slow_share < 1:
         raise CardlabError(f"the slow share must be at least 1, got {slow_share}")
     for f in labels:
@@ -184,22 +254,6 @@ def run_joker_fields(
                                               .to_numpy()), 1.0)
     cells["p_holm"] = holm(cells["p"].to_numpy())
     cells["clear"] = (cells["p_holm"] < 1 - level) & ~cells["identical"]
-    for f in labels:
-        part = cells[cells["field"] == f]
-        same = part[part["identical"]]["players"].tolist()
-        text = "; ".join(f"{int(r['players'])} players {pm(r['difference'], r['half'])}"
-                         for _, r in part[~part["identical"]].iterrows())
-        line = (f"Against {f} ({part['hold'].iloc[0]} minus {part['use'].iloc[0]}), holding "
-                f"jokers minus using them: {text or 'no difference'} minus points per game")
-        if same:
-            line += (f"; at {_list(same)} players both play exactly the same games (merged, "
-                     "not compared)")
-        fewer = int(part["deals"].iloc[0])
-        if fewer != games:
-            line += f" ({count_words(fewer)} games per player count: a slow field)"
-        lines.append(line + ".")
-    lines.append(robustness_sentence(cells[~cells["identical"]]) if (~cells["identical"]).any()
-                 else "Holding and using jokers played identical games in every cell.")
     manifest = base_manifest(
         "fields", game="ass", seed=seed, games=games, players=list(players), field=labels,
         slow_share=slow_share, level=level, metric="minus_points", better="lower",
@@ -208,7 +262,8 @@ def run_joker_fields(
                "intervals over deals; 'clear' after Holm over all cells",
         elapsed_s=round(time.perf_counter() - t0, 2),
     )
-    return StudyResult("fields", {"cells": cells}, manifest, lines)
+    result = StudyResult("fields", {"cells": cells}, manifest)
+    return result.say([*field_claims(result, games), robustness_claim(result)])
 
 
 TRUMP_FIELDS = ("adaptive", "aim-low", "catch-up", "tuned")
@@ -218,11 +273,26 @@ def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
                         players: Sequence[int] = (3, 4), rulesets: Sequence[str] = ("seed",),
                         deals: int = 10_000, seed: int = 3, level: float = 0.95,
                         slow_share: int = SLOW_SHARE) -> tuple[pd.DataFrame, list[str]]:
-    """The trump study per field: its rules table with a ``field`` column, and sentences
-    (a field tagged slow plays ``deals // slow_share`` deals)."""
-    from analyzer.studies.trump import AS_PLAYED, RULE_WORDS, run_trump
+    """The trump study per field: its rules table with a ``field`` column, and the sentences
+    of :func:`trump_field_claims` (a field tagged slow plays ``deals // slow_share``
+    deals)."""
+    tables = trump_field_tables(backend, fields, players, rulesets, deals, seed, level,
+                                slow_share)
+    result = StudyResult("fields", tables, {})
+    return tables["trump"], result.say(trump_field_claims(result)).headlines
 
-    frames, pair_frames, lines = [], [], []
+
+def trump_field_tables(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
+                       players: Sequence[int] = (3, 4), rulesets: Sequence[str] = ("seed",),
+                       deals: int = 10_000, seed: int = 3, level: float = 0.95,
+                       slow_share: int = SLOW_SHARE) -> dict[str, pd.DataFrame]:
+    """Table ``trump``: the trump study's rules table per field (``field`` column, ``top``:
+    the best rule or not clearly worse, ``own_choice_is``: the rule the strategy's own choice
+    equals); table ``trump_merged``: the named rules of fields that lose exactly as an earlier
+    field (``merged_into``), which count as that field."""
+    from analyzer.studies.trump import AS_PLAYED, run_trump
+
+    frames, pair_frames = [], []
     for f in fields:
         res = run_trump(backend, players, rulesets, [f],
                         field_budget("jass", f, deals, slow_share, least=2), seed, level)
@@ -250,12 +320,8 @@ def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
         fp = np.ascontiguousarray(named_rows.select_dtypes("number")
                                   .to_numpy(np.float64)).tobytes()
         alias[rules["field"].iloc[0]] = firsts.setdefault(fp, rules["field"].iloc[0])
-    for kept in dict.fromkeys(alias.values()):
-        same = [f for f, k in alias.items() if k == kept and f != kept]
-        if same:
-            lines.append(f"{' = '.join([kept, *same])}: the trump rules lose exactly the same "
-                         f"with these players (they differ at most in their own trump choice),"
-                         f" so they count as one field below.")
+    merged = [f[f["rule"] != AS_PLAYED].assign(merged_into=alias[f["field"].iloc[0]])
+              for f in frames if alias[f["field"].iloc[0]] != f["field"].iloc[0]]
     frames = [f for f in frames if alias[f["field"].iloc[0]] == f["field"].iloc[0]]
     pair_frames = [p for p in pair_frames if alias[p["field"].iloc[0]] == p["field"].iloc[0]]
     table = pd.concat(frames, ignore_index=True)
@@ -267,40 +333,95 @@ def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
     named = named.assign(top=[tuple(k) not in worse for k in
                               named[[*keys, "rule"]].itertuples(index=False)])
     table = table.merge(named[[*keys, "rule", "top"]], on=[*keys, "rule"], how="left")
+    out = {"trump": table}
+    if merged:
+        out["trump_merged"] = pd.concat(merged, ignore_index=True)
+    return out
+
+
+def trump_field_claims(result: StudyResult) -> list[Claim]:
+    """The trump answer across fields as claims on tables ``trump`` (and ``trump_merged``):
+    the fields merged because their rules lose exactly alike, per aim the rule that is best
+    or not clearly worse in every (field, players, rule set) cell (else the best per cell),
+    and the fields whose own choice equals a rule."""
+    from analyzer.studies.trump import AS_PLAYED, RULE_WORDS
+
+    table = result.table("trump")
+    q = question("fields")
+    claims = []
+    if "trump_merged" in result.tables:
+        merged = result.table("trump_merged")
+        for kept, part in merged.groupby("merged_into", sort=False):
+            same = list(dict.fromkeys(part["field"].astype(str)))
+            reader = probe("jass", "fields", "identical", "trump",
+                           extra={"key": "field", "also": ["trump_merged"]})
+            parts = []
+            for _, r in part.iterrows():
+                exact = replace(reader, extra={**reader.extra, "where": {"rule": r["rule"]}})
+                parts.append(_cell(result, exact, int(r["players"]), f"{kept}={r['field']}",
+                                   "sticks_loss", None, ruleset=str(r["ruleset"]),
+                                   aim=str(r["aim"])))
+            claims.append(several(
+                f"fields-trump-merged-{kept}",
+                f"{' = '.join([str(kept), *same])}: the trump rules lose exactly the same "
+                f"with these players (they differ at most in their own trump choice),"
+                f" so they count as one field below.", parts, game="jass", study="fields",
+                question=q))
+    keys = ["field", "players", "ruleset", "aim"]
+    named = table[table["rule"] != AS_PLAYED]
     for aim, part in named.groupby("aim", sort=True):
         n_cells = part[keys].drop_duplicates().shape[0]
         nf = part["field"].nunique()
         cells = (f"{nf} field{'s' if nf > 1 else ''}, {n_cells} (field, players, rule set) "
                  f"cell{'s' if n_cells > 1 else ''}")
-        top = part[part["top"]].groupby("rule").size()
+        top = part[part["top"].astype(bool)].groupby("rule").size()
         always = [r for r, c in top.items() if c == n_cells]
+        parts = []
         if always:
-            rows = part[part["rule"].isin(always)]
-            lo, hi = rows["sticks_loss"].min(), rows["sticks_loss"].max()
-            half = float(((rows["sticks_loss_high"] - rows["sticks_loss_low"]) / 2).min())
-            d = decimals_for(half)
+            for _, r in part[part["rule"].isin(always)].iterrows():
+                at = dict(ruleset=str(r["ruleset"]), aim=str(aim))
+                parts.append(_cell(result, _probe("equals", "trump", "rule", equals="True"),
+                                   int(r["players"]), str(r["rule"]), "top", str(r["field"]),
+                                   **at))
+                parts.append(_cell(result, _probe("value", "trump", "rule"), int(r["players"]),
+                                   str(r["rule"]), "sticks_loss", str(r["field"]), **at))
+            losses = [c for _, c in parts if c.metric == "sticks_loss"]
+            lo, hi = min(c.value for c in losses), max(c.value for c in losses)
+            d = decimals_for(min(half(c) for c in losses))
             names = " and ".join(RULE_WORDS.get(r, r) for r in always)
             where = f"in all {cells}" if nf > 1 else f"in {cells} ({part['field'].iloc[0]})"
-            lines.append(
-                f"Choosers aiming {aim}: {where}, fixing {names} is the best rule or "
-                f"not clearly worse than it ({lo:.{d}f} to {hi:.{d}f} sticks lost per decision "
-                "against the best suit in hindsight).")
+            sentence = (f"Choosers aiming {aim}: {where}, fixing {names} is the best rule or "
+                        f"not clearly worse than it ({lo:.{d}f} to {hi:.{d}f} sticks lost per "
+                        "decision against the best suit in hindsight).")
         else:
             best = (part.sort_values("sticks_loss", kind="stable")
                     .groupby(keys, sort=False).head(1))
+            reader = _probe("best", "trump", "rule", exclude=[AS_PLAYED])
+            for _, r in best.iterrows():
+                parts.append(_cell(result, reader, int(r["players"]), str(r["rule"]),
+                                   "sticks_loss", str(r["field"]), ruleset=str(r["ruleset"]),
+                                   aim=str(aim)))
             by = "; ".join(
                 f"{f}: " + ", ".join(f"{RULE_WORDS.get(r['rule'], r['rule'])} at "
                                      f"{int(r['players'])} players ({r['ruleset']})"
                                      for _, r in g.sort_values("players").iterrows())
                 for f, g in best.groupby("field", sort=False))
-            lines.append(f"Choosers aiming {aim}: no rule is best or tied for best in every "
-                         f"cell ({cells}); the rule that loses least: {by}.")
+            sentence = (f"Choosers aiming {aim}: no rule is best or tied for best in every "
+                        f"cell ({cells}); the rule that loses least: {by}.")
+        claims.append(several(f"fields-trump-{aim}", sentence, parts, game="jass",
+                              study="fields", question=q))
     own = table[(table["rule"] == AS_PLAYED) & (table["own_choice_is"] != "")]
     for (f, aim), part in own.groupby(["field", "aim"], sort=False):
         rule = part["own_choice_is"].iloc[0]
-        lines.append(f"{f}, aiming {aim}: its own choice is {RULE_WORDS.get(rule, rule)} on "
-                     "every decision (identical losses), so the two are not compared.")
-    return table, lines
+        parts = [_cell(result, _probe("equals", "trump", "rule", equals=str(rule)),
+                       int(r["players"]), AS_PLAYED, "own_choice_is", str(f),
+                       ruleset=str(r["ruleset"]), aim=str(aim)) for _, r in part.iterrows()]
+        claims.append(several(
+            f"fields-trump-own-{f}-{aim}",
+            f"{f}, aiming {aim}: its own choice is {RULE_WORDS.get(rule, rule)} on "
+            "every decision (identical losses), so the two are not compared.", parts,
+            game="jass", study="fields", question=q))
+    return claims
 
 
 def run_fields(backend: Backend, fields: Sequence[str] = DEFAULT_FIELDS,
@@ -314,17 +435,15 @@ def run_fields(backend: Backend, fields: Sequence[str] = DEFAULT_FIELDS,
     result = run_joker_fields(backend, fields, players, games, seed, level,
                               slow_share=slow_share)
     if seats_games:
-        table, lines = seats_across_fields(backend, fields, games=seats_games, level=level,
-                                           slow_share=slow_share)
-        result.tables["seats"] = table
-        result.headlines.extend(lines)
+        result.tables["seats"] = seats_field_table(backend, fields, games=seats_games,
+                                                   level=level, slow_share=slow_share)
+        result.say([seats_field_claim(result)])
         result.manifest["seats"] = {"fields": list(fields), "games": seats_games,
                                     "players": [4, 6]}
     if trump_deals and trump_fields:
-        table, lines = trump_across_fields(backend, trump_fields, deals=trump_deals,
-                                           level=level, slow_share=slow_share)
-        result.tables["trump"] = table
-        result.headlines.extend(lines)
+        result.tables.update(trump_field_tables(backend, trump_fields, deals=trump_deals,
+                                                level=level, slow_share=slow_share))
+        result.say(trump_field_claims(result))
         result.manifest["trump"] = {"fields": list(trump_fields), "deals": trump_deals,
                                     "players": [3, 4], "rulesets": ["seed"]}
     return result
@@ -337,43 +456,68 @@ def seats_across_fields(backend: Backend, fields: Sequence[str] = SEATS_FIELDS,
                         players: Sequence[int] = (4, 6), games: int = 20_000, seed: int = 1,
                         level: float = 0.95, slow_share: int = SLOW_SHARE
                         ) -> tuple[pd.DataFrame, list[str]]:
-    """The seats study (Who's the Ass?) per field: seat effects with a ``field`` column, and
-    one sentence on whether any seat pays clearly more or less than the average seat,
-    corrected over every (field, players, seat) cell (Holm)."""
+    """The seats study (Who's the Ass?) per field: seat effects with a ``field`` column
+    (:func:`seats_field_table`), and the sentence of :func:`seats_field_claim`."""
+    table = seats_field_table(backend, fields, players, games, seed, level, slow_share)
+    result = StudyResult("fields", {"seats": table}, {})
+    return table, result.say([seats_field_claim(result)]).headlines
+
+
+def seats_field_table(backend: Backend, fields: Sequence[str] = SEATS_FIELDS,
+                      players: Sequence[int] = (4, 6), games: int = 20_000, seed: int = 1,
+                      level: float = 0.95, slow_share: int = SLOW_SHARE) -> pd.DataFrame:
+    """Seat effects per field, ``clear`` after Holm over every (field, players, seat)."""
     from analyzer.studies.seats import run_seats
 
     frames = []
     for f in fields:
         count = field_budget("ass", f, games, slow_share)
-        t = run_seats(backend, players, [f], count, seed, level).table("seats").copy()
+        t = run_seats(backend, players, [f], count, seed, level,
+                      strong_fields=()).table("seats").copy()
         t.insert(0, "field", backend.canonical("ass", f))
         t["field_games"] = count
         frames.append(t)
     table = pd.concat(frames, ignore_index=True)
-    half = (table["seat_effect_high"] - table["seat_effect_low"]) / 2
-    se = _t_se(half, table["field_games"], level)
+    half_ = (table["seat_effect_high"] - table["seat_effect_low"]) / 2
+    se = _t_se(half_, table["field_games"], level)
     z = (table["seat_effect"] / se.where(se > 0, np.nan)).to_numpy()
     table["p_holm"] = holm(np.where(np.isfinite(z), two_sided_p(np.nan_to_num(z)), 1.0))
     table["clear"] = table["p_holm"] < 1 - level
+    return table
+
+
+def seats_field_claim(result: StudyResult) -> Claim:
+    """Whether any seat pays clearly more or less than the average seat, corrected over
+    every (field, players, seat) cell (Holm), and the largest effect, as a claim on table
+    ``seats``."""
+    table = result.table("seats")
+    parts = [_cell(result, _probe("equals", "seats", "seat", equals=str(bool(r["clear"]))),
+                   int(r["players"]), str(int(r["seat"])), "clear", str(r["field"]))
+             for _, r in table.iterrows()]
     where = (f"{table['field'].nunique()} fields ({', '.join(dict.fromkeys(table['field']))}) "
              f"at {_list(sorted(table['players'].unique()))} players")
     top = table.loc[table["seat_effect"].abs().idxmax()]
-    top_text = (f"seat {int(top['seat'])} at {int(top['players'])} players against "
-                f"{top['field']}: {pm(top['seat_effect'], _half(top))}")
+    largest = probe("ass", "fields", "best", "seats", better="higher",
+                    extra={"key": "seat", "all_players": True, "all_fields": True, "abs": True})
+    parts.append(_cell(result, largest, int(top["players"]), str(int(top["seat"])),
+                       "seat_effect", str(top["field"])))
+    t = parts[-1][1]
+    top_text = f"seat {t.choice} at {t.players} players against {t.field}: {pm(t.value, half(t))}"
     clear = table[table["clear"]]
     if clear.empty:
         line = (f"In all {where}, no seat pays clearly more or less than the average seat at "
                 f"its table after Holm's correction over all {len(table)} seats (largest "
                 f"effect: {top_text} minus points per game).")
     else:
-        cells = "; ".join(f"seat {int(r['seat'])} at {int(r['players'])} players against "
-                          f"{r['field']} {pm(r['seat_effect'], _half(r))}"
-                          for _, r in clear.iterrows())
+        named = []
+        for _, r in clear.iterrows():
+            parts.append(_cell(result, _probe("value", "seats", "seat"), int(r["players"]),
+                               str(int(r["seat"])), "seat_effect", str(r["field"])))
+            c = parts[-1][1]
+            named.append(f"seat {c.choice} at {c.players} players against {c.field} "
+                         f"{pm(c.value, half(c))}")
         line = (f"Across {where}, seats that pay clearly more (+) or less (-) than the average "
-                f"seat after Holm's correction over all {len(table)} seats: {cells} minus "
-                "points per game; every other seat is not clearly different.")
-    return table, [line]
-
-
-def _half(row: pd.Series) -> float:
-    return float((row["seat_effect_high"] - row["seat_effect_low"]) / 2)
+                f"seat after Holm's correction over all {len(table)} seats: {'; '.join(named)} "
+                "minus points per game; every other seat is not clearly different.")
+    return several("fields-seats", line, parts, game="ass", study="fields",
+                   question=question("fields"))

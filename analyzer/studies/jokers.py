@@ -39,7 +39,9 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
+from analyzer.numbers import bounds, interval
 from analyzer.numbers import count as count_words
+from analyzer.numbers import percent as percent_words
 from analyzer.rng import DEFAULT_SEED
 from analyzer.runner.play import Backend, make_spec, seat_field
 from analyzer.stats.duplicate import (
@@ -49,7 +51,8 @@ from analyzer.stats.duplicate import (
     duplicate_ranking,
     seat_swaps,
 )
-from analyzer.studies.registry import study_game
+from analyzer.studies.claims import Cell, Claim, difference_kind, half, make_cell, probe, several
+from analyzer.studies.registry import question, study_game
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.text import pm
 
@@ -358,28 +361,37 @@ def trace_games(backend: Backend, players: int, field: list[str], label: str, co
     return records, seats, specs
 
 
-def _match_sentence(n: int, wins: pd.DataFrame, diffs: pd.DataFrame, field_text: str,
-                    verbs: dict[str, str]) -> str | None:
+def _match_parts(result: StudyResult, n: int, field_: str, field_text: str,
+                 verbs: dict[str, str]) -> tuple[str, list] | None:
     """'hoarding jokers turns a 25% chance to win a 4-player evening into X%', with the
-    minus points per game beside it."""
+    minus points per game beside it: the words and their cells (tables ``match_wins`` and
+    ``differences``)."""
+    wins = result.table("match_wins")
     rank = wins[wins["players"] == n].set_index("strategy")
     if "hoard" not in rank.index or "as-needed" not in rank.index:
         return None
-    base, hoard = rank.loc["as-needed"], rank.loc["hoard"]
-    k = int(hoard["games_per_match"])
-    chance = _percent(base["mean"], base["half"])
+    figure = _probe("value", "match_wins", key="strategy")
+    base = _cell(result, figure, n, "as-needed", "mean", field_)
+    hoard = _cell(result, figure, n, "hoard", "mean", field_)
+    games = _cell(result, _probe("value", "match_wins", key="strategy", exact=True), n, "hoard",
+                  "games_per_match", field_)
+    parts = [base, hoard, games]
+    b, h, k = base[1], hoard[1], int(games[1].value)
+    chance = _percent(b.value, half(b))
     article = "an" if chance.startswith(("8", "11", "18")) else "a"
     evening = "an" if n in (8, 11) else "a"
     text = (f"At {n} players against {field_text}, {_short(verbs['hoard'])} turns {article} "
             f"{chance} "
             f"chance to win {evening} {n}-player evening of {k} games into "
-            f"{_percent(hoard['mean'], hoard['half'])}")
-    per_game = _diff(diffs[diffs["players"] == n], "hoard", "as-needed")
-    if per_game is not None:
-        how = "costing" if per_game[0] > 0 else "saving"
-        text += (f", {how} {pm(abs(per_game[0]), per_game[1])} minus points per game against "
+            f"{_percent(h.value, half(h))}")
+    pair = _pair(result, n, "hoard", "as-needed", field_)
+    if pair is not None:
+        parts.append(pair[0])
+        d, hw = pair[1], pair[2]
+        how = "costing" if d > 0 else "saving"
+        text += (f", {how} {pm(abs(d), hw)} minus points per game against "
                  f"{verbs['as-needed']}")
-    return text + "."
+    return text + ".", parts
 
 
 def _short(verb: str) -> str:
@@ -457,15 +469,33 @@ def _holm_p(pairs: pd.DataFrame, level: float) -> np.ndarray:
     return out
 
 
-def _diff(pairs: pd.DataFrame, a: str, b: str) -> tuple[float, float] | None:
-    """(a - b, half-width) from the pairs table, whichever way round it is stored."""
-    row = pairs[(pairs["a"] == a) & (pairs["b"] == b)]
-    if len(row):
-        return float(row["difference"].iloc[0]), float(row["half"].iloc[0])
-    row = pairs[(pairs["a"] == b) & (pairs["b"] == a)]
-    if len(row):
-        return -float(row["difference"].iloc[0]), float(row["half"].iloc[0])
-    return None
+
+def _probe(kind: str, table: str, key: str | None = None, against: str | None = None,
+           better: str = "lower", **extra) -> Claim:
+    return probe(GAME, "jokers", kind, table, against=against, better=better,
+                 extra={**({"key": key} if key else {}), **extra})
+
+
+def _cell(result: StudyResult, reader: Claim, players: int, choice: str, metric: str,
+          field_: str | None) -> tuple[Claim, Cell]:
+    return reader, make_cell(reader, result, players, choice, metric, field_=field_)
+
+
+def _pair(result: StudyResult, n: int, a: str, b: str, field_: str
+          ) -> tuple[tuple[Claim, Cell], float, float] | None:
+    """The cell of a - b in table ``differences`` as it is stored (either way round), with
+    what its interval says, and a - b with its half-width read from the cell."""
+    pairs = result.table("differences")
+    pairs = pairs[pairs["players"] == n]
+    row = pairs[((pairs["a"] == a) & (pairs["b"] == b)) | ((pairs["a"] == b) & (pairs["b"] == a))]
+    if not len(row):
+        return None
+    r = row.iloc[0]
+    reader = _probe(difference_kind(float(r["low"]), float(r["high"])), "differences",
+                    against=str(r["b"]))
+    cell = _cell(result, reader, n, str(r["a"]), "difference", field_)
+    sign = 1.0 if r["a"] == a else -1.0
+    return cell, sign * cell[1].value, half(cell[1])
 
 
 def _counts(items: list[str]) -> str:
@@ -473,196 +503,306 @@ def _counts(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _against_as_needed(pairs: pd.DataFrame, name: str, verbs: dict[str, str],
-                       field_text: str) -> str | None:
-    """One sentence: ``name`` against using jokers as needed, at every player count."""
-    parts, clear, sign = [], [], []
-    for n, part in pairs.groupby("players"):
-        d = _diff(part, name, "as-needed")
-        if d is None:
+def _against_as_needed(result: StudyResult, name: str, verbs: dict[str, str],
+                       field_text: str, field_: str) -> Claim | None:
+    """One claim: ``name`` against using jokers as needed, at every player count."""
+    parts, cells = [], []
+    for n in sorted(int(x) for x in result.table("differences")["players"].unique()):
+        got = _pair(result, n, name, "as-needed", field_)
+        if got is None:
             continue
-        parts.append(f"{pm(abs(d[0]), d[1])} at {int(n)} players")
-        clear.append(abs(d[0]) > d[1])
-        sign.append(d[0] > 0)
+        parts.append(got[0])
+        cells.append((n, got[1], got[2], got[0][0].kind != "unclear"))
     if not parts:
         return None
-    if all(sign):
-        how = "costs"
-    elif not any(sign):
-        how = "saves"
-    else:
-        how = "costs or saves"
-    unclear = "" if all(clear) else (
-        f"; not clearly different from zero at {sum(not c for c in clear)} of {len(clear)} "
-        "player counts")
-    return (f"Against {field_text}, {verbs[name]} {how} minus points compared with using "
-            f"jokers as needed: {', '.join(parts)}, per game{unclear}.")
+    signs = {d > 0 for _, d, _, _ in cells}
+    if not any(clear for *_, clear in cells):  # no count clear: the signed numbers alone
+        return several(f"jokers-{name}-vs-as-needed", (
+            f"Against {field_text}, {verbs[name]} makes no clear difference in minus points "
+            f"compared with using jokers as needed: "
+            + ", ".join(f"{interval(d, hw, signed=True)} at {n} players"
+                        for n, d, hw, _ in cells)
+            + " per game (its minus points less those of using them as needed)."), parts,
+            game=GAME, study="jokers", question=question("jokers"))
+    if len(signs) == 1:  # every count the same way: one verb, each count's size
+        how = ("costs" if signs == {True} else "saves") + " minus points"
+        said = [f"{pm(abs(d), hw)} at {n} players" for n, d, hw, _ in cells]
+    else:  # costs at some counts and saves at others: said count by count
+        how = "costs minus points at some player counts and saves them at others,"
+        said = [f"{'costs' if d > 0 else 'saves'} {pm(abs(d), hw)} at {n} players"
+                for n, d, hw, _ in cells]
+    open_ = [str(n) for n, _, _, clear in cells if not clear]
+    unclear = "" if not open_ else (
+        f"; not clearly different from zero at {_counts(open_)} players "
+        f"({len(open_)} of {len(cells)} player counts)")
+    return several(f"jokers-{name}-vs-as-needed", (
+        f"Against {field_text}, {verbs[name]} {how} compared with using "
+        f"jokers as needed: {', '.join(said)}, per game{unclear}."), parts, game=GAME,
+        study="jokers", question=question("jokers"))
 
 
 BUCKET_WORDS = {"0": "no joker dealt", "1": "one", "2+": "two or more"}
 
 
-def _cost(row) -> str:
-    return pm(row["cost"], row["half"])
-
-
-def hoarding_sentences(hoarding: pd.DataFrame, verbs: dict[str, str]) -> list[str]:
-    """By the jokers dealt to the seat (each field); then each strong field's cost."""
-    lines = []
-    fields = list(dict.fromkeys(hoarding["field"]))
+def hoarding_claims(result: StudyResult, verbs: dict[str, str]) -> list[Claim]:
+    """By the jokers dealt to the seat (each field); then each strong field's cost (table
+    ``hoarding``)."""
+    hoarding = result.table("hoarding")
+    claims = []
+    fields = list(dict.fromkeys(hoarding["field"].astype(str)))
     main = fields[0]
+
+    def cost(a: str, n: int, bucket: str, f: str) -> tuple[Claim, Cell]:
+        reader = _probe("value", "hoarding", "jokers_dealt", where={"a": a})
+        return _cell(result, reader, n, bucket, "cost", f)
+
     t = hoarding[(hoarding["field"] == main) & (hoarding["a"] == "hoard")]
-    parts = []
+    cells, said = [], []
     for n, part in t.groupby("players"):
         by = part.set_index("jokers_dealt")
-        each = ", ".join(f"{_cost(by.loc[b])} with {BUCKET_WORDS[b]}" for b in DEALT_BUCKETS
-                         if b in by.index and by.loc[b, "seat_games"] > 1)
-        parts.append(f"{int(n)} players: {each}")
-    if parts:
-        lines.append(f"By the jokers dealt to the seat, against {field_words(main.split(','))},"
-                     f" {verbs['hoard'].split(' (')[0]} costs (minus points per game against "
-                     f"using them as needed, on the same deals and seats) "
-                     + "; ".join(parts) + ".")
+        each = []
+        for b in DEALT_BUCKETS:
+            if b in by.index and by.loc[b, "seat_games"] > 1:
+                cells.append(cost("hoard", int(n), b, main))
+                c = cells[-1][1]
+                each.append(f"{pm(c.value, half(c))} with {BUCKET_WORDS[b]}")
+        said.append(f"{int(n)} players: {', '.join(each)}")
+    if cells:
+        claims.append(several("jokers-hoard-by-dealt", (
+            f"By the jokers dealt to the seat, against {field_words(main.split(','))},"
+            f" {verbs['hoard'].split(' (')[0]} costs (minus points per game against "
+            f"using them as needed, on the same deals and seats) " + "; ".join(said) + "."),
+            cells, game=GAME, study="jokers", question=question("jokers")))
     for f in fields[1:]:
         sub = hoarding[(hoarding["field"] == f) & (hoarding["jokers_dealt"] == ALL_DEALS)]
-        bits = []
+        bits, cells = [], []
         for name in HOARDERS:
             rows = sub[sub["a"] == name].sort_values("players")
-            if len(rows):
-                each = ", ".join(f"{_cost(r)} at {int(r['players'])} players"
-                                 for _, r in rows.iterrows())
-                bits.append(f"{verbs[name]} costs {each}")
-        deals = int(sub["deals"].max()) if len(sub) else 0
+            each = []
+            for _, r in rows.iterrows():
+                cells.append(cost(name, int(r["players"]), ALL_DEALS, f))
+                c = cells[-1][1]
+                each.append(f"{pm(c.value, half(c))} at {c.players} players")
+            if each:
+                bits.append(f"{verbs[name]} costs {', '.join(each)}")
         if bits:
-            lines.append(f"Against {field_words([f])} ({count_words(deals)} deals per player "
-                         "count, one seat per deal), " + "; ".join(bits)
-                         + " (minus points per game against using jokers as needed).")
-    return lines
+            top = sub.loc[sub["deals"].idxmax()]
+            reader = _probe("value", "hoarding", "jokers_dealt", exact=True,
+                            where={"a": str(top["a"])})
+            cells.append(_cell(result, reader, int(top["players"]), ALL_DEALS, "deals", f))
+            deals = int(cells[-1][1].value)
+            claims.append(several(f"jokers-hoard-{f}", (
+                f"Against {field_words([f])} ({count_words(deals)} deals per player "
+                "count, one seat per deal), " + "; ".join(bits)
+                + " (minus points per game against using jokers as needed)."), cells,
+                game=GAME, study="jokers", question=question("jokers")))
+    return claims
 
 
-def _share(value: float) -> str:
-    return f"{100 * value:.2g}%" if value < 0.1 else f"{100 * value:.0f}%"
+def _share(cell: Cell) -> str:
+    """A share with its 95% interval: '1.3% [0.24%, 4.1%]' ('n/a' where it is undefined)."""
+    if not np.isfinite(cell.value):
+        return "n/a"
+    if not (np.isfinite(cell.low) and np.isfinite(cell.high)):
+        return percent_words(cell.value)
+    return f"{percent_words(cell.value)} {bounds(cell.low, cell.high, percent=True)}"
 
 
-def habits_sentence(habits: pd.DataFrame, field_text: str) -> str:
-    """What each habit player does with its jokers, pooled over player counts (by seat-games
-    and by jokers played)."""
-    parts = []
-    for name, part in habits.groupby("strategy", sort=False):
-        games = part["seat_games"].sum()
-        ends = float((part["ends_with_joker"] * part["seat_games"]).sum() / games)
-        played = part["jokers_played"].sum()
-        share = {k: float((part[k] * part["jokers_played"]).sum() / played) if played else 0.0
-                 for k in ("filler", "alone", "ass_as_1", "ass_as_14")}
-        parts.append(f"{name} ends {_share(ends)} of its games holding a joker and plays "
-                     f"{_share(share['filler'])} of its jokers as fillers in number-card sets, "
-                     f"{_share(share['alone'])} alone in normal rounds, "
-                     f"{_share(share['ass_as_1'])} alone as a 1 into an ass round")
-    games = int(habits["seat_games"].max())
-    return (f"What players do with their jokers (one seat against {field_text}, "
-            f"{count_words(games)} traced games per player count, pooled): "
-            + "; ".join(parts) + ".")
+HABIT_SHARES = ("ends_with_joker", "filler", "alone", "ass_as_1")
 
 
-def headlines(ranking: pd.DataFrame, pairs: pd.DataFrame, field_text: str,
-              verbs: dict[str, str], wins: pd.DataFrame | None = None,
-              probe_deals: int = 0, hoarding: pd.DataFrame | None = None,
-              habits: pd.DataFrame | None = None) -> list[str]:
-    """Plain-language answers, every number from the tables; each baseline is 'as needed'.
+def habits_claim(result: StudyResult, field_text: str) -> Claim:
+    """What each habit player does with its jokers, per player count, every share with its
+    95% interval (table ``habits``: Wilson over seat-games, ratio intervals over jokers
+    played), never pooled over player counts."""
+    habits = result.table("habits")
+    share = _probe("value", "habits", "strategy")
+    exact = _probe("value", "habits", "strategy", exact=True)
+    cells, by_count = [], []
+    for n, part in habits.groupby("players", sort=True):
+        said = []
+        for _, r in part.iterrows():
+            got = {col: _cell(result, share, int(n), str(r["strategy"]), col, str(r["field"]))
+                   for col in HABIT_SHARES}
+            got["seat_games"] = _cell(result, exact, int(n), str(r["strategy"]), "seat_games",
+                                      str(r["field"]))
+            cells += got.values()
+            c = {k: v[1] for k, v in got.items()}
+            said.append(f"{r['strategy']} ends {_share(c['ends_with_joker'])} of its games "
+                        f"holding a joker and plays {_share(c['filler'])} of its jokers as "
+                        f"fillers in number-card sets, {_share(c['alone'])} alone in normal "
+                        f"rounds, {_share(c['ass_as_1'])} alone as a 1 into an ass round")
+        by_count.append(f"at {int(n)} players, " + "; ".join(said))
+    games = int(max(c.value for _, c in cells if c.metric == "seat_games"))
+    return several("jokers-habits-by-players", (
+        f"What players do with their jokers (one seat against {field_text}, "
+        f"{count_words(games)} traced games per player count, 95% intervals): "
+        + "; ".join(by_count) + "."), cells, game=GAME, study="jokers",
+        question=question("jokers"))
 
-    One line per finding: hoarding in points, hoarding in match wins, the best policy (judged
+
+def joker_claims(result: StudyResult, field_text: str, verbs: dict[str, str],
+                 probe_deals: int = 0) -> list[Claim]:
+    """Plain-language answers as claims, every number from the tables; each baseline is 'as
+    needed'.
+
+    One claim per finding: hoarding in points, hoarding in match wins, the best policy (judged
     after Holm's correction over every pair of distinct policies), the keep-until sweep, the
     precision of the headline pair, and the policies merged because they play identically
     (in every seat of ``probe_deals`` deals: :func:`identical_policies`)."""
-    lines = []
-    hoard = _against_as_needed(pairs, "hoard", verbs, field_text)
-    if hoard:
-        lines.append(hoard)
-    normal = _against_as_needed(pairs, "hoard-normal", verbs, field_text)
-    if normal:
-        lines.append(normal)
-    if hoarding is not None and len(hoarding):
-        lines.extend(hoarding_sentences(hoarding, verbs))
-    if habits is not None and len(habits):
-        lines.append(habits_sentence(habits, field_text))
-    if wins is not None and len(wins):  # the match answer: one line over the player counts
-        match_lines = [_match_sentence(int(n), wins, pairs, field_text, verbs)
-                       for n in sorted(set(pairs["players"]))]
-        if any(match_lines):
-            lines.append(" ".join(m for m in match_lines if m))
+    ranking = result.table("policies")
+    pairs = result.table("differences")
+    field_ = ",".join(result.manifest.get("field") or []) or None
+    q = question("jokers")
+    claims: list[Claim] = []
+    for name in HOARDERS:
+        got = _against_as_needed(result, name, verbs, field_text, field_)
+        if got is not None:
+            claims.append(got)
+    if "hoarding" in result.tables and len(result.table("hoarding")):
+        claims += hoarding_claims(result, verbs)
+    if "habits" in result.tables and len(result.table("habits")):
+        claims.append(habits_claim(result, field_text))
+    if "match_wins" in result.tables and len(result.table("match_wins")):
+        said, cells = [], []
+        for n in sorted(set(pairs["players"])):
+            got = _match_parts(result, int(n), field_, field_text, verbs)
+            if got:
+                said.append(got[0])
+                cells += got[1]
+        if said:
+            claims.append(several("jokers-evenings", " ".join(said), cells, game=GAME,
+                                  study="jokers", question=q))
     best_by: dict[str, list[str]] = {}
     notes, sweep_parts, n_distinct = [], [], 0
+    best_cells, sweep_cells = [], []
     for n, part in pairs.groupby("players"):
+        n = int(n)
         rank = ranking[ranking["players"] == n].sort_values("mean", kind="stable")
         same = dict(zip(rank["strategy"], rank.get("same_as", rank["strategy"]), strict=True))
         distinct = rank[rank["strategy"].map(same) == rank["strategy"]]
+        twins = [str(x) for x in rank["strategy"] if str(x) not in set(distinct["strategy"])]
         n_distinct = max(n_distinct, len(distinct))
-        best = distinct.iloc[0]
-        second = distinct.iloc[1] if len(distinct) > 1 else None
-        best_by.setdefault(best["strategy"], []).append(str(int(n)))
-        gap = _diff(part, second["strategy"], best["strategy"]) if second is not None else None
-        if gap is not None:
-            hit = part[((part["a"] == best["strategy"]) & (part["b"] == second["strategy"]))
-                       | ((part["a"] == second["strategy"]) & (part["b"] == best["strategy"]))]
-            holm_p = float(hit["p_holm"].iloc[0]) if "p_holm" in hit else float("nan")
-            if not holm_p < 0.05:
-                notes.append(f"{verbs[second['strategy']]} at {int(n)} players "
-                             f"(by {pm(gap[0], gap[1])})")
+        reader = _probe("best", "policies", "strategy", exclude=twins)
+        best_cells.append(_cell(result, reader, n, str(distinct["strategy"].iloc[0]), "mean",
+                                field_))
+        best = best_cells[-1][1].choice
+        second = str(distinct["strategy"].iloc[1]) if len(distinct) > 1 else None
+        best_by.setdefault(best, []).append(str(n))
+        if second is not None:
+            got = _pair(result, n, second, best, field_)
+            if got is not None:
+                cell, d, hw = got
+                held = _probe("value", "differences", against=cell[0].against, exact=True)
+                holm_cell = (_cell(result, held, n, cell[1].choice, "p_holm", field_)
+                             if "p_holm" in part else None)
+                holm_p = holm_cell[1].value if holm_cell else float("nan")
+                if not holm_p < 0.05:
+                    best_cells += [cell, *([holm_cell] if holm_cell else [])]
+                    notes.append(f"{verbs[second]} at {n} players (by {pm(d, hw)})")
+                elif holm_cell:
+                    best_cells.append(holm_cell)
         sweep = rank[rank["keep"].notna()]
         if len(sweep) > 1:
-            k_best = sweep.iloc[0]
-            k = int(k_best["keep"])
-            vs = _diff(part, k_best["strategy"], "as-needed")
-            if same.get(k_best["strategy"]) == same.get("as-needed"):
-                sweep_parts.append(f"never pays at {int(n)} players (the best k, {k}, plays "
+            others = [str(x) for x in rank["strategy"] if str(x) not in set(sweep["strategy"])]
+            reader = _probe("best", "policies", "strategy", exclude=others)
+            sweep_cells.append(_cell(result, reader, n, str(sweep["strategy"].iloc[0]), "mean",
+                                     field_))
+            k_name = sweep_cells[-1][1].choice
+            k = int(sweep.iloc[0]["keep"])
+            vs = _pair(result, n, k_name, "as-needed", field_)
+            if same.get(k_name) == same.get("as-needed"):
+                twin = _probe("equals", "policies", "strategy", equals=str(same["as-needed"]))
+                sweep_cells.append(_cell(result, twin, n, k_name, "same_as", field_))
+                sweep_parts.append(f"never pays at {n} players (the best k, {k}, plays "
                                    "exactly as using them as needed)")
-            elif vs is not None and not vs[0] < -vs[1]:
-                sweep_parts.append(f"does not pay at {int(n)} players (even the best k, {k}, "
-                                   f"costs {pm(vs[0], vs[1])} minus points per game against "
-                                   "using them as needed)")
             elif vs is not None:
-                sweep_parts.append(f"pays at {int(n)} players with k = {k} (saving "
-                                   f"{pm(abs(vs[0]), vs[1])} minus points per game against "
-                                   "using them as needed)")
+                sweep_cells.append(vs[0])
+                if not vs[1] < -vs[2]:
+                    sweep_parts.append(f"does not pay at {n} players (even the best k, {k}, "
+                                       f"costs {pm(vs[1], vs[2])} minus points per game "
+                                       "against using them as needed)")
+                else:
+                    sweep_parts.append(f"pays at {n} players with k = {k} (saving "
+                                       f"{pm(abs(vs[1]), vs[2])} minus points per game "
+                                       "against using them as needed)")
     text = "The best joker policy is " + "; ".join(
         f"{verbs[name]} at {_counts(counts)} players" for name, counts in best_by.items())
     text += ("; but it is not clearly ahead of " + ", nor of ".join(notes) if notes else "")
-    lines.append(text + f" (best of {n_distinct} distinct policies: 'clearly' is judged after "
-                 "Holm's correction over all their pairs).")
+    claims.append(several("jokers-best", text + (
+        f" (best of {n_distinct} distinct policies: 'clearly' is judged after "
+        "Holm's correction over all their pairs)."), best_cells, game=GAME, study="jokers",
+        question=q))
     if sweep_parts:
-        lines.append("Keeping jokers until k cards are left " + "; ".join(sweep_parts) + ".")
-    live = pairs[~pairs["identical"]] if "identical" in pairs else pairs
-    head_rows = live[(live["a"] == "hoard") & (live["b"] == "dump")]
-    head = head_rows["variance_reduction"].replace([np.inf], np.nan).dropna()
-    vr = live["variance_reduction"].replace([np.inf], np.nan).dropna()
-    if len(head):
-        span = (f"{head.min():.1f}" if f"{head.min():.1f}" == f"{head.max():.1f}"
-                else f"{head.min():.1f} to {head.max():.1f}")
-        lines.append(
-            f"For the headline pair, hoarding against dumping jokers, the duplicate format "
-            f"made the comparison {span} times more precise in variance than unpaired runs "
-            f"of the same size (median over the {len(vr)} pairs of different policies with "
-            f"enough deals for the figure: {vr.median():.1f}); pairs of identical policies "
-            "are left out.")
-    elif len(head_rows):
-        lines.append(
-            "How much more precise the duplicate format made the comparisons is not given: "
-            f"the figure needs at least {MIN_RATIO_UNITS} deals, on at least "
-            f"{MIN_RATIO_DIFFERING} of which the two policies differ.")
+        claims.append(several("jokers-keep-until", "Keeping jokers until k cards are left "
+                              + "; ".join(sweep_parts) + ".", sweep_cells, game=GAME,
+                              study="jokers", question=q))
+    precision = _precision_claim(result, field_)
+    if precision is not None:
+        claims.append(precision)
     merged = []
+    merged_cells = []
     for n, rank in ranking.groupby("players"):
         if "same_as" not in rank:
             break
         groups = rank.groupby("same_as", sort=False)["strategy"].apply(list)
+        for g in groups:
+            if len(g) > 1:
+                reader = _probe("identical", "policies", "strategy")
+                merged_cells.append(_cell(result, reader, int(n), "=".join(map(str, g)), "mean",
+                                          field_))
         names = "; ".join(" = ".join(_short(verbs[x]) for x in g) for g in groups if len(g) > 1)
         if names:
             merged.append(f"at {n} players, {names}")
     if merged:
         deals = f"{probe_deals:,} deals" if probe_deals else "every deal"
-        lines.append(f"These policies play identical games in every seat of {deals} (or are "
-                     "the same strategy), so they are merged and never compared with each "
-                     "other: " + "; ".join(merged) + ".")
-    return lines
+        claims.append(several("jokers-merged", (
+            f"These policies play identical games in every seat of {deals} (or are "
+            "the same strategy), so they are merged and never compared with each "
+            "other: " + "; ".join(merged) + "."), merged_cells, game=GAME, study="jokers",
+            question=q))
+    return claims
+
+
+def _precision_claim(result: StudyResult, field_: str | None) -> Claim | None:
+    """How much the duplicate format narrowed the headline pair (hoard - dump), beside the
+    median over every pair of different policies (table ``differences``)."""
+    pairs = result.table("differences")
+    live = pairs[~pairs["identical"]] if "identical" in pairs else pairs
+    head_rows = live[(live["a"] == "hoard") & (live["b"] == "dump")]
+    if not len(head_rows):
+        return None
+    cells = []
+    for _, r in live.iterrows():
+        reader = _probe("value", "differences", against=str(r["b"]), exact=True)
+        v = float(r["variance_reduction"])
+        if np.isfinite(v) or (r["a"], r["b"]) == ("hoard", "dump"):
+            if np.isinf(v):  # no figure (too few differing deals): JSON keeps no infinity
+                continue
+            cells.append(_cell(result, reader, int(r["players"]), str(r["a"]),
+                               "variance_reduction", field_))
+    head = [c.value for r, c in cells if c.choice == "hoard" and r.against == "dump"
+            and np.isfinite(c.value)]
+    every = [c.value for _, c in cells if np.isfinite(c.value)]
+    if head:
+        lo, hi = min(head), max(head)
+        span = f"{lo:.1f}" if f"{lo:.1f}" == f"{hi:.1f}" else f"{lo:.1f} to {hi:.1f}"
+        sentence = (
+            f"For the headline pair, hoarding against dumping jokers, the duplicate format "
+            f"made the comparison {span} times more precise in variance than unpaired runs "
+            f"of the same size (median over the {len(every)} pairs of different policies with "
+            f"enough deals for the figure: {float(np.median(every)):.1f}); pairs of identical "
+            "policies are left out.")
+    else:  # the head pair has no figure: its deals are what the sentence rests on
+        cells = [_cell(result, _probe("value", "differences", against="dump", exact=True),
+                       int(r["players"]), "hoard", "n_units", field_)
+                 for _, r in head_rows.iterrows()]
+        sentence = (
+            "How much more precise the duplicate format made the comparisons is not given: "
+            f"the figure needs at least {MIN_RATIO_UNITS} deals, on at least "
+            f"{MIN_RATIO_DIFFERING} of which the two policies differ.")
+    return several("jokers-precision", sentence, cells, game=GAME, study="jokers",
+                   question=question("jokers"))
 
 
 def run_jokers(
@@ -804,9 +944,8 @@ def run_jokers(
                      "(docs/game-records.md)",
         elapsed_s=round(time.perf_counter() - t0, 2),
     )
-    return StudyResult("jokers", tables, manifest,
-                       headlines(ranking, pairs, field_text, verbs, match_wins, probe_deals,
-                                 hoard_table, tables.get("habits")))
+    result = StudyResult("jokers", tables, manifest)
+    return result.say(joker_claims(result, field_text, verbs, probe_deals))
 
 
 def field_words(labels: Sequence[str]) -> str:

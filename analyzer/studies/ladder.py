@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -61,8 +61,11 @@ from analyzer.stats.duplicate import rotations, seat_swaps
 from analyzer.stats.hygiene import holm, ordered_groups, rank_ranges, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.plackett_luce import plackett_luce
+from analyzer.studies.claims import Cell, Claim, half, make_cell, several
+from analyzer.studies.claims import probe as reader_of
 from analyzer.studies.compare import metric_for
 from analyzer.studies.fields import SLOW_SHARE
+from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.studies.trump import is_slow
 from analyzer.text import decimals_for, is_rate, metric_words
@@ -349,71 +352,116 @@ def rank_words(low: int, high: int) -> str:
     return f"rank {low}" if low == high else f"ranks {low}-{high}"
 
 
-def _sentences(ratings, pairs, merged, n, game, metric, lower, unit, seatings, entrant_note
-               ) -> list[str]:
+def _claims(result: StudyResult, n: int, game: str, metric: str, lower: bool, unit: str,
+            seatings: int, slow_share: int) -> list[Claim]:
+    """The ladder at ``n`` players of ``game`` as claims on tables ``ratings``, ``pairs`` and
+    ``merged``: the groups with every rating and rank range, the correction, the leader's
+    margin, the entrants, the Plackett-Luce order and the merged strategies."""
+    ratings = result.table("ratings")
+    ratings = ratings[(ratings["game"].astype(str) == game) & (ratings["players"] == n)]
+    ratings = ratings.sort_values(["rank", "strategy"]).reset_index(drop=True)
+    pairs = result.table("pairs")
+    pairs = pairs[(pairs["game"].astype(str) == game) & (pairs["players"] == n)]
+    field_ = ",".join(str(x) for x in ratings["strategy"])
+    q = question("ladder")
     words = metric_words(metric)
     units = plural(unit)
     pct = is_rate(metric)
-    lines = []
+
+    def cell(kind: str, table: str, choice: str, col: str, key: str = "strategy",
+             against: str | None = None, **extra) -> tuple[Claim, Cell]:
+        reader = reader_of(game, "ladder", kind, table, against=against,
+                       better="lower" if lower else "higher", extra={"key": key, **extra})
+        return reader, make_cell(reader, result, n, choice, col, field_=field_)
+
+    def one(id_: str, sentence: str, parts: list) -> Claim:
+        return several(f"ladder-{game}-{n}-{id_}", sentence, parts, game=game, study="ladder",
+                       question=q)
+
+    claims = []
     k = len(ratings)
-    deals = int(ratings.loc[~ratings["entrant"], "deals"].max())
+    regular = ratings[~ratings["entrant"].astype(bool)]
+    top_deals = str(regular.loc[regular["deals"].idxmax(), "strategy"])
+    parts = [cell("value", "ratings", top_deals, "deals", exact=True)]
+    deals = int(parts[0][1].value)
     groups = []
     for t, part in ratings.groupby("tier", sort=True):
-        members = ", ".join(
-            f"{r['strategy']} {interval(r['rating'], r['half'], percent=pct, signed=True)} "
-            f"({rank_words(int(r['rank_low']), int(r['rank_high']))})"
-            for _, r in part.iterrows())
-        groups.append(f"group {int(t)}: {members}")
-    lines.append(
+        members = []
+        for _, r in part.iterrows():
+            name = str(r["strategy"])
+            parts += [cell("top-group" if t == ratings["tier"].min() else "value", "ratings",
+                           name, "rating"),
+                      cell("equals", "ratings", name, "tier", equals=str(int(t))),
+                      cell("value", "ratings", name, "rank_low", exact=True),
+                      cell("value", "ratings", name, "rank_high", exact=True)]
+            rating, low, high = (c for _, c in parts[-4:-3] + parts[-2:])
+            shown = interval(rating.value, half(rating), percent=pct, signed=True)
+            members.append(f"{name} {shown} ({rank_words(int(low.value), int(high.value))})")
+        groups.append(f"group {int(t)}: {', '.join(members)}")
+    claims.append(one("groups", (
         f"Ladder at {n} players ({game}, {k} strategies on mixed tables, {count_words(deals)} "
         f"{units} in {seatings} fresh seatings, every strategy in every seat of every {unit}): "
         f"{words} per {unit} against the average of the tables ({'lower' if lower else 'higher'}"
-        f" is better), 95% intervals over the seatings; {'; '.join(groups)}.")
-    lines.append(
+        f" is better), 95% intervals over the seatings; {'; '.join(groups)}."), parts))
+    counted = cell("count", "pairs", "pairs", "rows")
+    claims.append(one("correction", (
         f"Groups are runs of that order, cut only where every strategy above is clearly "
-        f"separated from every one below (Holm's correction over all {len(pairs)} pairs, error "
-        f"rate 5%); the ranks are the places each strategy can take under the same tests.")
+        f"separated from every one below (Holm's correction over all {int(counted[1].value)} "
+        f"pairs, error rate 5%); the ranks are the places each strategy can take under the "
+        f"same tests."), [counted]))
     if k >= 2:
-        a, b = ratings["strategy"].iloc[0], ratings["strategy"].iloc[1]
+        a, b = str(ratings["strategy"].iloc[0]), str(ratings["strategy"].iloc[1])
         row = pairs[((pairs["a"] == a) & (pairs["b"] == b)) | ((pairs["a"] == b) &
                                                                 (pairs["b"] == a))].iloc[0]
-        sign = 1.0 if row["a"] == a else -1.0
-        d = sign * row["difference"]
+        ra, rb = str(row["a"]), str(row["b"])
+        diff = cell("value", "pairs", ra, "difference", key="a", against=rb)
+        clear = cell("equals", "pairs", ra, "clear", key="a", against=rb,
+                     equals=str(bool(row["clear"])))
+        sim = cell("value", "pairs", ra, "sim_half", key="a", against=rb, exact=True)
+        plain = cell("value", "pairs", ra, "half", key="a", against=rb, exact=True)
+        parts = [cell("best", "ratings", a, "rating"), diff, clear, sim, plain]
+        sign = 1.0 if ra == a else -1.0
+        d = sign * diff[1].value
         lead = -d if lower else d
         scale, suffix = (100.0, " percentage points of") if pct else (1.0, "")
         verdict = ("clearly ahead after the correction for picking the best of "
                    f"{k}" if row["clear"] else
                    f"not clearly ahead once the choice of the best of {k} is corrected for")
-        dec = decimals_for(row["sim_half"] * scale)
+        sim_half, half_ = sim[1].value, plain[1].value
+        dec = decimals_for(sim_half * scale)
         entrant = bool(ratings["entrant"].iloc[0] or ratings["entrant"].iloc[1])
-        pairing = ("" if entrant else
-                   f" Duplicate deals made this difference {row['variance_reduction']:.1f} "
-                   "times more precise (in variance) than unpaired games.")
-        lines.append(
+        pairing = ""
+        if not entrant:
+            parts.append(cell("value", "pairs", ra, "variance_reduction", key="a", against=rb,
+                              exact=True))
+            pairing = (f" Duplicate deals made this difference {parts[-1][1].value:.1f} "
+                       "times more precise (in variance) than unpaired games.")
+        claims.append(one("best", (
             f"Best of {k}: {a} leads {b} by {lead * scale:.{dec}f}{suffix} {words} per {unit} "
-            f"(simultaneous 95% interval over all pairs +/- {row['sim_half'] * scale:.{dec}f}, "
-            f"plain +/- {row['half'] * scale:.{decimals_for(row['half'] * scale)}f}): "
-            f"{verdict}.{pairing}")
-    lines.extend(entrant_note)
-    if "pl" in ratings:
-        lines.append(_pl_sentence(ratings, n, words))
-    for mrg in merged:
-        lines.append(f"{mrg['merged']} plays exactly as {mrg['kept']} ({mrg['reason']}): "
-                     "rated once, under both names.")
-    return lines
-
-
-def _entrant_note(ratings: pd.DataFrame, unit: str, slow_share: int) -> list[str]:
-    out = []
-    units = plural(unit)
-    for _, r in ratings[ratings["entrant"]].iterrows():
-        out.append(
-            f"{r['strategy']} is tagged slow: it played {count_words(r['deals'])} of the "
+            f"(simultaneous 95% interval over all pairs +/- {sim_half * scale:.{dec}f}, "
+            f"plain +/- {half_ * scale:.{decimals_for(half_ * scale)}f}): "
+            f"{verdict}.{pairing}"), parts))
+    for _, r in ratings[ratings["entrant"].astype(bool)].iterrows():
+        name = str(r["strategy"])
+        parts = [cell("equals", "ratings", name, "entrant", equals="True"),
+                 cell("value", "ratings", name, "deals", exact=True)]
+        claims.append(one(f"entrant-{name}", (
+            f"{name} is tagged slow: it played {count_words(parts[1][1].value)} of the "
             f"{units} (1/{slow_share} of the budget), on each taking every seat once at a "
             f"table of the other strategies drawn at random, and is rated against the average "
             f"of the regular tables of the same {units}; it is nobody's company, so the other "
-            f"ratings do not depend on it.")
-    return out
+            f"ratings do not depend on it."), parts))
+    if "pl" in ratings:
+        claims.append(_pl_claim(ratings, n, words, cell, one))
+    merged = result.table("merged")
+    merged = merged[(merged["game"].astype(str) == game) & (merged["players"] == n)]
+    for _, m in merged.iterrows():
+        parts = [cell("equals", "merged", str(m["merged"]), col, key="merged",
+                      equals=str(m[col])) for col in ("kept", "reason")]
+        claims.append(one(f"merged-{m['merged']}", (
+            f"{m['merged']} plays exactly as {m['kept']} ({m['reason']}): "
+            "rated once, under both names."), parts))
+    return claims
 
 
 def run_ladder(
@@ -461,8 +509,8 @@ def run_ladder(
             manifest["strategies"] = [s for p in parts for s in p.manifest["strategies"]]
             manifest["entrants"] = [s for p in parts for s in p.manifest["entrants"]]
             manifest["left_out"] = [x for p in parts for x in p.manifest["left_out"]]
-            return StudyResult("ladder", tables, manifest,
-                               [h for p in parts for h in p.headlines])
+            both = StudyResult("ladder", tables, manifest)
+            return both.say([c for p in parts for c in p.claims])
         game = games_list[0]
     t0 = time.perf_counter()
     texts = list(strategies) if strategies else ladder_strategies(game, include)
@@ -473,7 +521,7 @@ def run_ladder(
         raise CardlabError(f"a ladder needs at least 10 deals per player count, got {games}")
     slow_labels = ([backend.canonical(game, s) for s in slow] if slow is not None
                    else [x for x in labels if is_slow(game, x)])
-    all_ratings, all_pairs, all_merged, specs, lines = [], [], [], [], []
+    all_ratings, all_pairs, all_merged, specs, said = [], [], [], [], []
     mode_used = mode
     entrants: list[str] = []
     for n in players:
@@ -504,9 +552,7 @@ def run_ladder(
         all_ratings.append(ratings)
         all_pairs.append(pairs)
         all_merged += [{"game": game, "players": n, **m} for m in merged]
-        unit = games_registry.get(game).mode(base.mode).unit
-        lines.extend(_sentences(ratings, pairs, merged, n, game, col, lower, unit, len(plan),
-                                _entrant_note(ratings, unit, slow_share)))
+        said.append((n, col, lower, games_registry.get(game).mode(base.mode).unit, len(plan)))
     col, lower = metric_for(game, mode_used, metric, better)
     try:
         missing = left_out(game, labels, named=bool(strategies))
@@ -530,23 +576,37 @@ def run_ladder(
               "pairs": pd.concat(all_pairs, ignore_index=True),
               "merged": pd.DataFrame(all_merged, columns=["game", "players", "kept",
                                                           "merged", "reason"])}
-    return StudyResult("ladder", tables, manifest, lines)
+    result = StudyResult("ladder", tables, manifest)
+    return result.say([c for n, col_n, lower_n, unit, seatings_n in said
+                       for c in _claims(result, n, game, col_n, lower_n, unit, seatings_n,
+                                        slow_share)])
 
 
-def _pl_sentence(ratings: pd.DataFrame, n: int, words: str) -> str:
-    """The Plackett-Luce order beside the score model's."""
+def _pl_claim(ratings: pd.DataFrame, n: int, words: str, cell: Callable[..., tuple],
+              one: Callable[..., Claim]) -> Claim:
+    """The Plackett-Luce order beside the score model's (``cell``/``one``: the ladder's
+    cell and claim makers for this player count)."""
     pl = ratings.sort_values(["pl_rank", "strategy"])
-    half = float(((pl["pl_high"] - pl["pl_low"]) / 2).min())
-    d = decimals_for(half)
+    parts, rows = [], []
+    for _, r in pl.iterrows():
+        name = str(r["strategy"])
+        got = [cell("value", "ratings", name, "pl", low="pl_low", high="pl_high"),
+               cell("value", "ratings", name, "pl_rank_low", exact=True),
+               cell("value", "ratings", name, "pl_rank_high", exact=True),
+               cell("value", "ratings", name, "pl_rank", exact=True),
+               cell("value", "ratings", name, "rank", exact=True)]
+        parts += got
+        rows.append([c for _, c in got])
+    d = decimals_for(min(half(x[0]) for x in rows))
     order = "; ".join(
-        f"{r['strategy']} {r['pl']:+.{d}f} [{r['pl_low']:+.{d}f}, {r['pl_high']:+.{d}f}] "
-        f"({rank_words(int(r['pl_rank_low']), int(r['pl_rank_high']))})"
-        for _, r in pl.iterrows())
+        f"{x[0].choice} {x[0].value:+.{d}f} [{x[0].low:+.{d}f}, {x[0].high:+.{d}f}] "
+        f"({rank_words(int(x[1].value), int(x[2].value))})" for x in rows)
     score = list(ratings.sort_values(["rank", "strategy"])["strategy"])
-    moved = [s for i, s in enumerate(pl["strategy"]) if score[i] != s]
+    moved = [x[0].choice for i, x in enumerate(rows) if score[i] != x[0].choice]
     agree = ("the same order as the score model" if not moved else
              f"the score model, which also weighs the margins, places {', '.join(moved)} "
              "differently")
-    return (f"Plackett-Luce at {n} players, from each table's finishing order by {words} alone "
-            f"(log-strength, 95% bootstrap interval over the seatings, best first): {order}; "
-            f"{agree}.")
+    return one("plackett-luce", (
+        f"Plackett-Luce at {n} players, from each table's finishing order by {words} alone "
+        f"(log-strength, 95% bootstrap interval over the seatings, best first): {order}; "
+        f"{agree}."), parts)

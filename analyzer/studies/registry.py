@@ -104,3 +104,8 @@ def get(name: str) -> StudyDescription:
     if name not in _STUDIES:
         raise CardlabError(f"unknown study {name!r}; studies: {', '.join(_STUDIES)}")
     return _STUDIES[name]
+
+
+def question(name: str) -> str:
+    """The question study ``name`` answers for players."""
+    return get(name).question

@@ -1,5 +1,11 @@
 """A study's result: tidy tables, the manifest behind them, and the answers in plain words.
 
+The answers are claims (:mod:`analyzer.studies.claims`): each sentence a study prints is
+rendered from a claim whose cells are read from the study's tables, and ``headlines`` are the
+sentences of the claims that hold when re-checked; a claim that does not hold becomes an
+alert naming its cells instead. The manifest saves the claims (``claims``) beside the
+sentences and alerts, and :func:`load_study` reads them back.
+
 On disk a study is one folder, ``<out>/<study>/``, holding ``manifest.json`` and each table
 twice: as Parquet (exact types, what :func:`load_study` reads) and as CSV (for anyone with a
 spreadsheet). The manifest records the format, the study, every run behind the numbers
@@ -31,6 +37,7 @@ from analyzer.outputs import (
     replace_folder,
 )
 from analyzer.studies import registry as studies
+from analyzer.studies.claims import Claim, claims_of, settle
 
 FORMAT = "cardlab-study/1"
 MANIFEST = "manifest.json"
@@ -38,12 +45,24 @@ MANIFEST = "manifest.json"
 
 @dataclass
 class StudyResult:
-    """What a study found: ``tables`` by name, ``manifest`` (JSON-able), ``headlines``."""
+    """What a study found: ``tables`` by name, ``manifest`` (JSON-able), ``headlines`` (the
+    sentences it prints), ``claims`` (what the sentences state, cell by cell) and ``alerts``
+    (claims withdrawn because the tables do not bear them out)."""
 
     study: str
     tables: dict[str, pd.DataFrame]
     manifest: dict[str, Any]
     headlines: list[str] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+    alerts: list[str] = field(default_factory=list)
+
+    def say(self, claims: list[Claim]) -> StudyResult:
+        """Add ``claims`` and derive ``headlines`` and ``alerts`` from all claims: the
+        sentences of those that hold when re-checked against the tables, an alert for each
+        that does not. Returns self."""
+        self.claims = [*self.claims, *claims]
+        self.headlines, self.alerts = settle(self.claims, self)
+        return self
 
     def table(self, name: str) -> pd.DataFrame:
         """One table by name, with a clear error when the study has no such table."""
@@ -153,7 +172,9 @@ def save_study(result: StudyResult, out: str | Path) -> Path:
                            "rows": len(df), "sha256": _sha256(tmp / f"{name}.parquet")}
         manifest = {**strategy_record(result.manifest), **result.manifest,
                     "study": result.study, "format": FORMAT,
-                    "headlines": list(result.headlines), "tables": files}
+                    "headlines": list(result.headlines),
+                    "claims": [c.to_json() for c in result.claims],
+                    "alerts": list(result.alerts), "tables": files}
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
 
     replace_folder(out / result.study, "study", build, what="study folder",
@@ -242,7 +263,13 @@ def load_study(folder: str | Path) -> StudyResult:
             raise CardlabError(f"{file} cannot be read: {exc}") from None
     if not tables:
         raise CardlabError(f"study {study!r} in {folder} has no tables")
-    return StudyResult(study, tables, manifest, list(manifest.get("headlines", [])))
+    try:
+        claims = claims_of(manifest.get("claims"))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise CardlabError(f"{path} is damaged: a saved claim cannot be read ({exc}); run "
+                           "the study again") from None
+    return StudyResult(study, tables, manifest, list(manifest.get("headlines", [])), claims,
+                       list(manifest.get("alerts") or []))
 
 
 def _count(v: Any) -> bool:
@@ -269,6 +296,9 @@ _FIELDS: dict[str, tuple[str, Callable[[Any], bool]]] = {
     "level": ("a number between 0 and 1", lambda v: _number(v) and 0 < v < 1),
     "elapsed_s": ("a number of seconds", lambda v: _number(v) and v >= 0),
     "headlines": ("a list of sentences", _texts),
+    "alerts": ("a list of sentences", _texts),
+    "claims": ("a list of claims", lambda v: isinstance(v, list) and all(
+        isinstance(x, dict) for x in v)),
     "strategies": ("a list of strategy names", _texts),
     "runs": ("a list of run specs", lambda v: isinstance(v, list) and all(
         isinstance(x, dict) for x in v)),

@@ -22,7 +22,8 @@ from analyzer.rng import DEFAULT_SEED
 from analyzer.runner.play import Backend, collect_seat_moments, make_spec, seat_field
 from analyzer.stats.hygiene import holm, selected_interval, two_sided_p
 from analyzer.stats.intervals import mean_interval_from_moments, wilson_interval
-from analyzer.studies.registry import study_game
+from analyzer.studies.claims import Cell, Claim, half, make_cell, probe, several
+from analyzer.studies.registry import question, study_game
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.text import pm
 
@@ -76,6 +77,10 @@ def seat_rows(players: int, labels: list[str], moments: pd.DataFrame,
             "p_dealt_ass": dealt.value, "p_dealt_ass_low": dealt.low,
             "p_dealt_ass_high": dealt.high, "p_dealt_ass_exact": exact,
             "exact_inside": bool(dealt.low <= exact <= dealt.high),
+            # what the seat pays for the ass above the average seat's 20/n (A-10)
+            "ass_penalty_excess": pen.value - ASS_PENALTY / players,
+            "ass_penalty_excess_low": pen.low - ASS_PENALTY / players,
+            "ass_penalty_excess_high": pen.high - ASS_PENALTY / players,
         })
     return rows
 
@@ -91,64 +96,135 @@ def seat_clear(table: pd.DataFrame, level: float = 0.95) -> np.ndarray:
 
 
 def headlines(table: pd.DataFrame, field_text: str) -> list[str]:
-    """Plain-language answers, every number taken from ``table``; "clearly" is judged after
-    Holm's correction over every seat tested (picking the largest of many is no finding)."""
-    lines = []
+    """The sentences :func:`seat_claims` states about ``table`` (those that hold); a table
+    without ``ass_penalty_excess`` gets it from ``ass_penalty``."""
+    if "ass_penalty_excess" not in table:
+        table = table.copy()
+        for end in ("", "_low", "_high"):
+            table["ass_penalty_excess" + end] = (table["ass_penalty" + end]
+                                                 - ASS_PENALTY / table["players"])
+    result = StudyResult("seats", {"seats": table}, {})
+    return result.say(seat_claims(result, field_text, field_text)).headlines
+
+
+def _probe(kind: str, table: str = "seats", **kw) -> Claim:
+    return probe(GAME, "seats", kind, table, **kw)
+
+
+def _holm_cells(result: StudyResult, table: str, part: pd.DataFrame, clear: np.ndarray,
+                field_: str | None) -> list[tuple[Claim, Cell]]:
+    """Every row of ``part`` as a Holm cell: clear or not, as the correction says."""
+    out = []
+    for is_clear, row in zip(clear, part.itertuples(), strict=True):
+        reader = _probe("holm-clear" if is_clear else "holm-unclear", table,
+                        extra={"key": "seat"})
+        out.append((reader, make_cell(reader, result, int(row.players), str(int(row.seat)),
+                                      "seat_effect", field_=field_)))
+    return out
+
+
+def seat_claims(result: StudyResult, field_text: str, field_: str) -> list[Claim]:
+    """Plain-language answers about table ``seats`` as claims, every number read from the
+    table; "clearly" is judged after Holm's correction over every seat tested (picking the
+    largest of many is no finding)."""
+    table = result.table("seats")
+    q = question("seats")
+    claims = []
     clear = seat_clear(table)
     tested = len(table)
+    holm_cells = _holm_cells(result, "seats", table, clear, field_)
     top = table.loc[table["seat_effect"].idxmax()]
     bottom = table.loc[table["seat_effect"].idxmin()]
-    extremes = (f"the largest is seat {int(top.seat)} at {int(top.players)} players "
-                f"({_pm(top, 'seat_effect')} minus points per game against the average seat), "
-                f"the smallest seat {int(bottom.seat)} at {int(bottom.players)} players "
-                f"({_pm(bottom, 'seat_effect')})")
-    if clear.any():
-        named = ", ".join(f"seat {int(r.seat)} at {int(r.players)} players "
-                          f"({_pm(r, 'seat_effect')})" for _, r in table[clear].iterrows())
-        lines.append(
-            f"Seat effects ({field_text}): {int(clear.sum())} of {tested} seats differ clearly "
-            f"from their table's average after Holm's correction over all {tested}: {named}; "
-            f"{extremes}.")
+    largest = _probe("best", better="higher", extra={"key": "seat", "all_players": True})
+    smallest = _probe("best", better="lower", extra={"key": "seat", "all_players": True})
+    hi = make_cell(largest, result, int(top.players), str(int(top.seat)), "seat_effect",
+                   field_=field_)
+    lo = make_cell(smallest, result, int(bottom.players), str(int(bottom.seat)),
+                   "seat_effect", field_=field_)
+    extremes = (f"the largest is seat {hi.choice} at {hi.players} players "
+                f"({cpm(hi)} minus points per game against the average seat), "
+                f"the smallest seat {lo.choice} at {lo.players} players ({cpm(lo)})")
+    named_cells = [c for r, c in holm_cells if r.kind == "holm-clear"]
+    if named_cells:
+        named = ", ".join(f"seat {c.choice} at {c.players} players ({cpm(c)})"
+                          for c in named_cells)
+        sentence = (f"Seat effects ({field_text}): {len(named_cells)} of {len(holm_cells)} "
+                    f"seats differ clearly from their table's average after Holm's correction "
+                    f"over all {len(holm_cells)}: {named}; {extremes}.")
     else:
-        lines.append(
-            f"No seat pays clearly more or less than the average seat at its table "
-            f"({field_text}) after Holm's correction over all {tested} seats tested; "
-            f"{extremes}.")
-    extra = table["ass_penalty"] - 20.0 / table["players"]
-    worst = table.loc[extra.idxmax()]
-    half = (worst["ass_penalty_high"] - worst["ass_penalty_low"]) / 2
-    low, high = selected_interval(float(extra.max()), float(extra.max() - half),
-                                  float(extra.max() + half), tested)
-    lines.append(
+        sentence = (f"No seat pays clearly more or less than the average seat at its table "
+                    f"({field_text}) after Holm's correction over all {len(holm_cells)} seats "
+                    f"tested; {extremes}.")
+    claims.append(several("seats-effects", sentence,
+                          [*holm_cells, (largest, hi), (smallest, lo)], game=GAME,
+                          study="seats", question=q))
+    worst = table.loc[table["ass_penalty_excess"].idxmax()]
+    excess = make_cell(_probe("best", better="higher",
+                              extra={"key": "seat", "all_players": True}),
+                       result, int(worst.players), str(int(worst.seat)), "ass_penalty_excess",
+                       field_=field_)
+    low = selected_interval(excess.value, excess.low, excess.high, tested)[0]
+    judged = _probe("positive" if low > 0 else "negative" if excess.high < 0 else "unclear",
+                    extra={"key": "seat", "family": tested})
+    verdict = make_cell(judged, result, excess.players, excess.choice, "ass_penalty_excess",
+                        field_=field_)
+    reader = _probe("value", extra={"key": "seat"})
+    penalty = make_cell(reader, result, excess.players, excess.choice, "ass_penalty",
+                        field_=field_)
+    claims.append(several("seats-ass", (
         f"Exactly one player ends each game with the ass, so its expected cost averages 20/n "
         f"minus points per seat (6.67 at 3 players, 1.67 at 12). The seat that pays most "
-        f"above that is seat {int(worst.seat)} at {int(worst.players)} players "
-        f"({pm(float(extra.max()), float(half))}: an expected {_pm(worst, 'ass_penalty')}), "
+        f"above that is seat {excess.choice} at {excess.players} players "
+        f"({cpm(excess)}: an expected {cpm(penalty)}), "
         + ("clearly more even once its pick as the largest of "
-           f"{tested} is allowed for." if low > 0 else
-           f"not clearly more once its pick as the largest of {tested} is allowed for."))
-    inside = int(table["exact_inside"].sum())
-    lines.append(
+           f"{tested} is allowed for." if judged.kind == "positive" else
+           f"not clearly more once its pick as the largest of {tested} is allowed for.")),
+        [(_probe("best", better="higher", extra={"key": "seat", "all_players": True}), excess),
+         (judged, verdict), (reader, penalty)], game=GAME, study="seats", question=q))
+    counted = []
+    for n in sorted(int(x) for x in table["players"].unique()):
+        for metric in ("exact_inside", "rows"):
+            reader = _probe("count")
+            counted.append((reader, make_cell(reader, result, n, "seats", metric,
+                                              field_=field_)))
+    inside = int(sum(c.value for _, c in counted if c.metric == "exact_inside"))
+    rows = int(sum(c.value for _, c in counted if c.metric == "rows"))
+    claims.append(several("seats-exact", (
         f"The simulated chance to be dealt the ass agrees with its exact value (the ass is "
         f"shuffled among the first 39 cards, which are dealt one at a time around the table): "
-        f"the 95% interval contains it for {inside} of {len(table)} (players, seat) pairs "
+        f"the 95% interval contains it for {inside} of {rows} (players, seat) pairs "
         f"(about 95% would be expected of independent checks; these are correlated: every "
         f"player count replays the same seed's deal indices and the seats of a game share one "
-        f"ass, so misses come in clusters)."
-    )
+        f"ass, so misses come in clusters)."), counted, game=GAME, study="seats", question=q))
     for players, part in table.groupby("players"):
-        mine = clear[(table["players"] == players).to_numpy()]
-        worst = part.loc[part["seat_effect"].idxmax()]
-        best = part.loc[part["seat_effect"].idxmin()]
-        which = [int(x) for x in part["seat"][mine]]
-        lines.append(
-            f"{players} players: {_pm(part.iloc[0], 'minus_points')} minus points per game in "
-            f"seat 0; the worst seat is {int(worst.seat)} ({_pm(worst, 'seat_effect')} vs the "
-            f"average seat), the best seat {int(best.seat)} ({_pm(best, 'seat_effect')}); "
+        n = int(players)
+        mine = [hc for hc in holm_cells if hc[1].players == n]
+        first = _probe("value", extra={"key": "seat"})
+        seat0 = make_cell(first, result, n, "0", "minus_points", field_=field_)
+        worst_r = _probe("best", better="higher", extra={"key": "seat"})
+        best_r = _probe("best", better="lower", extra={"key": "seat"})
+        w = make_cell(worst_r, result, n, str(int(part.loc[part["seat_effect"].idxmax(),
+                                                           "seat"])), "seat_effect",
+                      field_=field_)
+        b = make_cell(best_r, result, n, str(int(part.loc[part["seat_effect"].idxmin(),
+                                                          "seat"])), "seat_effect",
+                      field_=field_)
+        which = [c.choice for r, c in mine if r.kind == "holm-clear"]
+        sentence = (
+            f"{n} players: {cpm(seat0)} minus points per game in seat 0; the worst seat is "
+            f"{w.choice} ({cpm(w)} vs the average seat), the best seat {b.choice} ({cpm(b)}); "
             + ("no seat differs clearly from the average (Holm, all seats)." if not which else
                "clearly different from the average (Holm, all seats): seat "
-               + ", ".join(map(str, which)) + "."))
-    return lines
+               + ", ".join(which) + "."))
+        claims.append(several(f"seats-{n}", sentence,
+                              [(first, seat0), (worst_r, w), (best_r, b), *mine],
+                              game=GAME, study="seats", question=q))
+    return claims
+
+
+def cpm(cell: Cell) -> str:
+    """The cell's number with its interval, as sentences show it."""
+    return pm(cell.value, half(cell))
 
 
 def _pm(row: pd.Series, col: str) -> str:
@@ -197,7 +273,6 @@ def run_seats(
     table = pd.DataFrame(rows)
     field_text = ("every seat " + labels[0]) if len(set(labels)) == 1 else (
         "field " + ", ".join(labels))
-    lines = headlines(table, field_text)
     strong_labels = [backend.canonical(GAME, s) for s in strong_fields]
     strong_rows = []
     counts = [n for n in players if n in set(strong_players)]
@@ -211,10 +286,7 @@ def run_seats(
                             for r in seat_rows(n, [label] * n, moments, level)]
     tables = {"seats": table}
     if strong_rows:
-        strong = pd.DataFrame(strong_rows)
-        tables["strong"] = strong
-        for label, part in strong.groupby("field", sort=False):
-            lines.append(strong_sentence(part.reset_index(drop=True), label, slow_games))
+        tables["strong"] = pd.DataFrame(strong_rows)
     manifest = base_manifest(
         "seats", game=GAME, seed=seed, games=games, players=list(players),
         strategies=labels, level=level, runs=specs, rules=rules_by_players(specs),
@@ -222,19 +294,37 @@ def run_seats(
         elapsed_s=round(time.perf_counter() - t0, 2),
         unit="game", metric="minus_points (lower is better)",
     )
-    return StudyResult("seats", tables, manifest, lines)
+    result = StudyResult("seats", tables, manifest)
+    claims = seat_claims(result, field_text, ",".join(labels))
+    if strong_rows:
+        claims += [strong_claim(result, str(label), slow_games)
+                   for label in dict.fromkeys(tables["strong"]["field"].astype(str))]
+    return result.say(claims)
 
 
-def strong_sentence(part: pd.DataFrame, label: str, games: int) -> str:
-    """Whether any seat differs clearly when every seat plays ``label`` (Holm over them)."""
+def strong_claim(result: StudyResult, label: str, games: int) -> Claim:
+    """Whether any seat differs clearly when every seat plays ``label`` (Holm over them),
+    and the largest effect in size, as a claim on table ``strong``."""
+    part = result.table("strong")
+    part = part[part["field"].astype(str) == label].reset_index(drop=True)
     clear = seat_clear(part)
+    holm_cells = _holm_cells(result, "strong", part, clear, label)
     top = part.loc[part["seat_effect"].abs().idxmax()]
+    biggest = _probe("best", "strong", better="higher",
+                     extra={"key": "seat", "all_players": True, "abs": True})
+    t = make_cell(biggest, result, int(top.players), str(int(top.seat)), "seat_effect",
+                  field_=label)
     counts = ", ".join(str(int(n)) for n in sorted(part["players"].unique()))
-    which = ", ".join(f"seat {int(r.seat)} at {int(r.players)} players"
-                      for _, r in part[clear].iterrows())
-    return (f"Under strong play (every seat {label}, {games:,} games at {counts} players): "
-            + (f"{which} differ{'s' if clear.sum() == 1 else ''} clearly from the table's "
-               "average (Holm over these seats)" if which else
-               "no seat differs clearly from its table's average (Holm over these seats)")
-            + f"; the largest effect is seat {int(top.seat)} at {int(top.players)} players, "
-            f"{_pm(top, 'seat_effect')} minus points per game.")
+    named = [c for r, c in holm_cells if r.kind == "holm-clear"]
+    which = ", ".join(f"seat {c.choice} at {c.players} players" for c in named)
+    played = _probe("value", "strong", extra={"key": "seat"})
+    g = make_cell(played, result, t.players, t.choice, "games", field_=label)
+    sentence = (f"Under strong play (every seat {label}, {int(g.value):,} games at {counts} "
+                "players): "
+                + (f"{which} differ{'s' if len(named) == 1 else ''} clearly from the table's "
+                   "average (Holm over these seats)" if which else
+                   "no seat differs clearly from its table's average (Holm over these seats)")
+                + f"; the largest effect is seat {t.choice} at {t.players} players, "
+                f"{cpm(t)} minus points per game.")
+    return several(f"seats-strong-{label}", sentence, [*holm_cells, (biggest, t), (played, g)],
+                   game=GAME, study="seats", question=question("seats"))

@@ -43,7 +43,16 @@ from analyzer.runner.play import Backend, make_spec, seat_field
 from analyzer.stats.hygiene import holm, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.paired import paired_difference
-from analyzer.studies.registry import study_game
+from analyzer.studies.claims import (
+    Cell,
+    Claim,
+    difference_kind,
+    half,
+    make_cell,
+    probe,
+    several,
+)
+from analyzer.studies.registry import question, study_game
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.text import pm
 
@@ -160,42 +169,76 @@ AIM_WORDS = {"high": "playing for many points", "low": "playing for few points",
              "n/a": "without an aim"}
 
 
-def headlines(rules: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
-    """Plain-language answers from the tables: one short sentence per group."""
-    lines = []
+def _probe(kind: str, table: str, **kw) -> Claim:
+    return probe(GAME, "trump", kind, table, **kw)
+
+
+def rule_claims(result: StudyResult) -> list[Claim]:
+    """One claim per (players, rule set, aim) of table ``rules``: the named rule that loses
+    fewest sticks, whether the next is clearly worse (paired, table ``pairs``), the rule best
+    by card points where it differs, and the strategy's own choice."""
+    rules = result.table("rules")
+    pairs = result.table("pairs")
+    field_ = "/".join(result.manifest.get("strategies") or [])
+    q = question("trump")
+    claims = []
     for (players, ruleset, aim), part in rules.groupby(["players", "ruleset", "aim"],
                                                       sort=True):
+        n, rs, aim = int(players), str(ruleset), str(aim)
         part = part.sort_values("sticks_loss", kind="stable")
         named = part[part["rule"] != AS_PLAYED]
-        best = named.iloc[0]
-        runner = named.iloc[1] if len(named) > 1 else None
-        own = part[part["rule"] == AS_PLAYED]
-        half = (best["sticks_loss_high"] - best["sticks_loss_low"]) / 2
-        text = (f"{players} players, {RULESET_WORDS.get(ruleset, ruleset)}, "
-                f"{AIM_WORDS.get(aim, 'aiming ' + str(aim))}: fixing "
-                f"{RULE_WORDS.get(best['rule'], best['rule'])} loses least, "
-                f"{pm(best['sticks_loss'], half)} sticks per choice against the best suit in "
+
+        def cell(reader: Claim, rule: str, metric: str, n: int = n, rs: str = rs,
+                 aim: str = aim) -> tuple[Claim, Cell]:
+            return reader, make_cell(reader, result, n, rule, metric, ruleset=rs,
+                                     field_=field_, aim=aim)
+
+        best = cell(_probe("best", "rules", extra={"exclude": [AS_PLAYED]}),
+                    str(named["rule"].iloc[0]), "sticks_loss")
+        b = best[1]
+        parts = [best, cell(_probe("value", "rules", extra={"exact": True}), b.choice,
+                            "decisions")]
+        text = (f"{n} players, {RULESET_WORDS.get(rs, rs)}, "
+                f"{AIM_WORDS.get(aim, 'aiming ' + aim)}: fixing "
+                f"{RULE_WORDS.get(b.choice, b.choice)} loses least, "
+                f"{pm(b.value, half(b))} sticks per choice against the best suit in "
                 "hindsight")
-        if runner is not None:
-            sel = pairs[(pairs["players"] == players) & (pairs["ruleset"] == ruleset)
-                        & (pairs["aim"] == aim) & (pairs["a"] == runner["rule"])]
+        if len(named) > 1:
+            runner = str(named["rule"].iloc[1])
+            sel = pairs[(pairs["players"] == n) & (pairs["ruleset"] == rs)
+                        & (pairs["aim"] == aim) & (pairs["a"] == runner)
+                        & (pairs["b"] == b.choice)]
             if len(sel):
                 d = sel.iloc[0]
-                clear = "clearly" if d["low"] > 0 else "not clearly"
-                text += (f"; next, {RULE_WORDS.get(runner['rule'], runner['rule'])} is "
-                         f"{clear} worse ({interval(d['difference'], d['half'], signed=True)})")
+                kind = difference_kind(float(d["low"]), float(d["high"]))
+                parts.append(cell(_probe(kind, "pairs", against=b.choice), runner,
+                                  "difference"))
+                diff = parts[-1][1]
+                clear = "clearly" if kind == "positive" else "not clearly"
+                text += (f"; next, {RULE_WORDS.get(runner, runner)} is {clear} worse "
+                         f"({interval(diff.value, half(diff), signed=True)})")
         if aim in ("high", "low"):
-            by_points = named.sort_values("points_loss", kind="stable").iloc[0]
-            if by_points["rule"] != best["rule"]:
-                bh = (by_points["points_loss_high"] - by_points["points_loss_low"]) / 2
-                text += (f"; counting card points instead, {RULE_WORDS.get(by_points['rule'])}"
-                         f" is best ({pm(by_points['points_loss'], bh)} points lost)")
-        if len(own):
-            o = own.iloc[0]
-            oh = (o["sticks_loss_high"] - o["sticks_loss_low"]) / 2
-            text += f"; the strategy's own choice loses {pm(o['sticks_loss'], oh)}"
-        lines.append(text + f" ({count(best['decisions'])} choices).")
-    return lines
+            by_points = str(named.sort_values("points_loss", kind="stable")["rule"].iloc[0])
+            if by_points != b.choice:
+                parts.append(cell(_probe("best", "rules", extra={"exclude": [AS_PLAYED]}),
+                                  by_points, "points_loss"))
+                bp = parts[-1][1]
+                text += (f"; counting card points instead, {RULE_WORDS.get(by_points)}"
+                         f" is best ({pm(bp.value, half(bp))} points lost)")
+        if (part["rule"] == AS_PLAYED).any():
+            parts.append(cell(_probe("value", "rules"), AS_PLAYED, "sticks_loss"))
+            o = parts[-1][1]
+            text += f"; the strategy's own choice loses {pm(o.value, half(o))}"
+        claims.append(several(f"trump-{n}-{rs}-{aim}",
+                              text + f" ({count(parts[1][1].value)} choices).", parts,
+                              game=GAME, study="trump", question=q))
+    return claims
+
+
+def headlines(rules: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
+    """The sentences of :func:`rule_claims` on these tables (those that hold)."""
+    result = StudyResult("trump", {"rules": rules, "pairs": pairs}, {})
+    return result.say(rule_claims(result)).headlines
 
 
 def is_slow(game: str, text: str) -> bool:
@@ -279,45 +322,69 @@ def _phrase(value: float, half: float, signed: bool = False) -> str:
     return interval(value, half, signed=True) if signed else pm(value, half)
 
 
-def chooser_headlines(table: pd.DataFrame) -> list[str]:
-    """One sentence per (chooser, players, rule set): its own choice against the best suit in
-    hindsight, beside the longest-suit rule and the best fixed rule on the same decisions."""
-    lines = []
+def chooser_claims(result: StudyResult) -> list[Claim]:
+    """One claim per (chooser, players, rule set) of table ``choosers``: its own choice
+    against the best suit in hindsight, beside the longest-suit rule and the best fixed rule
+    on the same decisions (paired, Holm over the rules)."""
+    table = result.table("choosers")
+    q = question("trump")
+    claims = []
     for (chooser, players, ruleset), part in table.groupby(["chooser", "players", "ruleset"],
                                                            sort=False):
-        own = part[part["rule"] == AS_PLAYED].iloc[0]
+        n, rs, who = int(players), str(ruleset), str(chooser)
+
+        def cell(reader: Claim, rule: str, metric: str, n: int = n, rs: str = rs,
+                 who: str = who) -> tuple[Claim, Cell]:
+            return reader, make_cell(reader, result, n, rule, metric, ruleset=rs, field_=who)
+
+        figure = _probe("value", "choosers")
+        exact = _probe("value", "choosers", extra={"exact": True})
+        own = cell(figure, AS_PLAYED, "sticks_loss")
+        decisions = cell(exact, AS_PLAYED, "decisions")
+        parts = [own, decisions]
         rules = part[part["rule"] != AS_PLAYED].set_index("rule")
-        text = (f"{players} players, {RULESET_WORDS.get(ruleset, ruleset)}: {chooser}'s trump "
-                f"choice loses {_phrase(own['sticks_loss'], _half(own, 'sticks_loss'))} sticks "
+        o = own[1]
+        text = (f"{n} players, {RULESET_WORDS.get(rs, rs)}: {who}'s trump "
+                f"choice loses {_phrase(o.value, half(o))} sticks "
                 "per decision against the best suit in hindsight")
-        if own["aimed"] > 1:
-            text += (f" ({_phrase(own['points_loss'], _half(own, 'points_loss'))} card points "
-                     f"over the {count(own['aimed'])} decisions where it has an aim)")
+        aimed = part.loc[part["rule"] == AS_PLAYED, "aimed"].iloc[0]
+        if aimed > 1:
+            parts += [cell(figure, AS_PLAYED, "points_loss"), cell(exact, AS_PLAYED, "aimed")]
+            pts, am = parts[-2][1], parts[-1][1]
+            text += (f" ({_phrase(pts.value, half(pts))} card points "
+                     f"over the {count(am.value)} decisions where it has an aim)")
         bits = []
         for rule in dict.fromkeys(["longest", *rules.index[rules["best_rule"]]]):
             if rule not in rules.index:
                 continue
-            r = rules.loc[rule]
+            is_best = bool(rules.loc[rule, "best_rule"])
+            reader = (_probe("best", "choosers", extra={"exclude": [AS_PLAYED]}) if is_best
+                      else figure)
+            parts.append(cell(reader, str(rule), "sticks_loss"))
+            loss = parts[-1][1]
+            parts.append(cell(_probe("value", "choosers"), str(rule), "own_minus"))
+            d = parts[-1][1]
             what = (f"the best fixed rule here, {RULE_WORDS.get(rule, rule)}, loses"
-                    if r["best_rule"] else f"{RULE_WORDS.get(rule, rule)} loses")
-            if r["own_minus"] == 0 and r["own_minus_half"] == 0:
+                    if is_best else f"{RULE_WORDS.get(rule, rule)} loses")
+            if d.value == 0 and d.low == d.high:
                 verdict = "it fixed the same suit on every decision"
             else:
-                verdict = (("clearly less" if r["own_minus"] < 0 else "clearly more")
-                           if r["clear"] else "not clearly more or less")
-                verdict = (f"{chooser}'s choice loses {verdict}: "
-                           f"{_phrase(r['own_minus'], r['own_minus_half'], True)}")
-            bits.append(f"{what} {_phrase(r['sticks_loss'], _half(r, 'sticks_loss'))} "
-                        f"({verdict})")
+                clear = bool(rules.loc[rule, "clear"])
+                parts.append(cell(_probe("equals", "choosers", extra={"equals": str(clear)}),
+                                  str(rule), "clear"))
+                verdict = (("clearly less" if d.value < 0 else "clearly more")
+                           if clear else "not clearly more or less")
+                verdict = (f"{who}'s choice loses {verdict}: "
+                           f"{_phrase(d.value, half(d), True)}")
+            bits.append(f"{what} {_phrase(loss.value, half(loss))} ({verdict})")
         if bits:
             text += "; on the same decisions " + "; ".join(bits)
-        lines.append(text + f"; {count(own['decisions'])} choices, its own choice paired with "
-                            f"each rule, Holm over the {len(rules)} rules.")
-    return lines
-
-
-def _half(row: pd.Series, col: str) -> float:
-    return float((row[col + "_high"] - row[col + "_low"]) / 2)
+        claims.append(several(
+            f"trump-chooser-{who}-{n}-{rs}",
+            text + f"; {count(decisions[1].value)} choices, its own choice paired with "
+                   f"each rule, Holm over the {len(rules)} rules.",
+            parts, game=GAME, study="trump", question=q))
+    return claims
 
 
 def run_trump(
@@ -375,9 +442,6 @@ def run_trump(
     names = {k: " = ".join([k, *v]) for k, v in merged.items()}
     chooser_loss["chooser"] = chooser_loss["chooser"].map(names)
     ctable = chooser_table(chooser_loss, level)
-    lines = headlines(rules, pairs)
-    if extra:
-        lines += chooser_headlines(ctable)
     manifest = base_manifest(
         "trump", game=GAME, mode="deals", seed=seed, deals=deals, players=list(players),
         rules_sets=list(rulesets), strategies=labels, level=level, runs=specs,
@@ -389,8 +453,9 @@ def run_trump(
         metric="loss against the best suit in hindsight (sticks; card points by aim)",
         elapsed_s=round(time.perf_counter() - t0, 2),
     )
-    return StudyResult("trump", {"rules": rules, "pairs": pairs, "features": features,
-                                 "choosers": ctable}, manifest, lines)
+    result = StudyResult("trump", {"rules": rules, "pairs": pairs, "features": features,
+                                   "choosers": ctable}, manifest)
+    return result.say(rule_claims(result) + (chooser_claims(result) if extra else []))
 
 
 def _fingerprint(loss: pd.DataFrame) -> bytes:

@@ -10,8 +10,14 @@ Ass?: minus points, lower is better, so ``diff >= 0``; Plus-Minus Jass: sticks, 
 better, so ``diff <= 0``). The *loss* of a move (``replay --analyze``) is ``|diff|`` with
 its interval oriented the same way: ``loss >= 0`` always.
 
-Labels (docs/analyzing.md): a move is labelled only when its loss is clear (the paired
-interval of the loss lies above 0), and then by the loss's size in the game's unit.
+The best move is picked as the best of the k moves on these very worlds, so a difference
+to it is read against a pick: its interval is widened for the selection (Bonferroni over the
+k (k - 1) / 2 pairs of moves, so that every pair, and hence the one the pick makes, is
+covered at 95% together).
+
+Labels (docs/analyzing.md): a move is labelled only when its loss is clear (the
+selection-corrected paired interval of the loss lies above 0), and then by the loss's size
+in the game's unit.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer.stats.hygiene import selected_interval
 from analyzer.stats.intervals import mean_interval
 
 
@@ -84,17 +91,26 @@ def move_rows(game: str, outcomes: np.ndarray, names: list[str], pimc: int | Non
     sign = 1.0 if LOWER_IS_BETTER[game] else -1.0
     order = sorted(range(len(names)), key=lambda i: (sign * means[i], i))
     best = order[0]
+    pairs = max(1, len(names) * (len(names) - 1) // 2)  # the family the best was picked from
+
+    def paired(d: np.ndarray) -> tuple[float, float, float]:
+        mean, low, high = _interval(d)
+        if math.isnan(low) or low == high:
+            return mean, low, high
+        low, high = selected_interval(mean, low, high, pairs)
+        return mean, low, high
+
     rows = []
     for i in order:
         value, low, high = _interval(x[:, i])
-        diff, dlow, dhigh = (0.0, 0.0, 0.0) if i == best else _interval(x[:, i] - x[:, best])
+        diff, dlow, dhigh = (0.0, 0.0, 0.0) if i == best else paired(x[:, i] - x[:, best])
         row = {"move": names[i], "value": value, "low": _clean(low), "high": _clean(high),
                "diff": diff, "diff_low": _clean(dlow), "diff_high": _clean(dhigh),
                "best": i == best, "pimc": pimc is not None and i == pimc}
         for key, matrix in (extra or {}).items():
             y = np.asarray(matrix, dtype=np.float64)
             v, lo, hi = _interval(y[:, i])
-            d, dlo, dhi = (0.0, 0.0, 0.0) if i == best else _interval(y[:, i] - y[:, best])
+            d, dlo, dhi = (0.0, 0.0, 0.0) if i == best else paired(y[:, i] - y[:, best])
             row.update({key: v, f"{key}_low": _clean(lo), f"{key}_high": _clean(hi),
                         f"{key}_diff": d, f"{key}_diff_low": _clean(dlo),
                         f"{key}_diff_high": _clean(dhi)})

@@ -143,7 +143,8 @@ def table(result: dict[str, Any], game: str) -> str:
         lines.append(f"Typed by hand: cardlab analyze {game} {pos['typed']}")
     unit = pos["unit"]
     lines.append(f"Values: {unit}; {numbers.count(pos['worlds'])} worlds, seed {pos['seed']}; "
-                 "95% intervals; 'vs best' is paired (the same worlds for every move).")
+                 "95% intervals; 'vs best' is paired (the same worlds for every move)"
+                 " and widened for the best having been picked among the moves.")
     extra = "points" if game == "jass" else "win" if result["moves"] and "win" in \
         result["moves"][0] else None
     title = {"points": "card points", "win": "match win"}.get(extra, "")

@@ -21,7 +21,7 @@ ALLOWED = {
     "analyzer/studies/registry.py": (3, "the study registry: which game each study plays"),
     "analyzer/studies/suite.py": (28, "the demo's own choices: which game each part warms "
                                       "and which games the suite's studies play"),
-    "analyzer/studies/fields.py": (13, "the fields study asks one question per game: joker "
+    "analyzer/studies/fields.py": (2, "the fields study asks one question per game: joker "
                                        "holding (Who's the Ass?) and trump (Jass)"),
     "analyzer/studies/best_response.py": (2, "the default fields, one list per game"),
     "analyzer/studies/results.py": (1, "a study manifest older than the game field was a "

@@ -45,6 +45,9 @@ from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.text import decimals_for, pm
 
+# The study asks one question per game: joker holding (Who's the Ass?) and trump (Jass).
+ASS, JASS = "ass", "jass"
+
 DEFAULT_FIELDS = ("basic", "careful", "tuned", "random")
 VALUE = "minus_points"
 SLOW_SHARE = 10  # a field tagged slow (pimc) plays 1/SLOW_SHARE of each budget
@@ -66,7 +69,7 @@ def with_added(ass_fields: list[str], jass_fields: list[str], added: Sequence[st
     out = (list(ass_fields), list(jass_fields))
     for name in added:
         hits = 0
-        for game, fields in zip(("ass", "jass"), out, strict=True):
+        for game, fields in zip((ASS, JASS), out, strict=True):
             try:
                 parse_strategy(game, name)
             except StrategyError:
@@ -91,7 +94,7 @@ def hold_and_use(field: str) -> tuple[str, str]:
     from strategies.registry import StrategyError, parse_strategy
 
     try:
-        s = parse_strategy("ass", field)
+        s = parse_strategy(ASS, field)
         names = {p.name for p in s.spec.params}
     except StrategyError:
         names = set()
@@ -110,7 +113,7 @@ def _per_deal(backend: Backend, spec, label: str, field: str, count: int) -> tup
 
 
 def _probe(kind: str, table: str, key: str = "field", **extra) -> Claim:
-    return probe("ass", "fields", kind, table, extra={"key": key, **extra})
+    return probe(ASS, "fields", kind, table, extra={"key": key, **extra})
 
 
 def _cell(result: StudyResult, reader: Claim, players: int, choice: str, metric: str,
@@ -137,7 +140,7 @@ def robustness_claim(result: StudyResult) -> Claim:
                        str(r["field"]), "identical", str(r["field"]))
                  for _, r in every.iterrows()]
         return several("fields-jokers-robust", "Holding and using jokers played identical "
-                       "games in every cell.", parts, game="ass", study="fields", question=q)
+                       "games in every cell.", parts, game=ASS, study="fields", question=q)
     parts = [x for _, r in cells.iterrows() for x in _state(result, r)]
     fields = list(dict.fromkeys(cells["field"]))
     counts = sorted(cells["players"].unique())
@@ -168,7 +171,7 @@ def robustness_claim(result: StudyResult) -> Claim:
             bits_by_field.append(f"against {f} it {', '.join(bits)} players")
         sentence = ("Whether holding jokers pays depends on the field: "
                     + "; ".join(bits_by_field) + " (Holm's correction over all cells).")
-    return several("fields-jokers-robust", sentence, parts, game="ass", study="fields",
+    return several("fields-jokers-robust", sentence, parts, game=ASS, study="fields",
                    question=q)
 
 
@@ -202,7 +205,7 @@ def field_claims(result: StudyResult, games: int) -> list[Claim]:
         fewer = int(parts[-1][1].value)
         if fewer != games:
             line += f" ({count_words(fewer)} games per player count: a slow field)"
-        claims.append(several(f"fields-jokers-{f}", line + ".", parts, game="ass",
+        claims.append(several(f"fields-jokers-{f}", line + ".", parts, game=ASS,
                               study="fields", question=question("fields")))
     return claims
 
@@ -228,7 +231,7 @@ def run_joker_fields(
     """
     if games < 2:
         raise CardlabError(f"the fields study needs at least 2 games, got {games}")
-    labels = [backend.canonical("ass", f) for f in fields]
+    labels = [backend.canonical(ASS, f) for f in fields]
     if not labels:
         raise CardlabError("name at least one field")
     t0 = time.perf_counter()
@@ -237,10 +240,10 @@ def run_joker_fields(
         raise CardlabError(f"the slow share must be at least 1, got {slow_share}")
     for f in labels:
         hold, use = (pairs or {}).get(f) or hold_and_use(f)
-        hold, use = backend.canonical("ass", hold), backend.canonical("ass", use)
-        count = field_budget("ass", f, games, slow_share)
+        hold, use = backend.canonical(ASS, hold), backend.canonical(ASS, use)
+        count = field_budget(ASS, f, games, slow_share)
         for n in players:
-            spec = make_spec(backend, "ass", n, [f] * n, seed, mode="games")
+            spec = make_spec(backend, ASS, n, [f] * n, seed, mode="games")
             h, fp_h = _per_deal(backend, spec, hold, f, count)
             u, fp_u = _per_deal(backend, spec, use, f, count)
             est = mean_interval(h - u, level)
@@ -255,7 +258,7 @@ def run_joker_fields(
     cells["p_holm"] = holm(cells["p"].to_numpy())
     cells["clear"] = (cells["p_holm"] < 1 - level) & ~cells["identical"]
     manifest = base_manifest(
-        "fields", game="ass", seed=seed, games=games, players=list(players), field=labels,
+        "fields", game=ASS, seed=seed, games=games, players=list(players), field=labels,
         slow_share=slow_share, level=level, metric="minus_points", better="lower",
         design="per field: the field's strategy (or heuristic) with jokers=keep and with "
                "jokers=as-needed, each seat by seat against the field on the same deals; "
@@ -295,10 +298,10 @@ def trump_field_tables(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,
     frames, pair_frames = [], []
     for f in fields:
         res = run_trump(backend, players, rulesets, [f],
-                        field_budget("jass", f, deals, slow_share, least=2), seed, level)
+                        field_budget(JASS, f, deals, slow_share, least=2), seed, level)
         rules = res.table("rules").copy()
         pairs = res.table("pairs").copy()
-        label = backend.canonical("jass", f)
+        label = backend.canonical(JASS, f)
         rules.insert(0, "field", label)
         pairs.insert(0, "field", label)
         # the strategy's own choice is a rule's equal when it loses exactly the same
@@ -353,7 +356,7 @@ def trump_field_claims(result: StudyResult) -> list[Claim]:
         merged = result.table("trump_merged")
         for kept, part in merged.groupby("merged_into", sort=False):
             same = list(dict.fromkeys(part["field"].astype(str)))
-            reader = probe("jass", "fields", "identical", "trump",
+            reader = probe(JASS, "fields", "identical", "trump",
                            extra={"key": "field", "also": ["trump_merged"]})
             parts = []
             for _, r in part.iterrows():
@@ -365,7 +368,7 @@ def trump_field_claims(result: StudyResult) -> list[Claim]:
                 f"fields-trump-merged-{kept}",
                 f"{' = '.join([str(kept), *same])}: the trump rules lose exactly the same "
                 f"with these players (they differ at most in their own trump choice),"
-                f" so they count as one field below.", parts, game="jass", study="fields",
+                f" so they count as one field below.", parts, game=JASS, study="fields",
                 question=q))
     keys = ["field", "players", "ruleset", "aim"]
     named = table[table["rule"] != AS_PLAYED]
@@ -408,7 +411,7 @@ def trump_field_claims(result: StudyResult) -> list[Claim]:
                 for f, g in best.groupby("field", sort=False))
             sentence = (f"Choosers aiming {aim}: no rule is best or tied for best in every "
                         f"cell ({cells}); the rule that loses least: {by}.")
-        claims.append(several(f"fields-trump-{aim}", sentence, parts, game="jass",
+        claims.append(several(f"fields-trump-{aim}", sentence, parts, game=JASS,
                               study="fields", question=q))
     own = table[(table["rule"] == AS_PLAYED) & (table["own_choice_is"] != "")]
     for (f, aim), part in own.groupby(["field", "aim"], sort=False):
@@ -420,7 +423,7 @@ def trump_field_claims(result: StudyResult) -> list[Claim]:
             f"fields-trump-own-{f}-{aim}",
             f"{f}, aiming {aim}: its own choice is {RULE_WORDS.get(rule, rule)} on "
             "every decision (identical losses), so the two are not compared.", parts,
-            game="jass", study="fields", question=q))
+            game=JASS, study="fields", question=q))
     return claims
 
 
@@ -471,10 +474,10 @@ def seats_field_table(backend: Backend, fields: Sequence[str] = SEATS_FIELDS,
 
     frames = []
     for f in fields:
-        count = field_budget("ass", f, games, slow_share)
+        count = field_budget(ASS, f, games, slow_share)
         t = run_seats(backend, players, [f], count, seed, level,
                       strong_fields=()).table("seats").copy()
-        t.insert(0, "field", backend.canonical("ass", f))
+        t.insert(0, "field", backend.canonical(ASS, f))
         t["field_games"] = count
         frames.append(t)
     table = pd.concat(frames, ignore_index=True)
@@ -497,7 +500,7 @@ def seats_field_claim(result: StudyResult) -> Claim:
     where = (f"{table['field'].nunique()} fields ({', '.join(dict.fromkeys(table['field']))}) "
              f"at {_list(sorted(table['players'].unique()))} players")
     top = table.loc[table["seat_effect"].abs().idxmax()]
-    largest = probe("ass", "fields", "best", "seats", better="higher",
+    largest = probe(ASS, "fields", "best", "seats", better="higher",
                     extra={"key": "seat", "all_players": True, "all_fields": True, "abs": True})
     parts.append(_cell(result, largest, int(top["players"]), str(int(top["seat"])),
                        "seat_effect", str(top["field"])))
@@ -519,5 +522,5 @@ def seats_field_claim(result: StudyResult) -> Claim:
         line = (f"Across {where}, seats that pay clearly more (+) or less (-) than the average "
                 f"seat after Holm's correction over all {len(table)} seats: {'; '.join(named)} "
                 "minus points per game; every other seat is not clearly different.")
-    return several("fields-seats", line, parts, game="ass", study="fields",
+    return several("fields-seats", line, parts, game=ASS, study="fields",
                    question=question("fields"))

@@ -150,10 +150,10 @@ def bench_split(deals: int = 200_000, repeats: int = 3, n: int = 4,
     fams, prms = engine_arrays(seat_strategies("jass", ["basic"], n))
     spec = RunSpec("jass", n, ("basic",), seed=1, mode="deals")
     def general():
-        return engine.deals_chunk(1, 0, deals, n, False, fams, prms)
+        return engine.deals_chunk(1, 0, deals, n, False, fams, prms, None)
 
     _deal_only(1, 10, n), _deal_and_play(1, 10, n, fams, prms), kernel.play_chunk(spec, 0, 10)
-    engine.deals_chunk(1, 0, 10, n, False, fams, prms)
+    engine.deals_chunk(1, 0, 10, n, False, fams, prms, None)
     deal = min(_cpu(lambda: _deal_only(1, deals, n)) for _ in range(repeats)) / deals
     both = min(_cpu(lambda: _deal_and_play(1, deals, n, fams, prms))
                for _ in range(repeats)) / deals

@@ -47,7 +47,7 @@ def _deal_and_play(seed, count, n, fams, prms):
         seed_state(rng, seed, u, 0)
         engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
         engine.begin_all(fams, prms, hands, st, ints[0], n)
-        engine.run_deal_plain(fams, prms, rng, hands, played, taken, st, ints[0])
+        engine.run_deal_plain(fams, prms, rng, hands, played, taken, st, ints[0], None)
         acc += st[S_LAST_WINNER]
     return acc
 

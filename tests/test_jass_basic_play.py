@@ -32,7 +32,7 @@ def _equal(general, special):
 def test_single_deals_equal_the_general_loop(seed, n):
     """J-2..J-9 in deals mode: 3,000 deals, every returned column equal to play_plain's."""
     fams, prms = _basic(n)
-    general = engine.deals_chunk(seed, 0, 3_000, n, False, fams, prms)
+    general = engine.deals_chunk(seed, 0, 3_000, n, False, fams, prms, None)
     special = basic_play.deals_chunk_basic(seed, 0, 3_000, n)
     _equal(general, special)
     points = special[2].reshape(-1, n)
@@ -48,7 +48,7 @@ def test_single_deals_equal_the_general_loop(seed, n):
 def test_matches_equal_the_general_loop(seed, n):
     """J-3 first dealer, the deal passing on, J-9 remembered ties and J-10: 300 matches."""
     fams, prms = _basic(n)
-    general = engine.matches_chunk(seed, 0, 300, n, False, 200, fams, prms)
+    general = engine.matches_chunk(seed, 0, 300, n, False, 200, fams, prms, None)
     special = basic_play.matches_chunk_basic(seed, 0, 300, n, 200)
     _equal(general, special)
     if n == 4:  # the remembered ties were paid, not only the plain sticks
@@ -58,7 +58,7 @@ def test_matches_equal_the_general_loop(seed, n):
 def test_deal_cap_equals_the_general_loop():
     """J-10's deal cap: capped matches end alike."""
     fams, prms = _basic(4)
-    general = engine.matches_chunk(5, 0, 300, 4, False, 10, fams, prms)
+    general = engine.matches_chunk(5, 0, 300, 4, False, 10, fams, prms, None)
     special = basic_play.matches_chunk_basic(5, 0, 300, 4, 10)
     _equal(general, special)
     assert special[6].any() and not special[6].all()
@@ -94,7 +94,7 @@ def test_dispatch_picks_the_basic_loop_only_for_basic_alone_under_seed():
     for mode in kernel.MODES:
         basic = kernel.chunk_kernel(mode, fams, False)
         assert basic is kernel._BASIC_CHUNKS[mode]
-        general = engine.matches_chunk if mode == "matches" else engine.deals_chunk
+        general = kernel._GENERAL_CHUNKS[mode]
         assert kernel.chunk_kernel(mode, fams, True) is general
         assert kernel.chunk_kernel(mode, mixed, False) is general
 
@@ -107,11 +107,11 @@ def test_play_chunk_through_the_basic_loop_equals_the_general_loop(mode):
     out = kernel.play_chunk(spec, 7, 60)
     fams, prms = _basic(4)
     if mode == "deals":
-        cols = engine.deals_chunk(11, 7, 60, 4, False, fams, prms)[2:]
+        cols = engine.deals_chunk(11, 7, 60, 4, False, fams, prms, None)[2:]
         names = ("points", "tricks", "sticks", "fixed_trump", "last_trick")
         assert np.array_equal(out["trump"], np.repeat(cols[5], 4))
     else:
-        cols = engine.matches_chunk(11, 7, 60, 4, False, 10, fams, prms)[2:]
+        cols = engine.matches_chunk(11, 7, 60, 4, False, 10, fams, prms, None)[2:]
         names = ("sticks", "won", "bonus_sticks")
         assert np.array_equal(out["deals"], np.repeat(cols[3], 4))
     for name, col in zip(names, cols, strict=False):

@@ -12,11 +12,12 @@ or a single deal (``deals_mode`` true), from its (seed, index) alone:
 
 Work arrays are allocated once per chunk (:func:`new_work`) and reused for every unit, so the
 hot loop allocates nothing. Plain runs (the chunk kernels) play through :func:`play_plain`,
-which has nothing of the trace or the counterfactual in it; tables with a search seat (pimc,
-peek) use :func:`play_plain_search`, the same loop with the full dispatcher, so that a run
-without search never compiles the search. The move itself and the rollout entry point of the
-search live in :mod:`strategies.jass.play`. :func:`play_unit` is the traced path, with
-these optional outputs:
+which has nothing of the trace or the counterfactual in it; its ``search`` argument (None,
+or True for a table with a search seat: pimc, peek) picks by its type whether a compiled
+copy holds the full dispatcher, so that a run without search never compiles the search.
+The move itself and the rollout entry point of the search live in
+:mod:`strategies.jass.play`. :func:`play_unit` is the traced path, with these optional
+outputs:
 
 * trace (``trace_on``): one row per deal in ``trace`` (layout ``T_*``), turned into a record by
   :mod:`analyzer.engines.jass.records`;
@@ -258,42 +259,37 @@ def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace
 
 
 @njit_no_runtime()
-def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo):
-    """:func:`run_deal` without trace, counterfactual or search families: the plain run's
-    play loop. ``basic`` is trusted (it picks from ``legal`` by construction); every other
-    family's card is checked; the public state gets no ``S_BAN`` inferences (only a search
-    reads them: ``play_card_no_bans``). Returns DONE or ILLEGAL + seat."""
+def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo, search):
+    """:func:`run_deal` without trace or counterfactual: the plain run's play loop. Returns
+    DONE or ILLEGAL + seat.
+
+    ``search`` is None for a table without a search seat and True for one with (pimc, peek).
+    Its type picks the code each compiled copy holds, as the Who's the Ass? variant does:
+    without search, ``basic`` is trusted (it picks from ``legal`` by construction), every
+    other family's card is checked, and the public state gets no ``S_BAN`` inferences (only a
+    search reads them: ``play_card_no_bans``), so such runs never compile the search; with
+    search, every family's card comes through the full dispatcher and is checked."""
     ntr = st[S_NTRICKS]
     while st[S_TRICK] < ntr:
         seat = to_move(st)
         hand = hands[seat]
         legal = legal_mask(hand, st)
-        fam = fams[seat]
-        if fam == FAM_BASIC:
-            card = basic_card(legal, st)
+        if search is None:
+            fam = fams[seat]
+            if fam == FAM_BASIC:
+                card = basic_card(legal, st)
+            else:
+                card = choose_card(fam, prms[seat], seat, hand, legal, st, played, taken, rng,
+                                   memo[seat])
+                if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
+                    return ILLEGAL + seat
+            play_card_no_bans(seat, card, hands, played, taken, st)  # no search reads the bans
         else:
-            card = choose_card(fam, prms[seat], seat, hand, legal, st, played, taken, rng,
-                               memo[seat])
+            card = decide(fams[seat], prms[seat], seat, hands, legal, st, played, taken, rng,
+                          memo[seat])
             if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
                 return ILLEGAL + seat
-        play_card_no_bans(seat, card, hands, played, taken, st)  # no search reads the bans
-    return DONE
-
-
-@njit_no_runtime()
-def run_deal_search(fams, prms, rng, hands, played, taken, st, memo):
-    """:func:`run_deal_plain` for tables with a search seat (pimc, peek): every family's card
-    comes through the full dispatcher and is checked. A separate function so that runs
-    without search never compile the search."""
-    ntr = st[S_NTRICKS]
-    while st[S_TRICK] < ntr:
-        seat = to_move(st)
-        legal = legal_mask(hands[seat], st)
-        card = decide(fams[seat], prms[seat], seat, hands, legal, st, played, taken, rng,
-                      memo[seat])
-        if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
-            return ILLEGAL + seat
-        play_card(seat, card, hands, played, taken, st)
+            play_card(seat, card, hands, played, taken, st)
     return DONE
 
 
@@ -375,10 +371,10 @@ def unit_end(work, d, winner, deals_mode):
 
 
 @njit_no_runtime()
-def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
-    """Play one match (or one deal in ``deals_mode``) of a plain run with no search seat:
-    :func:`play_unit` with nothing of the trace or the counterfactual. Same results, same
-    draws. :func:`play_plain_search` is the same loop for tables with a search seat."""
+def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode, search):
+    """Play one match (or one deal in ``deals_mode``) of a plain run: :func:`play_unit` with
+    nothing of the trace or the counterfactual. Same results, same draws. ``search``: None
+    or True, as in :func:`run_deal_plain`."""
     dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
     winner = -1
     d = 0
@@ -386,30 +382,7 @@ def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
         d += 1
         deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms)
         status = run_deal_plain(fams, prms, work[0], work[2], work[3], work[4], work[W_ST],
-                                work[W_INTS][I_MEMO])
-        if status != DONE:
-            return status
-        winner = deal_finish(work, n, deals_mode)
-        if winner >= 0:
-            break
-        dealer += 1
-        if dealer == n:
-            dealer = 0
-    unit_end(work, d, winner, deals_mode)
-    return DONE
-
-
-@njit_no_runtime()
-def play_plain_search(seed, index, n, swiss, cap, fams, prms, work, deals_mode):
-    """:func:`play_plain` with the search families in the dispatcher."""
-    dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
-    winner = -1
-    d = 0
-    while d < ndeals:
-        d += 1
-        deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms)
-        status = run_deal_search(fams, prms, work[0], work[2], work[3], work[4], work[W_ST],
-                                 work[W_INTS][I_MEMO])
+                                work[W_INTS][I_MEMO], search)
         if status != DONE:
             return status
         winner = deal_finish(work, n, deals_mode)
@@ -627,14 +600,14 @@ def _deal_columns(count, n):
 
 
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
-def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
-    """Play matches start..start+count-1 (no search seat). Returns (status, bad index,
-    per-(match, seat) arrays sticks/won/bonus, per-match arrays deals/capped/winner/
-    first_dealer)."""
+def matches_chunk(seed, start, count, n, swiss, cap, fams, prms, search):
+    """Play matches start..start+count-1 (``search``: None, or True for a table with a search
+    seat, :func:`run_deal_plain`). Returns (status, bad index, per-(match, seat) arrays
+    sticks/won/bonus, per-match arrays deals/capped/winner/first_dealer)."""
     work = new_work()
     sticks, won, bonus, deals, capped, winner, first_dealer = _match_columns(count, n)
     for u in range(count):
-        status = play_plain(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0])
+        status = play_plain(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0], search)
         if status != DONE:
             return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
         _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
@@ -642,39 +615,14 @@ def matches_chunk(seed, start, count, n, swiss, cap, fams, prms):
 
 
 @njit(cache=True, nogil=True)
-def matches_chunk_search(seed, start, count, n, swiss, cap, fams, prms):
-    """:func:`matches_chunk` for tables with a search seat."""
-    work = new_work()
-    sticks, won, bonus, deals, capped, winner, first_dealer = _match_columns(count, n)
-    for u in range(count):
-        status = play_plain_search(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0])
-        if status != DONE:
-            return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
-        _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
-    return DONE, -1, sticks, won, bonus, deals, capped, winner, first_dealer
-
-
-@njit(cache=True, nogil=True)
-def deals_chunk(seed, start, count, n, swiss, fams, prms):
-    """Play single deals start..start+count-1 (no search seat). Returns (status, bad index,
-    per-(deal, seat) arrays points/tricks/sticks/fixed_trump/last_trick, per-deal trump)."""
+def deals_chunk(seed, start, count, n, swiss, fams, prms, search):
+    """Play single deals start..start+count-1 (``search`` as in :func:`matches_chunk`).
+    Returns (status, bad index, per-(deal, seat) arrays points/tricks/sticks/fixed_trump/
+    last_trick, per-deal trump)."""
     work = new_work()
     points, tricks, sticks, fixed, last, trump = _deal_columns(count, n)
     for u in range(count):
-        status = play_plain(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0])
-        if status != DONE:
-            return status, start + u, points, tricks, sticks, fixed, last, trump
-        _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)
-    return DONE, -1, points, tricks, sticks, fixed, last, trump
-
-
-@njit(cache=True, nogil=True)
-def deals_chunk_search(seed, start, count, n, swiss, fams, prms):
-    """:func:`deals_chunk` for tables with a search seat."""
-    work = new_work()
-    points, tricks, sticks, fixed, last, trump = _deal_columns(count, n)
-    for u in range(count):
-        status = play_plain_search(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0])
+        status = play_plain(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0], search)
         if status != DONE:
             return status, start + u, points, tricks, sticks, fixed, last, trump
         _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)

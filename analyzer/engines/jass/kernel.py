@@ -107,14 +107,41 @@ def chunk_kernel(mode: str, fams: np.ndarray, swiss: bool):
     (seed, start, count, n, swiss, cap, fams, prms): the ``basic``-alone loop for
     :func:`basic_alone` tables, the search variant for tables with a search seat (only then is
     the search compiled), else the general plain loop."""
-    from analyzer.engines.jass import engine
 
     if basic_alone(fams, swiss):
         return _BASIC_CHUNKS[mode]
     search = bool(np.isin(fams, SEARCH_FAMILIES).any())
-    if mode == "matches":
-        return engine.matches_chunk_search if search else engine.matches_chunk
-    return engine.deals_chunk_search if search else engine.deals_chunk
+    return (_SEARCH_CHUNKS if search else _GENERAL_CHUNKS)[mode]
+
+
+# The general loop, compiled without (None) or with (True) the search families: engine's
+# ``search`` argument, whose type picks the code of each compiled copy.
+def _general_matches(seed, start, count, n, swiss, cap, fams, prms):
+    from analyzer.engines.jass import engine
+
+    return engine.matches_chunk(seed, start, count, n, swiss, cap, fams, prms, None)
+
+
+def _search_matches(seed, start, count, n, swiss, cap, fams, prms):
+    from analyzer.engines.jass import engine
+
+    return engine.matches_chunk(seed, start, count, n, swiss, cap, fams, prms, True)
+
+
+def _general_deals(seed, start, count, n, swiss, fams, prms):
+    from analyzer.engines.jass import engine
+
+    return engine.deals_chunk(seed, start, count, n, swiss, fams, prms, None)
+
+
+def _search_deals(seed, start, count, n, swiss, fams, prms):
+    from analyzer.engines.jass import engine
+
+    return engine.deals_chunk(seed, start, count, n, swiss, fams, prms, True)
+
+
+_GENERAL_CHUNKS = {"matches": _general_matches, "deals": _general_deals}
+_SEARCH_CHUNKS = {"matches": _search_matches, "deals": _search_deals}
 
 
 def _basic_matches(seed, start, count, n, swiss, cap, fams, prms):

@@ -75,6 +75,7 @@ from strategies.ass.catalog import (
     J_FINISH,
     J_KEEP,
     J_KEEP_UNTIL,
+    LEARNED,
     PIMC,
     RANDOM,
     SLOT_ASS_JOKERS,
@@ -322,6 +323,8 @@ def decide(family, params, view, rng):
         return random_policy(params, view, rng)
     elif family == HEURISTIC:
         return heuristic(params, view, rng)
+    elif family == LEARNED:
+        return _learned.learned(params, view, rng)
     elif family == PIMC:  # (peek needs every hand, which a view never holds: the engine's own)
         return _pimc.search_move(family, params, view, rng, np.zeros(0, dtype=np.uint64),
                                  np.zeros((0, 2), dtype=np.int64))  # no move record here
@@ -329,4 +332,5 @@ def decide(family, params, view, rng):
 
 
 # Last: the search module rolls out with the policies above (a circular import otherwise).
+import strategies.ass.learned as _learned  # noqa: E402
 import strategies.ass.pimc as _pimc  # noqa: E402

@@ -90,7 +90,8 @@ from analyzer.games.ass.moves import (
 )
 from analyzer.numba_compat import njit_no_runtime
 from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
-from strategies.ass.catalog import BASIC, HEURISTIC, PEEK, PIMC, RANDOM
+from strategies.ass.catalog import BASIC, HEURISTIC, LEARNED, PEEK, PIMC, RANDOM
+from strategies.ass.learned import learned
 from strategies.ass.pimc import search_move
 from strategies.ass.policies import basic_packed, heuristic, random_policy
 
@@ -201,6 +202,8 @@ def _decide(fam, params, seat, view, rng, packed, variant, trace):
         return random_policy(pp, view, rng)
     elif fam == HEURISTIC:
         return heuristic(pp, view, rng)
+    elif fam == LEARNED:
+        return learned(pp, view, rng)
     elif fam in (PIMC, PEEK):
         return _search_move(variant, fam, pp, view, rng, packed, trace)
     return PASS - 1  # a family missing here: an illegal code, reported as such

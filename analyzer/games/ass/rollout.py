@@ -60,7 +60,8 @@ from analyzer.games.ass.cards import (
 )
 from analyzer.games.ass.moves import U0, U15, check_move, count_of, move_delta, unpack_to
 from analyzer.numba_compat import njit_no_runtime
-from strategies.ass.catalog import BASIC, HEURISTIC, RANDOM
+from strategies.ass.catalog import BASIC, HEURISTIC, LEARNED, RANDOM
+from strategies.ass.learned import learned
 from strategies.ass.policies import basic_packed, heuristic, random_policy
 
 # the proven bound on rounds of engine.py (2 * 110 + 1), repeated to keep the import one-way
@@ -79,6 +80,8 @@ def _roll_decide(fam, pp, view, rng, hand, pos, ass_round, may_lead_ass, k, high
         return random_policy(pp, view, rng)
     elif fam == HEURISTIC:
         return heuristic(pp, view, rng)
+    elif fam == LEARNED:
+        return learned(pp, view, rng)
     return PASS - 1  # a search family or an unknown one: an illegal code, reported
 
 

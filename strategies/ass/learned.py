@@ -227,7 +227,7 @@ def features(view, move, out, at):
                     s = (me + p - pos) % n
                     if view[PUB_SIZES + s] >= k:
                         cnt += 1
-                still = cnt / n
+                still = cnt / n  # (n >= 2 here: a follower has a seat before it)
     base = (
         1.0 if is_pass else 0.0,
         1.0 if (not is_pass and v == ASS and pos == 0) else 0.0,

@@ -304,3 +304,29 @@ def test_decisions_and_train_refuse_bad_input_in_one_line(tmp_path):
         assert result.exit_code == 2, args
         assert words in result.output, (args, result.output)
         assert not any((tmp_path / x).exists() for x in "abcdef")
+
+
+def test_train_from_decision_runs_writes_checked_weights_and_refuses_a_second_start(tmp_path):
+    """``cardlab train ass --from``: the weights of the fit, in a valid file with provenance,
+    the same for the same data; a work folder in use needs --resume."""
+    from typer.testing import CliRunner
+
+    from analyzer.cli import app
+
+    run_decisions(tmp_path / "dec", 8, 4, 4, parse_strategy("ass", "pimc:worlds=4"),
+                  resume=False, progress=False)
+    runner = CliRunner()
+    outs = []
+    for name in ("a", "b"):
+        result = runner.invoke(app, ["train", "ass", "--out", str(tmp_path / name), "-q",
+                                     "--from", str(tmp_path / "dec")])
+        assert result.exit_code == 0, result.output
+        w, doc = lw.load_weights(tmp_path / name / "learned.json")
+        assert doc["provenance"]["decisions"] > 10 and "--from" in doc["provenance"]["command"]
+        outs.append(w)
+    assert outs[0].tobytes() == outs[1].tobytes()
+    frame = pd.concat([pd.read_parquet(p) for _, p in RunFolder(tmp_path / "dec").verify().parts])
+    assert np.array_equal(outs[0], fit(frame).reshape(-1))
+    again = runner.invoke(app, ["train", "ass", "--out", str(tmp_path / "a"), "-q",
+                                "--from", str(tmp_path / "dec")])
+    assert again.exit_code == 2 and "--resume" in again.output

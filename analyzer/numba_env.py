@@ -121,15 +121,32 @@ def kernel_sources(package_root: Path) -> list[Path]:
     return sorted(modules[name] for name in seen)
 
 
+# Data files numba freezes into compiled kernels (a learned family's weights), and the
+# environment variables that name a file to use instead: they are hashed with the sources.
+KERNEL_DATA = (("strategies/ass/learned.json", "CARDLAB_LEARNED_ASS"),
+               ("strategies/jass/learned.json", "CARDLAB_LEARNED_JASS"))
+
+
+def kernel_data(package_root: Path, env: dict[str, str] | None = None) -> list[Path]:
+    """The data files the kernels are compiled with (:data:`KERNEL_DATA`)."""
+    env = os.environ if env is None else env
+    return [Path(env[var]) if env.get(var) else package_root / rel for rel, var in KERNEL_DATA]
+
+
 def source_hash(package_root: Path) -> str:
-    """A short hash of the kernels' source files (path and content): :func:`kernel_sources`."""
+    """A short hash of the kernels' source files (path and content): :func:`kernel_sources`,
+    and of the data files frozen into them (:func:`kernel_data`)."""
     digest = hashlib.sha256()
-    for path in kernel_sources(package_root):
+    for path in kernel_sources(package_root) + kernel_data(package_root):
         try:
             data = path.read_bytes()
         except OSError:
             continue
-        digest.update(path.relative_to(package_root).as_posix().encode() + b"\0")
+        try:
+            name = path.relative_to(package_root).as_posix()
+        except ValueError:  # a weights file named by the environment
+            name = str(path)
+        digest.update(name.encode() + b"\0")
         digest.update(len(data).to_bytes(8, "little") + data)
     return digest.hexdigest()[:16]
 

@@ -31,6 +31,11 @@ if numba.config.DISABLE_JIT:
         """An uninitialised uint64 work array of ``size`` elements."""
         return np.empty(size, dtype=np.uint64)
 
+    def stack_float64(size):
+        """An uninitialised float64 work array of ``size`` elements."""
+        return np.empty(size, dtype=np.float64)
+
 else:
     stack_int64 = stack_array_intrinsic(types.int64)
     stack_uint64 = stack_array_intrinsic(types.uint64)
+    stack_float64 = stack_array_intrinsic(types.float64)

@@ -128,6 +128,13 @@ class StrategySpec:
     # The strategies file a preset was read from ("" for a strategy registered in code); not
     # part of what the strategy is (the same preset read from two files is one strategy).
     source: str = field(default="", compare=False)
+    # Called before the strategy is used (parsed, rebuilt from a definition): raises a
+    # one-line StrategyError when what the family needs is unusable (a learned family's
+    # weights file missing or corrupt); None for the families that need nothing.
+    check: Any = field(default=None, compare=False)
+    # A paragraph for ``cardlab strategies NAME`` (what the strategy sees, how it was made);
+    # a callable is called then (it may read files).
+    about: Any = field(default="", compare=False)
 
     def param(self, name: str) -> Param:
         for p in self.params:
@@ -327,6 +334,8 @@ def from_definition(game: str, definition: Mapping[str, Any]) -> Strategy:
     root = book.get(family_name)
     if root is None or family_root(root) is not root:
         raise StrategyError(f"{where} {name!r}: unknown family {family_name!r}")
+    if root.check is not None:
+        root.check()
     declared = {p.name for p in root.params}
     if set(knobs) != declared or set(preset) != declared:
         raise StrategyError(f"{where} {name!r}: its knobs must be exactly those of "
@@ -398,6 +407,8 @@ def parse_strategy(game: str, text: str) -> Strategy:
                 )
             overrides[key.strip()] = value.strip()
     spec = book[name]
+    if spec.check is not None:
+        spec.check()
     return Strategy(spec, resolve_values(spec, overrides))
 
 

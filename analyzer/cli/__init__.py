@@ -6,6 +6,7 @@ from analyzer.cli import (
     common_commands,  # noqa: F401
     jass_commands,  # noqa: F401
     ladder_commands,  # noqa: F401
+    learn_commands,  # noqa: F401
     run_commands,  # noqa: F401
     study_commands,  # noqa: F401
     tune_commands,  # noqa: F401

@@ -121,6 +121,9 @@ def strategy_detail(game: str, text: str, width: int) -> list[str]:
     family = _family_of(spec, book)
     lines = [f"{strategy.label()} ({games.title(game)})",
              _wrap(f"  {spec.description}", 2, width)]
+    about = family.about() if callable(family.about) else family.about
+    if about:
+        lines += ["", _wrap(f"  {about}", 2, width), ""]
     if family.name != spec.name:
         lines.append(f"  a preset of the {family.name} family")
     if not spec.params:

@@ -407,6 +407,11 @@ def _check_part(path: Path, chunk: Chunk, plan: dict) -> tuple[str | None, dict 
         if span is not None and span != (chunk.start, chunk.stop - 1):
             return (f"holds indices {span[0]}..{span[1]}, not its range "
                     f"{chunk.start}..{chunk.stop - 1}"), embedded
+    elif plan["kind"] == "decisions":  # rows per decision (analyzer/learn): any number
+        span = _index_span(meta)
+        if span is not None and (span[0] < chunk.start or span[1] >= chunk.stop):
+            return (f"holds indices {span[0]}..{span[1]}, outside its range "
+                    f"{chunk.start}..{chunk.stop - 1}"), embedded
     else:
         try:
             table = pq.read_table(path)

@@ -28,7 +28,7 @@ MANIFEST_FILE = "_manifest.json"
 METADATA_KEY = b"cardlab.manifest"
 MOMENTS_KEY = b"cardlab.moments"  # a rows part's per-seat moments (exact JSON)
 RANGE_KEY = b"cardlab.range"  # the units a part holds, "start-stop" (stop exclusive)
-KINDS = ("rows", "aggregate")
+KINDS = ("rows", "aggregate", "decisions")  # decisions: analyzer/learn, rows per search decision
 
 
 def plural(unit: str) -> str:

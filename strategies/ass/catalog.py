@@ -57,6 +57,10 @@ Families
                    respect, pimc.py), oversample (4: with infer=policy, worlds drawn per world
                    kept), eps (5: with infer=policy, a kept world's weight per extra mismatch).
                    Defaults measured: docs/strategies.md, "Strong play in Who's the Ass?".
+``learned`` (5)    a linear model over (information state, move) features, trained from
+                   ``pimc``'s values of every candidate (strategies/ass/learned.py; the
+                   weights ship in learned.json beside it; docs/learned.md). No knobs, no
+                   random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``).
 ``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
                    For analysis only: peek minus pimc is what the hidden cards are worth.
 
@@ -114,6 +118,7 @@ RANDOM = 1
 HEURISTIC = 2
 PIMC = 3
 PEEK = 4
+LEARNED = 5
 SEARCH_FAMILIES = (PIMC, PEEK)
 
 JOKERS = ("as-needed", "keep", "finish", "dump", "keep-until")
@@ -206,6 +211,25 @@ register(
 )
 
 
+
+
+def _learned_spec() -> StrategySpec:
+    """The ``learned`` strategy: its description names the weights in use (their sha256), so
+    a run's plan changes with the weights and a run never resumes under other weights."""
+    from strategies.ass import learned_weights as model
+
+    digest = model.weights_digest(model.WEIGHTS.reshape(model.PHASES, -1))[:12]
+    return StrategySpec(
+        "ass", "learned", LEARNED,
+        f"a linear model of pimc's move values, evaluated without search (weights {digest})",
+        check=model.check_weights,
+        about=model.about,
+    )
+
+
+register(_learned_spec())
+
+
 # --- the search families (strategies/ass/pimc.py) ----------------------------------------------
 
 SLOT_WORLDS, SLOT_CANDIDATES, SLOT_ROLLOUT, SLOT_INFER, SLOT_OVERSAMPLE, SLOT_EPS = range(6)
@@ -226,6 +250,8 @@ def encode_rollout(name: str) -> float:
     if name not in book:
         raise StrategyError(unknown_strategy("ass", name, book, " for rollout"))
     spec = book[name]
+    if spec.check is not None:
+        spec.check()
     if spec.family in SEARCH_FAMILIES:
         raise StrategyError(f"rollout must be a strategy that does not search; got {name!r}")
     code = spec.family << ROLLOUT_FAMILY_SHIFT

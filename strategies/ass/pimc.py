@@ -391,7 +391,7 @@ def _mismatches(view, trace, world, at, plus, minus, sizes0, gone0, fam, pp, cur
                 may = 1 if p == 0 and (hand & U15) != U0 and seat != blocked else 0
                 if fam == BASIC:
                     guess = basic_packed(hand, p, ass_round, may, k, high)
-                else:
+                else:  # heuristic or learned: on a view filled as the engine fills it
                     unpack_to(hand, wview, 0)
                     unpack_to(table, wview, PUB_TABLE)
                     unpack_to(gone, wview, PUB_GONE)
@@ -536,35 +536,15 @@ def _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wvie
 
 
 @njit(cache=True)
-def search_move(family, params, view, rng, packed, trace):
-    """The move of ``pimc`` (or ``peek``, which reads the true hands in ``packed``).
-
-    ``view`` is the decider's view (A-11), ``rng`` the game's stream; ``packed`` (uint64[n])
-    is read by ``peek`` only; ``trace`` is the game's public move record (module docstring),
-    read with ``infer=policy`` only.
-    """
-    count = legal_moves(view)
-    if count == 1:
-        return view[SCRATCH]
+def _deal_worlds(family, params, view, rng, packed, trace, fam, pp, worlds, world_hands,
+                 streams, pool, rview, weights):
+    """The search's worlds (module docstring, step 2) into ``world_hands``, one rollout
+    stream seed each into ``streams`` and each world's weight into ``weights``; returns how
+    many worlds (peek with a rollout that never draws needs one)."""
     n = view[PUB_PLAYERS]
-    fam, pp = rollout_strategy(params[SLOT_ROLLOUT])
-    limit = min(max(int(params[SLOT_CANDIDATES]), 1), MAX_CANDIDATES)
-    worlds = min(max(int(params[SLOT_WORLDS]), 1), MAX_WORLDS)
     infer = int(params[SLOT_INFER])
     if family == PEEK and fam != RANDOM:
         worlds = 1  # the true deal and a rollout that never draws: one rollout says it all
-    # the prior's first move: the rollout strategy's own (basic's for random rollouts)
-    first = basic(pp, view, rng) if fam in (BASIC, RANDOM) else decide_other(fam, pp, view, rng)
-    # work space on the stack: the engine's play loop runs without numba's runtime (stack.py)
-    cands = stack_int64(64)  # MAX_CANDIDATES
-    m = _candidates(view, first, cands, limit)
-    if m == 1:
-        return cands[0]
-    world_hands = stack_uint64(3084)  # (MAX_WORLDS + 1) * MAX_PLAYERS: the last, a spare
-    streams = stack_uint64(256)  # MAX_WORLDS
-    pool = stack_int64(128)
-    rview = stack_int64(1136)  # VIEW_LEN
-    weights = stack_int64(256)  # MAX_WORLDS
     if family == PEEK:
         for w in range(worlds):
             for s in range(n):
@@ -584,6 +564,38 @@ def search_move(family, params, view, rng, packed, trace):
             sample_world(view, rng, world_hands, w * n, pool, infer != INFER_SIZES)
             streams[w] = next_u64(rng)
             weights[w] = 1
+    return worlds
+
+
+@njit(cache=True)
+def search_move(family, params, view, rng, packed, trace):
+    """The move of ``pimc`` (or ``peek``, which reads the true hands in ``packed``).
+
+    ``view`` is the decider's view (A-11), ``rng`` the game's stream; ``packed`` (uint64[n])
+    is read by ``peek`` only; ``trace`` is the game's public move record (module docstring),
+    read with ``infer=policy`` only.
+    """
+    count = legal_moves(view)
+    if count == 1:
+        return view[SCRATCH]
+    n = view[PUB_PLAYERS]
+    fam, pp = rollout_strategy(params[SLOT_ROLLOUT])
+    limit = min(max(int(params[SLOT_CANDIDATES]), 1), MAX_CANDIDATES)
+    worlds = min(max(int(params[SLOT_WORLDS]), 1), MAX_WORLDS)
+    # the prior's first move: the rollout strategy's own (basic's for random rollouts)
+    first = basic(pp, view, rng) if fam in (BASIC, RANDOM) else decide_other(fam, pp, view, rng)
+    # work space on the stack: the engine's play loop runs without numba's runtime (stack.py)
+    cands = stack_int64(64)  # MAX_CANDIDATES
+    m = _candidates(view, first, cands, limit)
+    if m == 1:
+        return cands[0]
+    world_hands = stack_uint64(3084)  # (MAX_WORLDS + 1) * MAX_PLAYERS: the last, a spare
+    streams = stack_uint64(256)  # MAX_WORLDS
+    pool = stack_int64(128)
+    rview = stack_int64(1136)  # VIEW_LEN
+    weights = stack_int64(256)  # MAX_WORLDS
+    worlds = _deal_worlds(family, params, view, rng, packed, trace, fam, pp, worlds, world_hands,
+                          streams, pool, rview, weights)
     for i in range(SCRATCH):
         rview[i] = 0
     cur = stack_uint64(16)
@@ -604,3 +616,43 @@ def search_move(family, params, view, rng, packed, trace):
             best_total = total
             best = i
     return cands[best]
+
+
+@njit(cache=True)
+def search_values(family, params, view, rng, trace, cands, m, totals, squares):
+    """pimc's value of each of the ``m`` moves ``cands[:m]`` (each legal for ``view``): every
+    move rolled out in every world (no early stop), the decider's minus points weighted per
+    world summed into ``totals[i]`` and their squares into ``squares[i]`` (float64); returns
+    the sum of the worlds' weights (so the mean is ``totals / weight``). The worlds and their
+    draws from ``rng`` are those of :func:`search_move` with the same arguments; for the
+    decision data of analyzer/learn (cands: strategies/ass/learned.py ``candidates``)."""
+    n = view[PUB_PLAYERS]
+    fam, pp = rollout_strategy(params[SLOT_ROLLOUT])
+    worlds = min(max(int(params[SLOT_WORLDS]), 1), MAX_WORLDS)
+    world_hands = stack_uint64(3084)
+    streams = stack_uint64(256)
+    pool = stack_int64(128)
+    rview = stack_int64(1136)
+    weights = stack_int64(256)
+    worlds = _deal_worlds(family, params, view, rng, np.zeros(n, dtype=np.uint64), trace, fam,
+                          pp, worlds, world_hands, streams, pool, rview, weights)
+    for i in range(SCRATCH):
+        rview[i] = 0
+    cur = stack_uint64(16)
+    roll_rng = stack_uint64(1)
+    gone = pack_counts(view, PUB_GONE)
+    table0 = pack_counts(view, PUB_TABLE)
+    weight = 0.0
+    for w in range(worlds):
+        weight += float(weights[w])  # relative weights: one scale within a decision
+    for i in range(m):
+        totals[i] = 0.0
+        squares[i] = 0.0
+        for w in range(worlds):
+            roll_rng[0] = streams[w]
+            x = float(_roll(view, world_hands, w * n, cands[i], fam, pp, rview, roll_rng, cur,
+                            gone, table0))
+            wt = float(weights[w])
+            totals[i] += wt * x
+            squares[i] += wt * x * x
+    return weight

@@ -73,6 +73,7 @@ from strategies.ass.catalog import (
     J_FINISH,
     J_KEEP,
     J_KEEP_UNTIL,
+    LEARNED,
     RANDOM,
     SLOT_ASS_JOKERS,
     SLOT_ASS_THROW,
@@ -83,6 +84,7 @@ from strategies.ass.catalog import (
     SLOT_LEAD_ASS,
     SLOT_PASS,
 )
+from strategies.ass.learned import learned
 
 
 @njit(cache=True, inline="always")  # into decide; the engine itself runs basic_packed
@@ -322,5 +324,6 @@ def decide_other(fam, pp, view, rng):
         return random_policy(pp, view, rng)
     elif fam == HEURISTIC:
         return heuristic(pp, view, rng)
+    elif fam == LEARNED:
+        return learned(pp, view, rng)
     return PASS - 1
-

@@ -8,7 +8,9 @@ its own rounds and scoring. Tests compare the two move for move.
 
 Strategies: ``basic`` and ``random`` are implemented here again, independently, from their
 specifications (baseline-strategies.md; the canonical move order in cards.py), with the same
-random draws. Every other strategy (the ``heuristic`` family and its presets, the search
+random draws; ``learned`` is evaluated by its plain-Python twin (strategies/ass/learned.py
+``choose_py``: its own candidates, features and sums), with the same weights. Every other
+strategy (the ``heuristic`` family and its presets, the search
 families ``pimc`` and ``peek``) is asked through the same jitted policy the engine calls, given
 the same view (own hand + public state; ``peek`` also every hand), so the comparison checks the
 engine's bookkeeping for them, not the policy's own logic.
@@ -59,7 +61,7 @@ from analyzer.games.ass.cards import (
 )
 from analyzer.games.ass.rules import AssRules
 from analyzer.rng import PyRng
-from strategies.ass.catalog import BASIC, RANDOM, SEARCH_FAMILIES
+from strategies.ass.catalog import BASIC, LEARNED, RANDOM, SEARCH_FAMILIES
 from strategies.registry import Strategy
 
 Move = tuple[int, int, int]
@@ -225,6 +227,11 @@ class Player:
         if self.strategy.family == RANDOM:
             moves = legal_moves(hand, turn)
             return moves[0] if len(moves) == 1 else moves[self.rng.randbelow(len(moves))]
+        if self.strategy.family == LEARNED:  # the same model, in plain Python (no draws)
+            from strategies.ass.learned import WEIGHTS, choose_py
+
+            code = choose_py(table.view(turn, starter, high_seat, on_table), WEIGHTS)
+            return None if code == PASS else decode(code)
         from strategies.ass.dispatch import decide  # the jitted family, through the same view
 
         state = self.rng.as_array()

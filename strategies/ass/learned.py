@@ -1,0 +1,399 @@
+"""The ``learned`` family of Who's the Ass?: a linear model over (information state, move)
+features, trained from ``pimc``'s per-candidate values, evaluated inside the numba kernels.
+
+What the model sees (ruling A-11): only the decider's view (analyzer.games.ass.cards), that
+is its own hand and the public state: the round's lead size, highest value, whether it is an
+ass round, its position, every hand's size, the cards gone and the cards on the table. It
+never reads another hand (the view holds none), nor the public move record.
+
+The decision. ``candidates`` lists the *natural moves* of the situation in a fixed order
+(the moves ``pimc`` searches, strategies/ass/pimc.py ``_candidates``, without its limit):
+
+* leading: the ass where A-8 allows it, every whole set of one value (lowest first), all
+  jokers alone, every whole set with all jokers;
+* following in an ass round: a joker as 1, one card of each value held (highest first), a
+  joker as 14;
+* following in a normal round: pass, the cheapest raise with each higher value (lowest
+  first, jokers only to make up k), k jokers alone.
+
+Each candidate gets ``N_FEATURES`` features (:func:`features`: what it plays, what it leaves
+in the hand, whether the public record proves it safe, how close the others are to going
+out), and a score: the dot product with the weights of the decision's *phase* (leading,
+following in a normal round, following in an ass round). The score predicts the candidate's
+minus points relative to the decision's other candidates; the move is the candidate with the
+lowest score, ties to the earlier. No random draws: a learned seat replays identically from
+(seed, index) and never touches the game's stream.
+
+The weights (strategies/ass/learned_weights.py: the file, its checks, its provenance) are
+read once per process into :data:`WEIGHTS`, which numba freezes into the compiled kernels
+(analyzer/numba_env.py hashes the weights file with the sources, so new weights recompile).
+
+:func:`features_py` and :func:`choose_py` are the same model in plain Python, written apart
+from the jitted code, for the reference engine (analyzer/engines/ass/reference.py) and the
+tests.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from analyzer.games.ass.cards import (
+    ASS,
+    COPIES,
+    JOKER,
+    JOKER_HIGH,
+    N_JOKERS,
+    N_VALUES,
+    PASS,
+    PUB_ASS_ROUND,
+    PUB_GONE,
+    PUB_HIGH,
+    PUB_K,
+    PUB_MAY_LEAD_ASS,
+    PUB_PLAYERS,
+    PUB_POS,
+    PUB_SEAT,
+    PUB_SIZES,
+    SCRATCH,
+)
+from analyzer.games.ass.moves import enc, is_legal
+from analyzer.stack import stack_float64
+from strategies.ass.learned_weights import (  # noqa: F401  (re-exported for callers)
+    BASE,
+    BLOCKS,
+    FEATURE_SET,
+    N_FEATURES,
+    PHASES,
+    WEIGHTS,
+    WEIGHTS_ERROR,
+    check_weights,
+    load_weights,
+    weights_digest,
+)
+
+LEAD, FOLLOW, ASS_FOLLOW = range(3)
+MAX_CANDIDATES = 64
+
+
+# --- the model, jitted ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def phase_of(view):
+    if view[PUB_POS] == 0:
+        return LEAD
+    return ASS_FOLLOW if view[PUB_ASS_ROUND] != 0 else FOLLOW
+
+
+@njit(cache=True)
+def _add(view, m, move):
+    if is_legal(move, view):
+        view[SCRATCH + m] = move
+        return m + 1
+    return m
+
+
+@njit(cache=True)
+def candidates(view):
+    """Write the natural moves (module docstring) to view[SCRATCH:]; return how many."""
+    m = 0
+    jokers = view[JOKER]
+    if view[PUB_POS] == 0:
+        if view[PUB_MAY_LEAD_ASS] != 0:
+            m = _add(view, m, enc(ASS, 1, 0))
+        for w in range(1, N_VALUES + 1):
+            if view[w] > 0:
+                m = _add(view, m, enc(w, view[w], 0))
+        if jokers > 0:
+            m = _add(view, m, enc(JOKER_HIGH, 0, jokers))
+            for w in range(1, N_VALUES + 1):
+                if view[w] > 0:
+                    m = _add(view, m, enc(w, view[w], jokers))
+    elif view[PUB_ASS_ROUND] != 0:
+        if jokers > 0:
+            m = _add(view, m, enc(1, 0, 1))
+        for w in range(N_VALUES, 0, -1):
+            if view[w] > 0:
+                m = _add(view, m, enc(w, 1, 0))
+        if jokers > 0:
+            m = _add(view, m, enc(JOKER_HIGH, 0, 1))
+    else:
+        m = _add(view, m, PASS)
+        k = view[PUB_K]
+        for w in range(view[PUB_HIGH] + 1, N_VALUES + 1):
+            c = min(view[w], k)
+            if c >= 1 and c + jokers >= k:
+                m = _add(view, m, enc(w, c, k - c))
+        if jokers >= k:
+            m = _add(view, m, enc(JOKER_HIGH, 0, k))
+    return m
+
+
+@njit(cache=True)
+def _safe(w, k, view):
+    """No other seat can beat k cards of value w, from public facts (policies.lead_is_safe)."""
+    n = view[PUB_PLAYERS]
+    seat = view[PUB_SEAT]
+    most = 0
+    for s in range(n):
+        if s != seat and view[PUB_SIZES + s] > most:
+            most = view[PUB_SIZES + s]
+    if most < k:
+        return True
+    free_jokers = N_JOKERS - view[PUB_GONE + JOKER] - view[JOKER]
+    if free_jokers >= k:
+        return False
+    for u in range(w + 1, N_VALUES + 1):
+        if COPIES - view[PUB_GONE + u] - view[u] + free_jokers >= k:
+            return False
+    return True
+
+
+@njit(cache=True)
+def features(view, move, out, at):
+    """The N_FEATURES features of ``move`` for the decider of ``view`` into ``out[at:]``.
+
+    Base features (each then also times "danger", an opponent with at most 2 cards, and
+    times the own hand size / 10): 0 pass; 1 the ass led; 2 cards played / 4; 3 jokers
+    used / 2; 4 minus points played / 30; 5 the set's value / 13; 6 cards left / 10; 7 the
+    hand empties; 8 one card left; 9 distinct kinds left / 8; 10 splits a value; 11 no other
+    seat can beat it (public facts); 12 in an ass round: it is now the highest (would take);
+    13 minus points of the 10s..13s and jokers left / 50; 14 cards of value 1..4 left / 10;
+    15 the ass left in hand; 16 a raise by the last seat to act; 17 a raise: the seats still
+    to act holding k cards or more / n.
+    """
+    n = view[PUB_PLAYERS]
+    me = view[PUB_SEAT]
+    pos = view[PUB_POS]
+    size = 0
+    for kind in range(JOKER + 1):
+        size += view[kind]
+    opp = 1 << 30
+    for s in range(n):
+        if s != me and view[PUB_SIZES + s] < opp:
+            opp = view[PUB_SIZES + s]
+    danger = 1.0 if opp <= 2 else 0.0
+    scale = size / 10.0
+    is_pass = move == PASS
+    v = 0
+    c = 0
+    j = 0
+    if not is_pass:
+        v = move >> 8
+        c = (move >> 4) & 15
+        j = move & 15
+    played = 0
+    if not is_pass:
+        if v == ASS:
+            played = 20
+        elif v <= N_VALUES:
+            played = v * c
+        played += 14 * j
+    left = size - c - j
+    kinds = 0
+    high_pts = 0
+    low = 0
+    for kind in range(1, JOKER + 1):
+        cnt = view[kind]
+        if not is_pass and kind == v and v <= N_VALUES:
+            cnt -= c
+        if kind == JOKER:
+            cnt -= j
+        if cnt > 0:
+            kinds += 1
+            if kind >= 10:
+                high_pts += cnt * (14 if kind == JOKER else kind)
+            elif kind <= 4:
+                low += cnt
+    ass_left = view[ASS] - (1 if (not is_pass and v == ASS and pos == 0) else 0)
+    split = 1.0 if (not is_pass and 1 <= v <= N_VALUES and c < view[v]) else 0.0
+    safe = 0.0
+    takes = 0.0
+    last_raise = 0.0
+    still = 0.0
+    if not is_pass:
+        if view[PUB_ASS_ROUND] != 0 and pos > 0:
+            takes = 1.0 if v >= view[PUB_HIGH] else 0.0
+        else:
+            if v != ASS and _safe(v, c + j, view):
+                safe = 1.0
+            if pos > 0:
+                if pos == n - 1:
+                    last_raise = 1.0
+                k = view[PUB_K]
+                cnt = 0
+                for p in range(pos + 1, n):
+                    s = (me + p - pos) % n
+                    if view[PUB_SIZES + s] >= k:
+                        cnt += 1
+                still = cnt / n  # (n >= 2 here: a follower has a seat before it)
+    base = (
+        1.0 if is_pass else 0.0,
+        1.0 if (not is_pass and v == ASS and pos == 0) else 0.0,
+        (c + j) / 4.0,
+        j / 2.0,
+        played / 30.0,
+        (v / 13.0) if not is_pass else 0.0,
+        left / 10.0,
+        1.0 if left == 0 else 0.0,
+        1.0 if left == 1 else 0.0,
+        kinds / 8.0,
+        split,
+        safe,
+        takes,
+        high_pts / 50.0,
+        low / 10.0,
+        1.0 if ass_left > 0 else 0.0,
+        last_raise,
+        still,
+    )
+    for i in range(BASE):
+        out[at + i] = base[i]
+        out[at + BASE + i] = base[i] * danger
+        out[at + 2 * BASE + i] = base[i] * scale
+
+
+@njit(cache=True)
+def score(view, move, weights, phase):
+    """The model's score of ``move`` (lower is better) with ``weights`` (flat, by phase)."""
+    f = stack_float64(64)  # N_FEATURES or more
+    features(view, move, f, 0)
+    total = 0.0
+    at = phase * N_FEATURES
+    for i in range(N_FEATURES):
+        total += weights[at + i] * f[i]
+    return total
+
+
+@njit(cache=True)
+def choose(view, weights):
+    """The candidate with the lowest score (ties to the earlier) under ``weights``."""
+    m = candidates(view)
+    if m == 1:
+        return view[SCRATCH]
+    phase = phase_of(view)
+    best = view[SCRATCH]
+    best_score = score(view, best, weights, phase)
+    for i in range(1, m):
+        s = score(view, view[SCRATCH + i], weights, phase)
+        if s < best_score:
+            best_score = s
+            best = view[SCRATCH + i]
+    return best
+
+
+@njit(cache=True)
+def learned(params, view, rng):
+    """The ``learned`` policy (signature of strategies/ass/policies.py): the shipped model."""
+    return choose(view, WEIGHTS)
+
+
+assert N_FEATURES <= 64
+
+
+# --- the same model in plain Python (the reference engine's twin) ------------------------------
+
+
+def candidates_py(view) -> list[int]:
+    """The natural moves of ``view``, in the order of :func:`candidates` (own code)."""
+    from analyzer.games.ass.moves import is_legal as legal
+
+    hand = [int(x) for x in view[: JOKER + 1]]
+    jokers = hand[JOKER]
+    out: list[int] = []
+    if view[PUB_POS] == 0:
+        order = ([enc(ASS, 1, 0)] if view[PUB_MAY_LEAD_ASS] else [])
+        order += [enc(w, hand[w], 0) for w in range(1, N_VALUES + 1) if hand[w]]
+        if jokers:
+            order.append(enc(JOKER_HIGH, 0, jokers))
+            order += [enc(w, hand[w], jokers) for w in range(1, N_VALUES + 1) if hand[w]]
+    elif view[PUB_ASS_ROUND]:
+        order = [enc(1, 0, 1)] if jokers else []
+        order += [enc(w, 1, 0) for w in range(N_VALUES, 0, -1) if hand[w]]
+        if jokers:
+            order.append(enc(JOKER_HIGH, 0, 1))
+    else:
+        k = int(view[PUB_K])
+        order = [PASS]
+        for w in range(int(view[PUB_HIGH]) + 1, N_VALUES + 1):
+            c = min(hand[w], k)
+            if c >= 1 and c + jokers >= k:
+                order.append(enc(w, c, k - c))
+        if jokers >= k:
+            order.append(enc(JOKER_HIGH, 0, k))
+    for move in order:
+        if legal.py_func(move, view) if hasattr(legal, "py_func") else legal(move, view):
+            out.append(move)
+    return out
+
+
+def _safe_py(w: int, k: int, view, hand: list[int]) -> bool:
+    """Nobody else can hold k cards above w: every other hand smaller than k, or too few
+    unaccounted cards of every higher value (jokers included)."""
+    n, me = int(view[PUB_PLAYERS]), int(view[PUB_SEAT])
+    if max(int(view[PUB_SIZES + s]) for s in range(n) if s != me) < k:
+        return True
+    free = N_JOKERS - int(view[PUB_GONE + JOKER]) - hand[JOKER]
+    return free < k and all(COPIES - int(view[PUB_GONE + u]) - hand[u] + free < k
+                            for u in range(w + 1, N_VALUES + 1))
+
+
+def features_py(view, move: int) -> list[float]:
+    """:func:`features` in plain Python (same definitions, written over again)."""
+    n, me, pos = int(view[PUB_PLAYERS]), int(view[PUB_SEAT]), int(view[PUB_POS])
+    hand = [int(x) for x in view[: JOKER + 1]]
+    size = sum(hand)
+    others = [int(view[PUB_SIZES + s]) for s in range(n) if s != me]
+    danger = 1.0 if min(others) <= 2 else 0.0
+    if move == PASS:
+        v = c = j = 0
+        played = 0
+    else:
+        v, c, j = move >> 8, (move >> 4) & 15, move & 15
+        played = (20 if v == ASS else v * c if v <= N_VALUES else 0) + 14 * j
+    after = list(hand)
+    if move != PASS:
+        if v <= N_VALUES and not (v == ASS and pos > 0):
+            after[v] -= c
+        after[JOKER] -= j
+    left = size - c - j
+    held = [kind for kind in range(1, JOKER + 1) if after[kind] > 0]
+    high_pts = sum(after[kind] * (14 if kind == JOKER else kind) for kind in held if kind >= 10)
+    low = sum(after[kind] for kind in held if kind <= 4)
+    led_ass = move != PASS and v == ASS and pos == 0
+    safe = takes = last_raise = still = 0.0
+    if move != PASS:
+        if view[PUB_ASS_ROUND] and pos > 0:
+            takes = float(v >= view[PUB_HIGH])
+        else:
+            if v != ASS and _safe_py(v, c + j, view, hand):
+                safe = 1.0
+            if pos > 0:
+                last_raise = float(pos == n - 1)
+                k = int(view[PUB_K])
+                seats = [(me + p - pos) % n for p in range(pos + 1, n)]
+                still = sum(1 for s in seats if view[PUB_SIZES + s] >= k) / n
+    base = [float(move == PASS), float(led_ass), (c + j) / 4.0, j / 2.0, played / 30.0,
+            v / 13.0 if move != PASS else 0.0, left / 10.0, float(left == 0), float(left == 1),
+            len(held) / 8.0, float(move != PASS and 1 <= v <= N_VALUES and c < hand[v]),
+            safe, takes, high_pts / 50.0, low / 10.0, float(hand[ASS] - led_ass > 0),
+            last_raise, still]
+    return base + [b * danger for b in base] + [b * (size / 10.0) for b in base]
+
+
+def choose_py(view, weights) -> int:
+    """:func:`choose` in plain Python: the lowest score, summed in the same order."""
+    moves = candidates_py(view)
+    if len(moves) == 1:
+        return moves[0]
+    phase = 0 if view[PUB_POS] == 0 else (2 if view[PUB_ASS_ROUND] else 1)
+    w = [float(x) for x in np.asarray(weights)[phase * N_FEATURES:(phase + 1) * N_FEATURES]]
+    best, best_score = moves[0], None
+    for move in moves:
+        total = 0.0
+        for wi, fi in zip(w, features_py(view, move), strict=True):
+            total += wi * fi
+        if best_score is None or total < best_score:
+            best, best_score = move, total
+    return best

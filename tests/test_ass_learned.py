@@ -296,7 +296,8 @@ def test_decisions_and_train_refuse_bad_input_in_one_line(tmp_path):
          "--searcher must be pimc"),
         (["decisions", "ass", "--out", str(tmp_path / "c"), "--players", "2"], "--players"),
         (["train", "ass", "--out", str(tmp_path / "d"), "--players", "4,13"], "--players"),
-        (["train", "ass", "--out", str(tmp_path / "e"), "--eval-seed", "23"], "--eval-seed"),
+        (["train", "ass", "--out", str(tmp_path / "e"), "--seed", "23", "--eval-seed", "23"],
+         "--eval-seed"),
         (["train", "ass", "--out", str(tmp_path / "f"), "--from", str(tmp_path)],
          "not a decisions run"),
     ):

@@ -44,6 +44,9 @@ EXPECTED = {
     "report": {"out"},
     "analyze ass": {"players", "seed"},
     "analyze jass": {"players", "seed", "ruleset"},
+    "decisions": {"players", "games", "out", "quiet", "seed"},
+    "train": {"players", "games", "out", "quiet", "seed"},
+    "learn-strength": {"players", "games", "out", "seed"},
 }
 
 

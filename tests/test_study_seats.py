@@ -114,7 +114,8 @@ def test_seats_include_a_strong_field_in_the_table_sentences_and_finding():
     from reports.findings import seats_finding
     from reports.reproduce import study_command
 
-    result = run_seats(KernelBackend(workers=1), players=[3, 4], games=300, slow_games=30)
+    result = run_seats(KernelBackend(workers=1), players=[3, 4], games=300, slow_games=30,
+                       strong_fields=["pimc"])
     strong = result.table("strong")
     assert set(strong["field"]) == {"pimc"} and list(strong["players"]) == [4] * 4
     assert (strong["games"] == 30).all() and len(result.table("seats")) == 7
@@ -127,3 +128,19 @@ def test_seats_include_a_strong_field_in_the_table_sentences_and_finding():
     assert "--strong-field pimc --slow-games 30" in study_command(result)
     none = run_seats(KernelBackend(workers=1), players=[4], games=50, strong_fields=())
     assert "strong" not in none.tables
+
+
+def test_the_fast_strong_field_plays_the_full_budget():
+    """Issue 23 item 5: ``learned`` (not tagged slow) is a strong field at the study's own
+    budget, beside ``pimc`` on its slow share; both are strong fields by default."""
+    from analyzer.runner.play import KernelBackend
+    from analyzer.studies.seats import STRONG_FIELDS
+
+    assert STRONG_FIELDS == ("learned", "pimc")
+    result = run_seats(KernelBackend(workers=1), players=[4], games=300, slow_games=30)
+    strong = result.table("strong")
+    games = strong.groupby("field")["games"].unique().to_dict()
+    assert {k: list(v) for k, v in games.items()} == {"learned": [300], "pimc": [30]}
+    from analyzer.studies.claims import check
+
+    assert all(check(c, result) == [] for c in result.claims)

@@ -44,11 +44,12 @@ def _players(text: str) -> tuple[int, ...]:
 @app.command("decisions")
 def decisions(
     game: str = typer.Argument(..., help="ass (Who's the Ass?)."),
-    out: Path = typer.Option(..., "--out", help="The run folder to write (Parquet parts)."),
-    games_: int = typer.Option(200, "--games", help="Games to play."),
-    seed: int = typer.Option(1, "--seed", help="Seed of the deals."),
+    out: Path = typer.Option(..., *opt.SHARED_FLAGS["out"],
+                             help="The run folder to write (Parquet parts)."),
+    games_: int = opt.games(200, "Games to play."),
+    seed: int = opt.seed("Seed of the deals (0..2**63-1)."),
     start: int = typer.Option(0, "--start", help="First game index."),
-    players: int = typer.Option(4, "--players", help="Players, 3 to 12."),
+    players: int = opt.players_of("ass", 4),
     searcher: str = typer.Option("pimc:worlds=64", "--searcher",
                                  help="The search strategy in every seat (pimc:KNOBS)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
@@ -79,14 +80,14 @@ def decisions(
 @app.command("train")
 def train(
     game: str = typer.Argument(..., help="ass (Who's the Ass?)."),
-    out: Path = typer.Option(Path("runs/train-ass"), "--out",
+    out: Path = typer.Option(Path("runs/train-ass"), *opt.SHARED_FLAGS["out"],
                              help="Work folder: each round's data, weights and strength."),
     weights: Path = typer.Option(None, "--weights",
                                  help="Where the best weights go (default OUT/learned.json)."),
-    seed: int = typer.Option(23, "--seed", help="Seed of the decision data."),
-    games_: int = typer.Option(1500, "--games",
-                               help="Games of decision data per round and player count."),
-    players: str = typer.Option("4,6", "--players", help="Player counts of the data."),
+    seed: int = opt.seed("Seed of the decision data; the shipped weights: --seed 23."),
+    games_: int = opt.games(1500, "Games of decision data per round and player count."),
+    players: str = typer.Option("4,6", *opt.SHARED_FLAGS["players"],
+                                help="Player counts of the data, e.g. 4,6 (3 to 12)."),
     worlds: int = typer.Option(64, "--worlds", help="pimc's worlds per decision."),
     rounds: int = typer.Option(2, "--rounds", help="Expert-iteration rounds."),
     eval_games: int = typer.Option(3000, "--eval-games",
@@ -128,10 +129,10 @@ def train(
 
 @app.command("learn-strength", hidden=True)
 def learn_strength(
-    games_: int = typer.Option(..., "--games"),
-    seed: int = typer.Option(..., "--seed"),
-    out: Path = typer.Option(..., "--out"),
-    players: int = typer.Option(4, "--players"),
+    games_: int = typer.Option(..., *opt.SHARED_FLAGS["games"]),
+    seed: int = opt.seed(),
+    out: Path = typer.Option(..., *opt.SHARED_FLAGS["out"]),
+    players: int = opt.players_of("ass", 4),
 ) -> None:
     """Mean minus points of learned (the weights of CARDLAB_LEARNED_ASS) and its field."""
     from analyzer.learn.train import strength

@@ -48,7 +48,7 @@ from analyzer.text import decimals_for, pm
 # The study asks one question per game: joker holding (Who's the Ass?) and trump (Jass).
 ASS, JASS = "ass", "jass"
 
-DEFAULT_FIELDS = ("basic", "careful", "tuned", "random")
+DEFAULT_FIELDS = ("basic", "careful", "tuned", "random", "learned")
 VALUE = "minus_points"
 SLOW_SHARE = 10  # a field tagged slow (pimc) plays 1/SLOW_SHARE of each budget
 

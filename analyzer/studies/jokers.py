@@ -92,7 +92,9 @@ NAMED = (
     Policy("dump", "joker-dumper", verb="dumping jokers early"),
 )
 DEFAULT_KEEP = (0, 1, 2, 3, 4, 6, 8, 13)
-STRONG_FIELDS = ("pimc",)  # strong opponents the hoarders also meet (one seat per deal)
+# strong opponents the hoarders also meet (one seat per deal): learned (fast) at the full
+# budget, pimc (the strongest reference, tagged slow) at its slow share
+STRONG_FIELDS = ("learned", "pimc")
 SLOW_SHARE = 20  # a field tagged slow (pimc) plays games // SLOW_SHARE deals per player count
 # deals (in every seat) on which two policies must play identical games to be merged: two
 # keep-until-k policies can agree on a few dozen deals and still differ on hundreds

@@ -231,9 +231,11 @@ def _pm(row: pd.Series, col: str) -> str:
     return pm(row[col], (row[col + "_high"] - row[col + "_low"]) / 2)
 
 
-STRONG_FIELDS = ("pimc",)  # strong play: the seat effects when everybody plays well
-STRONG_PLAYERS = (4, 6)  # pimc plays a few hundred games/s: two player counts
-SLOW_SHARE = 50  # a strong (slow) field plays games // SLOW_SHARE games, at least 100
+# Strong play: the seat effects when everybody plays well. ``learned`` (fast) plays the full
+# budget; ``pimc``, the strongest reference, a few hundred games/s, its slow share.
+STRONG_FIELDS = ("learned", "pimc")
+STRONG_PLAYERS = (4, 6)  # two player counts
+SLOW_SHARE = 50  # a field tagged slow plays games // SLOW_SHARE games, at least 100
 
 
 def run_seats(
@@ -252,9 +254,10 @@ def run_seats(
 
     ``strategies`` is the field: one label for every seat, or several repeated around the
     table (seat s plays ``strategies[s % len]``). Each of ``strong_fields`` (default
-    ``pimc``: every seat plays strong) is tabulated the same way at ``strong_players`` (those
-    of ``players``) on ``slow_games`` games (default ``games // SLOW_SHARE``, at least 100),
-    in the table ``strong``, so the answer says whether it holds under strong play too.
+    ``learned`` and ``pimc``: every seat plays strong) is tabulated the same way at
+    ``strong_players`` (those of ``players``) in the table ``strong``, so the answer says
+    whether it holds under strong play too: on ``games`` games, or for a field tagged slow
+    on ``slow_games`` (default ``games // SLOW_SHARE``, at least 100).
     """
     if games < 2:
         raise CardlabError(f"the seats study needs at least 2 games, got {games}")
@@ -276,11 +279,15 @@ def run_seats(
     strong_labels = [backend.canonical(GAME, s) for s in strong_fields]
     strong_rows = []
     counts = [n for n in players if n in set(strong_players)]
+    from analyzer.studies.trump import is_slow
+
+    strong_games = {label: slow_games if is_slow(GAME, label) else games
+                    for label in strong_labels}
     for label in strong_labels:
         for n in counts:
             spec = make_spec(backend, GAME, n, [label] * n, seed, mode="games")
             specs.append(spec.to_dict())
-            moments = collect_seat_moments(backend, spec, slow_games, COLUMNS,
+            moments = collect_seat_moments(backend, spec, strong_games[label], COLUMNS,
                                            derive=add_seat_effect)
             strong_rows += [{"field": label, **r}
                             for r in seat_rows(n, [label] * n, moments, level)]
@@ -291,13 +298,14 @@ def run_seats(
         "seats", game=GAME, seed=seed, games=games, players=list(players),
         strategies=labels, level=level, runs=specs, rules=rules_by_players(specs),
         strong_fields=strong_labels, strong_players=counts, slow_games=slow_games,
+        strong_games=strong_games,
         elapsed_s=round(time.perf_counter() - t0, 2),
         unit="game", metric="minus_points (lower is better)",
     )
     result = StudyResult("seats", tables, manifest)
     claims = seat_claims(result, field_text, ",".join(labels))
     if strong_rows:
-        claims += [strong_claim(result, str(label), slow_games)
+        claims += [strong_claim(result, str(label), strong_games[str(label)])
                    for label in dict.fromkeys(tables["strong"]["field"].astype(str))]
     return result.say(claims)
 

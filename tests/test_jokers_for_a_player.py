@@ -40,7 +40,8 @@ def test_jokers_two_hoarders_by_jokers_dealt_and_by_field(synthetic):
     assert synthetic.manifest["policies"]["hoard"] == "joker-hoarder"
     assert synthetic.manifest["policies"]["hoard-normal"] == "joker-hoarder:ass_jokers=throw"
     h = synthetic.table("hoarding")
-    assert set(h["field"]) == {"basic", "pimc"} and set(h["a"]) == {"hoard", "hoard-normal"}
+    assert set(h["field"]) == {"basic", "learned", "pimc"}
+    assert set(h["a"]) == {"hoard", "hoard-normal"}
     assert set(h["jokers_dealt"]) == {"any", "0", "1", "2+"}
     pairs = synthetic.table("differences")
     for (n, f, a), part in h.groupby(["players", "field", "a"]):
@@ -55,8 +56,9 @@ def test_jokers_two_hoarders_by_jokers_dealt_and_by_field(synthetic):
             row = pairs[(pairs["players"] == n) & (pairs["a"] == a) & (pairs["b"] == "as-needed")]
             assert by.loc["any", "cost"] == pytest.approx(row["difference"].iloc[0])
             assert by.loc["any", "seat_games"] == 800 * n
-        else:  # one seat per deal against the slow field
-            assert by.loc["any", "seat_games"] == 400 == by.loc["any", "deals"]
+        else:  # one seat per deal against a strong field: learned on the full budget, pimc
+            deals = 400 if f == "pimc" else 800  # on its slow share
+            assert by.loc["any", "seat_games"] == deals == by.loc["any", "deals"]
 
 
 def test_jokers_top_sentence_names_the_field_and_every_claim_holds(synthetic):
@@ -72,7 +74,7 @@ def test_jokers_top_sentence_names_the_field_and_every_claim_holds(synthetic):
         assert check(claim, synthetic) == [], claim.id
         assert all(c.field for c in claim.cells)
         fields |= {c.field for c in claim.cells}
-    assert fields == {"basic", "pimc"}
+    assert fields == {"basic", "learned", "pimc"}
     # a claim whose cells do not hold is refused cell by cell
     from dataclasses import replace
     wrong = replace(top, kind="negative")

@@ -191,7 +191,6 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
     ``_roll_other``.
     """
     view[PUB_PLAYERS] = n
-    turns = 0
     # typed bool from the start: a literal False had _play_on_basic compiled twice (once for
     # the literal), which cost seconds of every cold compile of the search
     emptied = view[PUB_SIZES] == 0
@@ -200,6 +199,17 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
     if fam == BASIC:
         return _play_on_basic(packed, n, view, gone, table, starter, blocked, pos, k, high,
                               high_seat, ass_round, rounds, emptied)
+    return _play_on_general(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos,
+                            k, high, high_seat, ass_round, rounds, emptied)
+
+
+@njit_no_runtime()
+def _play_on_general(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k,
+                     high, high_seat, ass_round, rounds, emptied):
+    """:func:`play_on`'s loop for every family but ``basic``: a function of its own, so that
+    the families' code (``learned``'s features among them) stays out of the compiled
+    ``play_on`` that the ``basic`` rollouts of the search run through."""
+    turns = 0
     basic = False  # the loop below serves the other families (basic branches compile away)
     while True:
         if pos == 0:  # the starter leads (A-5); A-8: the ass unless just taken

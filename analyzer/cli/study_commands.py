@@ -150,9 +150,11 @@ def study_seats(
     games: int = opt.games(20_000, "Games per player count."),
     strong_field: list[str] = opt.strong_field("A strong field (every seat plays it) also "
                                                "tabulated at 4 and 6 players; repeat. "
-                                               "Default: pimc; none: no strong field."),
-    slow_games: int = opt.slow_games("Games per player count of a strong field (pimc, a few "
-                                     "hundred games/s). Default: --games / 50, at least 100."),
+                                               "Default: learned (on --games) and pimc (on "
+                                               "--slow-games); none: no strong field."),
+    slow_games: int = opt.slow_games("Games per player count of a strong field tagged slow "
+                                     "(pimc, a few hundred games/s). Default: --games / 50, at "
+                                     "least 100."),
     seed: int = opt.seed(),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     workers: int = opt.workers(),
@@ -185,7 +187,8 @@ def study_jokers(
                                      "(K = players games each; default games / 20; 0 to "
                                      "skip)."),
     strong_field: list[str] = opt.strong_field("Strong opponents the two hoarders also meet, "
-                                               "one seat per deal; repeat. Default: pimc; "
+                                               "one seat per deal; repeat. Default: learned "
+                                               "(on --games) and pimc (on --slow-games); "
                                                "none: no strong field."),
     slow_games: int = opt.slow_games("Deals per player count against a field tagged slow "
                                      "(pimc, a few hundred games/s). Default: --games / 20, at "

@@ -380,10 +380,13 @@ def annotation_text(ann: dict[str, Any], record: dict[str, Any]) -> str:
     per-player summary."""
     game, unit = ann["game"], ann["unit"]
     t = ann["thresholds"]
-    lines = [f"Analysis of {'Who' + chr(39) + 's the Ass?' if game == 'ass' else 'Plus-Minus Jass'}"
+    from analyzer.games.registry import title
+
+    lines = [f"Analysis of {title(game)}"
              f" seed {record.get('seed')}, index {record.get('index')}: each move's loss in "
-             f"{unit} against the best move, paired 95% intervals, {numbers.count(ann['worlds'])}"
-             f" worlds per move, analysis seed {ann['seed']}.",
+             f"{unit} against the best move (paired 95% intervals, widened for the pick of "
+             f"the best), {numbers.count(ann['worlds'])} worlds per move, analysis seed "
+             f"{ann['seed']}.",
              f"Labels when the loss is clear: inaccuracy >= {t['inaccuracy']:g}, mistake >= "
              f"{t['mistake']:g}, blunder >= {t['blunder']:g} {unit}; forced moves are left out."]
     where = "deal" if game == "jass" else "game" if record.get("mode") == "matches" else None

@@ -57,7 +57,7 @@ from analyzer.games.ass.cards import (
     PUB_SIZES,
     SCRATCH,
 )
-from analyzer.games.ass.moves import enc, is_legal
+from analyzer.games.ass.moves import enc, is_legal, lead_is_safe
 from analyzer.stack import stack_float64
 from strategies.ass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
@@ -131,26 +131,6 @@ def candidates(view):
 
 
 @njit(cache=True)
-def _safe(w, k, view):
-    """No other seat can beat k cards of value w, from public facts (policies.lead_is_safe)."""
-    n = view[PUB_PLAYERS]
-    seat = view[PUB_SEAT]
-    most = 0
-    for s in range(n):
-        if s != seat and view[PUB_SIZES + s] > most:
-            most = view[PUB_SIZES + s]
-    if most < k:
-        return True
-    free_jokers = N_JOKERS - view[PUB_GONE + JOKER] - view[JOKER]
-    if free_jokers >= k:
-        return False
-    for u in range(w + 1, N_VALUES + 1):
-        if COPIES - view[PUB_GONE + u] - view[u] + free_jokers >= k:
-            return False
-    return True
-
-
-@njit(cache=True)
 def features(view, move, out, at):
     """The N_FEATURES features of ``move`` for the decider of ``view`` into ``out[at:]``.
 
@@ -216,7 +196,7 @@ def features(view, move, out, at):
         if view[PUB_ASS_ROUND] != 0 and pos > 0:
             takes = 1.0 if v >= view[PUB_HIGH] else 0.0
         else:
-            if v != ASS and _safe(v, c + j, view):
+            if v != ASS and lead_is_safe(v, c + j, view):
                 safe = 1.0
             if pos > 0:
                 if pos == n - 1:

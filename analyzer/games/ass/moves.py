@@ -26,16 +26,22 @@ from numba import njit
 from analyzer.bits import trailing_zeros
 from analyzer.games.ass.cards import (
     ASS,
+    COPIES,
     HAND_SLOTS,
     JOKER,
     JOKER_HIGH,
+    N_JOKERS,
     N_VALUES,
     PASS,
     PUB_ASS_ROUND,
+    PUB_GONE,
     PUB_HIGH,
     PUB_K,
     PUB_MAY_LEAD_ASS,
+    PUB_PLAYERS,
     PUB_POS,
+    PUB_SEAT,
+    PUB_SIZES,
     SCRATCH,
 )
 
@@ -226,3 +232,29 @@ def known_after_play(known, move):
     known -= c << shift
     j = min((known >> JOKER_SHIFT) & U15, np.uint64(move & 15))
     return known - (j << JOKER_SHIFT)
+
+
+@njit(cache=True)
+def lead_is_safe(w, k, view):
+    """True when a lead of k cards of value w cannot be beaten, from public facts alone.
+
+    Nobody can raise when every other hand has fewer than k cards, or when for every higher
+    value u the cards of u not yet accounted for (8 minus those gone minus the own) plus the
+    unaccounted jokers are fewer than k (jokers alone, value 14, included). Cards out of play
+    count as unaccounted: the test is conservative, never wrong.
+    """
+    n = view[PUB_PLAYERS]
+    seat = view[PUB_SEAT]
+    most = 0
+    for s in range(n):
+        if s != seat and view[PUB_SIZES + s] > most:
+            most = view[PUB_SIZES + s]
+    if most < k:
+        return True
+    free_jokers = N_JOKERS - view[PUB_GONE + JOKER] - view[JOKER]
+    if free_jokers >= k:
+        return False
+    for u in range(w + 1, N_VALUES + 1):
+        if COPIES - view[PUB_GONE + u] - view[u] + free_jokers >= k:
+            return False
+    return True

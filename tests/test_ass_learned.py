@@ -305,6 +305,21 @@ def test_decisions_and_train_refuse_bad_input_in_one_line(tmp_path):
         assert result.exit_code == 2, args
         assert words in result.output, (args, result.output)
         assert not any((tmp_path / x).exists() for x in "abcdef")
+    # a user's folder or file is never written into or replaced
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    kept = tmp_path / "kept.json"
+    kept.write_text("mine")
+    for args, words in (
+        (["train", "ass", "--out", str(mine)], "did not make for a training"),
+        (["train", "ass", "--out", str(tmp_path / "g"), "--weights", str(kept)],
+         "--weights"),
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2 and words in result.output, (args, result.output)
+    assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
+    assert kept.read_text() == "mine" and not (tmp_path / "g").exists()
 
 
 def test_train_from_decision_runs_writes_checked_weights_and_refuses_a_second_start(tmp_path):

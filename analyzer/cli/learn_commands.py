@@ -96,6 +96,7 @@ def train(
     from_: list[Path] = typer.Option(None, "--from",
                                      help="Train on these decisions runs instead (no rounds)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted training."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing --weights file."),
     quiet: bool = opt.quiet(),
 ) -> None:
     """Train the learned strategy's weights (expert iteration from pimc's values), or fit
@@ -119,6 +120,13 @@ def train(
         for path in from_ or []:
             if not (path / "_run.json").is_file():
                 raise CardlabError(f"--from {path} is not a decisions run folder")
+        if out.exists() and any(out.iterdir()) and not (out / "_train.json").is_file():
+            raise CardlabError(f"--out {out} is a folder cardlab did not make for a training; "
+                               "give a new or empty folder")
+        if weights is not None:
+            from analyzer.outputs import check_file_target
+
+            check_file_target(weights, force, "--weights")
         plan = TrainPlan(seed, games_, counts, worlds, rounds, eval_games, eval_seed)
         result = run_training(out, plan, resume, not quiet, weights or out / "learned.json",
                               list(from_) if from_ else None, say=typer.echo)

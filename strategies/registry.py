@@ -456,3 +456,12 @@ def illegal_players(game: str, texts: list[str]) -> list[str]:
         if not strategy.spec.legal_player:
             out.append(text)
     return out
+
+
+def is_slow(game: str, text: str) -> bool:
+    """Whether strategy ``text`` of ``game`` is tagged ``slow`` (a search: the studies give it
+    a share of their budget); an unknown name is not."""
+    try:
+        return "slow" in parse_strategy(game, text).spec.tags
+    except StrategyError:
+        return False

@@ -55,7 +55,7 @@ SLOW_SHARE = 10  # a field tagged slow (pimc) plays 1/SLOW_SHARE of each budget
 
 def field_budget(game: str, field: str, budget: int, slow_share: int, least: int = 10) -> int:
     """``budget``, or 1/``slow_share`` of it (at least ``least``) for a field tagged slow."""
-    from analyzer.studies.trump import is_slow
+    from strategies.registry import is_slow
 
     return max(least, budget // slow_share) if is_slow(game, field) else budget
 

@@ -832,7 +832,7 @@ def run_jokers(
     (table ``hoarding``). ``habit_players`` (default pimc and careful) play one seat against
     ``field`` in ``habit_games`` traced games per player count (default ``slow_games``):
     what they do with their jokers (table ``habits``)."""
-    from analyzer.studies.trump import is_slow
+    from strategies.registry import is_slow
 
     if games < 2:
         raise CardlabError(f"the jokers study needs at least 2 games, got {games}")

@@ -67,8 +67,8 @@ from analyzer.studies.compare import metric_for
 from analyzer.studies.fields import SLOW_SHARE
 from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
-from analyzer.studies.trump import is_slow
 from analyzer.text import decimals_for, is_rate, metric_words
+from strategies.registry import is_slow
 
 EXCLUDED_TAGS = ("not-a-player",)
 PROBE_FIELDS = ("basic", "random")

@@ -279,7 +279,7 @@ def run_seats(
     strong_labels = [backend.canonical(GAME, s) for s in strong_fields]
     strong_rows = []
     counts = [n for n in players if n in set(strong_players)]
-    from analyzer.studies.trump import is_slow
+    from strategies.registry import is_slow
 
     strong_games = {label: slow_games if is_slow(GAME, label) else games
                     for label in strong_labels}

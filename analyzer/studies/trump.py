@@ -55,6 +55,7 @@ from analyzer.studies.claims import (
 from analyzer.studies.registry import question, study_game
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.text import pm
+from strategies.registry import is_slow
 
 GAME = study_game("trump")  # the game this study plays (the study registry)
 
@@ -239,16 +240,6 @@ def headlines(rules: pd.DataFrame, pairs: pd.DataFrame) -> list[str]:
     """The sentences of :func:`rule_claims` on these tables (those that hold)."""
     result = StudyResult("trump", {"rules": rules, "pairs": pairs}, {})
     return result.say(rule_claims(result)).headlines
-
-
-def is_slow(game: str, text: str) -> bool:
-    """Whether strategy ``text`` is tagged ``slow`` in the registry (unknown names: no)."""
-    from strategies.registry import StrategyError, parse_strategy
-
-    try:
-        return "slow" in parse_strategy(game, text).spec.tags
-    except StrategyError:
-        return False
 
 
 def _play_losses(backend: Backend, labels: Sequence[str], players: Sequence[int],

@@ -99,7 +99,6 @@ def show_record(spec, index: int, pretty: bool, html: Path | None = None,
     with ``html``, write its viewer page there instead (and the text too with ``pretty``)."""
     from analyzer.engines.ass.records import MatchTracer, Tracer
 
-    check_html(html, force)
     matches = spec.mode == "matches"
     tracer = MatchTracer(spec) if matches else Tracer(spec)
     record, status = tracer.record(index)

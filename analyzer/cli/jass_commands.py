@@ -101,7 +101,6 @@ def show_record(spec, index: int, pretty: bool, html: Path | None = None,
     with ``html``, write its viewer page there instead (and the text too with ``pretty``)."""
     from analyzer.engines.jass.records import to_json, trace_record
 
-    check_html(html, force)
     record = trace_record(spec, index)
     if pretty:
         typer.echo(format_pretty(record))

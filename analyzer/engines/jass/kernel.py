@@ -114,34 +114,21 @@ def chunk_kernel(mode: str, fams: np.ndarray, swiss: bool):
     return (_SEARCH_CHUNKS if search else _GENERAL_CHUNKS)[mode]
 
 
-# The general loop, compiled without (None) or with (True) the search families: engine's
-# ``search`` argument, whose type picks the code of each compiled copy.
-def _general_matches(seed, start, count, n, swiss, cap, fams, prms):
-    from analyzer.engines.jass import engine
+def _general(mode: str, search: bool | None):
+    """The general loop of ``mode`` with the engine's ``search`` argument fixed: None (no
+    search seat) or True; its type picks the code of each compiled copy."""
 
-    return engine.matches_chunk(seed, start, count, n, swiss, cap, fams, prms, None)
+    def chunk(*args):
+        from analyzer.engines.jass import engine
 
+        play = engine.matches_chunk if mode == "matches" else engine.deals_chunk
+        return play(*args, search)
 
-def _search_matches(seed, start, count, n, swiss, cap, fams, prms):
-    from analyzer.engines.jass import engine
-
-    return engine.matches_chunk(seed, start, count, n, swiss, cap, fams, prms, True)
-
-
-def _general_deals(seed, start, count, n, swiss, fams, prms):
-    from analyzer.engines.jass import engine
-
-    return engine.deals_chunk(seed, start, count, n, swiss, fams, prms, None)
+    return chunk
 
 
-def _search_deals(seed, start, count, n, swiss, fams, prms):
-    from analyzer.engines.jass import engine
-
-    return engine.deals_chunk(seed, start, count, n, swiss, fams, prms, True)
-
-
-_GENERAL_CHUNKS = {"matches": _general_matches, "deals": _general_deals}
-_SEARCH_CHUNKS = {"matches": _search_matches, "deals": _search_deals}
+_GENERAL_CHUNKS = {mode: _general(mode, None) for mode in ("matches", "deals")}
+_SEARCH_CHUNKS = {mode: _general(mode, True) for mode in ("matches", "deals")}
 
 
 def _basic_matches(seed, start, count, n, swiss, cap, fams, prms):

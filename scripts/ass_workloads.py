@@ -14,7 +14,7 @@ from analyzer.engines.ass.engine import OK, play_packed, start_game
 from analyzer.games.ass.cards import DECK_SIZE, VIEW_LEN
 
 
-@njit
+@njit(cache=True)
 def _deal_play_loop(seed, count, n, per_player, template, families, params):
     packed = np.zeros(n, dtype=np.uint64)
     view = np.zeros(VIEW_LEN, dtype=np.int64)

@@ -26,7 +26,7 @@ from analyzer.rng import seed_state
 from strategies.jass.play import rollout
 
 
-@njit(cache=False)
+@njit(cache=True)
 def _deal_only(seed, count, n):
     work = engine.new_work()
     rng, deck, hands, played, taken, st, ints, ties, res = work
@@ -38,7 +38,7 @@ def _deal_only(seed, count, n):
     return acc
 
 
-@njit(cache=False)
+@njit(cache=True)
 def _deal_and_play(seed, count, n, fams, prms):
     work = engine.new_work()
     rng, deck, hands, played, taken, st, ints, ties, res = work
@@ -52,7 +52,7 @@ def _deal_and_play(seed, count, n, fams, prms):
     return acc
 
 
-@njit(cache=False)
+@njit(cache=True)
 def _fix_states(seed, count, n, fams, prms):
     """The packed state just before the trump-fixing card of deals 0..count-1 (deals with no
     trump fix are skipped). Returns (states, rows)."""
@@ -79,7 +79,7 @@ def _fix_states(seed, count, n, fams, prms):
     return out_u, out_s, k
 
 
-@njit(cache=False)
+@njit(cache=True)
 def _rollouts(out_u, out_s, rows, fams, prms, reps, play):
     """Roll the packed states ``reps`` times over (play 1: ``rollout``, 2: the records' loop,
     0: only the copy into the work arrays, which the timings subtract). Each rollout adds the

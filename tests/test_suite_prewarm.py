@@ -25,3 +25,30 @@ def test_every_part_is_warmed_exactly_once():
     for lane in lanes:
         for later in lane[1:]:
             assert WARM_AFTER[later] in lane[: lane.index(later)]
+
+
+def test_each_study_waits_for_exactly_the_parts_of_the_games_it_plays():
+    """``study all`` starts a study once its games' lanes are compiled (the other lane goes
+    on beside it), so a study must name every game it plays."""
+    from analyzer.studies.suite import parts_of
+
+    assert parts_of("seats") == parts_of("jokers") == ("ass", "ass-search")
+    assert set(parts_of("trump")) == {"jass", "jass-trump", "jass-search"}
+    assert set(parts_of("compare")) == set(parts_of("trump"))
+    for both in ("ladder", "best-response", "fields"):
+        assert set(parts_of(both)) == set(WARM_PARTS)
+
+
+def test_warming_waits_for_the_named_lane_and_raises_its_error():
+    """A lane's failure reaches the study that waits for it (not swallowed in the pool); a
+    wait for parts of the other lane returns when those are done."""
+    import pytest
+
+    from analyzer.studies.suite import Warming
+
+    with Warming(2, ("no-such-part", "other-part")) as warming:
+        with pytest.raises(ValueError, match="unknown part 'no-such-part'"):
+            warming.wait(("no-such-part",))
+        warming.wait(("not-warmed",))  # a part nobody warms: nothing to wait for
+    with Warming(1, WARM_PARTS) as warming:  # one worker: nothing runs in the background
+        warming.wait()

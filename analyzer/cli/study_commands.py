@@ -330,7 +330,7 @@ def study_all(
     progress: bool = opt.progress_alias(),
 ) -> None:
     """Every study on its default budget (times --scale), then optionally the report."""
-    from analyzer.studies.suite import prewarm, run_all
+    from analyzer.studies.suite import Warming, run_all
 
     if not math.isfinite(scale) or scale <= 0:
         raise CardlabError(f"--scale must be a positive number, got {scale}")
@@ -342,9 +342,9 @@ def study_all(
     backend = _backend(workers, opt.show_progress(quiet, progress), out,
                        ("seats", "jokers", "trump", "compare", "ladder", "best-response",
                         "fields"))
-    prewarm(backend.workers)
-    for result in run_all(backend, scale):
-        _finish(result, out)
+    with Warming(backend.workers) as warming:  # compiles beside the first studies
+        for result in run_all(backend, scale, warming):
+            _finish(result, out)
     if report_dir is not None:
         from analyzer.studies.samples import find_sample
         from reports.build import build_report

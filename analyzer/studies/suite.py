@@ -114,33 +114,79 @@ def warm_lane(lane: tuple[str, ...]) -> float:
     return sum(warm_part(part) for part in lane)
 
 
-def prewarm(workers: int | None, parts: tuple[str, ...] = WARM_PARTS) -> None:
-    """Compile what the studies use side by side before the studies, one process per lane
-    of parts (:func:`warm_lanes`).
+class Warming:
+    """The compile of what the studies use, side by side in the background: one process per
+    lane of parts (:func:`warm_lanes`), so each kernel compiles once.
 
     On a cold cache (a fresh clone, or any edit to the sources) the studies would otherwise
     compile one part after the other, and every worker of a run compiles the same kernel at
-    the same time. Here each kernel compiles once: the parts that share kernels run one after
-    the other in one process (the later ones load what the first compiled: ``WARM_AFTER``
-    has the measured times), the lanes side by side, so the longest lane and not the sum sets
-    the wait. The test suite's five parts: 188 s of CPU in the longer lane, against about
-    510 s compiled side by side in five processes on two cores, which compiled the shared
-    kernels up to three times. Every later process loads the machine code from the cache.
-    Skipped with one worker.
+    the same time. Here the parts that share kernels run one after the other in one process
+    (the later ones load what the first compiled: ``WARM_AFTER`` has the measured times), the
+    lanes side by side. :meth:`wait` blocks until the given parts are compiled, so a study
+    starts as soon as its own game's lane is done while the other lane goes on compiling on
+    the other core (``cardlab study all`` plays the Who's the Ass? studies while Plus-Minus
+    Jass compiles). The test suite's five parts: 188 s of CPU in the longer lane, against
+    about 510 s compiled side by side in five processes on two cores, which compiled the
+    shared kernels up to three times. Every later process loads the machine code from the
+    cache. Nothing runs with one worker (or fewer than two lanes): each part then compiles
+    where it is first used.
     """
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
 
-    from analyzer.runner.tasks import limit_numba_threads
+    def __init__(self, workers: int | None, parts: tuple[str, ...] = WARM_PARTS) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-    lanes = warm_lanes(parts)
-    if workers == 1 or len(lanes) < 2:
-        return
-    ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(len(lanes), mp_context=ctx,
-                             initializer=limit_numba_threads) as pool:
-        for _ in pool.map(warm_lane, lanes):
-            pass
+        from analyzer.runner.tasks import limit_numba_threads
+
+        self._lane_of: dict = {}
+        self._pool = None
+        lanes = warm_lanes(parts)
+        if workers == 1 or len(lanes) < 2:
+            return
+        self._pool = ProcessPoolExecutor(len(lanes), mp_context=multiprocessing.get_context(
+            "spawn"), initializer=limit_numba_threads)
+        for lane in lanes:
+            done = self._pool.submit(warm_lane, lane)
+            self._lane_of.update(dict.fromkeys(lane, done))
+
+    def wait(self, parts: tuple[str, ...] | None = None) -> None:
+        """Block until ``parts`` (default: all) are compiled; a lane's error is raised here."""
+        wanted = self._lane_of if parts is None else parts
+        for part in wanted:
+            if part in self._lane_of:
+                self._lane_of[part].result()
+
+    def close(self) -> None:
+        """Wait for every lane (or, after an error, cancel what has not started) and end the
+        processes."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def __enter__(self) -> Warming:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def prewarm(workers: int | None, parts: tuple[str, ...] = WARM_PARTS) -> None:
+    """Compile ``parts`` side by side (:class:`Warming`) and return when all are done."""
+    with Warming(workers, parts) as warming:
+        warming.wait()
+
+
+def parts_of(study: str) -> tuple[str, ...]:
+    """The warm parts of the games ``study`` plays (a part belongs to the game its name starts
+    with): a study of one game (the study registry) waits in :func:`run_all` for that game's
+    lane only; compare for the game the suite compares; the others for every game.
+    """
+    from analyzer.games.registry import names as game_names
+    from analyzer.studies.registry import study_game
+
+    game = COMPARE["game"] if study == "compare" else study_game(study)
+    games = (game,) if game else tuple(game_names())
+    return tuple(p for p in WARM_PARTS if p.split("-")[0] in games)
 
 
 def budget(study: str, scale: float) -> int:
@@ -148,23 +194,35 @@ def budget(study: str, scale: float) -> int:
     return max(100, int(round(BUDGETS[study] * scale)))
 
 
-def run_all(backend: Backend, scale: float = 1.0) -> Iterator[StudyResult]:
+def run_all(backend: Backend, scale: float = 1.0,
+            warming: Warming | None = None) -> Iterator[StudyResult]:
     """Run seats, jokers, trump (with the re-aim and pimc choosers), compare, the ladder and
     the best response (both games) and the answers across fields in turn, yielding each
-    result when done."""
+    result when done; each study first waits for its games' parts of ``warming``."""
+    def ready(study: str) -> None:
+        if warming is not None:
+            warming.wait(parts_of(study))
+
+    ready("seats")
     yield run_seats(backend, games=budget("seats", scale))
+    ready("jokers")
     yield run_jokers(backend, games=budget("jokers", scale),
                      slow_games=budget("jokers-slow", scale))
+    ready("trump")
     yield run_trump(backend, deals=budget("trump", scale), choosers=DEFAULT_CHOOSERS,
                     slow_deals=budget("trump-slow", scale))
+    ready("compare")
     yield run_compare(backend, COMPARE["game"], COMPARE["strategies"], COMPARE["players"],
                       games=budget("compare", scale), until_sure=True)
+    ready("ladder")
     yield run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale))
+    ready("best-response")
     yield run_best_response(backend, ("ass", "jass"),
                             games={"ass": budget("best-response-ass", scale),
                                    "jass": budget("best-response", scale)},
                             confirm=budget("best-response-confirm", scale),
                             knobs=BEST_RESPONSE_KNOBS)
+    ready("fields")
     yield run_fields(backend, games=budget("fields", scale),
                      trump_deals=budget("trump-fields", scale),
                      seats_games=budget("seats-fields", scale))

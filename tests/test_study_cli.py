@@ -62,3 +62,15 @@ def test_errors_are_one_line_with_exit_code_2(tmp_path):
         assert run.returncode == 2, (args, run.stderr)
         lines = run.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), run.stderr
+
+
+def test_study_all_checks_its_scaled_budgets_before_the_first_study(cli, tmp_path):
+    """A scale too small for the best response's tuning is refused at once (not after the
+    other studies have played for minutes), naming the smallest scale that works."""
+    code, out, err = cli("study", "all", "--scale", "0.02", "--out", str(tmp_path / "s"))
+    assert code == 2 and err.strip().count("\n") == 0, err
+    assert "--scale 0.02 is too small" in err and "the smallest that works: --scale 0.18" in err
+    assert not (tmp_path / "s").exists()
+    from analyzer.studies.suite import check
+
+    check(0.18)  # the scale it names works

@@ -330,10 +330,9 @@ def study_all(
     progress: bool = opt.progress_alias(),
 ) -> None:
     """Every study on its default budget (times --scale), then optionally the report."""
-    from analyzer.studies.suite import Warming, run_all
+    from analyzer.studies.suite import Warming, check, run_all
 
-    if not math.isfinite(scale) or scale <= 0:
-        raise CardlabError(f"--scale must be a positive number, got {scale}")
+    check(scale)
     if report_dir is not None:
         from analyzer.outputs import check_folder_target, refuse_stdout
 

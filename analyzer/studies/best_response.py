@@ -30,7 +30,7 @@ from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.text import metric_words, pm
 from analyzer.tune.space import Space, space_for
-from analyzer.tune.tuner import CONFIRM_SEED_OFFSET, Tuner, TuneSettings
+from analyzer.tune.tuner import CONFIRM_SEED_OFFSET, Tuner, TuneSettings, check_budget
 
 DEFAULT_FIELDS = {"ass": ("basic", "careful", "tuned"), "jass": ("basic", "aim-low", "tuned")}
 STRONG = "pimc"  # the strong player whose gain measures a table's exploitability
@@ -69,7 +69,20 @@ def best_response_row(backend: Backend, space: Space, settings: TuneSettings, co
     return row
 
 
-def _own_knobs(game: str, start: str, knobs: Sequence[str] | None) -> list[str]:
+def check_budgets(game: str, players: Sequence[int], budget: int, start: str = "heuristic",
+                  knobs: Sequence[str] | None = None) -> None:
+    """One line (CardlabError) when ``budget`` cannot tune ``knobs`` of ``start``'s family at
+    one of ``players``: checked before any game is played (``study all`` checks its scaled
+    budgets with it before the first study)."""
+    space = space_for(game, start, list(knobs) if knobs else None)
+    for n in players:
+        try:
+            check_budget(budget, n, space)
+        except CardlabError as exc:
+            raise CardlabError(f"best response ({game}, {n} players): {exc}") from None
+
+
+def own_knobs(game: str, start: str, knobs: Sequence[str] | None) -> list[str]:
     """Those of ``knobs`` that the family of ``start`` has in ``game`` ([] for all)."""
     names = [k.name for k in space_for(game, start).knobs]
     return [k for k in knobs or () if k in names]
@@ -228,9 +241,11 @@ def run_best_response(
                 raise CardlabError(f"--confirm needs at least 10 held-out deals, got {confirm}")
             own = {}
             for g in games_list:  # every game's input is checked before any game is played
-                own[g] = _own_knobs(g, start, knobs)
+                own[g] = own_knobs(g, start, knobs)
                 for f in DEFAULT_FIELDS.get(g, ()):
                     backend.canonical(g, f)
+                if isinstance(games, Mapping) and g in games and (own[g] or not knobs):
+                    check_budgets(g, players, games[g], start, own[g] or None)
             stray = [k for k in knobs or () if not any(k in v for v in own.values())]
             if stray:
                 raise CardlabError(f"knob {stray[0]!r} belongs to none of the games "
@@ -266,6 +281,7 @@ def run_best_response(
     labels = [backend.canonical(game, f) for f in (fields or DEFAULT_FIELDS.get(game, ()))]
     if not labels:
         raise CardlabError("name at least one field")
+    check_budgets(game, players, games, start, knobs)
     space = space_for(game, start, list(knobs) if knobs else None)
     start_label = backend.canonical(game, start)
     strong_label = backend.canonical(game, strong) if strong else None

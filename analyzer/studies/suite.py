@@ -6,8 +6,10 @@ few minutes on two cores; ``scale`` multiplies every budget for tighter interval
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
+from analyzer.errors import CardlabError
 from analyzer.runner.play import Backend
 from analyzer.studies.best_response import run_best_response
 from analyzer.studies.compare import run_compare
@@ -32,6 +34,7 @@ COMPARE = {"game": "jass", "strategies": ("basic", "aim-high", "aim-low", "adapt
 # The knobs the demo's best response tunes (the tuned presets' winning knobs): every knob of
 # the family would need 3,360 (Who's the Ass?) and 1,792 (Jass) candidates, minutes each.
 BEST_RESPONSE_KNOBS = ("jokers", "ass_throw", "lead", "aim", "trump")
+BEST_RESPONSE_BUDGETS = {"ass": "best-response-ass", "jass": "best-response"}  # game: budget
 
 
 WARM_PARTS = ("jass-trump", "ass", "jass", "ass-search", "jass-search")  # before the studies
@@ -194,6 +197,31 @@ def budget(study: str, scale: float) -> int:
     return max(100, int(round(BUDGETS[study] * scale)))
 
 
+def check(scale: float) -> None:
+    """The checks the studies make of their budgets, made for every study before the first
+    one plays (one line, CardlabError): a scale too small for the best response's tuning
+    fails at once, naming the smallest scale that works, not after the other studies."""
+    if not math.isfinite(scale) or scale <= 0:
+        raise CardlabError(f"--scale must be a positive number, got {scale}")
+    if not _scale_fits(scale):
+        least = next(s / 100 for s in range(1, 10_001) if _scale_fits(s / 100))
+        raise CardlabError(f"--scale {scale:g} is too small for the best response's tuning of "
+                           f"{', '.join(BEST_RESPONSE_KNOBS)}; the smallest that works: "
+                           f"--scale {least:g}")
+
+
+def _scale_fits(scale: float) -> bool:
+    from analyzer.studies.best_response import check_budgets, own_knobs
+
+    try:
+        for game, key in BEST_RESPONSE_BUDGETS.items():
+            check_budgets(game, (4,), budget(key, scale),
+                          knobs=own_knobs(game, "heuristic", BEST_RESPONSE_KNOBS) or None)
+    except CardlabError:
+        return False
+    return True
+
+
 def run_all(backend: Backend, scale: float = 1.0,
             warming: Warming | None = None) -> Iterator[StudyResult]:
     """Run seats, jokers, trump (with the re-aim and pimc choosers), compare, the ladder and
@@ -217,9 +245,9 @@ def run_all(backend: Backend, scale: float = 1.0,
     ready("ladder")
     yield run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale))
     ready("best-response")
-    yield run_best_response(backend, ("ass", "jass"),
-                            games={"ass": budget("best-response-ass", scale),
-                                   "jass": budget("best-response", scale)},
+    yield run_best_response(backend, tuple(BEST_RESPONSE_BUDGETS),
+                            games={g: budget(b, scale)
+                                   for g, b in BEST_RESPONSE_BUDGETS.items()},
                             confirm=budget("best-response-confirm", scale),
                             knobs=BEST_RESPONSE_KNOBS)
     ready("fields")

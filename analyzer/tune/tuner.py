@@ -95,6 +95,31 @@ class TuneOutcome:
     inert: list[str] = field(default_factory=list)  # knobs that change no game here
 
 
+def discrete_budget(budget: int, space: Space,
+                    share: float = TuneSettings.discrete_share) -> int:
+    """The games of ``budget`` that go to the discrete knobs (stage 1)."""
+    if not space.continuous:
+        return budget
+    if len(space.combos()) <= 1:
+        return 0
+    return int(budget * share)
+
+
+def check_budget(budget: int, players: int, space: Space,
+                 share: float = TuneSettings.discrete_share) -> None:
+    """One line (CardlabError) when ``budget`` cannot pay the first round of the discrete
+    knobs: each combination on ``MIN_DEALS`` deals in every seat. Callers check it before any
+    game is played."""
+    combos = len(space.combos())
+    need = combos * players * MIN_DEALS
+    if combos > 1 and need > discrete_budget(budget, space, share):
+        raise CardlabError(
+            f"a budget of {budget:,} games is too small for {combos} "
+            f"combinations of {', '.join(k.name for k in space.discrete)}: the first "
+            f"round alone needs {need:,} for the discrete knobs; raise --games or tune "
+            "fewer knobs (--knob)")
+
+
 class Tuner:
     """One tuning run; ``run()`` goes to the end (or to where the budget stops it)."""
 
@@ -264,11 +289,7 @@ class Tuner:
 
     # -------------------------------------------------------------------- stage 1
     def _discrete_budget(self) -> int:
-        if not self.space.continuous:
-            return self.s.budget
-        if len(self.space.combos()) <= 1:
-            return 0
-        return int(self.s.budget * self.s.discrete_share)
+        return discrete_budget(self.s.budget, self.space, self.s.discrete_share)
 
     def _discrete(self) -> None:
         st = self.state
@@ -282,13 +303,7 @@ class Tuner:
             st["arms"] = [list(c) for c in combos]
             st["sums"] = [0.0] * len(combos)
             st["prints"] = [""] * len(combos)
-        need = len(combos) * self.s.players * MIN_DEALS
-        if need > self._discrete_budget():
-            raise CardlabError(
-                f"a budget of {self.s.budget:,} games is too small for {len(combos)} "
-                f"combinations of {', '.join(k.name for k in self.space.discrete)}: the first "
-                f"round alone needs {need:,} for the discrete knobs; raise --games or tune "
-                "fewer knobs (--knob)")
+        check_budget(self.s.budget, self.s.players, self.space, self.s.discrete_share)
         rounds = max(1, math.ceil(math.log2(len(combos))))
         per_round = self._discrete_budget() / rounds
         while len(st["arms"]) > 1:

@@ -25,12 +25,19 @@ def _run(*args: str) -> subprocess.CompletedProcess:
         (["strategies", "poker"], "unknown game 'poker'"),
     ],
 )
-def test_bad_input_gets_one_line_and_status_2(args, message):
-    proc = _run(*args)
-    assert proc.returncode == 2
-    assert "Traceback" not in proc.stderr
-    lines = proc.stderr.strip().splitlines()
+def test_bad_input_gets_one_line_and_status_2(cli, args, message):
+    code, _, err = cli(*args)  # in this process (a real process: the tests below)
+    assert code == 2
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]
+
+
+def test_a_real_process_gets_the_same_one_line_and_status_2():
+    proc = _run("simulate", "ass", "--players", "13")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines() == ["error: Who's the Ass? needs 3 to 12 players; "
+                                                "got 13"]
 
 
 def test_unknown_option_is_a_usage_error_not_a_traceback():

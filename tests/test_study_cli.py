@@ -49,7 +49,7 @@ def test_seats_study_then_report(tmp_path):
     assert (tmp_path / "again" / "seats" / "seats.csv").read_text() == first
 
 
-def test_errors_are_one_line_with_exit_code_2(tmp_path):
+def test_errors_are_one_line_with_exit_code_2(cli, tmp_path):
     for args in (("report", "--from", tmp_path / "nothing", "--out", tmp_path / "r"),
                  ("study", "seats", "--players", "2", "--games", "10", "--out", tmp_path),
                  ("study", "compare", "--game", "ass", "-s", "basic", "--out", tmp_path),
@@ -58,10 +58,10 @@ def test_errors_are_one_line_with_exit_code_2(tmp_path):
                  ("study", "fields", "--add-field", "nosuch", "--out", tmp_path),
                  ("study", "best-response", "--game", "ass,jass", "--knob", "aim",
                   "--out", tmp_path)):
-        run = cardlab(*args)
-        assert run.returncode == 2, (args, run.stderr)
-        lines = run.stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("error: "), run.stderr
+        code, _, err = cli(*args)
+        assert code == 2, (args, err)
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), err
 
 
 def test_study_all_checks_its_scaled_budgets_before_the_first_study(cli, tmp_path):

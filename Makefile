@@ -5,10 +5,16 @@ PYTHON ?= python3
 
 .PHONY: setup test lint demo bench bench-scaling clean-cache clean
 
+# uv installs the same packages from PyPI as pip, in parallel: about 15 s instead of about 65 s
+# on the 2-core machine (make demo and make test from a fresh clone start here). Where uv
+# cannot be had, pip does the same install.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	if $(PY) -m pip install -q uv; then \
+	  $(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev]'; \
+	else \
+	  $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q -e '.[dev]'; \
+	fi
 	touch $@
 
 setup: $(VENV)/.installed

@@ -42,8 +42,11 @@ sentences it prints and the alerts for claims that fail (never printed as senten
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
 from statistics import NormalDist
 from typing import Any, Protocol
@@ -162,6 +165,53 @@ def _kept(claim: Claim, rows: pd.DataFrame) -> pd.DataFrame:
     return rows
 
 
+# Reading many cells of the same tables filters the same rows again and again (a ladder's
+# claims read hundreds of cells of one table). Inside :func:`reading` the filters are
+# remembered, keyed by the table object and everything the filter reads; the block must not
+# change a table it reads (claims only read), and nothing outlives the block.
+_MEMO: ContextVar[dict | None] = ContextVar("cardlab_claims_memo", default=None)
+
+
+@contextmanager
+def reading() -> Iterator[None]:
+    """A block that reads claims' cells from tables it does not change: filtered rows are
+    computed once per table and filter (nested blocks share the outer one's memo)."""
+    token = _MEMO.set({}) if _MEMO.get() is None else None
+    try:
+        yield
+    finally:
+        if token is not None:
+            _MEMO.reset(token)
+
+
+def _memo(key: tuple, make):
+    memo = _MEMO.get()
+    if memo is None:
+        return make()
+    if key not in memo:
+        memo[key] = make()
+    return memo[key]
+
+
+def _claim_key(claim: Claim) -> str:
+    """What of ``claim`` the filters read (not its sentence or cells)."""
+    return json.dumps([claim.game, claim.table, claim.against, claim.extra], sort_keys=True,
+                      default=str)
+
+
+def _cell_key(cell: Cell) -> tuple:
+    return (cell.players, cell.ruleset, cell.aim, cell.field)
+
+
+def _filtered(claim: Claim, table: pd.DataFrame, cell: Cell,
+              all_players: bool = False) -> pd.DataFrame:
+    """``_kept(claim, _rows(table, cell, all_players=...))``, remembered inside
+    :func:`reading`."""
+    key = ("rows", id(table), _claim_key(claim), None if all_players else cell.players,
+           _cell_key(cell)[1:], all_players)
+    return _memo(key, lambda: _kept(claim, _rows(table, cell, all_players=all_players)))
+
+
 def _key(claim: Claim, rows: pd.DataFrame) -> str:
     return claim.extra.get("key") or next(c for c in ("rule", "strategy", "seat", "a")
                                           if c in rows)
@@ -175,13 +225,20 @@ def _bounds(rows: pd.DataFrame, metric: str) -> tuple[str, str]:
 
 def _options(claim: Claim, cell: Cell, result: Tables) -> tuple[pd.DataFrame, str]:
     """The options of ``cell`` as rows with columns choice, value, low, high (and tier);
-    with ``extra["all_players"]`` the options of every player count (column ``players``)."""
+    with ``extra["all_players"]`` the options of every player count (column ``players``).
+    Remembered inside :func:`reading`."""
     table = result.table(claim.table)
     every = bool(claim.extra.get("all_players"))
     fields = bool(claim.extra.get("all_fields"))
-    rows = _kept(claim, _rows(table, replace(cell, field=None) if fields else cell,
-                              all_players=every))
+    rows = _filtered(claim, table, replace(cell, field=None) if fields else cell, every)
     key = _key(claim, rows)
+    memo = ("options", id(table), _claim_key(claim), _cell_key(cell), cell.metric,
+            cell.choice if key == "a" else None)  # a table of differences: one row per cell
+    return _memo(memo, lambda: (_options_of(claim, cell, rows, key, every, fields), key))
+
+
+def _options_of(claim: Claim, cell: Cell, rows: pd.DataFrame, key: str, every: bool,
+                fields: bool) -> pd.DataFrame:
     exact = bool(claim.extra.get("exact"))  # a figure without an interval
     if key == "a":  # a table of differences: the cell's row is choice - against
         rows = rows[(rows["a"].astype(str) == cell.choice)
@@ -192,7 +249,7 @@ def _options(claim: Claim, cell: Cell, result: Tables) -> tuple[pd.DataFrame, st
         if exact:
             low = high = metric
         return pd.DataFrame({"choice": rows["a"].astype(str), "value": rows[metric],
-                             "low": rows[low], "high": rows[high]}), key
+                             "low": rows[low], "high": rows[high]})
     metric = cell.metric
     low, high = _bounds(rows, metric)
     low, high = claim.extra.get("low", low), claim.extra.get("high", high)
@@ -209,7 +266,7 @@ def _options(claim: Claim, cell: Cell, result: Tables) -> tuple[pd.DataFrame, st
         out["field"] = rows["field"].astype(str)
     if claim.extra.get("exclude"):
         out = out[~out["choice"].isin(claim.extra["exclude"])]
-    return out, key
+    return out
 
 
 def statement(claim: Claim, i: int) -> Claim:
@@ -224,7 +281,7 @@ def statement(claim: Claim, i: int) -> Claim:
 
 
 def _count(claim: Claim, cell: Cell, result: Tables) -> tuple[float, float, float, bool]:
-    rows = _kept(claim, _rows(result.table(claim.table), cell))
+    rows = _filtered(claim, result.table(claim.table), cell)
     n = len(rows) if cell.metric == "rows" else int(rows[cell.metric].astype(bool).sum())
     return float(n), float(n), float(n), True
 
@@ -245,7 +302,7 @@ def _identical(claim: Claim, cell: Cell, result: Tables) -> tuple[float, float, 
 
 def _equals(claim: Claim, cell: Cell, result: Tables) -> tuple[float, float, float,
                                                                   bool]:
-    rows = _kept(claim, _rows(result.table(claim.table), cell))
+    rows = _filtered(claim, result.table(claim.table), cell)
     key = _key(claim, rows)
     mine = rows[rows[key].astype(str) == cell.choice]
     if key == "a":
@@ -257,7 +314,7 @@ def _equals(claim: Claim, cell: Cell, result: Tables) -> tuple[float, float, flo
 
 
 def _holm(claim: Claim, cell: Cell, result: Tables) -> tuple[float, float, float, bool]:
-    family = _kept(claim, _rows(result.table(claim.table), cell, all_players=True))
+    family = _filtered(claim, result.table(claim.table), cell, all_players=True)
     key = _key(claim, family)
     low, high = _bounds(family, cell.metric)
     level = float(claim.extra.get("level", 0.95))
@@ -383,22 +440,27 @@ def check(claim: Claim, result: Tables) -> list[str]:
     if claim.kind == "several" and len(claim.extra.get("statements") or []) != len(claim.cells):
         return ["the claim does not say what it states in each cell"]
     problems = []
-    for i, cell in enumerate(claim.cells):
-        stated = statement(claim, i)
-        try:
-            value, low, high, holds = read_cell(stated, cell, result)
-        except (KeyError, ValueError, CardlabError) as e:  # no such cell, column or table
-            problems.append(str(e).strip("'\""))
-            continue
-        if not _same(value, cell.value):
-            problems.append(f"{where(cell)}: the table says {value:g} for {cell.choice}, "
-                            f"the claim {cell.value:g}")
-        elif not holds:
-            problems.append(f"{where(cell)}: {_negation(stated, cell)}")
-        elif not (_same(low, cell.low) and _same(high, cell.high)):
-            problems.append(f"{where(cell)}: the table's interval for {cell.choice} is "
-                            f"[{low:g}, {high:g}], the claim's [{cell.low:g}, {cell.high:g}]")
+    with reading():
+        for i, cell in enumerate(claim.cells):
+            problems += _cell_problems(statement(claim, i), cell, result)
     return problems
+
+
+def _cell_problems(stated: Claim, cell: Cell, result: Tables) -> list[str]:
+    """What does not hold in one cell of a claim ([] where it holds)."""
+    try:
+        value, low, high, holds = read_cell(stated, cell, result)
+    except (KeyError, ValueError, CardlabError) as e:  # no such cell, column or table
+        return [str(e).strip("'\"")]
+    if not _same(value, cell.value):
+        return [f"{where(cell)}: the table says {value:g} for {cell.choice}, "
+                f"the claim {cell.value:g}"]
+    if not holds:
+        return [f"{where(cell)}: {_negation(stated, cell)}"]
+    if not (_same(low, cell.low) and _same(high, cell.high)):
+        return [f"{where(cell)}: the table's interval for {cell.choice} is "
+                f"[{low:g}, {high:g}], the claim's [{cell.low:g}, {cell.high:g}]"]
+    return []
 
 
 def _negation(claim: Claim, cell: Cell) -> str:

@@ -61,7 +61,7 @@ from analyzer.stats.duplicate import rotations, seat_swaps
 from analyzer.stats.hygiene import holm, ordered_groups, rank_ranges, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.plackett_luce import plackett_luce
-from analyzer.studies.claims import Cell, Claim, half, make_cell, several
+from analyzer.studies.claims import Cell, Claim, half, make_cell, reading, several
 from analyzer.studies.claims import probe as reader_of
 from analyzer.studies.compare import metric_for
 from analyzer.studies.fields import SLOW_SHARE
@@ -577,9 +577,10 @@ def run_ladder(
               "merged": pd.DataFrame(all_merged, columns=["game", "players", "kept",
                                                           "merged", "reason"])}
     result = StudyResult("ladder", tables, manifest)
-    return result.say([c for n, col_n, lower_n, unit, seatings_n in said
-                       for c in _claims(result, n, game, col_n, lower_n, unit, seatings_n,
-                                        slow_share)])
+    with reading():  # hundreds of cells of the same two tables
+        return result.say([c for n, col_n, lower_n, unit, seatings_n in said
+                           for c in _claims(result, n, game, col_n, lower_n, unit,
+                                            seatings_n, slow_share)])
 
 
 def _pl_claim(ratings: pd.DataFrame, n: int, words: str, cell: Callable[..., tuple],

@@ -34,10 +34,7 @@ def forced_card(fam, prm, seat, hands, suit, st, played, taken, rng, aim):
     hand = hands[seat]
     # search exactly when the free decision (any card of the hand) would
     least = 1 if popcount(hand) >= 2 else 2
-    if fam == FAM_PIMC:
+    if fam in (FAM_PIMC, FAM_PEEK):  # peek a value, not a literal: one compile
         return search_card(prm, seat, hand, hand & SUIT_MASK[suit], st, played, taken, rng,
-                           hands, False, least)
-    if fam == FAM_PEEK:
-        return search_card(prm, seat, hand, hand & SUIT_MASK[suit], st, played, taken, rng,
-                           hands, True, least)
+                           hands, fam == FAM_PEEK, least)
     return forced_trump_card(fam, prm, seat, hand, suit, st, played, taken, rng, aim)

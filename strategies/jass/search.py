@@ -377,6 +377,7 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
     policy = int(prm[P_INFER]) == INFER_POLICY and not peek
     over = max(1, int(prm[P_OVERSAMPLE])) if policy else 1
     rk = int(prm[P_ROLLOUT])
+    rprm = ROLLOUT_PRMS[rk].copy()  # writable, as the engine's: one compile of each policy
     ngen = worlds * over
     pool = np.zeros((ngen, 4), dtype=np.uint64)
     seeds = np.zeros(ngen, dtype=np.uint64)
@@ -413,8 +414,8 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
         for p in range(4):
             pool[g, p] = wh[p]
         if policy:
-            m = replay_misses(seat, wh, st, played, ROLLOUT_FAMS[rk], ROLLOUT_PRMS[rk], h0, p0,
-                              t0, s0, memo, srng, limit)
+            m = replay_misses(seat, wh, st, played, ROLLOUT_FAMS[rk], rprm, h0, p0, t0, s0,
+                              memo, srng, limit)
             miss[g] = m
             hist[m] += 1
             if g + 1 >= worlds:
@@ -500,15 +501,21 @@ def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min
     return cands[best]
 
 
+# (peek, min_cands) of pimc_card and peek_card as a typed tuple, not literals: numba compiles a
+# callee once per literal value passed to it, and search_card is the biggest function of the
+# engine (forced_card passes variables: with literals here it compiled four times).
+_FLAGS = ((False, np.int64(2)), (True, np.int64(2)))
+
+
 @njit_runtime()  # allocates: not inherited from _nrt=False callers
 def pimc_card(prm, seat, hand, legal, st, played, taken, rng):
     """``pimc``: the search over worlds sampled from what the seat has seen. It is given its
     own hand and the public state only (J-11)."""
     nothing = np.zeros(4, dtype=np.uint64)
-    return search_card(prm, seat, hand, legal, st, played, taken, rng, nothing, False, 2)
+    return search_card(prm, seat, hand, legal, st, played, taken, rng, nothing, *_FLAGS[0])
 
 
 @njit_runtime()  # allocates: not inherited from _nrt=False callers
 def peek_card(prm, seat, hands, legal, st, played, taken, rng):
     """``peek`` (NOT a legal player): the same search on the true deal ``hands``."""
-    return search_card(prm, seat, hands[seat], legal, st, played, taken, rng, hands, True, 2)
+    return search_card(prm, seat, hands[seat], legal, st, played, taken, rng, hands, *_FLAGS[1])

@@ -229,7 +229,8 @@ def play_rounds(others, search, fams, params, packed, n, view, rng, gone, table,
 
     The round under way: ``starter`` started it; ``pos`` is the position of the next seat to
     move (0: the starter has not led yet, so a new round starts, and ``blocked`` is the seat
-    that may not lead the ass in it, -1 for none, A-8); ``table`` the cards played in it,
+    that may not lead the ass in it, -1 for none, A-8; None: 0 as a constant of the compile,
+    for a caller that always starts a round, as the engine does); ``table`` the cards played in it,
     ``k``, ``high``, ``high_seat`` and ``ass_round`` (0/1) as in the view, and ``rounds`` its
     number. ``fams``/``params``: the seats' families and parameters (by seat, or one for all;
     :func:`family_of`, :func:`seat_params`). The four flags ``others``, ``search``, ``trace``
@@ -237,7 +238,8 @@ def play_rounds(others, search, fams, params, packed, n, view, rng, gone, table,
 
     status is OK, the seat that made an illegal move, or ROUND_BOUND; rounds the rounds
     played to the end (the number of the next); ass_rounds those of them that were ass
-    rounds; turns the seats that had a turn (forced passes included), for benchmarks.
+    rounds; turns, in a rollout (``taken`` None; 0 in the engine), the seats that had a turn
+    (forced passes included), for benchmarks.
 
     Compiled by ``_loop``, or where ``search`` is True by its twin ``_loop_search``
     (:func:`_twin`); in jitted code the choice is made when the caller is compiled (the
@@ -275,6 +277,12 @@ def _loop(others, search, fams, params, packed, n, view, rng, gone, table, start
     """:func:`play_rounds`, compiled."""
     # "others is None and trace is None" below: basic alone without a record, which keeps no
     # hand sizes (written out in each test, so that numba prunes the other code before typing)
+    # pos None: from the start of a round (the engine), a constant of the compile, so that the
+    # loop below is compiled as if it led every round, with no test for it
+    if pos is None:  # noqa: SIM108 (a test numba prunes)
+        at = I0
+    else:
+        at = pos
     view[PUB_PLAYERS] = n
     empty_at_start = False  # a position may hold an empty hand already
     for s in range(n):
@@ -285,7 +293,7 @@ def _loop(others, search, fams, params, packed, n, view, rng, gone, table, start
     turns = 0
     status = OK
     while True:
-        if pos == 0:  # the starter leads (A-5); A-8: the ass unless just taken
+        if at == 0:  # the starter leads (A-5); A-8: the ass unless just taken
             if rounds >= MAX_ROUNDS:
                 status = ROUND_BOUND
                 break
@@ -320,15 +328,17 @@ def _loop(others, search, fams, params, packed, n, view, rng, gone, table, start
             high_seat = starter
             ass_round = 1 if high == ASS else 0
             k = 1 if ass_round else c + j
-            pos = 1
-            turns += 1
-        turns += n - pos
+            at = 1
+            if taken is None:  # a rollout's count, for benchmarks
+                turns += 1
+        if taken is None:
+            turns += n - at
         # basic alone without a record: nothing beats a 14 in a normal round, all pass
         if others is not None or trace is not None or high != JOKER_HIGH or ass_round:
-            seat = starter + pos
+            seat = starter + at
             if seat >= n:
                 seat -= n
-            for p in range(pos, n):
+            for p in range(at, n):
                 hand = packed[seat]
                 if others is None and trace is None:  # A-6: no move with < k cards: a pass
                     move = basic_packed(hand, p, ass_round, 0, k, high)
@@ -392,7 +402,7 @@ def _loop(others, search, fams, params, packed, n, view, rng, gone, table, start
             if tracing:
                 trace[rounds, 1] = high_seat
         starter = high_seat
-        pos = 0
+        at = 0
         rounds += 1
         # A-9: the game ends at the end of a round with a hand empty. Only a hand that was
         # emptied in this round can be (unless it took the cards of an ass round since).

@@ -206,7 +206,7 @@ def _play_basic_alone(packed, starter, blocked, n, families, params, view, rng, 
             view[PUB_PLAYERS] = n
             return I0, I0, s
     status, rounds, ass_rounds, _ = play_rounds(
-        None, None, families, params, packed, n, view, rng, U0, U0, starter, blocked, I0, I0,
+        None, None, families, params, packed, n, view, rng, U0, U0, starter, blocked, None, I0,
         I0, starter, I0, I0, None, False, taken)
     return rounds, ass_rounds, status
 
@@ -230,8 +230,8 @@ def play_packed(packed, starter, blocked, n, families, params, view, rng, trace,
     # the cards gone are kept packed (written back to the view for policies)
     status, rounds, ass_rounds, _ = play_rounds(
         variant[0], variant[1], families, params, packed, n, view, rng,
-        pack_counts(view, PUB_GONE), U0, starter, blocked, I0, I0, I0, starter, I0, I0, trace,
-        tracing, taken)
+        pack_counts(view, PUB_GONE), U0, starter, blocked, None, I0, I0, starter, I0, I0,
+        trace, tracing, taken)
     # the view's PUB_GONE and PUB_TABLE are not written back here (play_game does that)
     return rounds, ass_rounds, status
 

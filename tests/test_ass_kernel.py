@@ -224,9 +224,9 @@ def test_search_is_compiled_only_into_the_search_variant(monkeypatch):
     args = (PIMC, pp, zero, view, rng, packed, hand, np.uint64(0), np.uint64(0), zero, zero,
             zero, zero, zero, zero, zero, zero, trace)
     checked = njit(_nrt=False)(loop._twin(loop._checked.py_func, "checked_probe"))
-    assert checked(True, None, *args) == loop.ILLEGAL
+    assert checked(None, *args) == loop.ILLEGAL
     assert stand_in.signatures == []  # not compiled for the variant without search
-    assert checked(True, True, *args) == lead
+    assert checked(True, *args) == lead
     assert len(stand_in.signatures) == 1
 
 

@@ -15,8 +15,8 @@ the rest, so a pruned branch's code is never compiled):
 * ``search``  None or True: whether :func:`checked_move` holds the search families (``pimc``,
               ``peek``); their code is registered from above by strategies/ass/dispatch.py
               (:func:`search_hook`), since the search itself rolls out through this loop
-              (and for that, the variants with search are compiled by dispatchers of their
-              own, :func:`_twin`);
+              (and for that, the loop's variants with search are compiled by a dispatcher
+              of their own, :func:`_twin`);
 * ``trace``   None, or the move record int64[MAX_ROUNDS, TRACE_WIDTH], written while the
               runtime flag ``tracing`` is set (per round the starter, the taker or winner,
               and every seat's move in playing order from the starter; PASS for a pass);
@@ -155,10 +155,10 @@ def legal(move, hand, pos, ass_round, may_lead_ass, k, high):
 
 def _twin(func, name):
     """A copy of the plain function ``func`` named ``name``: the same code for a dispatcher
-    of its own. The variants with search need their own dispatchers (:func:`checked_move`,
-    :func:`play_rounds`): the search they ask rolls out through this loop, and numba cannot
-    cache a function that, while it compiles, has itself compiled for other arguments (the
-    cached code misses a symbol)."""
+    of its own. The loop's variants with search need their own (:func:`play_rounds`): the
+    search they ask rolls out through this loop, and numba cannot cache a function that,
+    while it compiles, has itself compiled for other arguments (the cached code misses a
+    symbol)."""
     twin = FunctionType(func.__code__, func.__globals__, name, func.__defaults__,
                         func.__closure__)
     twin.__qualname__ = name
@@ -172,54 +172,63 @@ def checked_move(others, search, fam, params, seat, view, rng, packed, hand, tab
     the decision, ask the family, and return its move, or ILLEGAL when the move breaks the
     rules. ILLEGAL at once where ``others`` is None (a loop of ``basic`` alone compiles no
     other family); a search family is asked only where ``search`` is True, and is illegal
-    elsewhere. Out of line, compiled once per loop however often the loop asks: by
-    ``_checked``, or where ``search`` is True by its twin ``_checked_search``."""
-    ask = _checked if search is None else _checked_search
-    return ask(others, search, fam, params, seat, view, rng, packed, hand, table, gone, pos, k,
-               high, ass_round, may_lead_ass, starter, high_seat, rounds, trace)
+    elsewhere. Out of line (``_checked``), compiled once per loop however often the loop asks;
+    in jitted code the choice for ``others`` is made when the caller is compiled (the
+    overload below). A rollout's loop inlines :func:`_checked_inline` instead, for speed (the
+    search runs rollouts by the million)."""
+    if others is None:
+        return ILLEGAL
+    return _checked(search, fam, params, seat, view, rng, packed, hand, table, gone, pos, k,
+                    high, ass_round, may_lead_ass, starter, high_seat, rounds, trace)
 
 
 @overload(checked_move, inline="always")
 def _checked_move_typed(others, search, fam, params, seat, view, rng, packed, hand, table, gone,
                         pos, k, high, ass_round, may_lead_ass, starter, high_seat, rounds,
                         trace):
-    if isinstance(search, types.NoneType):
-        def plain(others, search, fam, params, seat, view, rng, packed, hand, table, gone, pos,
-                  k, high, ass_round, may_lead_ass, starter, high_seat, rounds, trace):
-            return _checked(others, search, fam, params, seat, view, rng, packed, hand, table,
-                            gone, pos, k, high, ass_round, may_lead_ass, starter, high_seat,
-                            rounds, trace)
-        return plain
+    if isinstance(others, types.NoneType):
+        def basic_alone(others, search, fam, params, seat, view, rng, packed, hand, table, gone,
+                        pos, k, high, ass_round, may_lead_ass, starter, high_seat, rounds,
+                        trace):
+            return ILLEGAL
+        return basic_alone
 
-    def searching(others, search, fam, params, seat, view, rng, packed, hand, table, gone, pos,
-                  k, high, ass_round, may_lead_ass, starter, high_seat, rounds, trace):
-        return _checked_search(others, search, fam, params, seat, view, rng, packed, hand,
-                               table, gone, pos, k, high, ass_round, may_lead_ass, starter,
-                               high_seat, rounds, trace)
-    return searching
+    def out_of_line(others, search, fam, params, seat, view, rng, packed, hand, table, gone,
+                    pos, k, high, ass_round, may_lead_ass, starter, high_seat, rounds, trace):
+        return _checked(search, fam, params, seat, view, rng, packed, hand, table, gone, pos, k,
+                        high, ass_round, may_lead_ass, starter, high_seat, rounds, trace)
+    return out_of_line
+
+
+@njit(cache=True, inline="always")
+def _checked_inline(fam, params, seat, view, rng, packed, hand, table, gone, pos, k, high,
+                    ass_round, may_lead_ass, starter, high_seat, rounds):
+    """:func:`checked_move` where ``others`` is True and ``search`` None, inlined."""
+    fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
+              high_seat, rounds)
+    move = decide_other(fam, seat_params(params, seat), view, rng)  # search: an illegal code
+    if not legal(move, hand, pos, ass_round, may_lead_ass, k, high):
+        return ILLEGAL
+    return move
 
 
 @njit_no_runtime()
-def _checked(others, search, fam, params, seat, view, rng, packed, hand, table, gone, pos, k,
-             high, ass_round, may_lead_ass, starter, high_seat, rounds, trace):
-    """:func:`checked_move`, compiled."""
-    if others is None:
-        return ILLEGAL
+def _checked(search, fam, params, seat, view, rng, packed, hand, table, gone, pos, k, high,
+             ass_round, may_lead_ass, starter, high_seat, rounds, trace):
+    """:func:`checked_move` out of line (where ``others`` is True)."""
+    if search is None:
+        return _checked_inline(fam, params, seat, view, rng, packed, hand, table, gone, pos, k,
+                               high, ass_round, may_lead_ass, starter, high_seat, rounds)
     fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
               high_seat, rounds)
     pp = seat_params(params, seat)
-    if search is None:
-        move = decide_other(fam, pp, view, rng)  # a search family gets an illegal code
-    elif fam in (PIMC, PEEK):
+    if fam in (PIMC, PEEK):
         move = search_hook(fam, pp, view, rng, packed, trace)
     else:
         move = decide_other(fam, pp, view, rng)
     if not legal(move, hand, pos, ass_round, may_lead_ass, k, high):
         return ILLEGAL
     return move
-
-
-_checked_search = njit_no_runtime()(_twin(_checked.py_func, "_checked_search"))
 
 
 def play_rounds(others, search, fams, params, packed, n, view, rng, gone, table, starter,
@@ -303,9 +312,18 @@ def _loop(others, search, fams, params, packed, n, view, rng, gone, table, start
             if others is None or fam == BASIC:  # basic is trusted (tests hold it to the rules)
                 move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)
             else:
-                move = checked_move(others, search, fam, params, starter, view, rng, packed,
-                                    hand, U0, gone, I0, I0, I0, I0, may_lead_ass, starter,
-                                    starter, rounds, trace)
+                # the engine (taken never None there) asks out of line, compiled once; a
+                # rollout (pos never None there) inline, for speed; each test numba prunes
+                if taken is not None:
+                    move = checked_move(others, search, fam, params, starter, view, rng, packed,
+                                        hand, U0, gone, I0, I0, I0, I0, may_lead_ass, starter,
+                                        starter, rounds, trace)
+                elif pos is not None:
+                    move = _checked_inline(fam, params, starter, view, rng, packed, hand, U0,
+                                           gone, I0, I0, I0, I0, may_lead_ass, starter,
+                                           starter, rounds)
+                else:
+                    move = ILLEGAL
                 if move == ILLEGAL:
                     status = starter
                     break
@@ -351,10 +369,17 @@ def _loop(others, search, fams, params, packed, n, view, rng, gone, table, start
                             move = PASS  # nothing beats 14: basic passes, asked or not
                         else:
                             move = basic_packed(hand, p, ass_round, 0, k, high)
-                    else:
-                        move = checked_move(others, search, fam, params, seat, view, rng,
-                                            packed, hand, table, gone, p, k, high, ass_round,
-                                            I0, starter, high_seat, rounds, trace)
+                    else:  # as for the lead
+                        if taken is not None:
+                            move = checked_move(others, search, fam, params, seat, view, rng,
+                                                packed, hand, table, gone, p, k, high,
+                                                ass_round, I0, starter, high_seat, rounds, trace)
+                        elif pos is not None:
+                            move = _checked_inline(fam, params, seat, view, rng, packed,
+                                                   hand, table, gone, p, k, high, ass_round,
+                                                   I0, starter, high_seat, rounds)
+                        else:
+                            move = ILLEGAL
                         if move == ILLEGAL:
                             status = seat
                             break

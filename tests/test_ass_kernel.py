@@ -167,8 +167,8 @@ def test_the_variant_is_chosen_from_the_families():
 def test_each_variant_holds_only_its_families():
     """The variant for tables of basic alone reaches no other family, the one for tables
     without a search seat no search: a seat of such a family is illegal at once there, in
-    single games and in matches. So the play loop asks them only through _ask_other and
-    _search_move."""
+    single games and in matches. So the play loop asks them only through loop.checked_move
+    (and the search only through its search_hook)."""
     from analyzer.engines.ass import engine
     from strategies.registry import engine_arrays, parse_strategy
 
@@ -194,36 +194,40 @@ def test_each_variant_holds_only_its_families():
         assert bad == -1, name
 
 
-def test_search_move_is_compiled_only_into_the_search_variant(monkeypatch):
-    """_search_move picks by the type of ``variant[1]`` when its caller is compiled: with None
-    the search is not compiled at all (here a stand-in search, never compiled before)."""
+def test_search_is_compiled_only_into_the_search_variant(monkeypatch):
+    """loop.checked_move asks the search (dispatch's search_hook) only where its ``search``
+    argument is True: with None the search is not compiled at all (here a stand-in search,
+    never compiled before, in an uncached copy of checked_move's code, so that the stand-in
+    stays out of the disk cache)."""
     from numba import njit
 
-    from analyzer.engines.ass import engine
-    from analyzer.games.ass.cards import PASS, VIEW_LEN
+    from analyzer.engines.ass import engine  # noqa: F401 (registers the search)
+    from analyzer.games.ass.cards import VIEW_LEN
+    from strategies.ass import dispatch, loop
     from strategies.ass.catalog import PIMC
+
+    lead = (5 << 8) | (1 << 4)  # one 5, led: legal with a 5 in hand
 
     @njit
     def stand_in(fam, pp, view, rng, packed, trace):
-        return 4242
+        return lead
 
-    @njit
-    def ask(variant, view, rng, packed, trace):
-        x = np.float32(1)  # a type the engine never uses: a fresh overload
-        pp = (x, x, x, x, x, x, x, x)
-        return engine._search_move(variant, PIMC, pp, view, rng, packed, trace)
-
-    monkeypatch.setattr(engine, "search_move", stand_in)
+    monkeypatch.setattr(dispatch, "search_move", stand_in)
+    x = np.float32(1)  # a type the engine never uses: a fresh compile
+    pp = (x, x, x, x, x, x, x, x)
     view = np.zeros(VIEW_LEN, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)
     packed = np.zeros(4, dtype=np.uint64)
     trace = np.zeros((1, 14), dtype=np.int64)
-    assert ask((True, None), view, rng, packed, trace) == PASS - 1
+    hand = np.uint64(1 << 20)  # one 5
+    zero = np.int64(0)
+    args = (PIMC, pp, zero, view, rng, packed, hand, np.uint64(0), np.uint64(0), zero, zero,
+            zero, zero, zero, zero, zero, zero, trace)
+    checked = njit(_nrt=False)(loop._twin(loop._checked.py_func, "checked_probe"))
+    assert checked(None, *args) == loop.ILLEGAL
     assert stand_in.signatures == []  # not compiled for the variant without search
-    assert ask((True, True), view, rng, packed, trace) == 4242
+    assert checked(True, *args) == lead
     assert len(stand_in.signatures) == 1
-    assert engine._search_move((True, None), PIMC, (1.0,) * 8, view, rng, packed,
-                               trace) == PASS - 1
 
 
 @pytest.mark.parametrize("players", range(3, 13))

@@ -1,21 +1,42 @@
 """The dispatcher of Who's the Ass? strategies: every family, search included.
 
 :mod:`strategies.ass.policies` holds the non-search families, so that the search
-(:mod:`strategies.ass.pimc`) can roll worlds out with them through
-:mod:`strategies.ass.rollout` (numba cannot recurse policy -> search -> policy);
-:func:`decide` adds the search on top. The engine's play loop keeps its own copy of this
-search branch, specialised by table variant (``analyzer.engines.ass.engine._decide``); the
-non-search families are listed once, in :func:`strategies.ass.policies.decide_other`.
+(:mod:`strategies.ass.pimc`) can roll worlds out with them through the one play loop
+(:mod:`strategies.ass.loop`; numba cannot recurse policy -> search -> policy);
+:func:`decide` adds the search on top. The play loop asks the search through
+:func:`strategies.ass.loop.search_hook`, whose compiled implementation
+:func:`register_search` registers (the loop cannot import the search, which rolls out
+through it), in the loop's variants with search only; the non-search families are listed once, in
+:func:`strategies.ass.policies.decide_other`.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from strategies.ass.catalog import BASIC, PIMC
+from strategies.ass.loop import search_hook
 from strategies.ass.pimc import search_move
 from strategies.ass.policies import basic, decide_other
+
+
+def _search_hook_typed(fam, pp, view, rng, packed, trace):
+    def search(fam, pp, view, rng, packed, trace):
+        return search_move(fam, pp, view, rng, packed, trace)
+    return search
+
+
+_registered: list[bool] = []
+
+
+def register_search() -> None:
+    """Give the play loop's ``search_hook`` its compiled implementation, ``search_move``
+    (once per process; the engine calls this when it is imported)."""
+    if not _registered:
+        overload(search_hook, inline="always")(_search_hook_typed)
+        _registered.append(True)
 
 
 @njit(cache=True)

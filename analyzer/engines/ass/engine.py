@@ -49,25 +49,14 @@ from analyzer.games.ass.cards import (
     COPIES,
     DECK_SIZE,
     JOKER,
-    JOKER_HIGH,
     N_JOKERS,
     N_VALUES,
-    PASS,
-    PUB_ASS_ROUND,
     PUB_GAME,
     PUB_GAMES,
     PUB_GONE,
-    PUB_HIGH,
-    PUB_HIGH_SEAT,
-    PUB_K,
     PUB_KNOWN,
-    PUB_MAY_LEAD_ASS,
     PUB_PLAYERS,
-    PUB_POS,
-    PUB_ROUND,
-    PUB_SEAT,
     PUB_SIZES,
-    PUB_STARTER,
     PUB_TABLE,
     PUB_TOTALS,
     SCORE_BYTE,
@@ -79,33 +68,24 @@ from analyzer.games.ass.moves import (
     U0,
     U1,
     U4,
-    U15,
-    check_move,
     count_of,
-    hand_size,
-    known_after_play,
-    move_delta,
     pack_counts,
     unpack_to,
 )
 from analyzer.numba_compat import njit_no_runtime
 from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
 from strategies.ass.catalog import BASIC, PEEK, PIMC
-from strategies.ass.pimc import search_move
-from strategies.ass.policies import basic_packed, decide_other
+from strategies.ass.dispatch import register_search
+from strategies.ass.loop import I0, MAX_CARDS, MAX_ROUNDS, OK, ROUND_BOUND, play_rounds
+
+register_search()  # the search families into the play loop's variants with search
 
 MAX_PLAYERS = 12
-MAX_CARDS = 110
-MAX_ROUNDS = 2 * MAX_CARDS + 1
 TRACE_WIDTH = 2 + MAX_PLAYERS
-
-# status of play_game: OK, the seat that made an illegal move (0..n-1), or ROUND_BOUND when
-# the proven bound on rounds was hit.
-OK = -1
-ROUND_BOUND = 1000
-ILLEGAL = -1000  # _decide_other's answer for an illegal move (no move code is negative)
+# MAX_ROUNDS (the proven bound, 2 * 110 + 1) and the status of play_game: OK, the seat that
+# made an illegal move (0..n-1), or ROUND_BOUND when the bound on rounds was hit: the loop's
+assert MAX_CARDS == 110 and MAX_ROUNDS == 2 * MAX_CARDS + 1 and (OK, ROUND_BOUND) == (-1, 1000)
 BYTE_MASK = np.uint64(255)
-I0 = np.int64(0)  # a zero typed int64, not as the literal 0 (one compiled _decide_other)
 
 
 def canonical_deck() -> np.ndarray:
@@ -175,41 +155,14 @@ def deal(rng, n, per_player, template, deck, hands, view):
     return ass_seat
 
 
-@njit(cache=True, inline="always")
-def _seat_params(params, s):
-    """The parameter vector of seat s as a tuple (passed by value to the policy)."""
-    return (params[s, 0], params[s, 1], params[s, 2], params[s, 3],
-            params[s, 4], params[s, 5], params[s, 6], params[s, 7])
-
-
-@njit(cache=True, inline="always")
-def _decide(fam, params, seat, view, rng, packed, variant, trace):
-    """The move of the seat's strategy, a family other than ``basic`` (play_packed decides
-    basic itself, on the packed hand): the family gets the view, which the caller has
-    filled for this decision (and ``peek``, which is no legal player, every hand:
-    ``packed``; the search also reads the game's public move record so far, ``trace``).
-    The search families are compiled in only when the variant has them
-    (:func:`_search_move`).
-
-    The search branch of strategies.ass.dispatch.decide, specialised by variant (calling
-    decide itself costs about 10 ns more per decision in reference counting of the view);
-    the other families come from the one list, ``policies.decide_other`` (inlined). No
-    ``basic`` branch: play_packed never asks for it here, and every inlined copy of
-    basic_packed is compiled again (cold compile time).
-    """
-    pp = _seat_params(params, seat)
-    if fam in (PIMC, PEEK):
-        return _search_move(variant, fam, pp, view, rng, packed, trace)
-    return decide_other(fam, pp, view, rng)  # one list of the other families (policies.py)
-
-
 def variant_for(families) -> tuple[bool | None, bool | None]:
     """The ``variant`` argument of the play loop and the kernels for a table: (others,
     search), each True or None. ``others`` is True when a seat plays a family other than
     ``basic``, ``search`` when a seat plays pimc or peek.
 
-    numba compiles one play loop per variant (by the types of the tuple), and a None leaves
-    that part out of the compiled code (:func:`_ask_other`, :func:`_search_move`): a table of
+    numba compiles one play loop per variant (strategies/ass/loop.py's ``play_rounds``, by
+    the types of the tuple's items), and a None leaves that part out of the compiled code
+    (``loop.checked_move``): a table of
     ``basic`` alone never compiles the other families, and a table without a search seat
     never compiles strategies/ass/pimc.py or the rollout module (the search was about half
     the cold compile of a first game, the other families half of the rest). Every variant
@@ -218,29 +171,6 @@ def variant_for(families) -> tuple[bool | None, bool | None]:
     others = any(int(f) != BASIC for f in families)
     search = any(int(f) in (PIMC, PEEK) for f in families)
     return (True if others else None, True if search else None)
-
-
-def _search_move(variant, fam, pp, view, rng, packed, trace):
-    """The move of a search seat (pimc, peek): ``search_move`` when the variant has the
-    search, else an illegal code (a table that :func:`variant_for` said has no search seat).
-    In jitted code the choice is made when the caller is compiled, by the type of
-    ``variant[1]`` (the overload below), so a variant without search holds no reference to
-    the search at all."""
-    if variant[1] is None:
-        return PASS - 1
-    return search_move(fam, pp, view, rng, packed, trace)
-
-
-@overload(_search_move, inline="always")
-def _search_move_typed(variant, fam, pp, view, rng, packed, trace):
-    if isinstance(variant[1], types.NoneType):
-        def no_search(variant, fam, pp, view, rng, packed, trace):
-            return PASS - 1
-        return no_search
-
-    def with_search(variant, fam, pp, view, rng, packed, trace):
-        return search_move(fam, pp, view, rng, packed, trace)
-    return with_search
 
 
 def _basic_alone(variant):
@@ -263,156 +193,21 @@ def _basic_alone_typed(variant):
     return mixed
 
 
-@njit_no_runtime()  # out of line; I0 keeps its arguments to one signature
-def _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-                  ass_round, may_lead_ass, starter, high_seat, rounds, variant, trace):
-    """The checked move of a family other than ``basic``: fill the view for the decision,
-    ask the family, and return its move, or ILLEGAL when the move breaks the rules.
-
-    Out of line and compiled once (play_packed's two calls through :func:`_ask_other` pass
-    the same types: no literal arguments); ``_nrt=False`` as play_packed, so the call counts
-    no references."""
-    _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
-               high_seat, rounds)
-    move = _decide(fam, params, seat, view, rng, packed, variant, trace)
-    if not _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
-        return ILLEGAL
-    return move
-
-
-def _ask_other(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-               ass_round, may_lead_ass, starter, high_seat, rounds, trace):
-    """:func:`_decide_other` where the variant has families other than ``basic``; in the
-    variant for tables of ``basic`` alone, ILLEGAL (no seat there ever asks). In jitted code
-    the choice is made when the caller is compiled, by the type of ``variant[0]`` (the
-    overload below), so that variant never compiles the other families."""
-    if variant[0] is None:
-        return ILLEGAL
-    return _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-                         ass_round, may_lead_ass, starter, high_seat, rounds, variant, trace)
-
-
-@overload(_ask_other, inline="always")
-def _ask_other_typed(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat, k,
-                     high, ass_round, may_lead_ass, starter, high_seat, rounds, trace):
-    if isinstance(variant[0], types.NoneType):
-        def basic_alone(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat,
-                        k, high, ass_round, may_lead_ass, starter, high_seat, rounds, trace):
-            return ILLEGAL
-        return basic_alone
-
-    def others(variant, fam, params, view, rng, packed, hand, table, gone, pos, seat, k, high,
-               ass_round, may_lead_ass, starter, high_seat, rounds, trace):
-        return _decide_other(fam, params, view, rng, packed, hand, table, gone, pos, seat, k,
-                             high, ass_round, may_lead_ass, starter, high_seat, rounds, variant,
-                             trace)
-    return others
-
-
 @njit(cache=True, inline="always")
-def _fill_view(view, hand, table, gone, pos, seat, k, high, ass_round, may_lead_ass, starter,
-               high_seat, rounds):
-    """Write the decider's hand and the public state into the view (for a policy's call)."""
-    unpack_to(hand, view, 0)
-    unpack_to(table, view, PUB_TABLE)
-    unpack_to(gone, view, PUB_GONE)
-    view[PUB_POS] = pos
-    view[PUB_SEAT] = seat
-    view[PUB_K] = k
-    view[PUB_HIGH] = high
-    view[PUB_ASS_ROUND] = ass_round
-    view[PUB_MAY_LEAD_ASS] = may_lead_ass
-    view[PUB_STARTER] = starter
-    view[PUB_HIGH_SEAT] = high_seat
-    view[PUB_ROUND] = rounds
-
-
-@njit(cache=True, inline="always")
-def _legal(move, hand, pos, ass_round, may_lead_ass, k, high):
-    """check_move for a packed hand (the count of the move's kind looked up here)."""
-    kind = (move >> 8) & 15 if move >= 0 else 0  # a kind out of range is rejected anyway
-    return check_move(move, count_of(hand, kind), count_of(hand, JOKER), count_of(hand, ASS),
-                      pos, ass_round, may_lead_ass, k, high)
-
-
-@njit_no_runtime()
-def _play_basic_alone(packed, starter, blocked, n, families, view, taken):
+def _play_basic_alone(packed, starter, blocked, n, families, params, view, rng, taken):
     """:func:`play_packed` for a table of ``basic`` alone without a trace (the default run):
-    the same moves, in a loop of nothing else (issue 13: "a kernel specialised to all-basic
-    tables may go further").
-
-    ``basic`` is decided on the packed hand and trusted; a follower with fewer than k cards
-    finds no move (A-6's pass), so no hand sizes are kept, and a hand is empty when its word
-    is 0; once a 14 leads or beats a normal round nobody can raise, so the round ends there;
-    the view is read for the sizes at the start and written with them at the end (PUB_KNOWN
-    is left as dealt: nobody reads it at such a table). tests/test_ass_kernel.py holds it to
-    the traced loop, game by game, which the engine-vs-reference tests hold to the rules.
-    A seat of another family (a caller's wrong variant) is reported at once, as the general
-    loop reports it: status is that seat."""
-    view[PUB_PLAYERS] = n
+    the play loop's variant of nothing else (strategies/ass/loop.py: no hand sizes kept
+    during play, written back at the end; PUB_KNOWN left as dealt, nobody reads it at such a
+    table). tests/test_ass_kernel.py holds it to the traced variant, game by game, which the
+    engine-vs-reference tests hold to the rules. A seat of another family (a caller's wrong
+    variant) is reported at once, as the general variant reports it: status is that seat."""
     for s in range(n):
         if families[s] != BASIC:
-            return I0, 0, s
-    empty_at_start = False
-    for s in range(n):
-        if view[PUB_SIZES + s] == 0:
-            empty_at_start = True
-    rounds = I0
-    ass_rounds = 0
-    status = OK
-    while True:
-        if rounds >= MAX_ROUNDS:
-            status = ROUND_BOUND
-            break
-        hand = packed[starter]
-        may_lead_ass = 1 if ((hand & U15) != U0 and starter != blocked) else 0
-        move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)  # A-5, A-8
-        high = move >> 8
-        table = move_delta(move)
-        packed[starter] = hand - table
-        emptied = empty_at_start or hand == table
-        high_seat = starter
-        ass_round = 1 if high == ASS else 0
-        k = 1 if ass_round else ((move >> 4) & 15) + (move & 15)
-        if high != JOKER_HIGH or ass_round:  # else nothing beats 14: everyone passes
-            seat = starter
-            for pos in range(1, n):
-                seat += 1
-                if seat == n:
-                    seat = 0
-                hand = packed[seat]
-                move = basic_packed(hand, pos, ass_round, 0, k, high)
-                if move != PASS:
-                    v = move >> 8
-                    delta = move_delta(move)
-                    packed[seat] = hand - delta
-                    table += delta
-                    emptied = emptied or hand == delta
-                    # A-7: in an ass round the last of several equal highest takes the cards
-                    if v > high or (ass_round and v == high):
-                        high = v
-                        high_seat = seat
-                        if v == JOKER_HIGH and ass_round == 0:
-                            break  # A-6: the rest cannot beat 14 and pass
-        if ass_round:  # A-7: the taker takes every card of the round, the ass included
-            packed[high_seat] += table
-            taken[high_seat] += 1
-            ass_rounds += 1
-            blocked = high_seat
-        else:  # A-6: played cards leave the game
-            blocked = -1
-        starter = high_seat
-        rounds += 1
-        if emptied:  # A-9: the game ends at the end of a round with a hand empty
-            ended = False
-            for s in range(n):
-                if packed[s] == U0:
-                    ended = True
-                    break
-            if ended:
-                break
-    for s in range(n):
-        view[PUB_SIZES + s] = hand_size(packed[s])
+            view[PUB_PLAYERS] = n
+            return I0, I0, s
+    status, rounds, ass_rounds, _ = play_rounds(
+        None, None, families, params, packed, n, view, rng, U0, U0, starter, blocked, None, I0,
+        I0, starter, I0, I0, None, False, taken)
     return rounds, ass_rounds, status
 
 
@@ -420,119 +215,23 @@ def _play_basic_alone(packed, starter, blocked, n, families, view, taken):
 @njit_no_runtime()
 def play_packed(packed, starter, blocked, n, families, params, view, rng, trace, tracing,
                 taken, variant):
-    """:func:`play_game` on packed hands (``packed`` uint64[n], updated in place).
+    """:func:`play_game` on packed hands (``packed`` uint64[n], updated in place); return
+    (rounds, ass_rounds, status).
 
-    ``variant`` is :func:`variant_for` of the table: the loop is compiled without the
-    other families (``basic`` alone) or without the search where the table has none, and
-    for ``basic`` alone untraced by :func:`_play_basic_alone`."""
+    The one play loop (strategies/ass/loop.py's ``play_rounds``) from the start of a round,
+    with the engine's books (``taken``, the known holdings) and the move record ``trace``
+    (written when ``tracing``), in the variant of the table: ``variant`` is
+    :func:`variant_for` of it, so the loop is compiled without the other families (``basic``
+    alone) or without the search where the table has none, and for ``basic`` alone untraced
+    is :func:`_play_basic_alone`."""
     if _basic_alone(variant) and not tracing:  # the default run
-        return _play_basic_alone(packed, starter, blocked, n, families, view, taken)
-    view[PUB_PLAYERS] = n
-    gone = pack_counts(view, PUB_GONE)  # kept packed; written back to the view for policies
-    rounds = I0  # int64 from the start: a literal 0 would type one more _decide_other
-    ass_rounds = 0
-    status = OK
-    empty_at_start = False  # a hand-built position may hold an empty hand already
-    for s in range(n):
-        if view[PUB_SIZES + s] == 0:
-            empty_at_start = True
-    while True:
-        if rounds >= MAX_ROUNDS:
-            status = ROUND_BOUND
-            break
-        hand = packed[starter]
-        may_lead_ass = 1 if ((hand & U15) != U0 and starter != blocked) else 0
-        fam = families[starter]
-        if fam == BASIC:  # the built-in basic is trusted (tests hold it to the rules)
-            move = basic_packed(hand, 0, 0, may_lead_ass, 0, 0)
-        else:
-            move = _ask_other(variant, fam, params, view, rng, packed, hand, U0, gone, I0,
-                              starter, I0, I0, I0, may_lead_ass, starter, starter, rounds, trace)
-            if move == ILLEGAL:
-                status = starter
-                break
-        if tracing:
-            trace[rounds, 0] = starter
-            trace[rounds, 2] = move
-        high = move >> 8
-        c = (move >> 4) & 15
-        j = move & 15
-        table = move_delta(move)  # the cards on the table this round, packed
-        packed[starter] = hand - table
-        view[PUB_SIZES + starter] -= c + j
-        if view[PUB_KNOWN + starter] != 0:  # A-11: what it was known to hold, less this play
-            view[PUB_KNOWN + starter] = np.int64(
-                known_after_play(np.uint64(view[PUB_KNOWN + starter]), move))
-        # only a seat that plays can empty its hand: note it, and scan the hands only then
-        emptied = empty_at_start or hand == table
-        high_seat = starter
-        ass_round = 1 if high == ASS else 0
-        k = 1 if ass_round else c + j
-        seat = starter
-        for pos in range(1, n):
-            seat += 1
-            if seat == n:
-                seat = 0
-            if view[PUB_SIZES + seat] < k:  # A-6: fewer than k cards (or none): pass
-                move = PASS
-            else:
-                hand = packed[seat]
-                fam = families[seat]
-                if fam == BASIC:  # trusted (tests hold basic_packed to the rules)
-                    if high == JOKER_HIGH and ass_round == 0:
-                        move = PASS  # nothing beats 14: basic passes, asked or not
-                    else:
-                        move = basic_packed(hand, pos, ass_round, 0, k, high)
-                else:
-                    move = _ask_other(variant, fam, params, view, rng, packed, hand, table, gone,
-                                      pos, seat, k, high, ass_round, I0, starter, high_seat,
-                                      rounds, trace)
-                    if move == ILLEGAL:
-                        status = seat
-                        break
-                if move != PASS:
-                    v = move >> 8
-                    delta = move_delta(move)
-                    packed[seat] = hand - delta
-                    table += delta
-                    view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
-                    if view[PUB_KNOWN + seat] != 0:  # A-11, as for the lead
-                        view[PUB_KNOWN + seat] = np.int64(
-                            known_after_play(np.uint64(view[PUB_KNOWN + seat]), move))
-                    emptied = emptied or hand == delta
-                    # A-7: in an ass round the last of several equal highest takes the cards
-                    if v > high or (ass_round and v == high):
-                        high = v
-                        high_seat = seat
-            if tracing:
-                trace[rounds, 2 + pos] = move
-        if status != OK:
-            break
-        if ass_round:  # A-7: the taker takes every card of the round, the ass included
-            packed[high_seat] += table
-            view[PUB_SIZES + high_seat] += n
-            # A-11: the cards it took are public (the ass among them)
-            view[PUB_KNOWN + high_seat] = np.int64(np.uint64(view[PUB_KNOWN + high_seat]) + table)
-            taken[high_seat] += 1
-            ass_rounds += 1
-            blocked = high_seat
-        else:  # A-6: played cards leave the game
-            gone += table
-            blocked = -1
-        if tracing:
-            trace[rounds, 1] = high_seat
-        starter = high_seat
-        rounds += 1
-        # A-9: the game ends at the end of a round with a hand empty. Only a hand that was
-        # emptied in this round can be (unless it took the cards of an ass round since).
-        if emptied:
-            ended = False
-            for s in range(n):
-                if packed[s] == U0:
-                    ended = True
-                    break
-            if ended:
-                break
+        return _play_basic_alone(packed, starter, blocked, n, families, params, view, rng,
+                                 taken)
+    # the cards gone are kept packed (written back to the view for policies)
+    status, rounds, ass_rounds, _ = play_rounds(
+        variant[0], variant[1], families, params, packed, n, view, rng,
+        pack_counts(view, PUB_GONE), U0, starter, blocked, None, I0, I0, starter, I0, I0,
+        trace, tracing, taken)
     # the view's PUB_GONE and PUB_TABLE are not written back here (play_game does that)
     return rounds, ass_rounds, status
 
@@ -544,7 +243,8 @@ def _play_chunk_game(variant, packed, starter, blocked, n, families, params, vie
     jitted code the choice is made when run_chunk is compiled, by the type of ``variant[0]``
     (the overload below), so the default run compiles only the basic-alone loop."""
     if variant[0] is None:
-        return _play_basic_alone(packed, starter, blocked, n, families, view, taken)
+        return _play_basic_alone(packed, starter, blocked, n, families, params, view, rng,
+                                 taken)
     return play_packed(packed, starter, blocked, n, families, params, view, rng, trace, log,
                        taken, variant)
 
@@ -555,7 +255,8 @@ def _play_chunk_game_typed(variant, packed, starter, blocked, n, families, param
     if isinstance(variant[0], types.NoneType):
         def alone(variant, packed, starter, blocked, n, families, params, view, rng, trace,
                   log, taken):
-            return _play_basic_alone(packed, starter, blocked, n, families, view, taken)
+            return _play_basic_alone(packed, starter, blocked, n, families, params, view, rng,
+                                     taken)
         return alone
 
     def general(variant, packed, starter, blocked, n, families, params, view, rng, trace, log,

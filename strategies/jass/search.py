@@ -99,7 +99,7 @@ from strategies.jass.knobs import (
 )
 from strategies.jass.play import deal_bonus, deal_points, play_card, rollout, to_move
 from strategies.jass.policies import begin_deal, choose_card, fix_card, trump_like
-from strategies.registry import N_PARAMS, parse_strategy
+from strategies.registry import N_PARAMS, catalog, resolve_values
 
 MATCH_WEIGHT = 10  # objective=match: a won (lost) match counts as ten sticks
 MAX_MISSES = 36  # infer=policy: more moves than a deal has
@@ -110,10 +110,11 @@ def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
     changing a preset, run ``make clean-cache``)."""
     fams = np.zeros(len(ROLLOUT_CHOICES), dtype=np.int64)
     prms = np.zeros((len(ROLLOUT_CHOICES), N_PARAMS), dtype=np.float64)
+    book = catalog("jass", with_files=False)
     for k, name in enumerate(ROLLOUT_CHOICES):
-        s = parse_strategy("jass", name)
-        fams[k] = s.family
-        prms[k] = s.values
+        spec = book[name]  # not parse_strategy: a bad learned weights file stops only its users
+        fams[k] = spec.family
+        prms[k] = resolve_values(spec, {})
     return fams, prms
 
 

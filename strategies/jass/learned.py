@@ -1,20 +1,21 @@
-"""The ``learned`` family of Plus-Minus Jass: a linear model over (information state, card)
-features, trained from ``pimc``'s per-card values, evaluated inside the numba kernels.
+"""The ``learned`` family of Plus-Minus Jass: a small neural network over (information state,
+card) features, trained from ``pimc``'s per-card values, evaluated inside the numba kernels.
 
 What the model sees (ruling J-11): the decider's own hand and the public state: the trick so
 far, the trump once fixed, who showed out of which suit (``S_VOID``), the cards each seat has
 played and won (``played``, ``taken``). Never another hand (the policies are not given
 one), nor ``S_BAN`` (only the search's play loops keep it).
 
-The decision. Every legal card gets :data:`N_FEATURES` features (:func:`features`):
-:data:`BASE` facts of the card, each multiplied by :data:`CONTEXTS` facts of the deal, and
-a score: the dot product with the weights of the decision's *phase* (leading, following
-with trump fixed, following before trump is fixed: there a card off the led suit fixes
-trump, so the model chooses trump by the card it plays). The score predicts the card's
-value (the sticks the deal brings the decider, as ``pimc`` measures it) relative to the
-decision's other cards; the move is the card with the highest score, ties to the lower card
-index. No aim (:func:`begin_deal` gives none) and no random draws: a learned seat replays
-identically from (seed, index) and never touches the game's stream.
+The decision. Every legal card gets :data:`N_FEATURES` inputs (:func:`features`):
+:data:`BASE` facts of the card and :data:`CONTEXTS` facts of the deal, and a score: the
+network of the decision's *phase* (leading, following with trump fixed, following before
+trump is fixed: there a card off the led suit fixes trump, so the model chooses trump by the
+card it plays), one hidden layer of :data:`HIDDEN` rectified units (:func:`net`). The
+score predicts the card's value (the sticks the deal brings the decider, as ``pimc``
+measures it) relative to the decision's other cards; the move is the card with the
+highest score, ties to the lower card index. No aim (:func:`begin_deal` gives none) and no
+random draws: a learned seat replays identically from (seed, index) and never touches the
+game's stream.
 
 The weights (strategies/jass/learned_weights.py) are read once per process into
 :data:`WEIGHTS`, which numba freezes into the compiled kernels (analyzer/numba_env.py
@@ -66,8 +67,10 @@ from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for ca
     CONTEXTS,
     FEATURE_SET,
     FOLLOW,
+    HIDDEN,
     LEAD,
     N_FEATURES,
+    N_PARAMS,
     OPEN,
     PHASES,
     WEIGHTS,
@@ -91,9 +94,11 @@ def phase_of(st):
 
 @njit_no_runtime(inline="always")
 def context(seat, hand, st, taken):
-    """The CONTEXTS facts of the deal (one per decision): 1; the seat's points won so far /
-    100; the most another seat has won / 100; the fewest / 100; the points in its hand /
-    100; the tricks left / the deal's tricks. Points count with the trump as it stands."""
+    """The CONTEXTS facts of the deal (one per decision), points counted with the trump as
+    it stands: 1; the seat's points won so far / 100; the most another seat has won / 100;
+    the fewest / 100; the points in its hand / 100; the tricks left / the deal's tricks; it
+    has won more than every other seat; it has won less than every other seat; another seat
+    has won 60 or more; 3 players."""
     n = st[S_N]
     trump = st[S_TRUMP]
     mine = mask_points(taken[seat], trump)
@@ -106,7 +111,9 @@ def context(seat, hand, st, taken):
             fewest = min(fewest, p)
     ntr = st[S_NTRICKS]
     return (1.0, mine / 100.0, most / 100.0, fewest / 100.0, mask_points(hand, trump) / 100.0,
-            (ntr - st[S_TRICK]) / ntr)
+            (ntr - st[S_TRICK]) / ntr, 1.0 if mine > most else 0.0,
+            1.0 if mine < fewest else 0.0, 1.0 if most >= 60 else 0.0,
+            1.0 if n == 3 else 0.0)
 
 
 @njit_no_runtime(inline="always")
@@ -122,7 +129,8 @@ def base_features(seat, hand, st, unseen, card):
     10 unseen cards above it in its suit (higher trumps for a trump) / 9; 11 a plain card
     while trumps are unseen; 12 the hand's other cards of its suit / 9; 13 it is the last of
     its suit in the hand; 14 it takes the lead in the last trick (5 more points); 15 it takes
-    the lead with seats still to play, times their share.
+    the lead with seats still to play, times their share; 16 the points of the unseen cards
+    of its suit (under t) / 30; 17 it is the lowest card of its suit in the hand.
     """
     n = st[S_N]
     pos = st[S_POS]
@@ -157,20 +165,42 @@ def base_features(seat, hand, st, unseen, card):
     left = suit_count(hand, s) - 1
     last = 1.0 if st[S_TRICK] == st[S_NTRICKS] - 1 else 0.0
     rest = (n - 1 - pos) / (n - 1)
+    suit_unseen = unseen & SUIT_MASK[s]
+    lowest = 1.0 if (hand & SUIT_MASK[s] & ((BIT[card]) - U1)) == U0 else 0.0
     return (wins, wins * pts, cp / 20.0, sure, sure * pts, is_trump, fix, fix_pts, fix_len,
             own_strength(card, t) / 17.0, popcount(above) / 9.0, trumped, left / 9.0,
-            1.0 if left == 0 else 0.0, wins * last, wins * rest)
+            1.0 if left == 0 else 0.0, wins * last, wins * rest,
+            mask_points(suit_unseen, t if t >= 0 else 4) / 30.0,  # 4: every suit plain
+            lowest)
 
 
 @njit_no_runtime()
 def features(seat, hand, st, played, taken, card, out, at):
-    """The N_FEATURES features of ``card`` for ``seat`` into ``out[at:]``: base feature k
-    times context j at ``k * CONTEXTS + j``."""
+    """The N_FEATURES inputs of the model for ``card`` and ``seat`` into ``out[at:]``: the
+    BASE facts of the card, then the CONTEXTS facts of the deal."""
     ctx = context(seat, hand, st, taken)
     b = base_features(seat, hand, st, unseen_cards(hand, played, st[S_N]), card)
     for k in range(BASE):
-        for j in range(CONTEXTS):
-            out[at + k * CONTEXTS + j] = b[k] * ctx[j]
+        out[at + k] = b[k]
+    for j in range(CONTEXTS):
+        out[at + BASE + j] = ctx[j]
+
+
+@njit_no_runtime(inline="always")
+def net(x, weights, at):
+    """The score of inputs ``x`` (a tuple of N_FEATURES) under the phase's network at
+    ``weights[at:]``: sum over the hidden units h of out[h] * max(0, bias[h] + in[h] . x),
+    summed in this order (the twin sums the same way)."""
+    total = 0.0
+    bias = at + HIDDEN * N_FEATURES
+    for h in range(HIDDEN):
+        a = weights[bias + h]
+        row = at + h * N_FEATURES
+        for d in range(N_FEATURES):
+            a += weights[row + d] * x[d]
+        if a > 0.0:
+            total += weights[bias + HIDDEN + h] * a
+    return total
 
 
 @njit_no_runtime()
@@ -180,18 +210,14 @@ def choose(seat, hand, legal, st, played, taken, weights):
         return lowest_card(legal)
     ctx = context(seat, hand, st, taken)
     unseen = unseen_cards(hand, played, st[S_N])
-    at = phase_of(st) * N_FEATURES
+    at = phase_of(st) * N_PARAMS
     best = -1
     best_score = 0.0
     m = legal
     while m != U0:
         c = lowest_card(m)
         m &= m - U1
-        b = base_features(seat, hand, st, unseen, c)
-        total = 0.0
-        for k in range(BASE):
-            for j in range(CONTEXTS):
-                total += weights[at + k * CONTEXTS + j] * (b[k] * ctx[j])
+        total = net(base_features(seat, hand, st, unseen, c) + ctx, weights, at)
         if best < 0 or total > best_score:
             best = c
             best_score = total
@@ -261,7 +287,9 @@ def features_py(seat: int, hand, st, played, taken, card: int) -> list[float]:
     others = [won[p] for p in range(n) if p != seat]
     ntr = int(st[S_NTRICKS])
     ctx = [1.0, won[seat] / 100.0, max(others) / 100.0, min(others) / 100.0,
-           _points_of(mine, trump) / 100.0, (ntr - int(st[S_TRICK])) / ntr]
+           _points_of(mine, trump) / 100.0, (ntr - int(st[S_TRICK])) / ntr,
+           float(won[seat] > max(others)), float(won[seat] < min(others)),
+           float(max(others) >= 60), float(n == 3)]
     s = card // N_RANKS
     fixes = trump < 0 and pos > 0 and s != trick[0] // N_RANKS
     t = s if fixes else trump
@@ -299,8 +327,10 @@ def features_py(seat: int, hand, st, played, taken, card: int) -> list[float]:
     base = [wins, wins * pts, cp / 20.0, sure, sure * pts, float(s == t), float(fixes),
             fix_pts, len(suit_cards) / 9.0 if fixes else 0.0, strength / 17.0,
             len(above(card)) / 9.0, trumped, left / 9.0, float(left == 0), wins * last,
-            wins * (n - 1 - pos) / (n - 1)]
-    return [b * x for b in base for x in ctx]
+            wins * (n - 1 - pos) / (n - 1),
+            sum(_points(u, t) for u in unseen if u // N_RANKS == s) / 30.0,
+            float(card == min(suit_cards))]
+    return base + ctx
 
 
 def choose_py(seat: int, hand, legal, st, played, taken, weights) -> int:
@@ -310,12 +340,20 @@ def choose_py(seat: int, hand, legal, st, played, taken, weights) -> int:
         return cards[0]
     pos, trump = int(st[S_POS]), int(st[S_TRUMP])
     phase = LEAD if pos == 0 else (FOLLOW if trump >= 0 else OPEN)
-    w = [float(x) for x in np.asarray(weights)[phase * N_FEATURES:(phase + 1) * N_FEATURES]]
+    w = [float(x) for x in np.asarray(weights)[phase * N_PARAMS:(phase + 1) * N_PARAMS]]
+    w_in = [w[h * N_FEATURES:(h + 1) * N_FEATURES] for h in range(HIDDEN)]
+    bias = w[HIDDEN * N_FEATURES:HIDDEN * N_FEATURES + HIDDEN]
+    w_out = w[HIDDEN * N_FEATURES + HIDDEN:]
     best, best_score = cards[0], None
     for card in cards:
+        x = features_py(seat, hand, st, played, taken, card)
         total = 0.0
-        for wi, fi in zip(w, features_py(seat, hand, st, played, taken, card), strict=True):
-            total += wi * fi
+        for h in range(HIDDEN):
+            a = bias[h]
+            for wi, xi in zip(w_in[h], x, strict=True):
+                a += wi * xi
+            if a > 0.0:
+                total += w_out[h] * a
         if best_score is None or total > best_score:
             best, best_score = card, total
     return best

@@ -10,15 +10,17 @@ from pathlib import Path
 
 from strategies.learned_file import ModelFile, provenance_facts, raise_if
 
-FEATURE_SET = "jass-linear-1"  # bump when features() changes: old weights are then refused
-BASE = 16  # features of a card (see learned.features())
-CONTEXTS = 6  # each base feature times each context (1, points won so far, ...)
-N_FEATURES = BASE * CONTEXTS
+FEATURE_SET = "jass-mlp-1"  # bump when features() or the net change: old weights are refused
+BASE = 18  # facts of a card (see learned.base_features())
+CONTEXTS = 10  # facts of the deal (1, points won so far, ...: learned.context())
+N_FEATURES = BASE + CONTEXTS  # the network's inputs, the columns of the decision data
+HIDDEN = 32  # rectified hidden units per phase
+N_PARAMS = HIDDEN * N_FEATURES + 2 * HIDDEN  # per phase: input weights, biases, output weights
 PHASES = 3  # leading, following with trump fixed, following before trump is fixed
 LEAD, FOLLOW, OPEN = range(3)
 WEIGHTS_FILE = Path(__file__).with_name("learned.json")
 WEIGHTS_ENV = "CARDLAB_LEARNED_JASS"
-MODEL = ModelFile("jass", "Plus-Minus Jass", FEATURE_SET, PHASES, N_FEATURES, WEIGHTS_FILE,
+MODEL = ModelFile("jass", "Plus-Minus Jass", FEATURE_SET, PHASES, N_PARAMS, WEIGHTS_FILE,
                   WEIGHTS_ENV)
 weights_digest = MODEL.digest
 load_weights = MODEL.load
@@ -37,20 +39,22 @@ def about() -> str:
         "What it sees: only what ruling J-11 lets a player know: its own hand, every card "
         "played and by whom, the trick so far, the trump once fixed, who showed out of which "
         "suit and the cards each seat has won; never another hand. How it plays: it gives "
-        "every legal card a score, a weighted sum of "
-        f"{N_FEATURES} features: {BASE} facts of the card (whether it takes the lead in the "
-        "trick and the points that would win, its points, whether the record proves it wins, "
-        "whether it is or fixes trump and how good that trump suit is in the hand, its "
-        "strength, the unseen cards above it, what it leaves in its suit) each times "
-        f"{CONTEXTS} facts of the deal (1, its own points so far, the most and the fewest "
-        "another seat has won, the points in its hand, the tricks left), with one set of "
-        "weights for leading, following, and following before trump is fixed; it plays the "
-        "highest score. Trump is chosen by the card: a card off the led suit that fixes trump "
-        "is scored like any other. No aim, no search, no random draws. How it was trained: "
-        "pimc valued every legal card of every decision of its own deals (the same imagined "
-        "deals for every card; the value: the sticks the deal brings the decider) and the "
-        "weights fit those values by least squares within each decision (`cardlab train "
-        "jass`, expert iteration: later rounds search with learned rollouts)."
+        "every legal card a score, a small neural network (one hidden layer of "
+        f"{HIDDEN} rectified units) over {N_FEATURES} inputs: {BASE} facts of the card "
+        "(whether it takes the lead in the trick and the points that would win, its points, "
+        "whether the record proves it wins, whether it is or fixes trump and how good that "
+        "trump suit is in the hand, its strength, the unseen cards above it and their points, "
+        f"what it leaves in its suit) and {CONTEXTS} facts of the deal (its own points so "
+        "far, the most and the fewest another seat has won, whether it leads or trails them, "
+        "the points in its hand, the tricks left, the player count), with one network for "
+        "leading, following, and following before trump is fixed; it plays the highest "
+        "score. Trump is chosen by the card: a card off the led suit that fixes trump is "
+        "scored like any other. No aim, no search, no random draws. How it was trained: pimc "
+        "valued every legal card of every decision of its own deals (the same imagined deals "
+        "for every card; the value: the sticks the deal brings the decider) and the network "
+        "was fitted to those values, centred within each decision, by least squares (Adam, a "
+        "fixed number of full passes from a seeded start; `cardlab train jass`, expert "
+        "iteration: later rounds search with learned rollouts)."
     )
     if WEIGHTS_ERROR:
         return text + f" Weights: unusable ({WEIGHTS_ERROR})."

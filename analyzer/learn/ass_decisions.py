@@ -32,6 +32,7 @@ from analyzer.engines.ass.reference import (
 from analyzer.games.ass.cards import PASS, SCRATCH, decode
 from analyzer.games.ass.rules import AssRules
 from analyzer.learn import ridge
+from analyzer.learn.decisions import columns
 from analyzer.rng import PyRng
 from strategies.ass import learned, learned_weights
 from strategies.ass.catalog import SEARCH_FAMILIES
@@ -104,22 +105,7 @@ def play_games(seed: int, start: int, count: int, players: int,
         table = Table(rules, hands, known=dealt_known(players, ass_seat))
         seats = [_Recorder(searcher, rng, rows, index) for _ in range(players)]
         play_from(table, seats, ass_seat)
-    feats = (np.vstack(rows["features"]) if rows["features"]
-             else np.zeros((0, learned.N_FEATURES), dtype=np.float32))
-    out = {
-        "index": np.array(rows["index"], dtype=np.int64),
-        "decision": np.array(rows["decision"], dtype=np.int32),
-        "seat": np.array(rows["seat"], dtype=np.int8),
-        "phase": np.array(rows["phase"], dtype=np.int8),
-        "move": np.array(rows["move"], dtype=np.int32),
-        "chosen": np.array(rows["chosen"], dtype=bool),
-        "value": np.array(rows["value"], dtype=np.float64),
-        "spread": np.array(rows["spread"], dtype=np.float64),
-        "worlds": np.array(rows["worlds"], dtype=np.int16),
-    }
-    for i, name in enumerate(FEATURE_COLUMNS):
-        out[name] = np.ascontiguousarray(feats[:, i])
-    return out
+    return columns(rows, learned.N_FEATURES)
 
 
 GAME = "ass"

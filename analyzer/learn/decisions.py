@@ -12,7 +12,37 @@ and plays the rest.
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
+
 from strategies.registry import Strategy
+
+
+def columns(rows: dict, n_features: int) -> dict[str, np.ndarray]:
+    """The columns of a part from the lists a recorder filled (``features``: one float32
+    vector per row, stored as f0, f1, ...)."""
+    feats = (np.vstack(rows["features"]) if rows["features"]
+             else np.zeros((0, n_features), dtype=np.float32))
+    out = {
+        "index": np.array(rows["index"], dtype=np.int64),
+        "decision": np.array(rows["decision"], dtype=np.int32),
+        "seat": np.array(rows["seat"], dtype=np.int8),
+        "phase": np.array(rows["phase"], dtype=np.int8),
+        "move": np.array(rows["move"], dtype=np.int32),
+        "chosen": np.array(rows["chosen"], dtype=bool),
+        "value": np.array(rows["value"], dtype=np.float64),
+        "spread": np.array(rows["spread"], dtype=np.float64),
+        "worlds": np.array(rows["worlds"], dtype=np.int16),
+    }
+    for i in range(n_features):
+        out[f"f{i}"] = np.ascontiguousarray(feats[:, i])
+    return out
+
+
+def feature_columns(frame: pd.DataFrame) -> list[str]:
+    """The feature columns f0, f1, ... of decision rows, in order."""
+    return sorted((c for c in frame.columns if c[0] == "f" and c[1:].isdigit()),
+                  key=lambda c: int(c[1:]))
 
 
 def plan_of(game, seed: int, start: int, count: int, players: int, searcher: Strategy) -> dict:

@@ -26,6 +26,7 @@ from analyzer.engines.jass.reference import ReferenceJass
 from analyzer.games.jass.cards import cards_mask
 from analyzer.games.jass.rules import make_rules
 from analyzer.learn import mlp
+from analyzer.learn.decisions import columns
 from strategies.jass import learned, learned_weights
 from strategies.jass.knobs import FAM_PIMC
 from strategies.jass.search import search_values
@@ -109,22 +110,7 @@ def play_games(seed: int, start: int, count: int, players: int,
         rows["_decisions"] = 0
         ref.index = index
         ref.play_single_deal(seed, index)
-    feats = (np.vstack(rows["features"]) if rows["features"]
-             else np.zeros((0, learned.N_FEATURES), dtype=np.float32))
-    out = {
-        "index": np.array(rows["index"], dtype=np.int64),
-        "decision": np.array(rows["decision"], dtype=np.int32),
-        "seat": np.array(rows["seat"], dtype=np.int8),
-        "phase": np.array(rows["phase"], dtype=np.int8),
-        "move": np.array(rows["move"], dtype=np.int32),
-        "chosen": np.array(rows["chosen"], dtype=bool),
-        "value": np.array(rows["value"], dtype=np.float64),
-        "spread": np.array(rows["spread"], dtype=np.float64),
-        "worlds": np.array(rows["worlds"], dtype=np.int16),
-    }
-    for i, name in enumerate(FEATURE_COLUMNS):
-        out[name] = np.ascontiguousarray(feats[:, i])
-    return out
+    return columns(rows, learned.N_FEATURES)
 
 
 # --- training (analyzer/learn/train.py) --------------------------------------------------------

@@ -17,14 +17,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analyzer.learn.decisions import feature_columns
+
 EPOCHS = 400
 RATE = 0.01  # Adam's step size (betas 0.9, 0.999)
 DECAY = 1e-5  # weight decay on the input and output weights
-
-
-def _columns(frame: pd.DataFrame) -> list[str]:
-    return sorted((c for c in frame.columns if c[0] == "f" and c[1:].isdigit()),
-                  key=lambda c: int(c[1:]))
 
 
 def fit_phase(x: np.ndarray, y: np.ndarray, group: np.ndarray, hidden: int,
@@ -66,7 +63,7 @@ def fit(frame: pd.DataFrame, phases: int, hidden: int, seed: int,
     """Weights (phases x (hidden * inputs + 2 * hidden)) fitted to the decision rows of
     ``frame``; decisions are told apart by (``run``, ``index``, ``decision``)."""
     keys = ["index", "decision"] + (["run"] if "run" in frame.columns else [])
-    columns = _columns(frame)
+    columns = feature_columns(frame)
     out = np.zeros((phases, hidden * len(columns) + 2 * hidden))
     for phase in range(phases):
         part = frame[frame["phase"] == phase]

@@ -12,13 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analyzer.learn.decisions import feature_columns
+
 RIDGE = 1e-4
-
-
-def feature_columns(frame: pd.DataFrame) -> list[str]:
-    """The feature columns f0, f1, ... of decision rows, in order."""
-    return sorted((c for c in frame.columns if c[0] == "f" and c[1:].isdigit()),
-                  key=lambda c: int(c[1:]))
 
 
 def fit(frame: pd.DataFrame, ridge: float = RIDGE, phases: int | None = None) -> np.ndarray:

@@ -39,6 +39,21 @@ def columns(rows: dict, n_features: int) -> dict[str, np.ndarray]:
     return out
 
 
+def phase_data(frame: pd.DataFrame, phases: int):
+    """Per phase with rows: (phase, inputs float64[rows, features], values, decision number
+    of each row 0..); decisions are told apart by (``run``, ``index``, ``decision``), ``run``
+    optional (one data set)."""
+    keys = ["index", "decision"] + (["run"] if "run" in frame.columns else [])
+    columns = feature_columns(frame)
+    for phase in range(phases):
+        part = frame[frame["phase"] == phase]
+        if len(part) == 0:
+            continue
+        group = part.groupby(keys, sort=True).ngroup().to_numpy()
+        yield (phase, part[columns].to_numpy(dtype=np.float64),
+               part["value"].to_numpy(dtype=np.float64), group)
+
+
 def feature_columns(frame: pd.DataFrame) -> list[str]:
     """The feature columns f0, f1, ... of decision rows, in order."""
     return sorted((c for c in frame.columns if c[0] == "f" and c[1:].isdigit()),

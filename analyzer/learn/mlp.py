@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer.learn.decisions import feature_columns
+from analyzer.learn.decisions import feature_columns, phase_data
 
 EPOCHS = 400
 RATE = 0.01  # Adam's step size (betas 0.9, 0.999)
@@ -62,16 +62,8 @@ def fit(frame: pd.DataFrame, phases: int, hidden: int, seed: int,
         epochs: int = EPOCHS) -> np.ndarray:
     """Weights (phases x (hidden * inputs + 2 * hidden)) fitted to the decision rows of
     ``frame``; decisions are told apart by (``run``, ``index``, ``decision``)."""
-    keys = ["index", "decision"] + (["run"] if "run" in frame.columns else [])
-    columns = feature_columns(frame)
-    out = np.zeros((phases, hidden * len(columns) + 2 * hidden))
-    for phase in range(phases):
-        part = frame[frame["phase"] == phase]
-        if len(part) == 0:
-            continue
-        group = part.groupby(keys, sort=True).ngroup().to_numpy()
-        x = part[columns].to_numpy(dtype=np.float64)
-        y = part["value"].to_numpy(dtype=np.float64)
+    out = np.zeros((phases, hidden * len(feature_columns(frame)) + 2 * hidden))
+    for phase, x, y, group in phase_data(frame, phases):
         out[phase] = fit_phase(x, y, group, hidden, np.random.default_rng((seed, phase)),
                                epochs)
     return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analyzer.learn.decisions import feature_columns
+from analyzer.learn.decisions import feature_columns, phase_data
 
 RIDGE = 1e-4
 
@@ -21,18 +21,10 @@ def fit(frame: pd.DataFrame, ridge: float = RIDGE, phases: int | None = None) ->
     """Weights (phases x features) fitted to the decision rows of ``frame`` (module
     docstring); ``phases`` defaults to the highest phase in the rows + 1. Decisions are told
     apart by (``run``, ``index``, ``decision``); ``run`` is optional (one data set)."""
-    keys = ["index", "decision"] + (["run"] if "run" in frame.columns else [])
-    columns = feature_columns(frame)
     if phases is None:
         phases = int(frame["phase"].max()) + 1
-    weights = np.zeros((phases, len(columns)))
-    for phase in range(phases):
-        part = frame[frame["phase"] == phase]
-        if len(part) == 0:
-            continue
-        group = part.groupby(keys, sort=True).ngroup().to_numpy()
-        x = part[columns].to_numpy(dtype=np.float64)
-        y = part["value"].to_numpy(dtype=np.float64)
+    weights = np.zeros((phases, len(feature_columns(frame))))
+    for phase, x, y, group in phase_data(frame, phases):
         count = np.bincount(group).astype(np.float64)
         xm = np.zeros((len(count), x.shape[1]))
         np.add.at(xm, group, x)
@@ -40,6 +32,6 @@ def fit(frame: pd.DataFrame, ridge: float = RIDGE, phases: int | None = None) ->
         ym = np.bincount(group, weights=y) / count
         xc = x - xm[group]
         yc = y - ym[group]
-        a = xc.T @ xc + ridge * len(part) * np.eye(x.shape[1])
+        a = xc.T @ xc + ridge * len(y) * np.eye(x.shape[1])
         weights[phase] = np.linalg.solve(a, xc.T @ yc)
     return weights

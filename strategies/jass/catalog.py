@@ -46,7 +46,7 @@ Families
                    rollout policy), objective (4, deal or match), eps (5) and oversample (6)
                    (infer=policy: the weight per unlikely move, and how many worlds are drawn
                    per world searched, the most likely kept).
-``learned`` (5)    a linear model over (information state, card) features, trained from
+``learned`` (5)    a small network over (information state, card) features, trained from
                    ``pimc``'s values of every legal card (strategies/jass/learned.py; the
                    weights ship in learned.json beside it; docs/learned.md). No knobs, no aim,
                    no random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``).
@@ -209,7 +209,7 @@ def _learned_spec() -> StrategySpec:
     digest = model.weights_digest(model.WEIGHTS)[:12]
     return StrategySpec(
         "jass", "learned", FAM_LEARNED,
-        f"a linear model of pimc's card values, evaluated without search (weights {digest})",
+        f"a small network of pimc's card values, evaluated without search (weights {digest})",
         check=model.check_weights,
         about=model.about,
     )

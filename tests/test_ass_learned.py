@@ -291,7 +291,7 @@ def test_decisions_and_train_refuse_bad_input_in_one_line(tmp_path):
 
     runner = CliRunner()
     for args, words in (
-        (["decisions", "jass", "--out", str(tmp_path / "a")], "no learned strategy"),
+        (["decisions", "poker", "--out", str(tmp_path / "a")], "unknown game"),
         (["decisions", "ass", "--out", str(tmp_path / "b"), "--searcher", "careful"],
          "--searcher must be pimc"),
         (["decisions", "ass", "--out", str(tmp_path / "c"), "--players", "2"], "--players"),

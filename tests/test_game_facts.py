@@ -38,10 +38,10 @@ ALLOWED = {
                                        "(docs/analyzing.md states them per game)"),
     "analyzer/cli/analyze_commands.py": (11, "`analyze ass` and `analyze jass` are two commands "
                                              "with options of their own (typed positions)"),
-    "analyzer/cli/learn_commands.py": (3, "the learned player exists for Who's the Ass? only: "
-                                          "the commands refuse another game by name"),
-    "analyzer/learn/ass_decisions.py": (1, "the decision data of Who's the Ass?"),
-    "analyzer/learn/train.py": (3, "training the Who's the Ass? learned player"),
+    "analyzer/learn/ass_decisions.py": (1, "the decision data and training facts of Who's the "
+                                           "Ass?"),
+    "analyzer/learn/jass_decisions.py": (1, "the decision data and training facts of Plus-Minus "
+                                            "Jass"),
     "reports/viewer.py": (5, "the game viewer draws each game's table its own way (a climbing "
                              "round, a trick) and picks the drawing by the record's game"),
 }

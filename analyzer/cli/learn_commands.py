@@ -17,17 +17,28 @@ from analyzer.cli.app import app, fail
 from analyzer.cli.atomic import check_range, check_seed
 from analyzer.errors import CardlabError
 
-TRAINED = ("ass",)  # the games with a learned family
 
-
-def _game(game: str) -> None:
+def _game(game: str):
+    """The decisions module of ``game`` (analyzer/learn/train.py GAMES), or a one-line error."""
     from analyzer.games import registry as games
+    from analyzer.learn.train import GAMES
 
     if game not in games.names():
         raise CardlabError(f"unknown game {game!r}; games: {', '.join(games.names())}")
-    if game not in TRAINED:
+    if game not in GAMES:
         raise CardlabError(f"{game}: no learned strategy for this game in this cardlab; "
-                           f"games with one: {', '.join(TRAINED)}")
+                           f"games with one: {', '.join(GAMES)}")
+    return GAMES[game]
+
+
+def _check_players(game: str, counts: tuple[int, ...]) -> None:
+    from analyzer.games.registry import get
+
+    d = get(game)
+    for p in counts:
+        if not d.min_players <= p <= d.max_players:
+            raise CardlabError(f"--players must be {d.min_players}..{d.max_players} for "
+                               f"{game}; got {p}")
 
 
 def _players(text: str) -> tuple[int, ...]:
@@ -43,56 +54,67 @@ def _players(text: str) -> tuple[int, ...]:
 
 @app.command("decisions")
 def decisions(
-    game: str = typer.Argument(..., help="ass (Who's the Ass?)."),
+    game: str = typer.Argument(..., help="ass (Who's the Ass?) or jass (Plus-Minus Jass)."),
     out: Path = typer.Option(..., *opt.SHARED_FLAGS["out"],
                              help="The run folder to write (Parquet parts)."),
-    games_: int = opt.games(200, "Games to play."),
+    games_: int = opt.games(200, "Games to play (Plus-Minus Jass: single deals)."),
     seed: int = opt.seed("Seed of the deals (0..2**63-1)."),
-    start: int = typer.Option(0, "--start", help="First game index."),
-    players: int = opt.players_of("ass", 4),
+    start: int = typer.Option(0, "--start", help="First game (deal) index."),
+    players: int = opt.players(4, "Players: 3 to 12 (Who's the Ass?), 3 or 4 (Jass)."),
     searcher: str = typer.Option("pimc:worlds=64", "--searcher",
                                  help="The search strategy in every seat (pimc:KNOBS)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
     quiet: bool = opt.quiet(),
 ) -> None:
-    """Play games with a search player in every seat and write, for every decision with a
-    choice, each natural move's features and pimc's value of it (mean, spread, worlds)."""
+    """Play games (Jass: single deals) with a search player in every seat and write, for
+    every decision with a choice, each candidate move's features and pimc's value of it (mean,
+    spread, worlds)."""
     from strategies.registry import StrategyError, parse_strategy
 
     try:
-        _game(game)
+        module = _game(game)
         check_seed(seed)
         check_range(start, games_)
-        if not 3 <= players <= 12:
-            raise CardlabError(f"--players must be 3..12; got {players}")
+        _check_players(game, (players,))
         strategy = parse_strategy(game, searcher)
         if strategy.spec.name != "pimc":
             raise CardlabError(f"--searcher must be pimc with knobs; got {searcher!r}")
-        from analyzer.learn.ass_decisions import run_decisions
+        from analyzer.learn.decisions import run_decisions
 
-        manifest = run_decisions(out, seed, games_, players, strategy, resume, not quiet,
-                                 start=start)
+        manifest = run_decisions(module, out, seed, games_, players, strategy, resume,
+                                 not quiet, start=start)
     except (CardlabError, StrategyError) as exc:
         fail(exc)
-    typer.echo(f"{out}: {manifest['count']} games, {manifest['candidate_rows']} candidate rows")
+    typer.echo(f"{out}: {manifest['count']} {module.UNIT}s, {manifest['candidate_rows']} "
+               "candidate rows")
 
 
 @app.command("train")
 def train(
-    game: str = typer.Argument(..., help="ass (Who's the Ass?)."),
-    out: Path = typer.Option(Path("runs/train-ass"), *opt.SHARED_FLAGS["out"],
-                             help="Work folder: each round's data, weights and strength."),
+    game: str = typer.Argument(..., help="ass (Who's the Ass?) or jass (Plus-Minus Jass)."),
+    out: Path = typer.Option(None, *opt.SHARED_FLAGS["out"],
+                             help="Work folder: each round's data, weights and strength "
+                                  "(default runs/train-GAME)."),
     weights: Path = typer.Option(None, "--weights",
                                  help="Where the best weights go (default OUT/learned.json)."),
     seed: int = opt.seed("Seed of the decision data; the shipped weights: --seed 23."),
-    games_: int = opt.games(1500, "Games of decision data per round and player count."),
-    players: str = typer.Option("4,6", *opt.SHARED_FLAGS["players"],
-                                help="Player counts of the data, e.g. 4,6 (3 to 12)."),
-    worlds: int = typer.Option(64, "--worlds", help="pimc's worlds per decision."),
-    rounds: int = typer.Option(2, "--rounds", help="Expert-iteration rounds."),
-    eval_games: int = typer.Option(3000, "--eval-games",
-                                   help="Held-out deals per seating to measure each round."),
-    eval_seed: int = typer.Option(9923, "--eval-seed", help="Seed of the held-out deals."),
+    games_: int = typer.Option(None, *opt.SHARED_FLAGS["games"],
+                               help="Games (Jass: deals) of decision data per round and player "
+                                    "count (default ass 1500, jass 3000)."),
+    players: str = typer.Option(None, *opt.SHARED_FLAGS["players"],
+                                help="Player counts of the data, e.g. 4,6 (default ass 4,6; "
+                                     "jass 3,4)."),
+    worlds: int = typer.Option(None, "--worlds", help="pimc's worlds per decision (64)."),
+    rounds: int = typer.Option(None, "--rounds", help="Expert-iteration rounds (2)."),
+    eval_games: int = typer.Option(None, "--eval-games",
+                                   help="Held-out deals (Jass: matches) per seating to measure "
+                                        "each round (3000)."),
+    later_games: int = typer.Option(None, "--later-games",
+                                    help="Games (Jass: deals) of decision data per player count "
+                                         "in rounds 2 and on (default: ass as --games, jass "
+                                         "600: learned rollouts cost 40 times more)."),
+    eval_seed: int = typer.Option(None, "--eval-seed",
+                                  help="Seed of the held-out deals (ass 9923, jass 9925)."),
     from_: list[Path] = typer.Option(None, "--from",
                                      help="Train on these decisions runs instead (no rounds)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted training."),
@@ -105,12 +127,23 @@ def train(
     from analyzer.learn.train import train as run_training
 
     try:
-        _game(game)
+        module = _game(game)
+        d = module.DEFAULTS
+        out = out if out is not None else Path(d["out"])
+        games_ = d["games"] if games_ is None else games_
+        players = d["players"] if players is None else players
+        worlds = d["worlds"] if worlds is None else worlds
+        rounds = d["rounds"] if rounds is None else rounds
+        eval_games = d["eval_games"] if eval_games is None else eval_games
+        eval_seed = d["eval_seed"] if eval_seed is None else eval_seed
+        later_games = d.get("later_games", games_) if later_games is None else later_games
         check_seed(seed)
         check_seed(eval_seed)
         counts = _players(players)
+        _check_players(game, counts)
         check_range(0, games_)
         check_range(0, eval_games, "--eval-games")
+        check_range(0, later_games, "--later-games")
         if not 1 <= worlds <= 256:
             raise CardlabError(f"--worlds must be 1..256; got {worlds}")
         if not 1 <= rounds <= 20:
@@ -127,7 +160,8 @@ def train(
             from analyzer.outputs import check_file_target
 
             check_file_target(weights, force, "--weights")
-        plan = TrainPlan(seed, games_, counts, worlds, rounds, eval_games, eval_seed)
+        plan = TrainPlan(game, seed, games_, counts, worlds, rounds, eval_games, eval_seed,
+                         later_games)
         result = run_training(out, plan, resume, not quiet, weights or out / "learned.json",
                               list(from_) if from_ else None, say=typer.echo)
     except CardlabError as exc:
@@ -137,19 +171,19 @@ def train(
 
 @app.command("learn-strength", hidden=True)
 def learn_strength(
+    game: str = typer.Argument(...),
     games_: int = typer.Option(..., *opt.SHARED_FLAGS["games"]),
     seed: int = opt.seed(),
     out: Path = typer.Option(..., *opt.SHARED_FLAGS["out"]),
-    players: int = opt.players_of("ass", 4),
 ) -> None:
-    """Mean minus points of learned (the weights of CARDLAB_LEARNED_ASS) and its field."""
-    from analyzer.learn.train import strength
+    """The strength of learned (the weights of CARDLAB_LEARNED_GAME) against its field."""
     from analyzer.runner.folder import atomic_write_bytes
-    from strategies.ass.learned_weights import check_weights
+    from strategies.registry import StrategyError, parse_strategy
 
     try:
-        check_weights()
-        result = strength(games_, seed, players)
-    except CardlabError as exc:
+        module = _game(game)
+        parse_strategy(game, "learned")  # the weights file's one-line check
+        result = module.strength(games_, seed)
+    except (CardlabError, StrategyError) as exc:
         fail(exc)
     atomic_write_bytes(out, (json.dumps(result, indent=1) + "\n").encode())

@@ -31,8 +31,10 @@ from analyzer.engines.ass.reference import (
 )
 from analyzer.games.ass.cards import PASS, SCRATCH, decode
 from analyzer.games.ass.rules import AssRules
+from analyzer.learn import ridge
+from analyzer.learn.decisions import columns
 from analyzer.rng import PyRng
-from strategies.ass import learned
+from strategies.ass import learned, learned_weights
 from strategies.ass.catalog import SEARCH_FAMILIES
 from strategies.ass.pimc import search_values
 from strategies.registry import Strategy
@@ -103,81 +105,65 @@ def play_games(seed: int, start: int, count: int, players: int,
         table = Table(rules, hands, known=dealt_known(players, ass_seat))
         seats = [_Recorder(searcher, rng, rows, index) for _ in range(players)]
         play_from(table, seats, ass_seat)
-    feats = (np.vstack(rows["features"]) if rows["features"]
-             else np.zeros((0, learned.N_FEATURES), dtype=np.float32))
-    out = {
-        "index": np.array(rows["index"], dtype=np.int64),
-        "decision": np.array(rows["decision"], dtype=np.int32),
-        "seat": np.array(rows["seat"], dtype=np.int8),
-        "phase": np.array(rows["phase"], dtype=np.int8),
-        "move": np.array(rows["move"], dtype=np.int32),
-        "chosen": np.array(rows["chosen"], dtype=bool),
-        "value": np.array(rows["value"], dtype=np.float64),
-        "spread": np.array(rows["spread"], dtype=np.float64),
-        "worlds": np.array(rows["worlds"], dtype=np.int16),
-    }
-    for i, name in enumerate(FEATURE_COLUMNS):
-        out[name] = np.ascontiguousarray(feats[:, i])
-    return out
+    return columns(rows, learned.N_FEATURES)
 
 
+GAME = "ass"
+UNIT = "game"
 CHUNK = 25  # games per part file
+MODEL = learned
 
 
-def plan_of(seed: int, start: int, count: int, players: int, searcher: Strategy) -> dict:
-    """The run plan of a decisions run (analyzer/runner/manifest.py's format, kind
-    ``decisions``): what fixes its rows."""
-    import analyzer
-    from analyzer.runner import manifest as mf
+# --- training (analyzer/learn/train.py) --------------------------------------------------------
 
-    return mf.normalized({
-        "format": mf.FORMAT, "format_version": mf.FORMAT_VERSION, "kind": "decisions",
-        "game": "ass", "mode": "games", "unit": "game", "seed": seed, "start": start,
-        "count": count, "games": count, "players": players,
-        "searcher": searcher.definition(), "features": learned.FEATURE_SET,
-        "weights": learned.weights_digest(learned.WEIGHTS.reshape(learned.PHASES, -1)),
-        "columns": list(COLUMNS),
-        "stored": "per chunk, one row per candidate move of every search decision",
-        "version": analyzer.__version__,
-    })
+WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and writing
+DEFAULTS = {"games": 1500, "players": "4,6", "worlds": 64, "rounds": 2, "eval_games": 3000,
+            "eval_seed": 9923, "out": "runs/train-ass", "shipped_seed": 23}
+EVAL_FIELD = ("careful", "tuned", "basic")  # the learned seat's opponents when measuring
+EVAL_UNIT = "deals"  # what strength() plays
+LOWER_IS_BETTER = True  # the strength is minus points
+FIT_PLAN = {"ridge": ridge.RIDGE}  # what fixes the fit (in the training's plan)
+
+
+def fit_weights(frame, seed: int) -> np.ndarray:
+    """The linear model's weights (analyzer/learn/ridge.py; ``seed`` unused: nothing drawn)."""
+    return ridge.fit(frame, phases=learned.PHASES)
+
+
+def strength(games: int, seed: int) -> dict:
+    """Mean minus points per game of ``learned`` (the weights this process loaded) and of
+    each of :data:`EVAL_FIELD`, on ``games`` deals of ``seed`` at 4 players, duplicate: the
+    four strategies in every cyclic order of the seats on the same deals (one core).
+    ``learned`` is the figure training compares."""
+    from analyzer.engines.kernel import RunSpec
+    from analyzer.runner.api import collect
+
+    players = 4
+    names = ("learned",) + EVAL_FIELD
+    sums: dict[str, list[float]] = {}
+    for shift in range(players):
+        seats = tuple(names[(s - shift) % players] for s in range(players))
+        rows = collect(RunSpec(GAME, players, seats, seed), games, workers=1)
+        per_seat = rows.groupby("seat")["minus_points"].mean()
+        for s, name in enumerate(seats):
+            sums.setdefault(name, []).append(float(per_seat[s]))
+    return {name: float(np.mean(v)) for name, v in sums.items()}
+
+
+def describe(measured: dict) -> str:
+    """One line of a round's strength."""
+    return (f"learned {measured['learned']:.2f} minus points per game (careful "
+            f"{measured['careful']:.2f}, tuned {measured['tuned']:.2f}, basic "
+            f"{measured['basic']:.2f})")
 
 
 def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
                   resume: bool, progress: bool, start: int = 0) -> dict:
     """Play games ``start .. start+count-1`` and write their decision rows to the run folder
-    ``out`` (one part per CHUNK games, atomically; resumable: finished parts are verified and
-    kept, the rest is played). Returns the manifest."""
-    from analyzer.runner import folder as fo
-    from analyzer.runner.chunks import Chunk
-    from analyzer.runner.progress import RunProgress
+    ``out`` (analyzer/learn/decisions.py). Returns the manifest."""
+    import sys
 
-    plan = plan_of(seed, start, count, players, searcher)
-    folder = fo.prepare(out, plan, resume)
-    from analyzer.runner import manifest as mf
+    from analyzer.learn.decisions import run_decisions as run
 
-    with folder.locked():
-        folder.remove_temporaries()
-        check = folder.verify(plan)
-        if check.damage:
-            raise fo.damaged_error(folder, check, "nothing was played")
-        done = {(c.start, c.count) for c, _ in check.parts}
-        chunks = [Chunk(s, min(CHUNK, start + count - s))
-                  for s in range(start, start + count, CHUNK)]
-        finished = sum(c.count for c in chunks if (c.start, c.count) in done)
-        meta = mf.to_bytes(plan)
-        with RunProgress(count, finished, "game", progress) as bar:
-            for chunk in chunks:
-                if (chunk.start, chunk.count) in done:
-                    continue
-                rows = play_games(seed, chunk.start, chunk.count, players, searcher)
-                fo.write_part(folder.path, chunk, rows, meta)
-                finished += chunk.count
-                bar.advance(chunk.count, finished)
-        check = folder.verify(plan)
-        if check.damage or check.done != count:
-            raise fo.damaged_error(folder, check, "the run did not complete")
-        rows = sum(fo.pq.read_metadata(p).num_rows for _, p in check.parts)
-        manifest = {**plan, "complete": True, "rows": None, "parts": len(check.parts),
-                    "candidate_rows": rows}
-        folder.write_manifest(manifest)
-    return manifest
+    return run(sys.modules[__name__], out, seed, count, players, searcher, resume, progress,
+               start)

@@ -1,11 +1,15 @@
-"""Training the ``learned`` family of Who's the Ass? from ``pimc``'s decision data.
+"""Training the ``learned`` family of a game from ``pimc``'s decision data.
 
-The model (strategies/ass/learned.py) scores a candidate by a dot product of its features
-with the weights of the decision's phase. :func:`fit` finds, per phase, the weights whose
-scores best predict pimc's values *relative to the decision's other candidates*: within each
-decision the features and the values are centred on their means (only differences between
-candidates decide a move), and the weights solve the ridge least-squares problem
-``(X'X + ridge * rows * I) w = X'y`` in float64. Nothing is drawn: the same data give the same
+A game's decisions module (analyzer/learn/<game>_decisions.py, :data:`GAMES`) says what is
+game-specific: its model's weights file (``WEIGHTS_FILE``), the defaults of ``cardlab train``,
+how a round's weights are measured (``strength``, ``describe``, ``LOWER_IS_BETTER``). The rest
+is every game's.
+
+The model (strategies/<game>/learned.py) scores a candidate from its features with the
+weights of the decision's phase; the game's ``fit_weights`` finds the weights whose scores
+best predict pimc's values *relative to the decision's other candidates* (Who's the Ass?: a
+linear model, analyzer/learn/ridge.py; Plus-Minus Jass: a small network,
+analyzer/learn/mlp.py). Both are deterministic: the same data and seed give the same
 weights, bit for bit, on one machine.
 
 Expert iteration (:func:`train`): round 1's data come from ``pimc`` with ``basic`` rollouts;
@@ -31,58 +35,34 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
-from analyzer.learn.ass_decisions import FEATURE_COLUMNS
-from strategies.ass import learned_weights as lw
+from analyzer.learn import ass_decisions, jass_decisions
+from analyzer.learn.ridge import fit  # noqa: F401  (Who's the Ass?'s fit, re-exported)
 
-RIDGE = 1e-4
-EVAL_FIELD = ("careful", "tuned", "basic")  # the learned seat's opponents when measuring
-
-
-def fit(frame: pd.DataFrame, ridge: float = RIDGE) -> np.ndarray:
-    """Weights (PHASES x N_FEATURES) fitted to the decision rows of ``frame`` (module
-    docstring). Decisions are told apart by (``run``, ``index``, ``decision``); ``run`` is
-    optional (one data set)."""
-    keys = ["index", "decision"] + (["run"] if "run" in frame.columns else [])
-    weights = np.zeros((lw.PHASES, lw.N_FEATURES))
-    for phase in range(lw.PHASES):
-        part = frame[frame["phase"] == phase]
-        if len(part) == 0:
-            continue
-        group = part.groupby(keys, sort=True).ngroup().to_numpy()
-        x = part[list(FEATURE_COLUMNS)].to_numpy(dtype=np.float64)
-        y = part["value"].to_numpy(dtype=np.float64)
-        count = np.bincount(group).astype(np.float64)
-        xm = np.zeros((len(count), x.shape[1]))
-        np.add.at(xm, group, x)
-        xm /= count[:, None]
-        ym = np.bincount(group, weights=y) / count
-        xc = x - xm[group]
-        yc = y - ym[group]
-        a = xc.T @ xc + ridge * len(part) * np.eye(x.shape[1])
-        weights[phase] = np.linalg.solve(a, xc.T @ yc)
-    return weights
+GAMES = {m.GAME: m for m in (ass_decisions, jass_decisions)}  # the games with a learned family
 
 
-def read_decisions(paths: list[Path]) -> pd.DataFrame:
-    """The rows of finished, verified decision run folders, each tagged with its ``run``."""
+def read_decisions(paths: list[Path], game) -> pd.DataFrame:
+    """The rows of finished, verified decision run folders of ``game`` (its decisions
+    module), each tagged with its ``run``."""
     from analyzer.runner.folder import RunFolder, damaged_error
 
+    model = game.WEIGHTS_FILE
     frames = []
     for number, path in enumerate(paths):
         folder = RunFolder(path)
         plan = folder.read_plan()
-        if plan.get("kind") != "decisions" or plan.get("game") != "ass":
-            raise CardlabError(f"{path} is not a Who's the Ass? decisions run "
-                               "(made by `cardlab decisions ass`)")
-        if plan.get("features") != lw.FEATURE_SET:
+        if plan.get("kind") != "decisions" or plan.get("game") != game.GAME:
+            raise CardlabError(f"{path} is not a {model.title} decisions run "
+                               f"(made by `cardlab decisions {game.GAME}`)")
+        if plan.get("features") != model.feature_set:
             raise CardlabError(f"{path} holds features {plan.get('features')!r}; this cardlab "
-                               f"trains on {lw.FEATURE_SET!r}: make the data again")
+                               f"trains on {model.feature_set!r}: make the data again")
         check = folder.verify(plan)
         if check.damage:
             raise damaged_error(folder, check, "training refused")
         if check.manifest is None:
             raise CardlabError(f"{path} is an unfinished decisions run: finish it with "
-                               "`cardlab decisions ass ... --resume` first")
+                               f"`cardlab decisions {game.GAME} ... --resume` first")
         frame = pd.concat([pd.read_parquet(p) for _, p in check.parts], ignore_index=True)
         frame["run"] = number
         frames.append(frame)
@@ -107,6 +87,7 @@ def git_commit() -> str:
 class TrainPlan:
     """What fixes the trained weights (recorded in the work folder and the provenance)."""
 
+    game: str
     seed: int
     games: int  # games of decision data per round and player count
     players: tuple[int, ...]
@@ -114,51 +95,49 @@ class TrainPlan:
     rounds: int
     eval_games: int
     eval_seed: int
+    later_games: int | None = None  # games of decision data in rounds 2.. (None: games)
+
+    @property
+    def round_games(self) -> tuple[int, int]:
+        """(games of round 1, games of each later round)."""
+        return self.games, self.games if self.later_games is None else self.later_games
 
     def to_dict(self) -> dict:
-        return {"seed": self.seed, "games": self.games, "players": list(self.players),
-                "worlds": self.worlds, "rounds": self.rounds, "eval_games": self.eval_games,
-                "eval_seed": self.eval_seed, "features": lw.FEATURE_SET, "ridge": RIDGE}
+        doc = {"seed": self.seed, "games": self.games, "players": list(self.players),
+               "worlds": self.worlds, "rounds": self.rounds, "eval_games": self.eval_games,
+               "eval_seed": self.eval_seed,
+               "features": GAMES[self.game].WEIGHTS_FILE.feature_set,
+               **GAMES[self.game].FIT_PLAN}
+        if self.game != ass_decisions.GAME:  # the plans of Who's the Ass? trainings read as before
+            doc["game"] = self.game
+        if self.later_games is not None and self.later_games != self.games:
+            doc["later_games"] = self.later_games
+        return doc
 
 
-def _cardlab(args: list[str], env_weights: Path | None) -> None:
-    """Run a cardlab command in a process of its own (with ``env_weights`` as the weights)."""
+def _cardlab(args: list[str], env_weights: Path | None, game) -> None:
+    """Run a cardlab command in a process of its own (with ``env_weights`` as ``game``'s
+    weights)."""
+    env_name = game.WEIGHTS_FILE.env
     env = dict(os.environ)
     if env.pop("CARDLAB_NUMBA_CACHE", None):  # chosen here: the child hashes its own weights
         env.pop("NUMBA_CACHE_DIR", None)
     if env_weights is not None:
-        env[lw.WEIGHTS_ENV] = str(env_weights)
+        env[env_name] = str(env_weights)
     else:
-        env.pop(lw.WEIGHTS_ENV, None)
+        env.pop(env_name, None)
     done = subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()",
                            *args], env=env)
     if done.returncode != 0:
         raise CardlabError(f"`cardlab {' '.join(args)}` failed (exit {done.returncode})")
 
 
-def strength(games: int, seed: int, players: int = 4) -> dict:
-    """Mean minus points per game of ``learned`` (the weights this process loaded) and of
-    each of :data:`EVAL_FIELD`, on ``games`` deals of ``seed``, duplicate: the four
-    strategies in every cyclic order of the seats on the same deals (one core)."""
-    from analyzer.engines.kernel import RunSpec
-    from analyzer.runner.api import collect
-
-    names = ("learned",) + EVAL_FIELD
-    names = names + ("basic",) * (players - len(names))
-    sums: dict[str, list[float]] = {}
-    for shift in range(players):
-        seats = tuple(names[(s - shift) % players] for s in range(players))
-        rows = collect(RunSpec("ass", players, seats, seed), games, workers=1)
-        per_seat = rows.groupby("seat")["minus_points"].mean()
-        for s, name in enumerate(seats):
-            sums.setdefault(name, []).append(float(per_seat[s]))
-    return {name: float(np.mean(v)) for name, v in sums.items()}
-
-
 def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out: Path,
           from_runs: list[Path] | None = None, say=print) -> dict:
     """Expert iteration (module docstring) in work folder ``out``; the best round's weights
     go to ``weights_out``. With ``from_runs``: one fit of those decision runs, no rounds."""
+    game = GAMES[plan.game]
+    model = game.WEIGHTS_FILE
     out.mkdir(parents=True, exist_ok=True)
     plan_file = out / "_train.json"
     doc = plan.to_dict()
@@ -172,19 +151,20 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
     elif resume:
         raise CardlabError(f"--resume: {out} holds no training to continue")
     plan_file.write_text(json.dumps(doc, indent=1) + "\n")
-    command = "cardlab train ass " + " ".join(
+    command = f"cardlab train {game.GAME} " + " ".join(
         [f"--seed {plan.seed}", f"--games {plan.games}",
          f"--players {','.join(map(str, plan.players))}", f"--worlds {plan.worlds}",
          f"--rounds {plan.rounds}", f"--eval-games {plan.eval_games}",
-         f"--eval-seed {plan.eval_seed}"])
+         f"--eval-seed {plan.eval_seed}"]
+        + ([f"--later-games {plan.later_games}"] if "later_games" in doc else []))
     if from_runs:
-        frame = read_decisions(from_runs)
-        w = fit(frame)
+        frame = read_decisions(from_runs, game)
+        w = game.fit_weights(frame, plan.seed)
         prov = {"command": command + " --from " + " ".join(map(str, from_runs)),
                 "seed": plan.seed, "decisions": int(frame.groupby(["run", "index",
                                                                   "decision"]).ngroups),
                 "rows": len(frame), "commit": git_commit()}
-        _write(weights_out, w, prov)
+        _write(weights_out, w, prov, model)
         return {"weights": str(weights_out), "rounds": []}
     runs: list[Path] = []
     results = []
@@ -195,47 +175,49 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
         searcher = f"pimc:worlds={plan.worlds}" + (",rollout=learned" if r > 1 else "")
         for players in plan.players:
             data = folder / f"decisions-{players}"
-            args = ["decisions", "ass", "--out", str(data), "--games", str(plan.games),
+            count = plan.round_games[0 if r == 1 else 1]
+            args = ["decisions", game.GAME, "--out", str(data), "--games", str(count),
                     "--seed", str(plan.seed + 1000 * r + players), "--players", str(players),
                     "--searcher", searcher]
             if not (data / "_manifest.json").exists():
                 say(f"round {r}: decision data at {players} players ({searcher})")
                 _cardlab(args + (["--resume"] if (data / "_run.json").exists() else [])
-                         + ([] if progress else ["--quiet"]), previous)
+                         + ([] if progress else ["--quiet"]), previous, game)
             runs.append(data)
         weights_file = folder / "learned.json"
-        frame = read_decisions(runs)
-        w = fit(frame)
+        frame = read_decisions(runs, game)
+        w = game.fit_weights(frame, plan.seed)
         prov = {"command": command, "seed": plan.seed, "round": r,
                 "decisions": int(frame.groupby(["run", "index", "decision"]).ngroups),
-                "rows": len(frame), "games": plan.games * len(plan.players) * r,
+                "rows": len(frame),
+                "games": (plan.round_games[0] + plan.round_games[1] * (r - 1)) * len(plan.players),
                 "searchers": sorted({f"pimc:worlds={plan.worlds}"}
                                     | ({f"pimc:worlds={plan.worlds},rollout=learned"}
                                        if r > 1 else set())),
                 "commit": git_commit()}
-        _write(weights_file, w, prov)
+        _write(weights_file, w, prov, model)
         strength_file = folder / "strength.json"
         if not strength_file.exists():
-            say(f"round {r}: measuring on {plan.eval_games} held-out deals x 4 seatings")
-            _cardlab(["learn-strength", "--games", str(plan.eval_games), "--seed",
-                      str(plan.eval_seed), "--out", str(strength_file)], weights_file)
+            say(f"round {r}: measuring on {plan.eval_games} held-out {game.EVAL_UNIT} x every "
+                "seating")
+            _cardlab(["learn-strength", game.GAME, "--games", str(plan.eval_games), "--seed",
+                      str(plan.eval_seed), "--out", str(strength_file)], weights_file, game)
         measured = json.loads(strength_file.read_text())
-        say(f"round {r}: learned {measured['learned']:.2f} minus points per game "
-            f"(careful {measured['careful']:.2f}, tuned {measured['tuned']:.2f}, "
-            f"basic {measured['basic']:.2f})")
+        say(f"round {r}: {game.describe(measured)}")
         results.append({"round": r, **measured})
         previous = weights_file
-    best = min(results, key=lambda x: (x["learned"], x["round"]))
+    sign = 1 if game.LOWER_IS_BETTER else -1
+    best = min(results, key=lambda x: (sign * x["learned"], x["round"]))
     chosen = out / f"round-{best['round']}" / "learned.json"
     doc = json.loads(chosen.read_text())
     doc["provenance"]["rounds"] = results
     doc["provenance"]["best_round"] = best["round"]
-    _write(weights_out, np.array(doc["weights"]), doc["provenance"])
+    _write(weights_out, np.array(doc["weights"]), doc["provenance"], model)
     return {"weights": str(weights_out), "rounds": results, "best": best["round"]}
 
 
-def _write(path: Path, weights: np.ndarray, provenance: dict) -> None:
+def _write(path: Path, weights: np.ndarray, provenance: dict, model) -> None:
     from analyzer.runner.folder import atomic_write_bytes
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, lw.weights_text(weights, provenance).encode())
+    atomic_write_bytes(path, model.text(weights, provenance).encode())

@@ -13,12 +13,9 @@ then stops with that one line (:func:`check_weights`, called when the name is pa
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 from pathlib import Path
 
-import numpy as np
+from strategies.learned_file import FORMAT, ModelFile, provenance_facts, raise_if  # noqa: F401
 
 FEATURE_SET = "ass-linear-1"  # bump when features() changes: old weights are then refused
 BASE = 18  # features of a move (see features())
@@ -28,89 +25,20 @@ PHASES = 3  # leading, following in a normal round, following in an ass round
 LEAD, FOLLOW, ASS_FOLLOW = range(3)
 WEIGHTS_FILE = Path(__file__).with_name("learned.json")
 WEIGHTS_ENV = "CARDLAB_LEARNED_ASS"
-FORMAT = "cardlab-learned"
 MAX_CANDIDATES = 64
-
-
-def weights_path() -> Path:
-    """The weights file in use: ``CARDLAB_LEARNED_ASS`` when set, else the shipped one."""
-    env = os.environ.get(WEIGHTS_ENV)
-    return Path(env) if env else WEIGHTS_FILE
-
-
-def weights_digest(weights: np.ndarray) -> str:
-    """sha256 of the weights as the file writes them (exact float reprs, phase by phase)."""
-    text = json.dumps([[float(x) for x in row] for row in np.asarray(weights).reshape(PHASES, -1)])
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def load_weights(path: Path) -> tuple[np.ndarray, dict]:
-    """(weights float64[PHASES * N_FEATURES], the file's document); ValueError with one line
-    naming the file when it is missing, unreadable, or for another model or feature set."""
-    try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ValueError(f"learned weights file {path} is missing; run `cardlab train ass` "
-                         "or reinstall cardlab") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"learned weights file {path} is corrupt ({exc.__class__.__name__}); "
-                         "run `cardlab train ass` to remake it") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("game") != "ass":
-        raise ValueError(f"learned weights file {path} is not a Who's the Ass? weights file")
-    if doc.get("features") != FEATURE_SET:
-        raise ValueError(f"learned weights file {path} was trained for feature set "
-                         f"{doc.get('features')!r}, this cardlab computes {FEATURE_SET!r}; "
-                         "run `cardlab train ass` to remake it")
-    try:
-        w = np.array(doc["weights"], dtype=np.float64)
-    except (KeyError, TypeError, ValueError):
-        raise ValueError(f"learned weights file {path} is corrupt (no weights array)") from None
-    if w.shape != (PHASES, N_FEATURES) or not np.all(np.isfinite(w)):
-        raise ValueError(f"learned weights file {path} holds weights of shape {w.shape}, not "
-                         f"({PHASES}, {N_FEATURES}) finite numbers")
-    if doc.get("sha256") != weights_digest(w):
-        raise ValueError(f"learned weights file {path} is corrupt (its weights do not match "
-                         "their sha256)")
-    return w.reshape(-1).copy(), doc
-
-
-def _load() -> tuple[np.ndarray, str, dict]:
-    path = weights_path()
-    try:
-        w, doc = load_weights(path)
-    except ValueError as exc:
-        return np.zeros(PHASES * N_FEATURES), str(exc), {}
-    return w, "", doc
-
-
-WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = _load()
+MODEL = ModelFile("ass", "Who's the Ass?", FEATURE_SET, PHASES, N_FEATURES, WEIGHTS_FILE,
+                  WEIGHTS_ENV)
+weights_path = MODEL.path
+weights_digest = MODEL.digest
+load_weights = MODEL.load
+weights_document = MODEL.document
+weights_text = MODEL.text
+WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = MODEL.load_in_use()
 
 
 def check_weights() -> None:
     """Raise the one-line error of a missing, corrupt or mismatched weights file."""
-    if WEIGHTS_ERROR:
-        from strategies.registry import StrategyError
-
-        raise StrategyError(WEIGHTS_ERROR)
-
-
-def weights_document(weights: np.ndarray, provenance: dict) -> dict:
-    """The weights file's document for ``weights`` (PHASES x N_FEATURES) and ``provenance``."""
-    w = np.asarray(weights, dtype=np.float64).reshape(PHASES, N_FEATURES)
-    return {
-        "format": FORMAT,
-        "game": "ass",
-        "features": FEATURE_SET,
-        "shape": [PHASES, N_FEATURES],
-        "sha256": weights_digest(w),
-        "provenance": provenance,
-        "weights": [[float(x) for x in row] for row in w],
-    }
-
-
-def weights_text(weights: np.ndarray, provenance: dict) -> str:
-    """The weights file's text (JSON; floats as their exact shortest repr)."""
-    return json.dumps(weights_document(weights, provenance), indent=1) + "\n"
+    raise_if(WEIGHTS_ERROR)
 
 
 def about() -> str:
@@ -134,7 +62,4 @@ def about() -> str:
     )
     if WEIGHTS_ERROR:
         return text + f" Weights: unusable ({WEIGHTS_ERROR})."
-    prov = WEIGHTS_DOC.get("provenance", {})
-    facts = [f"{k} {prov[k]}" for k in ("command", "decisions", "rows", "best_round", "commit")
-             if k in prov]
-    return text + (" Weights in use: " + "; ".join(facts) + "." if facts else "")
+    return text + provenance_facts(WEIGHTS_DOC)

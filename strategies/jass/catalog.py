@@ -46,6 +46,10 @@ Families
                    rollout policy), objective (4, deal or match), eps (5) and oversample (6)
                    (infer=policy: the weight per unlikely move, and how many worlds are drawn
                    per world searched, the most likely kept).
+``learned`` (5)    a small network over (information state, card) features, trained from
+                   ``pimc``'s values of every legal card (strategies/jass/learned.py; the
+                   weights ship in learned.json beside it; docs/learned.md). No knobs, no aim,
+                   no random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``).
 ``peek`` (4)       the same search on the true deal: NOT A LEGAL PLAYER (it sees every hand);
                    the upper bound that says what hidden information is worth.
 
@@ -87,6 +91,7 @@ from strategies.jass.knobs import (
     AIM_CHOICES,
     FAM_BASIC,
     FAM_HEURISTIC,
+    FAM_LEARNED,
     FAM_PEEK,
     FAM_PIMC,
     FAM_RANDOM,
@@ -194,6 +199,23 @@ register(
                 "under100": "on"},
     )
 )
+
+
+def _learned_spec() -> StrategySpec:
+    """The ``learned`` strategy: its description names the weights in use (their sha256), so
+    a run's plan changes with the weights and a run never resumes under other weights."""
+    from strategies.jass import learned_weights as model
+
+    digest = model.weights_digest(model.WEIGHTS)[:12]
+    return StrategySpec(
+        "jass", "learned", FAM_LEARNED,
+        f"a small network of pimc's card values, evaluated without search (weights {digest})",
+        check=model.check_weights,
+        about=model.about,
+    )
+
+
+register(_learned_spec())
 register(
     StrategySpec(
         "jass", "pimc", FAM_PIMC,

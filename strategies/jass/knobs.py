@@ -12,6 +12,7 @@ FAM_RANDOM = 1
 FAM_HEURISTIC = 2
 FAM_PIMC = 3  # search: perfect-information Monte Carlo over sampled worlds
 FAM_PEEK = 4  # the same search on the true deal: analysis only, NOT a legal player (J-11)
+FAM_LEARNED = 5  # a linear model of pimc's card values (strategies/jass/learned.py)
 SEARCH_FAMILIES = (FAM_PIMC, FAM_PEEK)
 
 # Parameter slots of the heuristic family.
@@ -34,7 +35,8 @@ P_EPS = 5  # infer=policy: weight of a world per observed move the rollout polic
 P_OVERSAMPLE = 6  # infer=policy: worlds drawn per world kept (the most likely are kept)
 
 # The rollout policies a search may use (non-search presets only), by name.
-ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim")
+ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim",
+                   "learned")
 INFER_CHOICES = ("voids", "policy")
 INFER_VOIDS = 0
 INFER_POLICY = 1

@@ -16,6 +16,7 @@ Families:
 
 * ``basic`` (0): the baseline of baseline-strategies.md, exactly.
 * ``random`` (1): uniform over the legal cards, one draw from the match's stream per move.
+* ``learned`` (5): a linear model of ``pimc``'s card values (strategies/jass/learned.py).
 * ``heuristic`` (2): aims high or low per deal, fights for tricks as hard as ``fight`` says,
   fixes trump by a pluggable rule and, with ``track=on``, reads the public record (unseen cards,
   who showed out of which suit) to find sure winners and safe ducks.
@@ -32,23 +33,17 @@ from analyzer.games.jass.cards import (
     BASIC_LOW_RANK,
     BIT,
     DEAL_TOTAL,
-    FULL_DECK,
-    HIGHER_TRUMP,
     LAST_TRICK_BONUS,
     M9,
     NINE_BIT,
     PTS9_PLAIN,
     PTS9_TRUMP,
     RANK_MASK,
-    RANK_OF,
     SUIT_MASK,
-    SUIT_OF,
     SUIT_SHIFT,
-    TRUMP_STRENGTH_R,
     UNDER_BIT,
 )
 from analyzer.games.jass.primitives import (
-    S_LEADER,
     S_LED,
     S_N,
     S_NTRICKS,
@@ -56,7 +51,6 @@ from analyzer.games.jass.primitives import (
     S_STICKS,
     S_TRICK,
     S_TRUMP,
-    S_VOID,
     U0,
     U1,
     beats_best,
@@ -78,6 +72,7 @@ from strategies.jass.knobs import (
     AIM_NA,
     FAM_BASIC,
     FAM_HEURISTIC,
+    FAM_LEARNED,
     FAM_RANDOM,
     P_AIM,
     P_FIGHT,
@@ -95,6 +90,14 @@ from strategies.jass.knobs import (
     TR_SHORTEST,
     TR_UNDER_NINE,
 )
+from strategies.jass.learned import learned_card
+from strategies.jass.public import (  # noqa: F401  (trump_like, unseen_cards: re-exported)
+    beatable,
+    own_strength,
+    sure_winner,
+    trump_like,
+    unseen_cards,
+)
 
 BIG = np.int64(1) << np.int64(40)
 S9 = np.uint64(9)
@@ -106,18 +109,6 @@ MAX_PLAIN_CARD = 11  # the most a card of one's own adds to a trick short of a t
 
 
 # --- basic ---------------------------------------------------------------------------------------
-
-
-@njit_no_runtime(inline="always")
-def trump_like(st):
-    """The cards that count as trumps now: the trump suit, or, while none is fixed, every card
-    off the led suit (it would fix trump and count as one); none on a lead before trump."""
-    trump = st[S_TRUMP]
-    if trump >= 0:
-        return SUIT_MASK[trump]
-    if st[S_POS] > 0:
-        return ~SUIT_MASK[st[S_LED]]
-    return U0
 
 
 @njit_no_runtime(inline="always")
@@ -232,14 +223,6 @@ def pick_trump_suit(rule, hand, rng, aim):
 # --- heuristic helpers ---------------------------------------------------------------------------
 
 
-@njit_no_runtime(inline="always")
-def own_strength(card, trump):
-    """Rank in the card's own order, trumps above every plain card."""
-    if SUIT_OF[card] == trump:
-        return 9 + TRUMP_STRENGTH_R[RANK_OF[card]]
-    return RANK_OF[card]
-
-
 @njit_no_runtime()
 def pick_extreme(m, trump, by_value_first, low_value, low_strength):
     """The card of ``m`` minimising/maximising (value, strength) lexicographically.
@@ -265,62 +248,6 @@ def pick_extreme(m, trump, by_value_first, low_value, low_strength):
     return best
 
 
-@njit_no_runtime()
-def unseen_cards(hand, played, n):
-    """Cards neither in ``hand`` nor played yet in this deal (in other hands)."""
-    seen = hand
-    for i in range(n):
-        seen |= played[i]
-    return FULL_DECK & ~seen
-
-
-@njit_no_runtime(inline="always")
-def is_void(st, seat, s):
-    """True once the public record shows ``seat`` holds no card of suit ``s``."""
-    return ((st[S_VOID + seat] >> s) & 1) == 1
-
-
-@njit_no_runtime()
-def sure_winner(card, seat, st, unseen):
-    """True when the public record proves that ``card``, played now, wins the trick.
-
-    Only used once trump is fixed (before that any later player lacking the suit could fix
-    trump and win). A later player is a threat unless the record shows it void in every suit
-    that could beat the card: higher trumps for a trump; for a plain card, higher cards of its
-    suit and any trump.
-    """
-    if not beats_best(card, st):
-        return False
-    n = st[S_N]
-    pos = st[S_POS]
-    if pos == n - 1:
-        return True
-    trump = st[S_TRUMP]
-    if trump < 0:
-        return False
-    s = SUIT_OF[card]
-    if s == trump:
-        higher = unseen & HIGHER_TRUMP[trump, TRUMP_STRENGTH_R[RANK_OF[card]] + 1]
-        trumps_out = U0
-        led_higher = U0
-    else:
-        higher = U0
-        led_higher = unseen & SUIT_MASK[s] & ~((BIT[card] << U1) - U1)
-        trumps_out = unseen & SUIT_MASK[trump]
-    if higher == U0 and led_higher == U0 and trumps_out == U0:
-        return True
-    leader = st[S_LEADER]
-    for k in range(pos + 1, n):
-        p = (leader + k) % n
-        if higher != U0 and not is_void(st, p, trump):
-            return False
-        if led_higher != U0 and not is_void(st, p, s):
-            return False
-        if trumps_out != U0 and not is_void(st, p, trump):
-            return False
-    return True
-
-
 @njit(cache=True, inline="always")
 def sure_winners(mask, seat, st, unseen):
     """The cards of ``mask`` that :func:`sure_winner` proves win the trick."""
@@ -332,17 +259,6 @@ def sure_winners(mask, seat, st, unseen):
         if sure_winner(c, seat, st, unseen):
             sure |= BIT[c]
     return sure
-
-
-@njit_no_runtime()
-def beatable(card, trump, unseen):
-    """True when some unseen card ranks above ``card`` in its suit (or could trump it)."""
-    s = SUIT_OF[card]
-    if s == trump:
-        return (unseen & HIGHER_TRUMP[trump, TRUMP_STRENGTH_R[RANK_OF[card]] + 1]) != U0
-    if (unseen & SUIT_MASK[s] & ~((BIT[card] << U1) - U1)) != U0:
-        return True
-    return trump >= 0 and (unseen & SUIT_MASK[trump]) != U0
 
 
 @njit_no_runtime()
@@ -491,6 +407,8 @@ def choose_card(fam, prm, seat, hand, legal, st, played, taken, rng, aim):
         return basic_card(legal, st)
     if fam == FAM_RANDOM:
         return random_card(legal, rng)
+    if fam == FAM_LEARNED:
+        return learned_card(seat, hand, legal, st, played, taken)
     return heuristic_card(prm, seat, hand, legal, st, played, taken, rng, aim)
 
 
@@ -506,6 +424,8 @@ def forced_trump_card(fam, prm, seat, hand, suit, st, played, taken, rng, aim):
         return basic_card(cards, st)
     if fam == FAM_RANDOM:
         return random_card(cards, rng)  # one draw, like the free move over the whole hand
+    if fam == FAM_LEARNED:
+        return learned_card(seat, hand, cards, st, played, taken)
     rule = int(prm[P_TRUMP])
     if rule == TR_RANDOM:
         pick_trump_suit(rule, hand, rng, aim)  # the free move's draw, result unused

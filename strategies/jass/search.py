@@ -99,7 +99,7 @@ from strategies.jass.knobs import (
 )
 from strategies.jass.play import deal_bonus, deal_points, play_card, rollout, to_move
 from strategies.jass.policies import begin_deal, choose_card, fix_card, trump_like
-from strategies.registry import N_PARAMS, parse_strategy
+from strategies.registry import N_PARAMS, catalog, resolve_values
 
 MATCH_WEIGHT = 10  # objective=match: a won (lost) match counts as ten sticks
 MAX_MISSES = 36  # infer=policy: more moves than a deal has
@@ -110,10 +110,11 @@ def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
     changing a preset, run ``make clean-cache``)."""
     fams = np.zeros(len(ROLLOUT_CHOICES), dtype=np.int64)
     prms = np.zeros((len(ROLLOUT_CHOICES), N_PARAMS), dtype=np.float64)
+    book = catalog("jass", with_files=False)
     for k, name in enumerate(ROLLOUT_CHOICES):
-        s = parse_strategy("jass", name)
-        fams[k] = s.family
-        prms[k] = s.values
+        spec = book[name]  # not parse_strategy: a bad learned weights file stops only its users
+        fams[k] = spec.family
+        prms[k] = resolve_values(spec, {})
     return fams, prms
 
 
@@ -442,13 +443,13 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
 
 
 @njit_runtime()  # allocates: not inherited from _nrt=False callers
-def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min_cands):
-    """The search's card (module docstring). ``peek``: every world is ``truth`` (the real
-    hands); otherwise ``truth`` is never read. With fewer than ``min_cands`` legal cards the
-    only card is played without a draw."""
-    nlegal = popcount(legal)
-    if nlegal < min_cands:
-        return lowest_card(legal)
+def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, cands, scores,
+                  squares):
+    """The search's values of the candidates (module docstring): writes the candidates in
+    prior order to ``cands`` (int64[12]), each one's weighted total outcome over the worlds
+    to ``scores`` and of its square to ``squares`` (float64[12]); returns (how many
+    candidates, the worlds' total weight), or (-1, 0) on an inconsistent state. ``peek``:
+    every world is ``truth`` (the real hands); otherwise ``truth`` is never read."""
     n = st[S_N]
     rk = int(prm[P_ROLLOUT])
     kcap = int(prm[P_CANDIDATES])
@@ -458,12 +459,13 @@ def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min
     for i in range(4):
         rprms[i, :] = ROLLOUT_PRMS[rk]
     sorted_c = np.empty(12, dtype=np.int64)
-    cands = np.empty(12, dtype=np.int64)
     nc = prior_order(legal, st, sorted_c)
     _interleave(sorted_c, nc, cands)
     if kcap > 0 and nc > kcap:
         nc = kcap
-    scores = np.zeros(12, dtype=np.float64)
+    for ci in range(12):
+        scores[ci] = 0.0
+        squares[ci] = 0.0
     wh = np.zeros(4, dtype=np.uint64)
     h2 = np.zeros(4, dtype=np.uint64)
     p2 = np.zeros(4, dtype=np.uint64)
@@ -474,11 +476,13 @@ def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min
     rr = np.zeros(1, dtype=np.uint64)
     pool, seeds, keep, weight = draw_worlds(prm, seat, hand, st, played, rng, truth, peek)
     if keep[0] < 0:
-        return -1
+        return -1, 0.0
+    total = 0.0
     for w in range(len(keep)):
         g = keep[w]
         if weight[w] == 0.0:
             continue
+        total += weight[w]
         for p in range(4):
             wh[p] = pool[g, p]
         for p in range(n):
@@ -492,8 +496,27 @@ def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min
             play_card(seat, cands[ci], h2, p2, t2, st2)
             rr[0] = seeds[g]
             rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
-            scores[ci] += weight[w] * outcome(seat, t2, st2, objective, ints[0], ints[1],
-                                              ints[2], ints[3], ints[4])
+            v = outcome(seat, t2, st2, objective, ints[0], ints[1], ints[2], ints[3], ints[4])
+            scores[ci] += weight[w] * v
+            squares[ci] += weight[w] * v * v
+    return nc, total
+
+
+@njit_runtime()  # allocates: not inherited from _nrt=False callers
+def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min_cands):
+    """The search's card (module docstring): the candidate of :func:`search_values` with the
+    best total, ties to the earlier. With fewer than ``min_cands`` legal cards the only card
+    is played without a draw."""
+    nlegal = popcount(legal)
+    if nlegal < min_cands:
+        return lowest_card(legal)
+    cands = np.empty(12, dtype=np.int64)
+    scores = np.zeros(12, dtype=np.float64)
+    squares = np.zeros(12, dtype=np.float64)
+    nc, _ = search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, cands,
+                          scores, squares)
+    if nc < 0:
+        return -1
     best = 0
     for ci in range(1, nc):
         if scores[ci] > scores[best]:

@@ -59,7 +59,15 @@ from analyzer.games.jass.primitives import (
 from analyzer.games.jass.rules import JassRules
 from analyzer.games.jass.sticks import deal_sticks
 from analyzer.rng import PyRng
-from strategies.jass.knobs import AIM_LABELS, AIM_NA, FAM_BASIC, FAM_PEEK, FAM_PIMC, FAM_RANDOM
+from strategies.jass.knobs import (
+    AIM_LABELS,
+    AIM_NA,
+    FAM_BASIC,
+    FAM_LEARNED,
+    FAM_PEEK,
+    FAM_PIMC,
+    FAM_RANDOM,
+)
 from strategies.registry import Strategy
 
 
@@ -217,7 +225,7 @@ class ReferenceJass:
         from strategies.jass.policies import begin_deal
 
         s = self.strategies[seat]
-        if s.family in (FAM_BASIC, FAM_RANDOM):
+        if s.family in (FAM_BASIC, FAM_RANDOM, FAM_LEARNED):
             return AIM_NA
         prm = np.array(s.values, dtype=np.float64)
         hand = np.uint64(cards_mask(d.hands[seat]))
@@ -250,6 +258,11 @@ class ReferenceJass:
                              dtype=np.uint64)
             card = int(peek_card(prm, seat, hands, np.uint64(cards_mask(legal)), view, played,
                                  taken, state))
+        elif s.family == FAM_LEARNED:  # the model's plain-Python twin, same weights
+            from strategies.jass.learned import WEIGHTS, choose_py
+
+            card = choose_py(seat, hand, np.uint64(cards_mask(legal)), view, played, taken,
+                             WEIGHTS)
         else:
             card = int(choose_card(s.family, prm, seat, hand, np.uint64(cards_mask(legal)),
                                    view, played, taken, state, aim))

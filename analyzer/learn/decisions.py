@@ -1,0 +1,120 @@
+"""The run folder of decision data, for every game with a learned family: ``cardlab decisions
+GAME`` writes one.
+
+A game's decisions module (analyzer/learn/<game>_decisions.py) provides ``GAME``, ``UNIT``
+(what an index is: a game or a deal), ``CHUNK`` (units per part file), ``COLUMNS``, ``MODEL``
+(its learned module: ``FEATURE_SET``, ``WEIGHTS``, ``weights_digest``) and ``play_games(seed,
+start, count, players, searcher)`` (the rows of units start .. start+count-1); this module
+plans, writes and verifies the folder: one Parquet part per chunk, atomically with its
+checksum, ``_manifest.json`` last (kind ``decisions``); ``--resume`` keeps the verified parts
+and plays the rest.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from strategies.registry import Strategy
+
+
+def columns(rows: dict, n_features: int) -> dict[str, np.ndarray]:
+    """The columns of a part from the lists a recorder filled (``features``: one float32
+    vector per row, stored as f0, f1, ...)."""
+    feats = (np.vstack(rows["features"]) if rows["features"]
+             else np.zeros((0, n_features), dtype=np.float32))
+    out = {
+        "index": np.array(rows["index"], dtype=np.int64),
+        "decision": np.array(rows["decision"], dtype=np.int32),
+        "seat": np.array(rows["seat"], dtype=np.int8),
+        "phase": np.array(rows["phase"], dtype=np.int8),
+        "move": np.array(rows["move"], dtype=np.int32),
+        "chosen": np.array(rows["chosen"], dtype=bool),
+        "value": np.array(rows["value"], dtype=np.float64),
+        "spread": np.array(rows["spread"], dtype=np.float64),
+        "worlds": np.array(rows["worlds"], dtype=np.int16),
+    }
+    for i in range(n_features):
+        out[f"f{i}"] = np.ascontiguousarray(feats[:, i])
+    return out
+
+
+def phase_data(frame: pd.DataFrame, phases: int):
+    """Per phase with rows: (phase, inputs float64[rows, features], values, decision number
+    of each row 0..); decisions are told apart by (``run``, ``index``, ``decision``), ``run``
+    optional (one data set)."""
+    keys = ["index", "decision"] + (["run"] if "run" in frame.columns else [])
+    columns = feature_columns(frame)
+    for phase in range(phases):
+        part = frame[frame["phase"] == phase]
+        if len(part) == 0:
+            continue
+        group = part.groupby(keys, sort=True).ngroup().to_numpy()
+        yield (phase, part[columns].to_numpy(dtype=np.float64),
+               part["value"].to_numpy(dtype=np.float64), group)
+
+
+def feature_columns(frame: pd.DataFrame) -> list[str]:
+    """The feature columns f0, f1, ... of decision rows, in order."""
+    return sorted((c for c in frame.columns if c[0] == "f" and c[1:].isdigit()),
+                  key=lambda c: int(c[1:]))
+
+
+def plan_of(game, seed: int, start: int, count: int, players: int, searcher: Strategy) -> dict:
+    """The run plan of a decisions run (analyzer/runner/manifest.py's format, kind
+    ``decisions``): what fixes its rows. ``game``: the game's decisions module."""
+    import analyzer
+    from analyzer.runner import manifest as mf
+
+    model = game.MODEL
+    return mf.normalized({
+        "format": mf.FORMAT, "format_version": mf.FORMAT_VERSION, "kind": "decisions",
+        "game": game.GAME, "mode": game.UNIT + "s", "unit": game.UNIT, "seed": seed,
+        "start": start, "count": count, game.UNIT + "s": count, "players": players,
+        "searcher": searcher.definition(), "features": model.FEATURE_SET,
+        "weights": model.weights_digest(model.WEIGHTS.reshape(model.PHASES, -1)),
+        "columns": list(game.COLUMNS),
+        "stored": "per chunk, one row per candidate move of every search decision",
+        "version": analyzer.__version__,
+    })
+
+
+def run_decisions(game, out, seed: int, count: int, players: int, searcher: Strategy,
+                  resume: bool, progress: bool, start: int = 0) -> dict:
+    """Play units ``start .. start+count-1`` of ``game`` (its decisions module) and write
+    their decision rows to the run folder ``out`` (one part per ``game.CHUNK`` units,
+    atomically; resumable: finished parts are verified and kept, the rest is played).
+    Returns the manifest."""
+    from analyzer.runner import folder as fo
+    from analyzer.runner import manifest as mf
+    from analyzer.runner.chunks import Chunk
+    from analyzer.runner.progress import RunProgress
+
+    plan = plan_of(game, seed, start, count, players, searcher)
+    folder = fo.prepare(out, plan, resume)
+    with folder.locked():
+        folder.remove_temporaries()
+        check = folder.verify(plan)
+        if check.damage:
+            raise fo.damaged_error(folder, check, "nothing was played")
+        done = {(c.start, c.count) for c, _ in check.parts}
+        size = game.CHUNK
+        chunks = [Chunk(s, min(size, start + count - s)) for s in range(start, start + count, size)]
+        finished = sum(c.count for c in chunks if (c.start, c.count) in done)
+        meta = mf.to_bytes(plan)
+        with RunProgress(count, finished, game.UNIT, progress) as bar:
+            for chunk in chunks:
+                if (chunk.start, chunk.count) in done:
+                    continue
+                rows = game.play_games(seed, chunk.start, chunk.count, players, searcher)
+                fo.write_part(folder.path, chunk, rows, meta)
+                finished += chunk.count
+                bar.advance(chunk.count, finished)
+        check = folder.verify(plan)
+        if check.damage or check.done != count:
+            raise fo.damaged_error(folder, check, "the run did not complete")
+        rows = sum(fo.pq.read_metadata(p).num_rows for _, p in check.parts)
+        manifest = {**plan, "complete": True, "rows": None, "parts": len(check.parts),
+                    "candidate_rows": rows}
+        folder.write_manifest(manifest)
+    return manifest

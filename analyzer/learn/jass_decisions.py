@@ -1,0 +1,168 @@
+"""Decision data of Plus-Minus Jass: what ``pimc`` thinks of every legal card.
+
+Deal ``index`` of a run (seed, players, searcher) is dealt and played as the reference engine
+plays single deal (seed, index) (analyzer/engines/jass/reference.py: the same deal, the same
+stream), with the searcher in every seat. At every decision with two or more legal cards the
+searcher values each of them with ``pimc``'s search (strategies/jass/search.py
+``search_values``: the same worlds for every card, every card rolled out in every world) and
+plays the one of the best value (ties to the earlier in the search's prior order): exactly
+the card ``pimc`` plays. One row per legal card:
+
+``index`` deal, ``decision`` its number within the deal, ``seat``, ``phase`` (0 leading, 1
+following with trump fixed, 2 following before trump is fixed), ``move`` (the card, 0..35),
+``chosen`` (played), ``value`` (mean sticks the deal brings the decider over the worlds, as
+the search's objective counts them), ``spread`` (their standard deviation), ``worlds`` (how
+many), ``f0``.. (the model's features, float32).
+
+The features are computed from the decider's hand and the public state only (J-11), by the
+very function the ``learned`` policy evaluates, so training sees exactly what play sees.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from analyzer.engines.jass.reference import ReferenceJass
+from analyzer.games.jass.cards import cards_mask
+from analyzer.games.jass.rules import make_rules
+from analyzer.learn import mlp
+from analyzer.learn.decisions import columns
+from strategies.jass import learned, learned_weights
+from strategies.jass.knobs import FAM_PIMC
+from strategies.jass.search import search_values
+from strategies.registry import Strategy
+
+GAME = "jass"
+UNIT = "deal"
+CHUNK = 50  # deals per part file
+MODEL = learned
+FEATURE_COLUMNS = tuple(f"f{i}" for i in range(learned.N_FEATURES))
+COLUMNS = ("index", "decision", "seat", "phase", "move", "chosen", "value", "spread",
+           "worlds") + FEATURE_COLUMNS
+
+
+class _Recorder(ReferenceJass):
+    """The reference engine with the searcher in every seat, recording every decision with a
+    choice into ``rows``."""
+
+    def __init__(self, rules, searcher: Strategy, rows: dict) -> None:
+        super().__init__(rules, [searcher] * rules.players)
+        self.rows = rows
+        self.index = 0
+        self.prm = np.array(searcher.values, dtype=np.float64)
+        self.feats = np.zeros(learned.N_FEATURES)
+        self.cands = np.zeros(12, dtype=np.int64)
+        self.scores = np.zeros(12)
+        self.squares = np.zeros(12)
+
+    def _strategy_card(self, seat, d, legal, rng, aim, sticks, deal_no):
+        if len(legal) < 2:  # pimc plays a lone card without a draw
+            return legal[0]
+        n = self.n
+        played = np.array([cards_mask(p) for p in d.played] + [0] * (4 - n), dtype=np.uint64)
+        taken = np.array([cards_mask(t) for t in d.taken] + [0] * (4 - n), dtype=np.uint64)
+        hand = np.uint64(cards_mask(d.hands[seat]))
+        view = self._view(d, sticks, deal_no, self._pending, bans=True)
+        state = rng.as_array()
+        nothing = np.zeros(4, dtype=np.uint64)
+        m, weight = search_values(self.prm, seat, hand, np.uint64(cards_mask(legal)), view,
+                                  played, taken, state, nothing, False, self.cands,
+                                  self.scores, self.squares)
+        rng.load_array(state)
+        if m < 0:
+            raise RuntimeError("the search met an inconsistent state")
+        best = 0
+        for i in range(1, m):  # search_card's choice: the first of the best totals
+            if self.scores[i] > self.scores[best]:
+                best = i
+        mean = self.scores[:m] / weight
+        spread = np.sqrt(np.maximum(self.squares[:m] / weight - mean * mean, 0.0))
+        rows = self.rows
+        decision = rows["_decisions"]
+        rows["_decisions"] = decision + 1
+        phase = int(learned.phase_of(view))
+        worlds = int(self.prm[0])
+        for i in range(m):
+            card = int(self.cands[i])
+            learned.features(seat, hand, view, played, taken, card, self.feats, 0)
+            rows["index"].append(self.index)
+            rows["decision"].append(decision)
+            rows["seat"].append(seat)
+            rows["phase"].append(phase)
+            rows["move"].append(card)
+            rows["chosen"].append(i == best)
+            rows["value"].append(float(mean[i]))
+            rows["spread"].append(float(spread[i]))
+            rows["worlds"].append(worlds)
+            rows["features"].append(self.feats.astype(np.float32))
+        return int(self.cands[best])
+
+
+def play_games(seed: int, start: int, count: int, players: int,
+               searcher: Strategy) -> dict[str, np.ndarray]:
+    """The decision rows (module docstring) of deals ``start .. start+count-1``."""
+    if searcher.family != FAM_PIMC:
+        raise ValueError("the searcher must be pimc")
+    rows: dict = {name: [] for name in COLUMNS[:9]}
+    rows["features"] = []
+    ref = _Recorder(make_rules(players, {}), searcher, rows)
+    for index in range(start, start + count):
+        rows["_decisions"] = 0
+        ref.index = index
+        ref.play_single_deal(seed, index)
+    return columns(rows, learned.N_FEATURES)
+
+
+# --- training (analyzer/learn/train.py) --------------------------------------------------------
+
+WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and writing
+DEFAULTS = {"games": 3000, "later_games": 600, "players": "3,4", "worlds": 64, "rounds": 2,
+            "eval_games": 3000, "eval_seed": 9925, "out": "runs/train-jass", "shipped_seed": 23}
+EVAL_FIELD = "aim-low"  # the learned seat's opponents when measuring
+EVAL_UNIT = "matches"  # what strength() plays
+LOWER_IS_BETTER = False  # the strength is a match win share
+FIT_PLAN = {"hidden": learned.HIDDEN, "epochs": mlp.EPOCHS, "rate": mlp.RATE,
+            "decay": mlp.DECAY}  # what fixes the fit (in the training's plan)
+
+
+def fit_weights(frame, seed: int) -> np.ndarray:
+    """The network's weights (analyzer/learn/mlp.py), its start drawn from ``seed``."""
+    return mlp.fit(frame, learned.PHASES, learned.HIDDEN, seed)
+
+
+def strength(games: int, seed: int) -> dict:
+    """Match win share of one ``learned`` seat (the weights this process loaded) against
+    :data:`EVAL_FIELD` in every other seat, at 3 and at 4 players, on ``games`` matches of
+    ``seed``, the learned seat in every position of the same matches (one core). ``learned``,
+    the figure training compares, is the mean of the two shares."""
+    from analyzer.engines.kernel import RunSpec
+    from analyzer.runner.api import collect
+
+    out = {}
+    for players in (3, 4):
+        wins = []
+        for seat in range(players):
+            seats = tuple("learned" if s == seat else EVAL_FIELD for s in range(players))
+            rows = collect(RunSpec(GAME, players, seats, seed), games, workers=1)
+            wins.append(float(rows[rows["seat"] == seat]["won"].mean()))
+        out[f"share_{players}"] = float(np.mean(wins))
+    out["learned"] = (out["share_3"] + out["share_4"]) / 2
+    return out
+
+
+def describe(measured: dict) -> str:
+    """One line of a round's strength."""
+    return (f"learned wins {measured['share_4']:.3f} of the matches against three "
+            f"{EVAL_FIELD} (fair 0.25), {measured['share_3']:.3f} against two (fair 0.333)")
+
+
+def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
+                  resume: bool, progress: bool, start: int = 0) -> dict:
+    """Play deals ``start .. start+count-1`` and write their decision rows to the run folder
+    ``out`` (analyzer/learn/decisions.py). Returns the manifest."""
+    import sys
+
+    from analyzer.learn.decisions import run_decisions as run
+
+    return run(sys.modules[__name__], out, seed, count, players, searcher, resume, progress,
+               start)

@@ -1,0 +1,61 @@
+"""The weights of the ``learned`` family of Plus-Minus Jass (strategies/jass/learned.py): the
+model's shape, the shipped file, the paragraph ``cardlab strategies learned`` prints. No
+numba here (the catalogue imports it). The file's format and checks are every game's
+(strategies/learned_file.py); ``CARDLAB_LEARNED_JASS`` names another file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from strategies.learned_file import ModelFile, provenance_facts, raise_if
+
+FEATURE_SET = "jass-mlp-1"  # bump when features() or the net change: old weights are refused
+BASE = 18  # facts of a card (see learned.base_features())
+CONTEXTS = 10  # facts of the deal (1, points won so far, ...: learned.context())
+N_FEATURES = BASE + CONTEXTS  # the network's inputs, the columns of the decision data
+HIDDEN = 32  # rectified hidden units per phase
+N_PARAMS = HIDDEN * N_FEATURES + 2 * HIDDEN  # per phase: input weights, biases, output weights
+PHASES = 3  # leading, following with trump fixed, following before trump is fixed
+LEAD, FOLLOW, OPEN = range(3)
+WEIGHTS_FILE = Path(__file__).with_name("learned.json")
+WEIGHTS_ENV = "CARDLAB_LEARNED_JASS"
+MODEL = ModelFile("jass", "Plus-Minus Jass", FEATURE_SET, PHASES, N_PARAMS, WEIGHTS_FILE,
+                  WEIGHTS_ENV)
+weights_digest = MODEL.digest
+load_weights = MODEL.load
+weights_text = MODEL.text
+WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = MODEL.load_in_use()
+
+
+def check_weights() -> None:
+    """Raise the one-line error of a missing, corrupt or mismatched weights file."""
+    raise_if(WEIGHTS_ERROR)
+
+
+def about() -> str:
+    """The paragraph ``cardlab strategies learned`` prints for Plus-Minus Jass."""
+    text = (
+        "What it sees: only what ruling J-11 lets a player know: its own hand, every card "
+        "played and by whom, the trick so far, the trump once fixed, who showed out of which "
+        "suit and the cards each seat has won; never another hand. How it plays: it gives "
+        "every legal card a score, a small neural network (one hidden layer of "
+        f"{HIDDEN} rectified units) over {N_FEATURES} inputs: {BASE} facts of the card "
+        "(whether it takes the lead in the trick and the points that would win, its points, "
+        "whether the record proves it wins, whether it is or fixes trump and how good that "
+        "trump suit is in the hand, its strength, the unseen cards above it and their points, "
+        f"what it leaves in its suit) and {CONTEXTS} facts of the deal (its own points so "
+        "far, the most and the fewest another seat has won, whether it leads or trails them, "
+        "the points in its hand, the tricks left, the player count), with one network for "
+        "leading, following, and following before trump is fixed; it plays the highest "
+        "score. Trump is chosen by the card: a card off the led suit that fixes trump is "
+        "scored like any other. No aim, no search, no random draws. How it was trained: pimc "
+        "valued every legal card of every decision of its own deals (the same imagined deals "
+        "for every card; the value: the sticks the deal brings the decider) and the network "
+        "was fitted to those values, centred within each decision, by least squares (Adam, a "
+        "fixed number of full passes from a seeded start; `cardlab train jass`, expert "
+        "iteration: later rounds search with learned rollouts)."
+    )
+    if WEIGHTS_ERROR:
+        return text + f" Weights: unusable ({WEIGHTS_ERROR})."
+    return text + provenance_facts(WEIGHTS_DOC)

@@ -1,0 +1,123 @@
+"""The weights file of a ``learned`` family (strategies/<game>/learned.json), for every game:
+where it is, how it is read and checked, how it is written. No numba here (the catalogues
+import it).
+
+A file holds: ``format`` ("cardlab-learned"), ``game``, ``features`` (the feature set the
+weights were trained for), ``shape`` (phases, features), ``weights`` (one row of floats per
+phase), ``sha256`` (of the weights, :meth:`ModelFile.digest`) and ``provenance`` (command,
+seed, data size, commit; written by analyzer/learn). It is read once per process, when the
+game's weights module is imported; an environment variable (``CARDLAB_LEARNED_<GAME>``) names
+another file instead (training evaluates its rounds so). A missing, corrupt or mismatched
+file leaves the weights zero and an error set: every command that names ``learned`` then
+stops with that one line (:meth:`ModelFile.check`, called when the name is parsed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+FORMAT = "cardlab-learned"
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    """One game's model: its feature set and shape, its shipped file and the variable that
+    names another."""
+
+    game: str
+    title: str  # the game's name in messages ("Who's the Ass?")
+    feature_set: str  # bump when the features change: old weights are then refused
+    phases: int
+    n_features: int
+    default: Path
+    env: str
+
+    def path(self) -> Path:
+        """The weights file in use: the environment variable's when set, else the shipped."""
+        value = os.environ.get(self.env)
+        return Path(value) if value else self.default
+
+    def digest(self, weights: np.ndarray) -> str:
+        """sha256 of the weights as the file writes them (exact float reprs, phase by phase)."""
+        rows = np.asarray(weights).reshape(self.phases, -1)
+        text = json.dumps([[float(x) for x in row] for row in rows])
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def load(self, path: Path) -> tuple[np.ndarray, dict]:
+        """(weights float64[phases * n_features], the file's document); ValueError with one
+        line naming the file when it is missing, unreadable, or for another model."""
+        remake = f"run `cardlab train {self.game}` to remake it"
+        try:
+            doc = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ValueError(f"learned weights file {path} is missing; run `cardlab train "
+                             f"{self.game}` or reinstall cardlab") from None
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"learned weights file {path} is corrupt "
+                             f"({exc.__class__.__name__}); {remake}") from None
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("game") != self.game:
+            raise ValueError(f"learned weights file {path} is not a {self.title} weights file")
+        if doc.get("features") != self.feature_set:
+            raise ValueError(f"learned weights file {path} was trained for feature set "
+                             f"{doc.get('features')!r}, this cardlab computes "
+                             f"{self.feature_set!r}; {remake}")
+        try:
+            w = np.array(doc["weights"], dtype=np.float64)
+        except (KeyError, TypeError, ValueError):
+            raise ValueError(f"learned weights file {path} is corrupt (no weights array)"
+                             ) from None
+        if w.shape != (self.phases, self.n_features) or not np.all(np.isfinite(w)):
+            raise ValueError(f"learned weights file {path} holds weights of shape {w.shape}, "
+                             f"not ({self.phases}, {self.n_features}) finite numbers")
+        if doc.get("sha256") != self.digest(w):
+            raise ValueError(f"learned weights file {path} is corrupt (its weights do not "
+                             "match their sha256)")
+        return w.reshape(-1).copy(), doc
+
+    def load_in_use(self) -> tuple[np.ndarray, str, dict]:
+        """(weights, error, document) of the file in use; zero weights and the one-line error
+        when it is unusable."""
+        try:
+            w, doc = self.load(self.path())
+        except ValueError as exc:
+            return np.zeros(self.phases * self.n_features), str(exc), {}
+        return w, "", doc
+
+    def document(self, weights: np.ndarray, provenance: dict) -> dict:
+        """The file's document for ``weights`` (phases x n_features) and ``provenance``."""
+        w = np.asarray(weights, dtype=np.float64).reshape(self.phases, self.n_features)
+        return {
+            "format": FORMAT,
+            "game": self.game,
+            "features": self.feature_set,
+            "shape": [self.phases, self.n_features],
+            "sha256": self.digest(w),
+            "provenance": provenance,
+            "weights": [[float(x) for x in row] for row in w],
+        }
+
+    def text(self, weights: np.ndarray, provenance: dict) -> str:
+        """The file's text (JSON; floats as their exact shortest repr)."""
+        return json.dumps(self.document(weights, provenance), indent=1) + "\n"
+
+
+def raise_if(error: str) -> None:
+    """Raise the one-line error of an unusable weights file (``error`` empty: nothing)."""
+    if error:
+        from strategies.registry import StrategyError
+
+        raise StrategyError(error)
+
+
+def provenance_facts(doc: dict) -> str:
+    """" Weights in use: command; decisions; ..." for ``cardlab strategies learned``."""
+    prov = doc.get("provenance", {})
+    facts = [f"{k} {prov[k]}" for k in ("command", "decisions", "rows", "best_round", "commit")
+             if k in prov]
+    return " Weights in use: " + "; ".join(facts) + "." if facts else ""

@@ -247,14 +247,18 @@ def test_the_shipped_weights_are_valid_small_and_say_where_they_came_from():
         assert key in doc["provenance"], key
 
 
-def test_a_command_naming_learned_with_a_bad_weights_file_stops_in_one_line(tmp_path):
+@pytest.mark.parametrize("strategy", ["learned", "pimc:rollout=learned"])
+def test_a_command_naming_learned_with_a_bad_weights_file_stops_in_one_line(tmp_path,
+                                                                           strategy):
+    """Naming learned, or a search that rolls out with it, stops before any play: never a
+    search rolling out with unusable weights."""
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     env = {**os.environ, lw.WEIGHTS_ENV: str(bad)}
     env.pop("CARDLAB_NUMBA_CACHE", None)
     env.pop("NUMBA_CACHE_DIR", None)
     done = subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()",
-                           "simulate", "jass", "--matches", "10", "-s", "learned"],
+                           "simulate", "jass", "--matches", "10", "-s", strategy],
                           capture_output=True, text=True, env=env)
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()

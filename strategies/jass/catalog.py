@@ -135,11 +135,24 @@ HEURISTIC_PARAMS = (
           choices=ONOFF_CHOICES),
 )
 
+class RolloutParam(Param):
+    """The ``rollout`` knob: one of ``ROLLOUT_CHOICES``. A rollout by ``learned`` needs its
+    weights as much as a ``learned`` seat does: checked when the knob is read (a one-line
+    error naming the file), never a search rolling out with unusable weights."""
+
+    def parse(self, text: str) -> float:
+        value = super().parse(text)
+        if self.spellings[int(value)] == "learned":
+            _learned_spec().check()
+        return value
+
+
 SEARCH_PARAMS = (
     Param("worlds", P_WORLDS, 16.0, "sampled deals of the unseen cards per decision", low=1,
           high=4096, integer=True),
-    Param("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("aim-low")),
-          "the preset that plays every world to the end of the deal", choices=ROLLOUT_CHOICES),
+    RolloutParam("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("aim-low")),
+                 "the preset that plays every world to the end of the deal",
+                 choices=ROLLOUT_CHOICES),
     Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
           low=0, high=12, integer=True),
     Param("infer", P_INFER, 0.0,

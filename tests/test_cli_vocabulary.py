@@ -46,7 +46,7 @@ EXPECTED = {
     "analyze jass": {"players", "seed", "ruleset"},
     "decisions": {"players", "games", "out", "quiet", "seed"},
     "train": {"players", "games", "out", "quiet", "seed"},
-    "learn-strength": {"players", "games", "out", "seed"},
+    "learn-strength": {"games", "out", "seed"},  # the player count: the game's measure
 }
 
 

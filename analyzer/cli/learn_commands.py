@@ -98,9 +98,8 @@ def train(
     weights: Path = typer.Option(None, "--weights",
                                  help="Where the best weights go (default OUT/learned.json)."),
     seed: int = opt.seed("Seed of the decision data; the shipped weights: --seed 23."),
-    games_: int = typer.Option(None, *opt.SHARED_FLAGS["games"],
-                               help="Games (Jass: deals) of decision data per round and player "
-                                    "count (default ass 1500, jass 3000)."),
+    games_: int = opt.games(None, "Games (Jass: deals) of decision data per round and player "
+                                  "count (default ass 1500, jass 3000)."),
     players: str = typer.Option(None, *opt.SHARED_FLAGS["players"],
                                 help="Player counts of the data, e.g. 4,6 (default ass 4,6; "
                                      "jass 3,4)."),
@@ -172,7 +171,7 @@ def train(
 @app.command("learn-strength", hidden=True)
 def learn_strength(
     game: str = typer.Argument(...),
-    games_: int = typer.Option(..., *opt.SHARED_FLAGS["games"]),
+    games_: int = opt.games(..., "Held-out deals (Jass: matches) per seating."),
     seed: int = opt.seed(),
     out: Path = typer.Option(..., *opt.SHARED_FLAGS["out"]),
 ) -> None:

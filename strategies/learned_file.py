@@ -9,7 +9,7 @@ seed, data size, commit; written by analyzer/learn). It is read once per process
 game's weights module is imported; an environment variable (``CARDLAB_LEARNED_<GAME>``) names
 another file instead (training evaluates its rounds so). A missing, corrupt or mismatched
 file leaves the weights zero and an error set: every command that names ``learned`` then
-stops with that one line (:meth:`ModelFile.check`, called when the name is parsed).
+stops with that one line (:func:`raise_if`, called when the name is parsed).
 """
 
 from __future__ import annotations
@@ -115,8 +115,11 @@ def raise_if(error: str) -> None:
         raise StrategyError(error)
 
 
-def provenance_facts(doc: dict) -> str:
-    """" Weights in use: command; decisions; ..." for ``cardlab strategies learned``."""
+def weights_sentence(error: str, doc: dict) -> str:
+    """The end of ``cardlab strategies learned``'s paragraph about the weights in use:
+    " Weights: unusable (why)." or " Weights in use: command; decisions; ..."."""
+    if error:
+        return f" Weights: unusable ({error})."
     prov = doc.get("provenance", {})
     facts = [f"{k} {prov[k]}" for k in ("command", "decisions", "rows", "best_round", "commit")
              if k in prov]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from strategies.learned_file import FORMAT, ModelFile, provenance_facts, raise_if  # noqa: F401
+from strategies.learned_file import FORMAT, ModelFile, raise_if, weights_sentence  # noqa: F401
 
 FEATURE_SET = "ass-linear-1"  # bump when features() changes: old weights are then refused
 BASE = 18  # features of a move (see features())
@@ -60,6 +60,4 @@ def about() -> str:
         "values by least squares within each decision (`cardlab train ass`, expert "
         "iteration: later rounds search with learned rollouts)."
     )
-    if WEIGHTS_ERROR:
-        return text + f" Weights: unusable ({WEIGHTS_ERROR})."
-    return text + provenance_facts(WEIGHTS_DOC)
+    return text + weights_sentence(WEIGHTS_ERROR, WEIGHTS_DOC)

@@ -143,7 +143,9 @@ class RolloutParam(Param):
     def parse(self, text: str) -> float:
         value = super().parse(text)
         if self.spellings[int(value)] == "learned":
-            _learned_spec().check()
+            from strategies.jass import learned_weights as model
+
+            model.check_weights()
         return value
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from strategies.learned_file import ModelFile, provenance_facts, raise_if
+from strategies.learned_file import ModelFile, raise_if, weights_sentence
 
 FEATURE_SET = "jass-mlp-1"  # bump when features() or the net change: old weights are refused
 BASE = 18  # facts of a card (see learned.base_features())
@@ -56,6 +56,4 @@ def about() -> str:
         "fixed number of full passes from a seeded start; `cardlab train jass`, expert "
         "iteration: later rounds search with learned rollouts)."
     )
-    if WEIGHTS_ERROR:
-        return text + f" Weights: unusable ({WEIGHTS_ERROR})."
-    return text + provenance_facts(WEIGHTS_DOC)
+    return text + weights_sentence(WEIGHTS_ERROR, WEIGHTS_DOC)

@@ -167,7 +167,8 @@ def _kept(claim: Claim, rows: pd.DataFrame) -> pd.DataFrame:
 
 # Reading many cells of the same tables filters the same rows again and again (a ladder's
 # claims read hundreds of cells of one table). Inside :func:`reading` the filters are
-# remembered, keyed by the table object and everything the filter reads; the block must not
+# remembered, keyed by the table object and everything the filter reads; the memo holds each
+# table it keys, so no other table can take its id while the block lasts. The block must not
 # change a table it reads (claims only read), and nothing outlives the block.
 _MEMO: ContextVar[dict | None] = ContextVar("cardlab_claims_memo", default=None)
 
@@ -184,13 +185,15 @@ def reading() -> Iterator[None]:
             _MEMO.reset(token)
 
 
-def _memo(key: tuple, make):
+def _memo(table: pd.DataFrame, key: tuple, make):
+    """``make()``, remembered inside :func:`reading` under (``table``, ``key``)."""
     memo = _MEMO.get()
     if memo is None:
         return make()
-    if key not in memo:
-        memo[key] = make()
-    return memo[key]
+    full = (id(table), *key)
+    if full not in memo:
+        memo[full] = (table, make())  # the table kept alive: its id stays its own
+    return memo[full][1]
 
 
 def _claim_key(claim: Claim) -> str:
@@ -199,17 +202,13 @@ def _claim_key(claim: Claim) -> str:
                       default=str)
 
 
-def _cell_key(cell: Cell) -> tuple:
-    return (cell.players, cell.ruleset, cell.aim, cell.field)
-
-
 def _filtered(claim: Claim, table: pd.DataFrame, cell: Cell,
               all_players: bool = False) -> pd.DataFrame:
     """``_kept(claim, _rows(table, cell, all_players=...))``, remembered inside
     :func:`reading`."""
-    key = ("rows", id(table), _claim_key(claim), None if all_players else cell.players,
-           _cell_key(cell)[1:], all_players)
-    return _memo(key, lambda: _kept(claim, _rows(table, cell, all_players=all_players)))
+    key = ("rows", _claim_key(claim), all_players, None if all_players else cell.players,
+           cell.ruleset, cell.aim, cell.field)
+    return _memo(table, key, lambda: _kept(claim, _rows(table, cell, all_players=all_players)))
 
 
 def _key(claim: Claim, rows: pd.DataFrame) -> str:
@@ -232,9 +231,9 @@ def _options(claim: Claim, cell: Cell, result: Tables) -> tuple[pd.DataFrame, st
     fields = bool(claim.extra.get("all_fields"))
     rows = _filtered(claim, table, replace(cell, field=None) if fields else cell, every)
     key = _key(claim, rows)
-    memo = ("options", id(table), _claim_key(claim), _cell_key(cell), cell.metric,
-            cell.choice if key == "a" else None)  # a table of differences: one row per cell
-    return _memo(memo, lambda: (_options_of(claim, cell, rows, key, every, fields), key))
+    memo = ("options", _claim_key(claim), cell.players, cell.ruleset, cell.aim, cell.field,
+            cell.metric, cell.choice if key == "a" else None)  # differences: a row per cell
+    return _memo(table, memo, lambda: (_options_of(claim, cell, rows, key, every, fields), key))
 
 
 def _options_of(claim: Claim, cell: Cell, rows: pd.DataFrame, key: str, every: bool,

@@ -248,3 +248,26 @@ def test_sigterm_stops_cleanly_and_resume_completes(tmp_path):
     spec = RunSpec("jass", 4, ("basic",) * 4, seed=4, mode="matches")
     pd.testing.assert_frame_equal(pd.read_parquet(out), collect(spec, 12000, workers=2),
                                   check_exact=True)
+
+
+def test_collect_many_gives_each_runs_rows_as_collect_does():
+    """Many small runs in one pass through the pool (the ladder's seatings, a study's
+    policies): each job's rows are exactly its own collect's, whatever game, mode or strategy,
+    slow search seats included (those are split across the workers)."""
+    from analyzer.runner.api import _pool_for, collect_many
+
+    pimc = RunSpec("ass", 4, ("pimc:worlds=2", "basic", "careful", "basic"), seed=4)
+    jobs = [
+        (RunSpec("ass", 4, ("basic", "chaser", "random", "careful"), seed=5), 7, 3),
+        (pimc, 5, 11),
+        (RunSpec("jass", 3, ("basic", "aim-low", "learned"), seed=2, mode="matches"), 3, 0),
+        (RunSpec("ass", 4, ("basic", "chaser", "random", "careful"), seed=5), 4, 3),
+    ]
+    many = collect_many(jobs, workers=2)
+    assert len(many) == len(jobs)
+    for (spec, count, start), rows in zip(jobs, many, strict=True):
+        pd.testing.assert_frame_equal(rows, collect(spec, count, start=start, workers=1),
+                                      check_exact=True)
+    # a handful of games of a slow seat is worth the pool; of fast seats it is not
+    assert _pool_for(2, 5, pimc) is not None
+    assert _pool_for(2, 5, jobs[0][0]) is None

@@ -229,7 +229,7 @@ class CollectSink(Sink):
 
     def finish(self, result: RunResult) -> None:
         super().finish(result)
-        result.rows = _concat_rows(self.rows, self.names)
+        result.rows = concat_rows(self.rows, self.names)
 
 
 class HistogramSink(Sink):
@@ -444,7 +444,7 @@ def _finish(folder: RunFolder, plan: dict, spec: RunSpec, rows: bool) -> None:
         ) from None
 
 
-def _concat_rows(rows: dict[int, dict[str, np.ndarray]], columns: list[str]) -> pd.DataFrame:
+def concat_rows(rows: dict[int, dict[str, np.ndarray]], columns: list[str]) -> pd.DataFrame:
     """All collected chunks as one table, ordered by index then seat."""
     ordered = [rows[s] for s in sorted(rows)]
     data = {c: np.concatenate([r[c] for r in ordered]) for c in columns}

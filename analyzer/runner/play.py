@@ -38,6 +38,18 @@ class Backend(Protocol):
         """Jass trump counterfactual rows (one per decision and candidate suit)."""
 
 
+def collect_all(backend: Backend, jobs: Sequence[tuple[RunSpec, int, int]],
+                concat: bool = False) -> list[pd.DataFrame] | pd.DataFrame:
+    """``backend.collect(spec, count, start)`` for each job, in one pass where the backend
+    can (``collect_many``: every worker busy on many small runs), else one by one; with
+    ``concat``, the rows of all jobs in one table, job after job."""
+    many = getattr(backend, "collect_many", None)
+    if many is not None:
+        return many(jobs, concat=concat)
+    frames = [backend.collect(spec, count, start) for spec, count, start in jobs]
+    return pd.concat(frames, ignore_index=True) if concat else frames
+
+
 class KernelBackend:
     """The real engines: ``analyzer.games.<game>.kernel`` through ``analyzer.runner``."""
 
@@ -68,6 +80,14 @@ class KernelBackend:
         from analyzer.runner import collect
 
         return collect(spec, count, start=start, workers=self.workers, progress=self.progress)
+
+    def collect_many(self, jobs: Sequence[tuple[RunSpec, int, int]], concat: bool = False
+                     ) -> list[pd.DataFrame] | pd.DataFrame:
+        """:meth:`collect` of each ``(spec, count, start)``, all chunks in one pass
+        (:func:`analyzer.runner.api.collect_many`)."""
+        from analyzer.runner.api import collect_many
+
+        return collect_many(jobs, workers=self.workers, concat=concat)
 
     def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
         """The trump counterfactual table of Plus-Minus Jass deals start..start+count-1."""
@@ -110,12 +130,11 @@ def play_arrangements(
     and the specs that were run (for the manifest). Every arrangement uses ``spec``'s seed,
     so all of them see the same deals.
     """
-    frames, specs = [], []
-    for r, seats in enumerate(arrangements):
-        run = backend.validate(RunSpec(spec.game, spec.players, tuple(seats), spec.seed,
-                                       spec.mode, dict(spec.rules)))
-        specs.append(run)
-        frames.append(label_games(backend.collect(run, count, start), r, seats))
+    specs = [backend.validate(RunSpec(spec.game, spec.players, tuple(seats), spec.seed,
+                                      spec.mode, dict(spec.rules))) for seats in arrangements]
+    rows = collect_all(backend, [(run, count, start) for run in specs])
+    frames = [label_games(games, r, seats)
+              for r, (games, seats) in enumerate(zip(rows, arrangements, strict=True))]
     return pd.concat(frames, ignore_index=True), specs
 
 

@@ -55,6 +55,9 @@ class ChunkTask:
     # (manifest.resolved_strategies): the worker plays these, never re-reading the catalogue
     # or a strategies file, so every process plays exactly what the parent recorded.
     strategies: tuple[tuple[str, dict], ...] = ()
+    # which run of several played in one pass (runner.api.collect_many) the chunk belongs to;
+    # handed back in ChunkResult.tag
+    tag: int = 0
 
     @property
     def chunk(self) -> Chunk:
@@ -72,6 +75,7 @@ class ChunkResult:
     hist: dict[str, np.ndarray] | None = None
     rows: dict[str, np.ndarray] | None = None
     written: bool = False
+    tag: int = 0  # the task's tag
 
 
 _KERNELS: dict[str, ModuleType] = {}
@@ -165,7 +169,7 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
         limit_numba_threads()
     with pinned(task.spec.game, dict(task.strategies)):
         rows = play(task)
-    result = ChunkResult(task.start, task.count, 0.0)
+    result = ChunkResult(task.start, task.count, 0.0, tag=task.tag)
     columns = value_columns(list(rows))
     if task.kind == COLLECT:
         result.rows = rows

@@ -43,7 +43,7 @@ from analyzer.numbers import bounds, interval
 from analyzer.numbers import count as count_words
 from analyzer.numbers import percent as percent_words
 from analyzer.rng import DEFAULT_SEED
-from analyzer.runner.play import Backend, make_spec, seat_field
+from analyzer.runner.play import Backend, collect_all, make_spec, seat_field
 from analyzer.stats.duplicate import (
     MIN_RATIO_DIFFERING,
     MIN_RATIO_UNITS,
@@ -121,19 +121,19 @@ def play_policies(
     and its share of the win in ``win``."""
     from analyzer.games.ass.cards import WIN_SHARE_UNIT
 
-    frames, specs = [], []
-    for p_i, pol in enumerate(pols):
-        for seat, seats in enumerate(seat_swaps(pol.label, field, players)):
-            spec = make_spec(backend, GAME, players, seats, seed, mode=mode)
-            specs.append(spec.to_dict())
-            rows = backend.collect(spec, count)
-            mine = rows[rows["seat"] == seat].copy()
-            mine.insert(2, "arrangement", p_i * players + seat)
-            mine.insert(3, "strategy", pol.name)
-            if mode == "matches":
-                mine[WIN] = mine["win_share"].to_numpy() / WIN_SHARE_UNIT
-            frames.append(mine)
-    return pd.concat(frames, ignore_index=True), specs
+    runs = [(p_i, pol, seat, make_spec(backend, GAME, players, seats, seed, mode=mode))
+            for p_i, pol in enumerate(pols)
+            for seat, seats in enumerate(seat_swaps(pol.label, field, players))]
+    tables = collect_all(backend, [(spec, count, 0) for *_, spec in runs])
+    frames = []
+    for (p_i, pol, seat, _), rows in zip(runs, tables, strict=True):
+        mine = rows[rows["seat"] == seat].copy()
+        mine.insert(2, "arrangement", p_i * players + seat)
+        mine.insert(3, "strategy", pol.name)
+        if mode == "matches":
+            mine[WIN] = mine["win_share"].to_numpy() / WIN_SHARE_UNIT
+        frames.append(mine)
+    return pd.concat(frames, ignore_index=True), [spec.to_dict() for *_, spec in runs]
 
 
 # ------------------------------------------------------------------ jokers dealt to a seat
@@ -262,19 +262,22 @@ def block_policies(
     the s-th of ``players`` equal blocks of deals: one seat per deal, the same deals and
     seats for every policy (for slow fields, where every seat of every deal costs too much)."""
     edges = np.linspace(0, count, players + 1).round().astype(int)
-    frames, specs = [], []
+    runs = []
     for p_i, pol in enumerate(pols):
         for seat, seats in enumerate(seat_swaps(pol.label, field, players)):
             start, size = int(edges[seat]), int(edges[seat + 1] - edges[seat])
-            if size < 1:
-                continue
-            spec = make_spec(backend, GAME, players, seats, seed)
-            specs.append({**spec.to_dict(), "start": start, "count": size})
-            rows = backend.collect(spec, size, start)
-            mine = rows[rows["seat"] == seat].copy()
-            mine.insert(2, "arrangement", p_i * players + seat)
-            mine.insert(3, "strategy", pol.name)
-            frames.append(mine)
+            if size >= 1:
+                runs.append((p_i, pol, seat, make_spec(backend, GAME, players, seats, seed),
+                             size, start))
+    tables = collect_all(backend, [(spec, size, start) for *_, spec, size, start in runs])
+    frames = []
+    for (p_i, pol, seat, *_), rows in zip(runs, tables, strict=True):
+        mine = rows[rows["seat"] == seat].copy()
+        mine.insert(2, "arrangement", p_i * players + seat)
+        mine.insert(3, "strategy", pol.name)
+        frames.append(mine)
+    specs = [{**spec.to_dict(), "start": start, "count": size}
+             for *_, spec, size, start in runs]
     return pd.concat(frames, ignore_index=True), specs
 
 

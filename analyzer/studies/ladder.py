@@ -56,7 +56,7 @@ from analyzer.games import registry as games_registry
 from analyzer.numbers import count as count_words
 from analyzer.numbers import interval
 from analyzer.runner.manifest import plural
-from analyzer.runner.play import Backend, make_spec, play_arrangements
+from analyzer.runner.play import Backend, collect_all, make_spec, play_arrangements
 from analyzer.stats.duplicate import rotations, seat_swaps
 from analyzer.stats.hygiene import holm, ordered_groups, rank_ranges, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
@@ -229,10 +229,11 @@ def play_ladder(backend: Backend, base, seatings: Sequence[Seating]
     ``arrangement`` (the table on its deal: rotations first, then the entrants' tables),
     ``strategy`` and ``entrant_table``. Returns the specs of the first seating's tables.
 
-    Each table of a seating is one call to the backend for that seating's deals; the labels
-    are added once at the end (a seating is a few deals, so per-call costs count)."""
+    Each table of a seating is one run of that seating's deals, all played in one pass
+    (:func:`collect_all`); the labels are added once at the end (a seating is a few deals, so
+    per-run costs count)."""
     valid: dict[tuple[str, ...], Any] = {}
-    frames, meta = [], []
+    runs, meta = [], []
     for st in seatings:
         regular = st.tables(base.players)
         jobs = [(seats, r, False, st.count) for r, seats in enumerate(regular)]
@@ -243,14 +244,14 @@ def play_ladder(backend: Backend, base, seatings: Sequence[Seating]
             spec = valid.get(seats)
             if spec is None:
                 spec = valid[seats] = backend.validate(replace(base, strategies=tuple(seats)))
-            frames.append(backend.collect(spec, count, st.start))
+            runs.append((spec, count, st.start))
             meta.append((st.unit, arrangement, entrant, seats))
-    games = pd.concat(frames, ignore_index=True)
-    sizes = np.array([len(f) for f in frames])
+    games = collect_all(backend, runs, concat=True)
+    sizes = np.array([count * spec.players for spec, count, _ in runs])
     names = sorted({x for *_, seats in meta for x in seats})
     code = {x: i for i, x in enumerate(names)}
     seat_codes = np.array([[code[x] for x in seats] for *_, seats in meta])
-    frame = np.repeat(np.arange(len(frames)), sizes)
+    frame = np.repeat(np.arange(len(runs)), sizes)
     games.insert(2, "unit", np.repeat([m[0] for m in meta], sizes))
     games.insert(3, "arrangement", np.repeat([m[1] for m in meta], sizes))
     games.insert(4, "strategy", np.asarray(names, dtype=object)[

@@ -121,3 +121,20 @@ def test_table_depends_on_index_alone():
     parts = [counterfactual_table(spec, 0, 5), counterfactual_table(spec, 5, 7)]
     joined = np.concatenate([p.to_numpy() for p in parts])
     assert (whole.to_numpy() == joined).all()
+
+
+def test_backend_spreads_the_table_over_workers_with_the_same_rows():
+    """The studies' backend computes the table in chunks on worker processes (runner
+    unit_table): the same table, row for row and dtype for dtype, as one call here, a search
+    chooser included."""
+    import pandas as pd
+
+    from analyzer.runner.play import KernelBackend
+
+    for spec, count in ((RunSpec("jass", 4, ("adaptive", "random", "basic", "aim-low"),
+                                 seed=9, mode="deals"), 40),
+                        (RunSpec("jass", 3, ("pimc:worlds=2", "basic", "basic"), seed=4,
+                                 mode="deals"), 6)):
+        spread = KernelBackend(workers=2).counterfactual(spec, 3, count)
+        pd.testing.assert_frame_equal(spread, counterfactual_table(spec, 3, count),
+                                      check_exact=True)

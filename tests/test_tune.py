@@ -106,3 +106,29 @@ def test_tune_command_refuses_bad_input_in_one_line(tmp_path, args, message):
     proc = _cli(*args, "--out", str(tmp_path / "s.toml"))
     lines = proc.stderr.strip().splitlines()
     assert proc.returncode == 2 and len(lines) == 1 and message in lines[0], proc.stderr
+
+
+def test_a_step_on_worker_processes_scores_exactly_as_in_this_process(monkeypatch):
+    """evaluate() sends every table of a step through the pool in one pass when it has
+    workers; the per-deal means and fingerprints are those of the in-process path."""
+    from analyzer.runner import api
+    from analyzer.runner.play import KernelBackend
+    from analyzer.tune.space import space_for
+
+    passes = []
+    many = api.collect_many
+    monkeypatch.setattr(api, "collect_many", lambda jobs, **kw: passes.append(len(jobs)) or
+                        many(jobs, **kw))
+
+    settings = TuneSettings("ass", 4, ("basic",), "careful", ("jokers",), 1000, 3,
+                            "minus_points", True)
+    labels = ["careful", "careful:jokers=keep", "basic"]
+    results = []
+    for workers in (1, 2):
+        backend = KernelBackend(workers=workers)
+        tuner = Tuner(backend, settings, space_for("ass", "careful", ["jokers"]))
+        results.append(tuner.evaluate(labels, 40, 30))
+    (means1, prints1), (means2, prints2) = results
+    assert means1.shape == (3, 30)
+    assert (means1 == means2).all() and prints1 == prints2
+    assert passes == [3 * 4]  # workers=2: one pass of every (candidate, seat) table

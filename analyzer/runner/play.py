@@ -91,9 +91,10 @@ class KernelBackend:
 
     def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
         """The trump counterfactual table of Plus-Minus Jass deals start..start+count-1."""
-        from analyzer.engines.jass.trump_value import counterfactual_table
+        from analyzer.runner.api import unit_table
 
-        return pd.DataFrame(counterfactual_table(spec, start, count))
+        return unit_table("analyzer.engines.jass.trump_value:counterfactual_table", spec, count,
+                          start, workers=self.workers)
 
 
 def make_spec(

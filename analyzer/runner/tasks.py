@@ -34,6 +34,10 @@ COLLECT = "collect"  # the rows themselves (analyzer.runner.collect)
 MOMENTS = "moments"  # per-seat moments only (nothing written)
 ROWS = "rows"  # write the rows as a part file; hand back moments (and rows if not written)
 AGGREGATE = "aggregate"  # write a histogram part; hand back the histogram
+# hand back the table ``ChunkTask.table`` ("module:function", called as f(spec, start, count))
+# computes for the chunk's units: studies' per-unit tables other than rows (the Jass trump
+# counterfactual), spread over the workers like rows
+TABLE = "table"
 KINDS = (COLLECT, MOMENTS, ROWS, AGGREGATE)
 
 
@@ -58,6 +62,7 @@ class ChunkTask:
     # which run of several played in one pass (runner.api.collect_many) the chunk belongs to;
     # handed back in ChunkResult.tag
     tag: int = 0
+    table: str = ""  # kind TABLE: the function that computes the chunk's table
 
     @property
     def chunk(self) -> Chunk:
@@ -167,9 +172,16 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
     load_kernel(task.module)  # imports numba, so the thread limit below is per thread
     if task.single_thread:
         limit_numba_threads()
+    result = ChunkResult(task.start, task.count, 0.0, tag=task.tag)
+    if task.kind == TABLE:
+        module, name = task.table.split(":")
+        with pinned(task.spec.game, dict(task.strategies)):
+            result.rows = getattr(importlib.import_module(module), name)(
+                task.spec, task.start, task.count)
+        result.seconds = time.perf_counter() - t0
+        return result
     with pinned(task.spec.game, dict(task.strategies)):
         rows = play(task)
-    result = ChunkResult(task.start, task.count, 0.0, tag=task.tag)
     columns = value_columns(list(rows))
     if task.kind == COLLECT:
         result.rows = rows

@@ -252,6 +252,19 @@ class Tuner:
         rows = self.backend.collect(self.backend.validate(spec), count, start)
         return {c: rows[c].to_numpy() for c in rows.columns}
 
+    def _rows_many(self, specs: list, start: int, count: int) -> list[dict[str, np.ndarray]]:
+        """:meth:`_rows` of each spec. With worker processes to use, every table of the step
+        goes through the pool in one pass (runner ``collect_many``): one table at a time, each
+        small step played in this process and left the other cores idle."""
+        from analyzer.runner.backends import cpu_count
+        from analyzer.runner.play import KernelBackend, collect_all
+
+        if type(self.backend) is KernelBackend and (self.backend.workers or cpu_count()) > 1:
+            frames = collect_all(self.backend, [(self.backend.validate(spec), count, start)
+                                                for spec in specs])
+            return [{c: rows[c].to_numpy() for c in rows.columns} for rows in frames]
+        return [self._rows(spec, start, count) for spec in specs]
+
     def evaluate(self, labels: list[str], start: int, count: int, seed: int | None = None):
         """Per-deal mean result of each candidate (rows: candidates, columns: deals) and a
         fingerprint of its games, on deals start..start+count-1 of ``seed``."""
@@ -259,12 +272,15 @@ class Tuner:
 
         base = self.base_spec if seed is None else replace(self.base_spec, seed=seed)
         n = self.s.players
+        specs = [replace(base, strategies=tuple(seats))
+                 for label in labels for seats in seat_swaps(label, self.field, n)]
+        tables = iter(self._rows_many(specs, start, count))
         means, prints = [], []
-        for label in labels:
+        for _ in labels:
             total = np.zeros(count)
             digest = hashlib.sha1()
-            for seat, seats in enumerate(seat_swaps(label, self.field, n)):  # seat by seat
-                rows = self._rows(replace(base, strategies=tuple(seats)), start, count)
+            for seat in range(n):  # seat by seat
+                rows = next(tables)
                 mine = rows["seat"] == seat
                 value = rows[self.s.metric][mine].astype(np.float64)
                 total += value

@@ -52,3 +52,29 @@ def test_warming_waits_for_the_named_lane_and_raises_its_error():
         warming.wait(("not-warmed",))  # a part nobody warms: nothing to wait for
     with Warming(1, WARM_PARTS) as warming:  # one worker: nothing runs in the background
         warming.wait()
+
+
+def test_the_first_study_whose_lanes_are_compiled_goes_first():
+    """``study all`` plays, of the studies left, the first whose games are compiled (the
+    Jass studies while Who's the Ass? still compiles), blocks until one is, and raises a
+    lane's error for the study that needed it."""
+    import threading
+    from concurrent.futures import Future
+
+    import pytest
+
+    from analyzer.studies.suite import Warming
+
+    warming = Warming(1)  # no processes; the lanes below are set by hand
+    ass, jass = Future(), Future()
+    warming._lane_of = {"ass": ass, "ass-search": ass, "jass": jass}
+    jass.set_result(1.0)
+    assert warming.first_ready([("ass", "ass-search"), ("jass",), ("ass", "jass")]) == 1
+    threading.Timer(0.2, ass.set_result, (2.0,)).start()
+    assert warming.first_ready([("ass", "ass-search"), ("ass", "jass")]) == 0  # blocks
+    failed = Future()
+    failed.set_exception(ValueError("unknown part 'x'"))
+    warming._lane_of["x"] = failed
+    with pytest.raises(ValueError, match="unknown part"):
+        warming.first_ready([("x",), ("jass",)])
+    assert warming.first_ready([("not-warmed",)]) == 0

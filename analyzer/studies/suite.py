@@ -159,6 +159,22 @@ class Warming:
             if part in self._lane_of:
                 self._lane_of[part].result()
 
+    def first_ready(self, wanted: list[tuple[str, ...]]) -> int:
+        """The index of the first of ``wanted`` (tuples of parts) whose parts are all
+        compiled, blocking until one is; a finished lane's error is raised here."""
+        from concurrent.futures import FIRST_COMPLETED
+        from concurrent.futures import wait as wait_futures
+
+        while True:
+            for i, parts in enumerate(wanted):
+                lanes = [self._lane_of[p] for p in parts if p in self._lane_of]
+                if all(lane.done() for lane in lanes):
+                    for lane in lanes:
+                        lane.result()
+                    return i
+            wait_futures({self._lane_of[p] for parts in wanted for p in parts
+                          if p in self._lane_of}, return_when=FIRST_COMPLETED)
+
     def close(self) -> None:
         """Wait for every lane (or, after an error, cancel what has not started) and end the
         processes."""
@@ -225,32 +241,31 @@ def _scale_fits(scale: float) -> bool:
 def run_all(backend: Backend, scale: float = 1.0,
             warming: Warming | None = None) -> Iterator[StudyResult]:
     """Run seats, jokers, trump (with the re-aim and pimc choosers), compare, the ladder and
-    the best response (both games) and the answers across fields in turn, yielding each
-    result when done; each study first waits for its games' parts of ``warming``."""
-    def ready(study: str) -> None:
-        if warming is not None:
-            warming.wait(parts_of(study))
-
-    ready("seats")
-    yield run_seats(backend, games=budget("seats", scale))
-    ready("jokers")
-    yield run_jokers(backend, games=budget("jokers", scale),
-                     slow_games=budget("jokers-slow", scale))
-    ready("trump")
-    yield run_trump(backend, deals=budget("trump", scale), choosers=DEFAULT_CHOOSERS,
-                    slow_deals=budget("trump-slow", scale))
-    ready("compare")
-    yield run_compare(backend, COMPARE["game"], COMPARE["strategies"], COMPARE["players"],
-                      games=budget("compare", scale), until_sure=True)
-    ready("ladder")
-    yield run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale))
-    ready("best-response")
-    yield run_best_response(backend, tuple(BEST_RESPONSE_BUDGETS),
-                            games={g: budget(b, scale)
-                                   for g, b in BEST_RESPONSE_BUDGETS.items()},
-                            confirm=budget("best-response-confirm", scale),
-                            knobs=BEST_RESPONSE_KNOBS)
-    ready("fields")
-    yield run_fields(backend, games=budget("fields", scale),
-                     trump_deals=budget("trump-fields", scale),
-                     seats_games=budget("seats-fields", scale))
+    the best response (both games) and the answers across fields, yielding each result when
+    done. In this order, except that a study whose games' parts of ``warming`` are compiled
+    goes before those still waiting for theirs (on a cold cache the Plus-Minus Jass studies
+    play while Who's the Ass? is still compiling); each study's results are the same in any
+    order (it plays its own seeded games)."""
+    studies = [
+        ("seats", lambda: run_seats(backend, games=budget("seats", scale))),
+        ("jokers", lambda: run_jokers(backend, games=budget("jokers", scale),
+                                      slow_games=budget("jokers-slow", scale))),
+        ("trump", lambda: run_trump(backend, deals=budget("trump", scale),
+                                    choosers=DEFAULT_CHOOSERS,
+                                    slow_deals=budget("trump-slow", scale))),
+        ("compare", lambda: run_compare(backend, COMPARE["game"], COMPARE["strategies"],
+                                        COMPARE["players"], games=budget("compare", scale),
+                                        until_sure=True)),
+        ("ladder", lambda: run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale))),
+        ("best-response", lambda: run_best_response(
+            backend, tuple(BEST_RESPONSE_BUDGETS),
+            games={g: budget(b, scale) for g, b in BEST_RESPONSE_BUDGETS.items()},
+            confirm=budget("best-response-confirm", scale), knobs=BEST_RESPONSE_KNOBS)),
+        ("fields", lambda: run_fields(backend, games=budget("fields", scale),
+                                      trump_deals=budget("trump-fields", scale),
+                                      seats_games=budget("seats-fields", scale))),
+    ]
+    while studies:
+        k = 0 if warming is None else warming.first_ready([parts_of(n) for n, _ in studies])
+        _, run = studies.pop(k)
+        yield run()

@@ -19,6 +19,7 @@ from analyzer.cli.study_commands import (
     study_app,
 )
 from analyzer.errors import CardlabError
+from analyzer.studies.defaults import FIELDS, TRUMP_FIELDS, words
 
 FIELD_ALIAS = typer.Option([], "--field", "-f", hidden=True)  # the old spelling of -s
 
@@ -71,7 +72,7 @@ def study_best_response(
                                          "default fields)."),
     strategy: list[str] = opt.strategy([], "A field (its strategy in every other seat); "
                                            "repeat. Default: basic, the strongest hand-made "
-                                           "preset, tuned."),
+                                           "preset, tuned, learned."),
     field: list[str] = FIELD_ALIAS,
     players: str = opt.players("4", "Player counts, e.g. 4 or 3-6."),
     games: str = opt.games("400000", "Tuning budget per field (games or matches); with "
@@ -136,13 +137,13 @@ def parse_budgets(text: str) -> int | dict[str, int]:
 @study_app.command("fields")
 def study_fields(
     strategy: list[str] = opt.strategy([], "A field (its strategy in every other seat); "
-                                           "repeat. Default: basic, careful, tuned, random."),
+                                           f"repeat. Default: {words(FIELDS)}."),
     field: list[str] = FIELD_ALIAS,
     players: str = opt.players("3,4,5,6,8", "Player counts, e.g. 3-8."),
     games: int = opt.games(2_000, "Deals per field and player count."),
     trump_field: list[str] = typer.Option([], "--trump-field",
                                           help="Jass players of the trump question; repeat. "
-                                               "Default: adaptive, aim-low, catch-up, tuned."),
+                                               f"Default: {words(TRUMP_FIELDS)}."),
     trump_deals: int = typer.Option(10_000, help="Deals per trump field, player count (3, 4) "
                                                  "and the seed rule set; 0 skips the trump "
                                                  "question."),

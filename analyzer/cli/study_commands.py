@@ -18,6 +18,7 @@ from analyzer.cli import options as opt
 from analyzer.cli.app import _SETTINGS, app
 from analyzer.cli.console import wrap_prose
 from analyzer.errors import CardlabError
+from analyzer.studies.defaults import TRUMP_CHOOSERS, words
 
 study_app = typer.Typer(
     help="Answer the questions users come with, with 95% intervals; results go to --out "
@@ -231,7 +232,7 @@ def study_trump(
     chooser: list[str] = typer.Option([], "--chooser",
                                       help="A chooser on a table of its own, its trump choice "
                                            "against the best suit in hindsight; repeat. "
-                                           "Default: re-aim, pimc; none: no choosers."),
+                                           f"Default: {words(TRUMP_CHOOSERS)}; none: no choosers."),
     slow_deals: int = typer.Option(None, "--slow-deals",
                                    help="Deals per (player count, rule set) for choosers "
                                         "tagged slow (pimc, about 25-40 deals/s). Default: "
@@ -243,7 +244,7 @@ def study_trump(
     progress: bool = opt.progress_alias(),
 ) -> None:
     """Plus-Minus Jass: each trump-choice rule against the best suit in hindsight, and how
-    close the choosers (re-aim, pimc) come to it."""
+    close the choosers (by default re-aim, learned, pimc) come to it."""
     from analyzer.studies.trump import DEFAULT_CHOOSERS, run_trump
 
     choosers = [] if chooser == ["none"] else (chooser or list(DEFAULT_CHOOSERS))

@@ -32,7 +32,8 @@ from analyzer.text import metric_words, pm
 from analyzer.tune.space import Space, space_for
 from analyzer.tune.tuner import CONFIRM_SEED_OFFSET, Tuner, TuneSettings, check_budget
 
-DEFAULT_FIELDS = {"ass": ("basic", "careful", "tuned"), "jass": ("basic", "aim-low", "tuned")}
+DEFAULT_FIELDS = {"ass": ("basic", "careful", "tuned", "learned"),
+                  "jass": ("basic", "aim-low", "tuned", "learned")}
 STRONG = "pimc"  # the strong player whose gain measures a table's exploitability
 SLOW_SHARE = 10  # it plays confirm // SLOW_SHARE held-out deals (about 1,000x slower)
 
@@ -131,7 +132,14 @@ def _claim(result: StudyResult, row: pd.Series, game: str, metric: str, lower: b
         (kind, "gain", {}), _is("identical", False), _is("response", row["response"]),
         *shared, ("value", "tuning_games", EXACT)])
     gain, held, tuned = parts[0][1], int(parts[-2][1].value), int(parts[-1][1].value)
-    if gain.value <= 0:  # the tuning's pick did not hold up on held-out deals
+    if kind == "negative":  # the field plays better than any setting of the knobs
+        more = "costs" if lower else "gets"
+        sentence = (f"At {table}, {row['field']} plays better than any setting the tuning "
+                    f"found within the {family} knobs: its pick, {row['response']}, {more} "
+                    f"{pm(-gain.value, half(gain))} {'more' if lower else 'less'} {words} per "
+                    f"{unit} than {row['field']} in that seat on {held:,} held-out {units} "
+                    f"(tuned on {tuned:,}).")
+    elif gain.value <= 0:  # the tuning's pick did not hold up on held-out deals
         sentence = (f"At {table}, the tuning within the {family} knobs found "
                     f"nothing better than {row['field']}: its pick, "
                     f"{row['response']}, {verb} {pm(gain.value, half(gain))} {words} per {unit} "

@@ -41,6 +41,7 @@ from analyzer.stats.duplicate import seat_swaps
 from analyzer.stats.hygiene import holm, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.studies.claims import Cell, Claim, half, make_cell, probe, several
+from analyzer.studies.defaults import FIELDS, TRUMP_FIELDS
 from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.text import decimals_for, pm
@@ -48,7 +49,7 @@ from analyzer.text import decimals_for, pm
 # The study asks one question per game: joker holding (Who's the Ass?) and trump (Jass).
 ASS, JASS = "ass", "jass"
 
-DEFAULT_FIELDS = ("basic", "careful", "tuned", "random", "learned")
+DEFAULT_FIELDS = FIELDS
 VALUE = "minus_points"
 SLOW_SHARE = 10  # a field tagged slow (pimc) plays 1/SLOW_SHARE of each budget
 
@@ -269,7 +270,6 @@ def run_joker_fields(
     return result.say([*field_claims(result, games), robustness_claim(result)])
 
 
-TRUMP_FIELDS = ("adaptive", "aim-low", "catch-up", "tuned")
 
 
 def trump_across_fields(backend: Backend, fields: Sequence[str] = TRUMP_FIELDS,

@@ -240,7 +240,7 @@ def _scale_fits(scale: float) -> bool:
 
 def run_all(backend: Backend, scale: float = 1.0,
             warming: Warming | None = None) -> Iterator[StudyResult]:
-    """Run seats, jokers, trump (with the re-aim and pimc choosers), compare, the ladder and
+    """Run seats, jokers, trump (with its default choosers), compare, the ladder and
     the best response (both games) and the answers across fields, yielding each result when
     done. In this order, except that a study whose games' parts of ``warming`` are compiled
     goes before those still waiting for theirs (on a cold cache the Plus-Minus Jass studies

@@ -52,6 +52,7 @@ from analyzer.studies.claims import (
     probe,
     several,
 )
+from analyzer.studies.defaults import TRUMP_CHOOSERS
 from analyzer.studies.registry import question, study_game
 from analyzer.studies.results import StudyResult, base_manifest
 from analyzer.text import pm
@@ -60,7 +61,7 @@ from strategies.registry import is_slow
 GAME = study_game("trump")  # the game this study plays (the study registry)
 
 AS_PLAYED = "as-played"  # the chooser's own strategy, from the ``chosen`` column
-DEFAULT_CHOOSERS = ("re-aim", "pimc")
+DEFAULT_CHOOSERS = TRUMP_CHOOSERS
 SLOW_SHARE = 20  # slow choosers (pimc: ~1,200 deals/s per seat) play deals // SLOW_SHARE
 RULE_WORDS = {
     "longest": "the longest suit", "under_nine": "the suit with Under and Nine",

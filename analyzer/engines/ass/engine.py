@@ -211,6 +211,13 @@ def _play_basic_alone(packed, starter, blocked, n, families, params, view, rng, 
     return rounds, ass_rounds, status
 
 
+# Typed values, not the literals -1, True and False: a literal argument compiles a copy of
+# the callee per literal value (play_packed was compiled four times instead of twice).
+NO_BLOCK = np.int64(-1)  # no seat is blocked at the start of a game
+TRACING = np.bool_(True)
+UNTRACED = np.bool_(False)
+
+
 # _nrt=False: no allocation here, and no reference counting of the arrays on each call
 @njit_no_runtime()
 def play_packed(packed, starter, blocked, n, families, params, view, rng, trace, tracing,
@@ -468,8 +475,8 @@ def trace_game(seed, index, n, per_player, families, params, template, dealt, tr
                           rng, taken)
     for s in range(n):
         unpack_to(packed[s], dealt[s], 0)
-    rounds, ass_rounds, status = play_packed(packed, ass_seat, -1, n, families, params, view,
-                                             rng, trace, True, taken, variant)
+    rounds, ass_rounds, status = play_packed(packed, ass_seat, NO_BLOCK, n, families, params,
+                                             view, rng, trace, TRACING, taken, variant)
     for s in range(n):
         unpack_to(packed[s], final[s], 0)
     return rounds, ass_rounds, status, ass_seat
@@ -529,8 +536,8 @@ def play_match(seed, index, n, per_player, games, families, params, template, de
                 unpack_to(packed[s], dealt[g, s], 0)
         if tracing:
             trace = traces[g]
-        rounds, _, status = play_packed(packed, ass_seat, -1, n, seat_fams, seat_params, view,
-                                        rng, trace, log, taken, variant)
+        rounds, _, status = play_packed(packed, ass_seat, NO_BLOCK, n, seat_fams, seat_params,
+                                        view, rng, trace, log, taken, variant)
         if tracing:
             rounds_out[g] = rounds
             for s in range(n):
@@ -583,8 +590,8 @@ def run_match_chunk(seed, start, count, n, per_player, games, families, params, 
     for m in range(count):
         status, _, first = play_match(seed, start + m, n, per_player, games, families, params,
                                       small, deck, packed, view, rng, taken, seat_fams,
-                                      seat_params, totals, False, traces, dummy, dummy, rounds,
-                                      variant)
+                                      seat_params, totals, UNTRACED, traces, dummy, dummy,
+                                      rounds, variant)
         if status != OK:
             return m
         k = match_shares(totals, n, shares)
@@ -615,5 +622,5 @@ def trace_match(seed, index, n, per_player, games, families, params, template, t
     seat_fams = np.empty(n, dtype=np.int64)
     seat_params = np.empty((n, params.shape[1]), dtype=np.float64)
     return play_match(seed, index, n, per_player, games, families, params, _small_deck(template),
-                      deck, packed, view, rng, taken, seat_fams, seat_params, totals, True,
+                      deck, packed, view, rng, taken, seat_fams, seat_params, totals, TRACING,
                       traces, dealt, final, rounds_out, variant)

@@ -47,7 +47,8 @@ def _deal_and_play(seed, count, n, fams, prms):
         seed_state(rng, seed, u, 0)
         engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
         engine.begin_all(fams, prms, hands, st, ints[0], n)
-        engine.run_deal_plain(fams, prms, rng, hands, played, taken, st, ints[0], None)
+        engine.run_deal(fams, prms, rng, hands, played, taken, st, ints[0], None, None,
+                        engine.OFF[0], engine.NO_ROW[0])
         acc += st[S_LAST_WINNER]
     return acc
 
@@ -59,6 +60,7 @@ def _fix_states(seed, count, n, fams, prms):
     work = engine.new_work()
     rng, deck, hands, played, taken, st, ints, ties, res = work
     trace = np.zeros((1, engine.T_WIDTH), dtype=np.int64)
+    rec = (engine.OFF[0], trace, engine.OFF[0], trace, engine.new_alt())  # the records' outputs
     out_u = np.zeros((count, 13), dtype=np.uint64)
     out_s = np.zeros((count, ST_SIZE), dtype=np.int64)
     k = 0
@@ -66,8 +68,9 @@ def _fix_states(seed, count, n, fams, prms):
         seed_state(rng, seed, u, 0)
         engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
         engine.begin_all(fams, prms, hands, st, ints[0], n)
-        if engine.run_deal(fams, prms, rng, hands, played, taken, st, ints[0], True, False,
-                           trace, 0) != engine.STOPPED:
+        if engine.run_deal(fams, prms, rng, hands, played, taken, st, ints[0],
+                           engine.RECORDS_SEARCH, rec, engine.ON[0], engine.NO_ROW[0]
+                           ) != engine.STOPPED:
             continue
         for i in range(4):
             out_u[k, i] = hands[i]
@@ -93,6 +96,7 @@ def _rollouts(out_u, out_s, rows, fams, prms, reps, play):
     st = np.zeros(ST_SIZE, dtype=np.int64)
     memo = np.full(4, -1, dtype=np.int64)
     trace = np.zeros((1, engine.T_WIDTH), dtype=np.int64)
+    rec = (engine.OFF[0], trace, engine.OFF[0], trace, engine.new_alt())  # the records' outputs
     acc = 0
     cards = 0
     for _ in range(reps):
@@ -107,8 +111,8 @@ def _rollouts(out_u, out_s, rows, fams, prms, reps, play):
             if play == 1:
                 rollout(fams, prms, rng, hands, played, taken, st, memo)
             elif play == 2:  # the records' loop (trace off): checks, stop and trace branches
-                engine.run_deal(fams, prms, rng, hands, played, taken, st, memo, False, False,
-                                trace, 0)
+                engine.run_deal(fams, prms, rng, hands, played, taken, st, memo,
+                                engine.RECORDS_SEARCH, rec, engine.OFF[0], engine.NO_ROW[0])
             if play == 0:
                 acc += st[S_TRICK]
             else:

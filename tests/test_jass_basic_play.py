@@ -30,7 +30,7 @@ def _equal(general, special):
 @pytest.mark.parametrize("n", [3, 4])
 @pytest.mark.parametrize("seed", SEEDS)
 def test_single_deals_equal_the_general_loop(seed, n):
-    """J-2..J-9 in deals mode: 3,000 deals, every returned column equal to play_plain's."""
+    """J-2..J-9 in deals mode: 3,000 deals, every returned column equal to play_unit's."""
     fams, prms = _basic(n)
     general = engine.deals_chunk(seed, 0, 3_000, n, False, fams, prms, None)
     special = basic_play.deals_chunk_basic(seed, 0, 3_000, n)

@@ -212,9 +212,8 @@ def scripted_deal(hands: list[list[int]], script: list[str], fam: int = 0,
         engine.play_card(seat, c, h, played, taken, st)
     fams = np.full(n, fam, dtype=np.int64)
     memo = np.full(4, -1, dtype=np.int64)
-    trace = np.full((1, engine.T_WIDTH), -1, dtype=np.int64)
-    status = engine.run_deal(fams, np.zeros((n, 8)), rng, h, played, taken, st, memo, False,
-                             False, trace, 0)
+    status = engine.run_deal(fams, np.zeros((n, 8)), rng, h, played, taken, st, memo, None,
+                             None, False, -1)
     assert status == engine.DONE
     points = np.zeros(4, dtype=np.int64)
     engine.deal_points(taken, st, points)

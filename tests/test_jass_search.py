@@ -376,7 +376,8 @@ def test_rollout_entry_point_plays_on_from_a_packed_state():
         ra = np.array([seed], dtype=np.uint64)
         rb = ra.copy()
         assert rollout(fams, prms, ra, *a, memo) == engine.DONE
-        assert engine.run_deal_plain(fams, prms, rb, *b, memo, None) == engine.DONE
+        assert engine.run_deal(fams, prms, rb, *b, memo, None, None, False,
+                               -1) == engine.DONE
         for x, y in zip(a, b, strict=True):
             assert np.array_equal(x, y)
         assert a[3][S_TRICK] == a[3][S_NTRICKS] and a[0].sum() == 0

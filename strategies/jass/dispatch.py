@@ -2,7 +2,8 @@
 
 :func:`strategies.jass.policies.choose_card` holds the non-search families only, so that a
 search strategy can roll worlds out with it (numba cannot recurse engine -> policy ->
-engine); :func:`decide` adds the search families on top and is what the engine calls.
+engine); :func:`decide` adds the search families on top and is what the engine's deal loop
+(with search) and the reference engine's checks (analyzer/engines/jass/reference.py) call.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ def play_card(seat, card, hands, played, taken, st):
 @njit_no_runtime(inline="always")
 def play_card_no_bans(seat, card, hands, played, taken, st):
     """:func:`play_card` without the upkeep of ``S_BAN``, for loops whose public state no
-    search strategy reads: the plain run's (``engine.run_deal_plain``) and the rollouts'.
+    search strategy reads: the plain run's (``engine.run_deal`` without search) and the rollouts'.
     Only the search reads ``S_BAN`` (every other policy decides on its hand, the trick,
     ``S_VOID`` and the cards played and taken), so the moves are the same; measured about
     10% of the play time of a ``basic`` deal."""

@@ -1,7 +1,7 @@
 """The plain run of Plus-Minus Jass specialised to tables of ``basic`` alone under ``seed``.
 
 Why (issue 13): a table of ``basic`` in every seat is the default run and the baseline of
-every comparison, and the general loop (:func:`engine.play_plain`) pays there for what only
+every comparison, and the general loop (:func:`engine.play_unit`) pays there for what only
 other strategies need: the public record kept card by card, a policy dispatch and a legal-move
 mask per card, the trick state in memory. This module plays the same deals with the ideas of
 the hand-written C yardstick (scripts/cbase/jass.c):
@@ -99,7 +99,7 @@ def _deal_play(rng, deck, hands, taken, st, n, first):
 def deal_play_basic(rng, deck, hands, taken, st, n, dealer):
     """Deal (the seat after ``dealer`` first) and play one deal with ``basic`` everywhere under
     ``seed``: the cards, draws and trick winners of :func:`engine.start_deal` followed by
-    :func:`engine.run_deal_plain`, leaving what the scoring reads (see the module doc)."""
+    :func:`engine.run_deal`, leaving what the scoring reads (see the module doc)."""
     first = dealer + 1
     if first == n:
         first = 0
@@ -111,7 +111,7 @@ def deal_play_basic(rng, deck, hands, taken, st, n, dealer):
 
 @njit_no_runtime(inline="always")
 def _unit(seed, index, n, cap, work, deals_mode):
-    """One match (or one deal in ``deals_mode``) as :func:`engine.play_plain` plays it: the
+    """One match (or one deal in ``deals_mode``) as :func:`engine.play_unit` plays it: the
     same results in ``work``, the same draws. ``n`` is a constant of the caller, and it
     reaches the engine's scoring functions as one too: numba compiles a copy of each per
     player count, measured 20 to 25% faster per deal than their run-time-n code (a deal of

@@ -11,20 +11,27 @@ or a single deal (``deals_mode`` true), from its (seed, index) alone:
   sticks are J-9 for that deal alone (no remembered ties: a tied stick goes to nobody).
 
 Work arrays are allocated once per chunk (:func:`new_work`) and reused for every unit, so the
-hot loop allocates nothing. Plain runs (the chunk kernels) play through :func:`play_plain`,
-which has nothing of the trace or the counterfactual in it; its ``search`` argument (None,
-or True for a table with a search seat: pimc, peek) picks by its type whether a compiled
-copy holds the full dispatcher, so that a run without search never compiles the search.
-The move itself and the rollout entry point of the search live in
-:mod:`strategies.jass.play`. :func:`play_unit` is the traced path, with these optional
-outputs:
+hot loop allocates nothing. There is one unit loop, :func:`play_unit`, and one deal loop,
+:func:`run_deal`; their variants are compiled from the types of two arguments, each None or
+not (numba prunes an ``if x is None`` on an argument before typing, so a pruned branch's code
+is never compiled):
 
-* trace (``trace_on``): one row per deal in ``trace`` (layout ``T_*``), turned into a record by
-  :mod:`analyzer.engines.jass.records`;
-* trump counterfactual (``cf_on``): at the move that fixes trump, the rest of the deal is also
-  played once per suit the chooser holds (on scratch copies of the state), one row per suit in
-  ``cf_out`` (layout ``CF_*``); see :mod:`analyzer.engines.jass.trump_value`.
+* ``search`` (None, or True for a table with a search seat: pimc, peek) picks whether a
+  compiled copy holds the full dispatcher, so that a run without search never compiles the
+  search;
+* ``rec`` is None in a plain run (the chunk kernels), whose copies have nothing of the trace or
+  the counterfactual in them; the records' runs pass their outputs in it, the tuple
+  (``trace_on``, ``trace``, ``cf_on``, ``cf_out``, ``alt``) switched on at run time, so that
+  the trace and the trump study share one compiled copy (with ``search`` the literal
+  :data:`RECORDS_SEARCH`: every family through the full dispatcher):
 
+  * trace (``trace_on``): one row per deal in ``trace`` (layout ``T_*``), turned into a record
+    by :mod:`analyzer.engines.jass.records`;
+  * trump counterfactual (``cf_on``): at the move that fixes trump, the rest of the deal is
+    also played once per suit the chooser holds (on scratch copies of the state), one row per
+    suit in ``cf_out`` (layout ``CF_*``); see :mod:`analyzer.engines.jass.trump_value`.
+
+The move itself and the rollout entry point of the search live in :mod:`strategies.jass.play`.
 Strategies are called through :func:`strategies.jass.dispatch.decide` (or, without search,
 :func:`strategies.jass.policies.choose_card`); a legal player's policy receives the seat's own
 hand and the public state only (J-11).
@@ -61,7 +68,7 @@ from analyzer.games.jass.primitives import (
     legal_mask,
 )
 from analyzer.games.jass.scoring import base_sticks, match_winner, settle_ties
-from analyzer.numba_compat import njit_no_runtime
+from analyzer.numba_compat import njit_no_runtime, njit_runtime
 from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
 from strategies.jass.dispatch import decide, forced_card
 from strategies.jass.knobs import FAM_BASIC
@@ -78,7 +85,7 @@ MAX_PLAYERS = 4
 
 # Status codes of play_unit / run_deal.
 DONE = 0
-STOPPED = 1  # run_deal stopped at a trump-fixing decision (counterfactual mode)
+STOPPED = 1  # run_deal stopped at a trump-fixing decision (the records' run with stop on)
 ILLEGAL = 100  # + seat: a strategy returned a card it may not play (a strategy bug)
 
 # Constant arguments are read from arrays so that numba types them as plain bool/int64: a
@@ -89,6 +96,11 @@ OFF = np.zeros(1, dtype=np.bool_)
 ON = np.ones(1, dtype=np.bool_)
 ZERO = np.zeros(1, dtype=np.int64)
 ONE = np.ones(1, dtype=np.int64)
+NO_ROW = np.full(1, -1, dtype=np.int64)
+# The one exception, and the one literal: the records' runs (trace, trump study) pass this
+# ``search`` to play_unit and run_deal, always this one value, so it makes one compiled copy,
+# and a literal is what lets numba prune ``if search is None`` (the plain dispatch) from it.
+RECORDS_SEARCH = True
 
 # res: per-unit results
 R_DEALS = 0
@@ -223,56 +235,43 @@ def begin_all(fams, prms, hands, st, memo, n):
 
 
 @njit_no_runtime()
-def run_deal(fams, prms, rng, hands, played, taken, st, memo, stop_at_fix, trace_on, trace, trow):
-    """Play from the current state to the end of the deal; or, with ``stop_at_fix``, stop just
-    before a seat has to fix trump (returns STOPPED). Returns DONE or ILLEGAL + seat.
+def run_deal(fams, prms, rng, hands, played, taken, st, memo, search, rec, stop, trow):
+    """Play from the current state to the end of the deal. Returns DONE, ILLEGAL + seat, or
+    (records' variant, stop on) STOPPED.
 
-    The traced and counterfactual path (records, the trump study); plain runs use
-    :func:`run_deal_plain`."""
-    n = st[S_N]
-    ntr = st[S_NTRICKS]
-    while st[S_TRICK] < ntr:
-        pos = st[S_POS]
-        seat = to_move(st)
-        hand = hands[seat]
-        if (
-            stop_at_fix
-            and st[S_TRUMP] < 0
-            and pos > 0
-            and (hand & SUIT_MASK[st[S_LED]]) == U0
-        ):
-            return STOPPED
-        legal = legal_mask(hand, st)
-        card = decide(fams[seat], prms[seat], seat, hands, legal, st, played, taken, rng,
-                      memo[seat])
-        if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
-            return ILLEGAL + seat
-        t = st[S_TRICK]
-        if trace_on:
-            trace[trow, T_CARDS + t * n + pos] = card
-            if pos == 0:
-                trace[trow, T_LEADERS + t] = seat
-        play_card(seat, card, hands, played, taken, st)
-        if trace_on and st[S_POS] == 0:
-            trace[trow, T_WINNERS + t] = st[S_LEADER]
-    return DONE
+    The one deal loop of every run; its variants are made by the compiler from the types of
+    two arguments (numba prunes an ``if x is None`` on an argument before typing the rest):
 
-
-@njit_no_runtime()
-def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo, search):
-    """:func:`run_deal` without trace or counterfactual: the plain run's play loop. Returns
-    DONE or ILLEGAL + seat.
-
-    ``search`` is None for a table without a search seat and True for one with (pimc, peek).
-    Its type picks the code each compiled copy holds, as the Who's the Ass? variant does:
-    without search, ``basic`` is trusted (it picks from ``legal`` by construction), every
-    other family's card is checked, and the public state gets no ``S_BAN`` inferences (only a
-    search reads them: ``play_card_no_bans``), so such runs never compile the search; with
-    search, every family's card comes through the full dispatcher and is checked."""
+    * ``search`` None for a table without a search seat, True for one with (pimc, peek).
+      Without search, ``basic`` is trusted (it picks from ``legal`` by construction), every
+      other family's card comes through :func:`strategies.jass.policies.choose_card` and is
+      checked, and the public state gets no ``S_BAN`` inferences (only a search reads them:
+      ``play_card_no_bans``), so such runs never compile the search; with search, every
+      family's card comes through the full dispatcher
+      (:func:`strategies.jass.dispatch.decide`) and is checked.
+    * ``rec`` None in a plain run (nothing of the records compiled in, ``stop`` and ``trow``
+      unread), or the records' outputs of :func:`play_unit` (with ``search`` the literal
+      :data:`RECORDS_SEARCH`): then with ``stop`` set, stop just before a seat has to fix
+      trump (returns STOPPED); with ``trow`` >= 0, write the deal's cards, leaders and
+      winners into row ``trow`` of the trace ``rec[1]`` (layout ``T_*``). The records' copy
+      of play_unit asks for this loop only with these types (its plain branch as well), so
+      it compiles one copy of it."""
+    if rec is not None:
+        trace = rec[1]
     ntr = st[S_NTRICKS]
     while st[S_TRICK] < ntr:
         seat = to_move(st)
         hand = hands[seat]
+        if rec is not None:
+            pos = st[S_POS]
+            t = st[S_TRICK]
+            if (
+                stop
+                and st[S_TRUMP] < 0
+                and pos > 0
+                and (hand & SUIT_MASK[st[S_LED]]) == U0
+            ):
+                return STOPPED
         legal = legal_mask(hand, st)
         if search is None:
             fam = fams[seat]
@@ -283,13 +282,21 @@ def run_deal_plain(fams, prms, rng, hands, played, taken, st, memo, search):
                                    memo[seat])
                 if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
                     return ILLEGAL + seat
-            play_card_no_bans(seat, card, hands, played, taken, st)  # no search reads the bans
         else:
             card = decide(fams[seat], prms[seat], seat, hands, legal, st, played, taken, rng,
                           memo[seat])
             if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
                 return ILLEGAL + seat
+        if rec is not None and trow >= 0:
+            trace[trow, T_CARDS + t * st[S_N] + pos] = card
+            if pos == 0:
+                trace[trow, T_LEADERS + t] = seat
+        if search is None:
+            play_card_no_bans(seat, card, hands, played, taken, st)  # no search reads the bans
+        else:
             play_card(seat, card, hands, played, taken, st)
+        if rec is not None and trow >= 0 and st[S_POS] == 0:
+            trace[trow, T_WINNERS + t] = st[S_LEADER]
     return DONE
 
 
@@ -363,6 +370,7 @@ def deal_finish(work, n, deals_mode):
 
 @njit_no_runtime()
 def unit_end(work, d, winner, deals_mode):
+    """The unit's summary in ``res`` (no counterfactual rows: a plain run's)."""
     res = work[W_RES]
     res[R_DEALS] = d
     res[R_WINNER] = winner
@@ -370,34 +378,9 @@ def unit_end(work, d, winner, deals_mode):
     res[R_CF_ROWS] = 0
 
 
-@njit_no_runtime()
-def play_plain(seed, index, n, swiss, cap, fams, prms, work, deals_mode, search):
-    """Play one match (or one deal in ``deals_mode``) of a plain run: :func:`play_unit` with
-    nothing of the trace or the counterfactual. Same results, same draws. ``search``: None
-    or True, as in :func:`run_deal_plain`."""
-    dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
-    winner = -1
-    d = 0
-    while d < ndeals:
-        d += 1
-        deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms)
-        status = run_deal_plain(fams, prms, work[0], work[2], work[3], work[4], work[W_ST],
-                                work[W_INTS][I_MEMO], search)
-        if status != DONE:
-            return status
-        winner = deal_finish(work, n, deals_mode)
-        if winner >= 0:
-            break
-        dealer += 1
-        if dealer == n:
-            dealer = 0
-    unit_end(work, d, winner, deals_mode)
-    return DONE
-
-
-@njit(cache=True)
+@njit_runtime()  # its slice copies need the runtime; its callers are compiled without
 def _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt, points, award,
-                    bonus, newties, deals_mode, cf_out, row):
+                    bonus, newties, deals_mode, cf_out, row, search, rec):
     """At a trump-fixing decision: play the rest of the deal once per suit the chooser holds,
     on copies of the state, and write one row per suit (the real game is left untouched)."""
     arng, ahands, aplayed, ataken, ast, aties = alt
@@ -419,8 +402,8 @@ def _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt, 
         if card < 0 or card >= 36 or (hand & SUIT_MASK[s] & BIT[card]) == U0:
             return -(ILLEGAL + seat)
         play_card(seat, card, ahands, aplayed, ataken, ast)
-        status = run_deal(fams, prms, arng, ahands, aplayed, ataken, ast, memo, OFF[0], OFF[0],
-                          cf_out, ZERO[0])
+        status = run_deal(fams, prms, arng, ahands, aplayed, ataken, ast, memo, search, rec,
+                          OFF[0], NO_ROW[0])
         if status != DONE:
             return -status
         deal_points(ataken, ast, points)
@@ -451,109 +434,98 @@ def new_alt():
     )
 
 
-@njit(cache=True)
-def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, trace_on, trace,
-              cf_on, cf_out, alt):
+@njit_no_runtime()
+def play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, search, rec):
     """Play one match (or one deal in ``deals_mode``) of the run; results in ``work``.
 
     Returns DONE or ILLEGAL + seat. ``work[ints]`` then holds the final sticks (I_STICKS),
-    bonus sticks (I_BONUS_TOTAL) and, for the last deal, points/award; ``res`` the unit summary.
-    """
-    rng, deck, hands, played, taken, st, ints, ties, res = work
-    memo = ints[I_MEMO]
-    points = ints[I_POINTS]
-    award = ints[I_AWARD]
-    bonus = ints[I_BONUS]
-    newties = ints[I_NEWTIES]
-    sticks = ints[I_STICKS]
-    bonus_total = ints[I_BONUS_TOTAL]
-    seed_state(rng, seed, index, 0)
-    for i in range(MAX_PLAYERS):
-        sticks[i] = 0
-        bonus_total[i] = 0
-        for j in range(MAX_PLAYERS):
-            ties[i, j] = 0
-    if deals_mode:
-        dealer = n - 1
-        ndeals = 1
-    else:
-        dealer = randbelow(rng, n)
-        ndeals = cap
-    res[R_FIRST_DEALER] = dealer
-    res[R_WINNER] = -1
-    res[R_CAPPED] = 0
-    res[R_CF_ROWS] = 0
-    cf_rows = ZERO[0]
+    bonus sticks (I_BONUS_TOTAL) and, for the last deal, points/award; ``res`` the unit
+    summary. ``search``: None or True, as in :func:`run_deal`. ``rec``: None in a plain run
+    (the chunk kernels), or the records' outputs (``trace_on``, ``trace``, ``cf_on``,
+    ``cf_out``, ``alt``), switched on and off at run time, played through
+    :func:`_record_deal` (one compiled copy for the trace and the trump study)."""
+    dealer, ndeals = unit_begin(seed, index, n, cap, work, deals_mode)
+    cf_rows = ZERO[0]  # an int64, not the literal 0 (one compiled _record_deal)
     winner = -1
     d = 0
     while d < ndeals:
         d += 1
-        deal_no = 0 if deals_mode else d
-        start_deal(rng, deck, hands, played, taken, st, sticks, n, swiss, dealer, deal_no)
-        if not deals_mode:
-            public_ties(st, ties, n)
-        begin_all(fams, prms, hands, st, memo, n)
-        trow = d - 1
-        if trace_on:
-            for j in range(T_WIDTH):
-                trace[trow, j] = -1
-            trace[trow, T_DEALER] = dealer
-            for i in range(n):
-                trace[trow, T_HANDS + i] = np.int64(hands[i])
-                trace[trow, T_AIM + i] = memo[i]
-        status = run_deal(fams, prms, rng, hands, played, taken, st, memo, cf_on, trace_on,
-                          trace, trow)
-        if status == STOPPED:
-            r = _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt,
-                                points, award, bonus, newties, deals_mode, cf_out, cf_rows)
-            if r < 0:
-                return -r
-            first_row = cf_rows
-            cf_rows = r
-            chooser = to_move(st)
-            status = run_deal(fams, prms, rng, hands, played, taken, st, memo, OFF[0], trace_on,
-                              trace, trow)
+        deal_begin(work, n, swiss, dealer, d, deals_mode, fams, prms)
+        if rec is None:
+            # ``rec``, not None: the records' copy types this branch too (numba prunes only an
+            # argument that is None), and so it asks for the copy of run_deal it has already
+            status = run_deal(fams, prms, work[0], work[2], work[3], work[4], work[W_ST],
+                              work[W_INTS][I_MEMO], search, rec, OFF[0], NO_ROW[0])
             if status != DONE:
                 return status
-            deal_points(taken, st, points)
-            # the real continuation is the row of the suit actually fixed
-            for k in range(first_row, cf_rows):
-                if cf_out[k, CF_SUIT] == st[S_TRUMP]:
-                    cf_out[k, CF_CHOSEN] = 1
-                    cf_out[k, CF_POINTS] = points[chooser]
-        elif status != DONE:
-            return status
+            winner = deal_finish(work, n, deals_mode)
         else:
-            deal_points(taken, st, points)
-        _deal_sticks(points, n, deals_mode, ties, award, bonus, newties)
-        for i in range(n):
-            sticks[i] += award[i] + bonus[i]
-            bonus_total[i] += bonus[i]
-        if cf_on and st[S_FIXER] >= 0:
-            for k in range(cf_rows):
-                if cf_out[k, CF_DEAL] == st[S_DEAL_NO] and cf_out[k, CF_CHOSEN] == 1:
-                    cf_out[k, CF_STICKS] = award[st[S_FIXER]] + bonus[st[S_FIXER]]
-        if trace_on:
-            trace[trow, T_TRUMP] = st[S_TRUMP]
-            trace[trow, T_FIXER] = st[S_FIXER]
-            trace[trow, T_LAST_WINNER] = st[S_LAST_WINNER]
-            for i in range(n):
-                trace[trow, T_POINTS + i] = points[i]
-                trace[trow, T_STICKS + i] = award[i] + bonus[i]
-                trace[trow, T_TOTALS + i] = sticks[i]
-                trace[trow, T_BONUS + i] = bonus[i]
-        if not deals_mode:
-            winner = match_winner(sticks, n)
-            if winner >= 0:
-                break
-            dealer += 1
-            if dealer == n:
-                dealer = 0
-    res[R_DEALS] = d
-    res[R_WINNER] = winner
-    res[R_CAPPED] = 1 if (not deals_mode and winner < 0) else 0
-    res[R_CF_ROWS] = cf_rows
+            status, winner, cf_rows = _record_deal(work, n, dealer, d, deals_mode, fams, prms,
+                                                   search, rec, cf_rows)
+            if status != DONE:
+                return status
+        if winner >= 0:
+            break
+        dealer += 1
+        if dealer == n:
+            dealer = 0
+    unit_end(work, d, winner, deals_mode)
+    if rec is not None:
+        work[W_RES][R_CF_ROWS] = cf_rows
     return DONE
+
+
+@njit_no_runtime()
+def _record_deal(work, n, dealer, d, deals_mode, fams, prms, search, rec, cf_rows):
+    """Play and score deal number ``d`` (dealt by :func:`deal_begin`) with the records'
+    outputs: with ``trace_on`` its row ``d - 1`` of ``trace``; with ``cf_on``, at the move
+    that fixes trump, the counterfactual rows from row ``cf_rows`` of ``cf_out``
+    (:func:`_counterfactual`), the real continuation's row marked chosen. Returns (status,
+    the match's winner so far or -1, the counterfactual rows now written)."""
+    rng, deck, hands, played, taken, st, ints, ties, res = work
+    trace_on, trace, cf_on, cf_out, alt = rec
+    memo = ints[I_MEMO]
+    trow = d - 1 if trace_on else -1
+    if trace_on:
+        for j in range(T_WIDTH):
+            trace[trow, j] = -1
+        trace[trow, T_DEALER] = dealer
+        for i in range(n):
+            trace[trow, T_HANDS + i] = np.int64(hands[i])
+            trace[trow, T_AIM + i] = memo[i]
+    status = run_deal(fams, prms, rng, hands, played, taken, st, memo, search, rec, cf_on,
+                      trow)
+    first_row = cf_rows
+    chooser = -1
+    if status == STOPPED:
+        r = _counterfactual(fams, prms, rng, hands, played, taken, st, memo, ties, alt,
+                            ints[I_POINTS], ints[I_AWARD], ints[I_BONUS], ints[I_NEWTIES],
+                            deals_mode, cf_out, cf_rows, search, rec)
+        if r < 0:
+            return -r, -1, cf_rows
+        cf_rows = r
+        chooser = to_move(st)
+        status = run_deal(fams, prms, rng, hands, played, taken, st, memo, search, rec,
+                          OFF[0], trow)
+    if status != DONE:
+        return status, -1, cf_rows
+    winner = deal_finish(work, n, deals_mode)
+    # the real continuation is the row of the suit actually fixed (the chooser fixed it)
+    for k in range(first_row, cf_rows):
+        if cf_out[k, CF_SUIT] == st[S_TRUMP]:
+            cf_out[k, CF_CHOSEN] = 1
+            cf_out[k, CF_POINTS] = ints[I_POINTS, chooser]
+            cf_out[k, CF_STICKS] = ints[I_AWARD, chooser] + ints[I_BONUS, chooser]
+    if trace_on:
+        trace[trow, T_TRUMP] = st[S_TRUMP]
+        trace[trow, T_FIXER] = st[S_FIXER]
+        trace[trow, T_LAST_WINNER] = st[S_LAST_WINNER]
+        for i in range(n):
+            trace[trow, T_POINTS + i] = ints[I_POINTS, i]
+            trace[trow, T_STICKS + i] = ints[I_AWARD, i] + ints[I_BONUS, i]
+            trace[trow, T_TOTALS + i] = ints[I_STICKS, i]
+            trace[trow, T_BONUS + i] = ints[I_BONUS, i]
+    return DONE, winner, cf_rows
 
 
 @njit_no_runtime()
@@ -602,12 +574,13 @@ def _deal_columns(count, n):
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def matches_chunk(seed, start, count, n, swiss, cap, fams, prms, search):
     """Play matches start..start+count-1 (``search``: None, or True for a table with a search
-    seat, :func:`run_deal_plain`). Returns (status, bad index, per-(match, seat) arrays
+    seat, :func:`run_deal`). Returns (status, bad index, per-(match, seat) arrays
     sticks/won/bonus, per-match arrays deals/capped/winner/first_dealer)."""
     work = new_work()
     sticks, won, bonus, deals, capped, winner, first_dealer = _match_columns(count, n)
     for u in range(count):
-        status = play_plain(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0], search)
+        status = play_unit(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0], search,
+                           None)
         if status != DONE:
             return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
         _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
@@ -622,7 +595,8 @@ def deals_chunk(seed, start, count, n, swiss, fams, prms, search):
     work = new_work()
     points, tricks, sticks, fixed, last, trump = _deal_columns(count, n)
     for u in range(count):
-        status = play_plain(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0], search)
+        status = play_unit(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0], search,
+                           None)
         if status != DONE:
             return status, start + u, points, tricks, sticks, fixed, last, trump
         _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)
@@ -637,8 +611,8 @@ def trace_unit(seed, index, n, swiss, cap, fams, prms, deals_mode):
     ndeals = 1 if deals_mode else cap
     trace = np.full((ndeals, T_WIDTH), -1, dtype=np.int64)
     cf_out = np.zeros((1, CF_WIDTH), dtype=np.int64)
-    status = play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, ON[0], trace,
-                       OFF[0], cf_out, alt)
+    status = play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, RECORDS_SEARCH,
+                       (ON[0], trace, OFF[0], cf_out, alt))
     res = work[W_RES]
     return status, trace[: res[R_DEALS]].copy(), res.copy(), work[W_INTS][I_STICKS, :n].copy()
 
@@ -647,6 +621,6 @@ def trace_unit(seed, index, n, swiss, cap, fams, prms, deals_mode):
 def counterfactual_unit(seed, index, n, swiss, cap, fams, prms, deals_mode, work, alt, cf_out):
     """Play one unit with the trump counterfactual on; rows in cf_out. Returns (status, rows)."""
     trace = np.zeros((1, T_WIDTH), dtype=np.int64)
-    status = play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, OFF[0], trace,
-                       ON[0], cf_out, alt)
+    status = play_unit(seed, index, n, swiss, cap, fams, prms, work, deals_mode, RECORDS_SEARCH,
+                       (OFF[0], trace, ON[0], cf_out, alt))
     return status, work[W_RES][R_CF_ROWS]

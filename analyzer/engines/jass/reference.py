@@ -3,9 +3,11 @@
 It implements rulings J-1..J-10 directly from their text with lists and sets, draws from the same
 (seed, index) stream in the same order as the engine, and returns game records (game-records.md)
 that must equal the engine's trace, move for move. Its ``basic`` and ``random`` strategies are
-written out again here from baseline-strategies.md; the heuristic family is called through its
-jitted policy with a public view built from this engine's own state, so the comparison also
-checks that the public view (J-11) the engine hands to strategies is right.
+written out again here from baseline-strategies.md and ``learned`` through its plain-Python
+twin; the other families (heuristic, the search) are called through the engine's own
+dispatcher (:func:`strategies.jass.dispatch.decide`) with a public view built from this
+engine's own state, so the comparison also checks that the public view (J-11) the engine hands
+to strategies is right.
 """
 
 from __future__ import annotations
@@ -239,33 +241,24 @@ class ReferenceJass:
             return self._basic(d, legal)
         if s.family == FAM_RANDOM:
             return legal[rng.randbelow(len(legal))]
-        from strategies.jass.policies import choose_card
-        from strategies.jass.search import peek_card, pimc_card
+        from strategies.jass.dispatch import decide
 
         played = np.array([cards_mask(p) for p in d.played] + [0] * (4 - self.n),
                           dtype=np.uint64)
         taken = np.array([cards_mask(t) for t in d.taken] + [0] * (4 - self.n), dtype=np.uint64)
+        hands = np.array([cards_mask(h) for h in d.hands] + [0] * (4 - self.n), dtype=np.uint64)
         state = rng.as_array()
         prm = np.array(s.values, dtype=np.float64)
-        hand = np.uint64(cards_mask(d.hands[seat]))
+        legal_mask = np.uint64(cards_mask(legal))
         view = self._view(d, sticks, deal_no, self._pending,
                           bans=s.family in (FAM_PIMC, FAM_PEEK))
-        if s.family == FAM_PIMC:  # the search sees its hand and the public state only
-            card = int(pimc_card(prm, seat, hand, np.uint64(cards_mask(legal)), view, played,
-                                 taken, state))
-        elif s.family == FAM_PEEK:  # analysis only: the true deal
-            hands = np.array([cards_mask(h) for h in d.hands] + [0] * (4 - self.n),
-                             dtype=np.uint64)
-            card = int(peek_card(prm, seat, hands, np.uint64(cards_mask(legal)), view, played,
-                                 taken, state))
-        elif s.family == FAM_LEARNED:  # the model's plain-Python twin, same weights
+        if s.family == FAM_LEARNED:  # the model's plain-Python twin, same weights
             from strategies.jass.learned import WEIGHTS, choose_py
 
-            card = choose_py(seat, hand, np.uint64(cards_mask(legal)), view, played, taken,
-                             WEIGHTS)
-        else:
-            card = int(choose_card(s.family, prm, seat, hand, np.uint64(cards_mask(legal)),
-                                   view, played, taken, state, aim))
+            card = choose_py(seat, hands[seat], legal_mask, view, played, taken, WEIGHTS)
+        else:  # the engine's own dispatcher: a legal player gets its hand, peek every hand
+            card = int(decide(s.family, prm, seat, hands, legal_mask, view, played, taken, state,
+                              aim))
         rng.load_array(state)
         return card
 

@@ -78,3 +78,26 @@ def test_the_first_study_whose_lanes_are_compiled_goes_first():
     with pytest.raises(ValueError, match="unknown part"):
         warming.first_ready([("x",), ("jass",)])
     assert warming.first_ready([("not-warmed",)]) == 0
+
+
+def test_a_lane_finishing_during_the_look_does_not_let_a_later_study_overtake():
+    """The lanes are looked at once per pass: the Ass lane finishing between the look for
+    seats and the look for a later study must not start that later study first (a fresh
+    clone's demo once ran the fields study before seats that way)."""
+    from concurrent.futures import Future
+
+    from analyzer.studies.suite import Warming
+
+    class FinishesDuringTheLook(Future):
+        looks = 0
+
+        def done(self):
+            self.looks += 1
+            return self.looks > 1  # not yet at the first look, done at every later one
+
+    ass, jass = FinishesDuringTheLook(), Future()
+    ass.set_result(1.0)
+    jass.set_result(1.0)
+    warming = Warming(1)
+    warming._lane_of = {"ass": ass, "jass": jass}
+    assert warming.first_ready([("ass",), ("ass",), ("ass", "jass")]) == 0

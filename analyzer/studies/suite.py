@@ -166,9 +166,12 @@ class Warming:
         from concurrent.futures import wait as wait_futures
 
         while True:
+            # one look at the lanes per pass: a lane that finishes during the pass must not
+            # let a later study overtake an earlier one that waits for the same lane
+            done = {id(lane) for lane in self._lane_of.values() if lane.done()}
             for i, parts in enumerate(wanted):
                 lanes = [self._lane_of[p] for p in parts if p in self._lane_of]
-                if all(lane.done() for lane in lanes):
+                if all(id(lane) in done for lane in lanes):
                     for lane in lanes:
                         lane.result()
                     return i

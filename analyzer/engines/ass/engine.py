@@ -394,7 +394,18 @@ def run_chunk(seed, start, count, n, per_player, families, params, template, ind
     taken = np.zeros(n, dtype=np.int64)
     cols = (index_out, seat_out, minus_points, ended_with_ass, dealt_ass, cards_left,
             jokers_left, ass_taken, went_out, rounds_out, ass_rounds_out, out_seat)
-    if _basic_alone(variant):  # a constant of the compile: the default run
+    return _games(variant, seed, start, count, n, per_player, families, params, small, deck,
+                  packed, view, rng, trace, log, taken, cols)
+
+
+def _games(variant, seed, start, count, n, per_player, families, params, small, deck, packed,
+           view, rng, trace, log, taken, cols):
+    """run_chunk's games: :func:`_basic_alone_games` for a table of ``basic`` alone (the
+    default run), else a loop of :func:`_chunk_game`. Returns as run_chunk. In jitted code the
+    choice is made when run_chunk is compiled, by the type of ``variant[0]`` (the overload
+    below), so each copy of run_chunk compiles only its own loop (with an ``if`` both would
+    be compiled into every copy)."""
+    if variant[0] is None:
         return _basic_alone_games(seed, start, count, n, per_player, families, params, small,
                                   deck, packed, view, rng, trace, log, taken, cols, variant)
     for g in range(count):
@@ -402,6 +413,27 @@ def run_chunk(seed, start, count, n, per_player, families, params, template, ind
                            packed, view, rng, trace, log, taken, cols, variant):
             return g
     return -1
+
+
+@overload(_games)
+def _games_typed(variant, seed, start, count, n, per_player, families, params, small, deck,
+                 packed, view, rng, trace, log, taken, cols):
+    if isinstance(variant[0], types.NoneType):
+        def alone(variant, seed, start, count, n, per_player, families, params, small, deck,
+                  packed, view, rng, trace, log, taken, cols):
+            return _basic_alone_games(seed, start, count, n, per_player, families, params,
+                                      small, deck, packed, view, rng, trace, log, taken, cols,
+                                      variant)
+        return alone
+
+    def general(variant, seed, start, count, n, per_player, families, params, small, deck,
+                packed, view, rng, trace, log, taken, cols):
+        for g in range(count):
+            if not _chunk_game(g, seed, start, n, per_player, families, params, small, deck,
+                               packed, view, rng, trace, log, taken, cols, variant):
+                return g
+        return -1
+    return general
 
 
 # _nrt=False and out of the allocating run_chunk: there, each game's calls counted references

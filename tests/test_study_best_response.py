@@ -70,3 +70,21 @@ def test_the_strong_players_gain_is_reported_beside_the_knob_search():
     args = get("best-response").reproduce(result.manifest)
     assert args[args.index("--strong") + 1] == "pimc"
     assert args[args.index("--slow-share") + 1] == "2"
+
+
+def test_a_rate_is_said_in_percentage_points_and_a_lost_best_response_as_a_loss():
+    """The Jass gain is a share of match wins: said in percentage points, as the ladder says
+    it (not '0.141 match win rate'); a best response the field clearly beats is said to cost,
+    not to 'save -21.8'."""
+    from analyzer.studies.best_response import _amount, _claim
+
+    assert _amount(0.1414, 0.0091, "won") == "14.1 ± 0.9 percentage points of"
+    assert _amount(-21.83, 0.8, "minus_points") == "-21.8 ± 0.8"
+    result = _two_games()
+    gains = result.table("gains")
+    gains.loc[2, ["gain", "low", "high", "half"]] = [-0.141, -0.15, -0.132, 0.009]
+    gains["held_out"], gains["tuning_games"], gains["family"] = 1000, 9852, "heuristic"
+    row = gains.iloc[2]
+    sentence = _claim(result, row, "jass", "won", False, "match").sentence
+    assert "learned" not in sentence and "basic plays better than any setting" in sentence
+    assert "gets 14.1 ± 0.9 percentage points of match win rate less per match" in sentence

@@ -28,7 +28,7 @@ from analyzer.studies.claims import Cell, Claim, difference_kind, half, make_cel
 from analyzer.studies.compare import metric_for
 from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest
-from analyzer.text import metric_words, pm
+from analyzer.text import is_rate, metric_words, pm
 from analyzer.tune.space import Space, space_for
 from analyzer.tune.tuner import CONFIRM_SEED_OFFSET, Tuner, TuneSettings, check_budget
 
@@ -108,6 +108,19 @@ def _is(column: str, value: Any) -> tuple[str, str, dict]:
 EXACT = {"exact": True}
 
 
+def _amount(value: float, half_: float, metric: str) -> str:
+    """A gain in the metric's unit, for a rate in percentage points (as the ladder says it).
+
+    >>> _amount(0.1414, 0.0091, "won")
+    '14.1 ± 0.9 percentage points of'
+    >>> _amount(-21.83, 0.8, "minus_points")
+    '-21.8 ± 0.8'
+    """
+    if is_rate(metric):
+        return f"{pm(value * 100, half_ * 100)} percentage points of"
+    return pm(value, half_)
+
+
 def _claim(result: StudyResult, row: pd.Series, game: str, metric: str, lower: bool,
            unit: str) -> Claim:
     """The best response within the family's knobs against one field, as a claim on its row
@@ -136,18 +149,21 @@ def _claim(result: StudyResult, row: pd.Series, game: str, metric: str, lower: b
         more = "costs" if lower else "gets"
         sentence = (f"At {table}, {row['field']} plays better than any setting the tuning "
                     f"found within the {family} knobs: its pick, {row['response']}, {more} "
-                    f"{pm(-gain.value, half(gain))} {'more' if lower else 'less'} {words} per "
-                    f"{unit} than {row['field']} in that seat on {held:,} held-out {units} "
+                    f"{_amount(-gain.value, half(gain), metric)} "
+                    f"{'more ' + words if lower else words + ' less'} per {unit} than "
+                    f"{row['field']} in that seat on {held:,} held-out {units} "
                     f"(tuned on {tuned:,}).")
     elif gain.value <= 0:  # the tuning's pick did not hold up on held-out deals
         sentence = (f"At {table}, the tuning within the {family} knobs found "
                     f"nothing better than {row['field']}: its pick, "
-                    f"{row['response']}, {verb} {pm(gain.value, half(gain))} {words} per {unit} "
+                    f"{row['response']}, {verb} {_amount(gain.value, half(gain), metric)} {words} "
+                    f"per {unit} "
                     f"on {held:,} held-out {units} (tuned on {tuned:,}; "
                     "a bigger budget may still find a gain).")
     else:
         clear = "" if kind == "positive" else " (not clearly more than nothing)"
-        sentence = (f"At {table}, one seat {verb} {pm(gain.value, half(gain))} {words} per "
+        sentence = (f"At {table}, one seat {verb} {_amount(gain.value, half(gain), metric)} "
+                    f"{words} per "
                     f"{unit}{clear} by playing {row['response']} instead of {row['field']} (the "
                     f"best response within the {family} knobs): tuned on "
                     f"{tuned:,} {units} against that table, measured on "
@@ -171,7 +187,7 @@ def _strong_claim(result: StudyResult, row: pd.Series, game: str, metric: str, l
     clear = {"positive": "clearly", "negative": "clearly loses, not gains,",
              "unclear": "not clearly"}[kind]
     sentence = (f"At {table}, the search player {row['strong']} in one seat {verb} "
-                f"{pm(gain.value, half(gain))} {words} per {unit} ({clear}) "
+                f"{_amount(gain.value, half(gain), metric)} {words} per {unit} ({clear}) "
                 f"against {row['field']} in that seat, on the first {held:,} of "
                 f"the same held-out {units}, each in every seat: how far the table can be "
                 "exploited by strong play, beyond any knob setting.")
@@ -197,11 +213,13 @@ def _range_claim(result: StudyResult, game: str, metric: str, unit: str) -> Clai
     def said(cell: Cell) -> str:
         if cell.value == 0 and cell.low == cell.high:
             return f"0 (against {cell.choice}, its own best response)"
-        return f"{pm(cell.value, half(cell))} (against {cell.choice})"
+        amount = _amount(cell.value, half(cell), metric).removesuffix(" of")
+        return f"{amount} (against {cell.choice})"
 
     lo, hi = parts[0][1], parts[1][1]
+    words = ("of " if is_rate(metric) else "") + metric_words(metric)
     sentence = (f"Across the {len(table)} tables, the best-response gain ranges from {said(lo)} "
-                f"to {said(hi)} {metric_words(metric)} per {unit}; each interval is 95% on its "
+                f"to {said(hi)} {words} per {unit}; each interval is 95% on its "
                 "own (separate held-out runs), and each gain is a lower bound: the best response "
                 "within the family tuned, on a finite budget.")
     return several(f"best-response-{game}-range", sentence, parts, game=game,

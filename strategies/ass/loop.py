@@ -263,20 +263,13 @@ def play_rounds(others, search, fams, params, packed, n, view, rng, gone, table,
 def _play_rounds_typed(others, search, fams, params, packed, n, view, rng, gone, table, starter,
                        blocked, pos, k, high, high_seat, ass_round, rounds, trace, tracing,
                        taken):
-    if isinstance(search, types.NoneType):
-        def plain(others, search, fams, params, packed, n, view, rng, gone, table, starter,
-                  blocked, pos, k, high, high_seat, ass_round, rounds, trace, tracing, taken):
-            return _loop(others, search, fams, params, packed, n, view, rng, gone, table,
-                         starter, blocked, pos, k, high, high_seat, ass_round, rounds, trace,
-                         tracing, taken)
-        return plain
+    loop = _loop if isinstance(search, types.NoneType) else _loop_search
 
-    def searching(others, search, fams, params, packed, n, view, rng, gone, table, starter,
-                  blocked, pos, k, high, high_seat, ass_round, rounds, trace, tracing, taken):
-        return _loop_search(others, search, fams, params, packed, n, view, rng, gone, table,
-                            starter, blocked, pos, k, high, high_seat, ass_round, rounds, trace,
-                            tracing, taken)
-    return searching
+    def impl(others, search, fams, params, packed, n, view, rng, gone, table, starter,
+             blocked, pos, k, high, high_seat, ass_round, rounds, trace, tracing, taken):
+        return loop(others, search, fams, params, packed, n, view, rng, gone, table, starter,
+                    blocked, pos, k, high, high_seat, ass_round, rounds, trace, tracing, taken)
+    return impl
 
 
 # _nrt=False: no allocation here, and no reference counting of the arrays on each call

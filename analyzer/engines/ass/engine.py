@@ -401,39 +401,37 @@ def run_chunk(seed, start, count, n, per_player, families, params, template, ind
 def _games(variant, seed, start, count, n, per_player, families, params, small, deck, packed,
            view, rng, trace, log, taken, cols):
     """run_chunk's games: :func:`_basic_alone_games` for a table of ``basic`` alone (the
-    default run), else a loop of :func:`_chunk_game`. Returns as run_chunk. In jitted code the
-    choice is made when run_chunk is compiled, by the type of ``variant[0]`` (the overload
-    below), so each copy of run_chunk compiles only its own loop (with an ``if`` both would
-    be compiled into every copy)."""
-    if variant[0] is None:
-        return _basic_alone_games(seed, start, count, n, per_player, families, params, small,
-                                  deck, packed, view, rng, trace, log, taken, cols, variant)
-    for g in range(count):
-        if not _chunk_game(g, seed, start, n, per_player, families, params, small, deck,
-                           packed, view, rng, trace, log, taken, cols, variant):
-            return g
-    return -1
+    default run), else :func:`_each_game` in run_chunk itself. Returns as run_chunk. In
+    jitted code the choice is made when run_chunk is compiled, by the type of ``variant[0]``
+    (the overload below), so each copy of run_chunk compiles only its own loop (with an
+    ``if`` both would be compiled into every copy)."""
+    games = _basic_alone_games if variant[0] is None else _each_game
+    return games(seed, start, count, n, per_player, families, params, small, deck, packed,
+                 view, rng, trace, log, taken, cols, variant)
 
 
 @overload(_games)
 def _games_typed(variant, seed, start, count, n, per_player, families, params, small, deck,
                  packed, view, rng, trace, log, taken, cols):
-    if isinstance(variant[0], types.NoneType):
-        def alone(variant, seed, start, count, n, per_player, families, params, small, deck,
-                  packed, view, rng, trace, log, taken, cols):
-            return _basic_alone_games(seed, start, count, n, per_player, families, params,
-                                      small, deck, packed, view, rng, trace, log, taken, cols,
-                                      variant)
-        return alone
+    games = _basic_alone_games if isinstance(variant[0], types.NoneType) else _each_game
 
-    def general(variant, seed, start, count, n, per_player, families, params, small, deck,
-                packed, view, rng, trace, log, taken, cols):
-        for g in range(count):
-            if not _chunk_game(g, seed, start, n, per_player, families, params, small, deck,
-                               packed, view, rng, trace, log, taken, cols, variant):
-                return g
-        return -1
-    return general
+    def impl(variant, seed, start, count, n, per_player, families, params, small, deck,
+             packed, view, rng, trace, log, taken, cols):
+        return games(seed, start, count, n, per_player, families, params, small, deck, packed,
+                     view, rng, trace, log, taken, cols, variant)
+    return impl
+
+
+@njit(cache=True, inline="always")
+def _each_game(seed, start, count, n, per_player, families, params, small, deck, packed, view,
+               rng, trace, log, taken, cols, variant):
+    """Games start..start+count-1 (:func:`_chunk_game`); -1, or the position of the first
+    game with an illegal move."""
+    for g in range(count):
+        if not _chunk_game(g, seed, start, n, per_player, families, params, small, deck,
+                           packed, view, rng, trace, log, taken, cols, variant):
+            return g
+    return -1
 
 
 # _nrt=False and out of the allocating run_chunk: there, each game's calls counted references
@@ -445,11 +443,8 @@ def _games_typed(variant, seed, start, count, n, per_player, families, params, s
 @njit_no_runtime()
 def _basic_alone_games(seed, start, count, n, per_player, families, params, small, deck, packed,
                        view, rng, trace, log, taken, cols, variant):
-    for g in range(count):
-        if not _chunk_game(g, seed, start, n, per_player, families, params, small, deck,
-                           packed, view, rng, trace, log, taken, cols, variant):
-            return g
-    return -1
+    return _each_game(seed, start, count, n, per_player, families, params, small, deck, packed,
+                      view, rng, trace, log, taken, cols, variant)
 
 
 @njit(cache=True, inline="always")

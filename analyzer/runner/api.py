@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 from analyzer.engines.kernel import RunSpec
@@ -12,7 +11,7 @@ from analyzer.runner import manifest as mf
 from analyzer.runner.backends import Backend, cap_workers, cpu_count, shared_pool
 from analyzer.runner.chunks import default_chunk_size, iter_split
 from analyzer.runner.engine import Plan, RunOptions, check_request, concat_rows, execute
-from analyzer.runner.tasks import COLLECT, TABLE, ChunkResult, ChunkTask
+from analyzer.runner.tasks import COLLECT, TABLE, ChunkResult, ChunkTask, table_function
 
 MIN_PARALLEL = 1000  # fewer units than this run in the calling process
 # ... unless a seat plays a strategy tagged slow (a search: milliseconds per unit, where the
@@ -108,9 +107,9 @@ def collect_many(
         rows[result.tag][result.start] = result.rows
 
     shared_pool(n).run(tasks, keep)
-    if concat:
+    if concat:  # every job's chunks in order, one after the other (one game's columns)
         ordered = [parts[s] for parts in rows for s in sorted(parts)]
-        return pd.DataFrame({c: np.concatenate([r[c] for r in ordered]) for c in ordered[0]})
+        return concat_rows(dict(enumerate(ordered)), list(ordered[0]))
     return [concat_rows(parts, list(next(iter(parts.values())))) for parts in rows]
 
 
@@ -120,12 +119,9 @@ def unit_table(table: str, spec: RunSpec, count: int, start: int = 0,
     one table per range of units, each unit's rows depending on its (seed, index) alone)
     computes for units start..start+count-1, in chunks on the pool's workers when there are
     several (the same table, in the same order, as one call here)."""
-    import importlib
-
     n = cap_workers(workers) or cpu_count()
-    module, name = table.split(":")
     if n == 1 or count < 2:
-        return getattr(importlib.import_module(module), name)(spec, start, count)
+        return table_function(table)(spec, start, count)
     plan = Plan.make(spec, count, start, RunOptions(workers=workers, backend="local"), TABLE)
     resolved = tuple(mf.resolved_strategies(plan.spec).items())
     tasks = [ChunkTask(plan.module, plan.spec, c.start, c.count, TABLE, strategies=resolved,

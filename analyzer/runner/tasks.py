@@ -166,6 +166,12 @@ def play(task: ChunkTask) -> dict[str, np.ndarray]:
     return rows
 
 
+def table_function(table: str):
+    """The function a TABLE task names ("module:function")."""
+    module, name = table.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def run_chunk(task: ChunkTask) -> ChunkResult:
     """Play one chunk and reduce, write or return it as ``task.kind`` says."""
     t0 = time.perf_counter()
@@ -174,10 +180,8 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
         limit_numba_threads()
     result = ChunkResult(task.start, task.count, 0.0, tag=task.tag)
     if task.kind == TABLE:
-        module, name = task.table.split(":")
         with pinned(task.spec.game, dict(task.strategies)):
-            result.rows = getattr(importlib.import_module(module), name)(
-                task.spec, task.start, task.count)
+            result.rows = table_function(task.table)(task.spec, task.start, task.count)
         result.seconds = time.perf_counter() - t0
         return result
     with pinned(task.spec.game, dict(task.strategies)):

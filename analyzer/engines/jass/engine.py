@@ -12,9 +12,10 @@ or a single deal (``deals_mode`` true), from its (seed, index) alone:
 
 Work arrays are allocated once per chunk (:func:`new_work`) and reused for every unit, so the
 hot loop allocates nothing. There is one unit loop, :func:`play_unit`, and one deal loop,
-:func:`run_deal`; their variants are compiled from the types of two arguments, each None or
-not (numba prunes an ``if x is None`` on an argument before typing, so a pruned branch's code
-is never compiled):
+:func:`strategies.jass.loop.run_deal` (shared with the search's rollouts, so it lives below
+the engines; its status codes and the trace's layout ``T_*`` are re-exported here); their
+variants are compiled from the types of two arguments, each None or not (numba prunes an
+``if x is None`` on an argument before typing, so a pruned branch's code is never compiled):
 
 * ``search`` (None, or True for a table with a search seat: pimc, peek) picks whether a
   compiled copy holds the full dispatcher, so that a run without search never compiles the
@@ -31,10 +32,10 @@ is never compiled):
     also played once per suit the chooser holds (on scratch copies of the state), one row per
     suit in ``cf_out`` (layout ``CF_*``); see :mod:`analyzer.engines.jass.trump_value`.
 
-The move itself and the rollout entry point of the search live in :mod:`strategies.jass.play`.
-Strategies are called through :func:`strategies.jass.dispatch.decide` (or, without search,
-:func:`strategies.jass.policies.choose_card`); a legal player's policy receives the seat's own
-hand and the public state only (J-11).
+The move itself lives in :mod:`strategies.jass.play`. Strategies are called through
+:func:`strategies.jass.dispatch.decide` (registered into the deal loop's variants with search
+when this module is imported) or, without search, :func:`strategies.jass.policies.choose_card`;
+a legal player's policy receives the seat's own hand and the public state only (J-11).
 """
 
 from __future__ import annotations

@@ -32,6 +32,8 @@ the stack array working).
 
 from __future__ import annotations
 
+from types import FunctionType
+
 from numba import njit, types
 from numba.core import cgutils, ir_utils
 from numba.extending import intrinsic
@@ -52,6 +54,21 @@ def njit_runtime(**options):
     """``njit(cache=True, _nrt=True, **options)``: with numba's runtime even when called from
     a function compiled without it (for a function that allocates)."""
     return njit(**{"cache": True, **options, "_nrt": True})
+
+
+def twin(func, name):
+    """A copy of the plain function ``func`` (or of a dispatcher's, its ``py_func``) named
+    ``name``: the same code for a dispatcher of its own. A play loop's variants with search
+    need their own (strategies/ass/loop.py, strategies/jass/loop.py): the search they ask
+    rolls out through the same loop, and numba cannot cache a function that, while it
+    compiles, has itself compiled for other arguments (the cached code misses a symbol;
+    docs/numba-notes.md). Under NUMBA_DISABLE_JIT ``njit`` gives back plain functions."""
+    func = getattr(func, "py_func", func)
+    copy = FunctionType(func.__code__, func.__globals__, name, func.__defaults__,
+                        func.__closure__)
+    copy.__qualname__ = name
+    copy.__doc__ = func.__doc__
+    return copy
 
 
 def stack_array_intrinsic(element):

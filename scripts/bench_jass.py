@@ -9,7 +9,7 @@ the first-call time with an empty and with a warm numba cache.
 Also (``split``) the nanoseconds of one 4-player ``basic`` deal split into the deal (shuffle
 and packets), the play (aims and 36 cards) and the bookkeeping (points, sticks, the chunk's
 output columns), the nanoseconds of one rollout from the trump-fixing card
-(``strategies.jass.play.rollout``, the search's playout, from a packed state) and
+(``strategies.jass.loop.rollout``, the search's playout, from a packed state) and
 (``search``) the speed of one ``pimc`` seat among ``basic`` players: deals/s, rollouts/s and
 the cost of a rollout card against the plain engine's cost per card.
 

@@ -23,7 +23,7 @@ from analyzer.games.jass.primitives import (
     ST_SIZE,
 )
 from analyzer.rng import seed_state
-from strategies.jass.play import rollout
+from strategies.jass.loop import rollout
 
 
 @njit(cache=True)

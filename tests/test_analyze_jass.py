@@ -82,7 +82,8 @@ def _exact(pos, cards):
     """The mean outcome of every card over every deal of the unseen cards (each equally
     likely: no ban touches them), rolled out as kernels.jass_outcomes does."""
     from strategies.jass.knobs import OBJ_DEAL, P_ROLLOUT
-    from strategies.jass.play import deal_points, play_card, rollout
+    from strategies.jass.loop import rollout
+    from strategies.jass.play import deal_points, play_card
     from strategies.jass.policies import begin_deal
     from strategies.jass.search import ROLLOUT_FAMS, ROLLOUT_PRMS, outcome
 

@@ -203,6 +203,7 @@ def test_search_is_compiled_only_into_the_search_variant(monkeypatch):
 
     from analyzer.engines.ass import engine  # noqa: F401 (registers the search)
     from analyzer.games.ass.cards import VIEW_LEN
+    from analyzer.numba_compat import twin
     from strategies.ass import dispatch, loop
     from strategies.ass.catalog import PIMC
 
@@ -223,7 +224,7 @@ def test_search_is_compiled_only_into_the_search_variant(monkeypatch):
     zero = np.int64(0)
     args = (PIMC, pp, zero, view, rng, packed, hand, np.uint64(0), np.uint64(0), zero, zero,
             zero, zero, zero, zero, zero, zero, trace)
-    checked = njit(_nrt=False)(loop._twin(loop._checked.py_func, "checked_probe"))
+    checked = njit(_nrt=False)(twin(loop._checked.py_func, "checked_probe"))
     assert checked(None, *args) == loop.ILLEGAL
     assert stand_in.signatures == []  # not compiled for the variant without search
     assert checked(True, *args) == lead

@@ -41,7 +41,8 @@ from analyzer.games.jass.primitives import (  # noqa: E402
     U0,
     legal_mask,
 )
-from strategies.jass.play import rollout, to_move  # noqa: E402
+from strategies.jass.loop import rollout  # noqa: E402
+from strategies.jass.play import to_move  # noqa: E402
 from strategies.jass.policies import basic_card  # noqa: E402
 from strategies.registry import engine_arrays, seat_strategies  # noqa: E402
 

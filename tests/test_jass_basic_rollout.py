@@ -1,6 +1,7 @@
 """The search's rollout specialised to `basic` in every seat under `seed`
 (strategies/jass/play.py, ``rollout_basic``) plays on from any packed mid-deal state
-exactly as the general loop (``rollout_general``) does: J-4..J-7 with `basic`'s cards, trump
+exactly as the one deal loop (strategies/jass/loop.py, ``run_deal`` without search or
+records, which every other table's rollout plays) does: J-4..J-7 with `basic`'s cards, trump
 fixed by the first card off suit (J-5) whether it comes in the trick in progress or later,
 the same trick winners and the same J-8/J-9 outcome for the search; and ``rollout`` takes it
 only for such tables.
@@ -29,13 +30,14 @@ from analyzer.games.jass.primitives import (
     legal_mask,
 )
 from strategies.jass.knobs import AIM_LOW, OBJ_DEAL, OBJ_MATCH
-from strategies.jass.play import rollout, rollout_basic, rollout_general, to_move
+from strategies.jass.loop import NO_ROW, NO_STOP, rollout, run_deal
+from strategies.jass.play import rollout_basic, to_move
 from strategies.jass.policies import basic_card
 from strategies.jass.search import outcome
 from strategies.registry import engine_arrays, seat_strategies
 
 # st slots the fast path leaves as they were (its docstring): the order of play, the voids,
-# the trick slots; every other slot must equal the general loop's
+# the trick slots; every other slot must equal the deal loop's
 NOT_KEPT = np.zeros(ST_SIZE, dtype=bool)
 NOT_KEPT[S_HIST:S_HIST + 36] = True
 NOT_KEPT[S_VOID:S_VOID + 4] = True
@@ -68,12 +70,18 @@ def _states(n, deals, seed, swiss=False):
     return out
 
 
+def deal_loop(fams, prms, rng, hands, played, taken, st, memo):
+    """The deal loop as a rollout of any table plays it (no search, no records)."""
+    return run_deal(fams, prms, rng, hands, played, taken, st, memo, None, None, NO_STOP,
+                    NO_ROW)
+
+
 def _general(n, state):
     fams, prms = engine_arrays(seat_strategies("jass", ["basic"], n))
     rng = np.array([7], dtype=np.uint64)
     memo = np.full(4, -1, dtype=np.int64)
     a = [x.copy() for x in state]
-    assert rollout_general(fams, prms, rng, *a, memo) == engine.DONE
+    assert deal_loop(fams, prms, rng, *a, memo) == engine.DONE
     assert rng[0] == 7 and (memo == -1).all()  # basic neither draws nor aims
     return a
 
@@ -85,7 +93,7 @@ def _outcomes(n, taken, st):
 
 
 @pytest.mark.parametrize("n", [3, 4])
-def test_fast_path_leaves_what_the_general_loop_leaves(n):
+def test_fast_path_leaves_what_the_deal_loop_leaves(n):
     """From every state: the same hands (empty), played and taken cards, the same tricks won,
     trump, fixer, last trick and trick bookkeeping (every st slot but the ones it documents
     as not kept), and the same outcome for every seat under both search objectives."""
@@ -147,8 +155,8 @@ def _same(a, b):
 @pytest.mark.parametrize("n", [3, 4])
 def test_dispatch_takes_the_fast_path_only_for_basic_alone_under_seed(n):
     """rollout plays rollout_basic for `basic` in every seat under `seed` (it leaves the order
-    of play as it was) and the general loop for `swiss` states and for a table with another
-    family in any seat (every slot, the stream and the aims equal to rollout_general's)."""
+    of play as it was) and the deal loop for `swiss` states and for a table with another
+    family in any seat (every slot, the stream and the aims equal to the deal loop's)."""
     basic = engine_arrays(seat_strategies("jass", ["basic"], n))
     tables = [basic] + [engine_arrays(seat_strategies(
         "jass", ["basic"] * s + [fam] + ["basic"] * (n - 1 - s), n))
@@ -158,7 +166,7 @@ def test_dispatch_takes_the_fast_path_only_for_basic_alone_under_seed(n):
         for state in _states(n, 6, 300 + n + 10 * swiss, swiss=swiss)[::5]:
             for k, (fams, prms) in enumerate(tables):
                 via = _with(rollout, fams, prms, state)
-                general = _with(rollout_general, fams, prms, state)
+                general = _with(deal_loop, fams, prms, state)
                 if swiss or k > 0:
                     assert _same(via, general), (swiss, k)
                 else:

@@ -30,7 +30,8 @@ from analyzer.runner.backends import shared_pool
 from strategies.jass import policies, search
 from strategies.jass.dispatch import decide
 from strategies.jass.knobs import AIM_HIGH, AIM_LOW, FAM_PEEK, FAM_PIMC
-from strategies.jass.play import deal_points, rollout, to_move
+from strategies.jass.loop import rollout
+from strategies.jass.play import deal_points, to_move
 from strategies.registry import engine_arrays, parse_strategy, seat_strategies
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -40,7 +40,8 @@ from analyzer.rng import next_u64
 from strategies.ass.pimc import _policy_worlds, _roll, rollout_strategy, sample_world
 from strategies.ass.rollout import play_on as ass_play_on
 from strategies.jass.knobs import OBJ_DEAL, P_ROLLOUT
-from strategies.jass.play import deal_points, play_card, rollout
+from strategies.jass.loop import rollout
+from strategies.jass.play import deal_points, play_card
 from strategies.jass.policies import begin_deal
 from strategies.jass.search import ROLLOUT_FAMS, ROLLOUT_PRMS, draw_worlds, outcome
 from strategies.registry import N_PARAMS

@@ -16,7 +16,7 @@ the rest, so a pruned branch's code is never compiled):
               ``peek``); their code is registered from above by strategies/ass/dispatch.py
               (:func:`search_hook`), since the search itself rolls out through this loop
               (and for that, the loop's variants with search are compiled by a dispatcher
-              of their own, :func:`_twin`);
+              of their own, :func:`analyzer.numba_compat.twin`);
 * ``trace``   None, or the move record int64[MAX_ROUNDS, TRACE_WIDTH], written while the
               runtime flag ``tracing`` is set (per round the starter, the taker or winner,
               and every seat's move in playing order from the starter; PASS for a pass);
@@ -38,8 +38,6 @@ round and may not lead the ass in it, A-8), so a game has at most ``2 * cards + 
 """
 
 from __future__ import annotations
-
-from types import FunctionType
 
 import numpy as np
 from numba import njit, types
@@ -76,7 +74,7 @@ from analyzer.games.ass.moves import (
     move_delta,
     unpack_to,
 )
-from analyzer.numba_compat import njit_no_runtime
+from analyzer.numba_compat import njit_no_runtime, twin
 from strategies.ass.catalog import BASIC, PEEK, PIMC
 from strategies.ass.policies import basic_packed, decide_other
 
@@ -151,19 +149,6 @@ def legal(move, hand, pos, ass_round, may_lead_ass, k, high):
     kind = (move >> 8) & 15 if move >= 0 else 0  # a kind out of range is rejected anyway
     return check_move(move, count_of(hand, kind), count_of(hand, JOKER), count_of(hand, ASS),
                       pos, ass_round, may_lead_ass, k, high)
-
-
-def _twin(func, name):
-    """A copy of the plain function ``func`` named ``name``: the same code for a dispatcher
-    of its own. The loop's variants with search need their own (:func:`play_rounds`): the
-    search they ask rolls out through this loop, and numba cannot cache a function that,
-    while it compiles, has itself compiled for other arguments (the cached code misses a
-    symbol)."""
-    twin = FunctionType(func.__code__, func.__globals__, name, func.__defaults__,
-                        func.__closure__)
-    twin.__qualname__ = name
-    twin.__doc__ = func.__doc__
-    return twin
 
 
 def checked_move(others, search, fam, params, seat, view, rng, packed, hand, table, gone, pos,
@@ -251,8 +236,8 @@ def play_rounds(others, search, fams, params, packed, n, view, rng, gone, table,
     (forced passes included), for benchmarks.
 
     Compiled by ``_loop``, or where ``search`` is True by its twin ``_loop_search``
-    (:func:`_twin`); in jitted code the choice is made when the caller is compiled (the
-    overload below).
+    (:func:`analyzer.numba_compat.twin`); in jitted code the choice is made when the caller
+    is compiled (the overload below).
     """
     loop = _loop if search is None else _loop_search
     return loop(others, search, fams, params, packed, n, view, rng, gone, table, starter,
@@ -438,4 +423,4 @@ def _loop(others, search, fams, params, packed, n, view, rng, gone, table, start
     return status, rounds, ass_rounds, turns
 
 
-_loop_search = njit_no_runtime()(_twin(_loop.py_func, "_loop_search"))
+_loop_search = njit_no_runtime()(twin(_loop, "_loop_search"))

@@ -2,16 +2,23 @@
 
 :func:`strategies.jass.policies.choose_card` holds the non-search families only, so that a
 search strategy can roll worlds out with it (numba cannot recurse engine -> policy ->
-engine); :func:`decide` adds the search families on top and is what the engine's deal loop
-(with search) and the reference engine's checks (analyzer/engines/jass/reference.py) call.
+engine); :func:`decide` adds the search families on top and is what the deal loop's variants
+with search (:mod:`strategies.jass.loop`) and the reference engine's checks
+(analyzer/engines/jass/reference.py) call. The loop asks it through
+:func:`strategies.jass.loop.search_hook`, whose compiled implementation
+:func:`register_search` registers (the loop cannot import the search, which rolls out through
+it).
 """
 
 from __future__ import annotations
+
+from numba.extending import overload
 
 from analyzer.bits import popcount
 from analyzer.games.jass.cards import SUIT_MASK
 from analyzer.numba_compat import njit_no_runtime, njit_runtime
 from strategies.jass.knobs import FAM_PEEK, FAM_PIMC
+from strategies.jass.loop import SEARCH, search_hook
 from strategies.jass.policies import choose_card, forced_trump_card
 from strategies.jass.search import peek_card, pimc_card, search_card
 
@@ -39,3 +46,18 @@ def forced_card(fam, prm, seat, hands, suit, st, played, taken, rng, aim):
         return search_card(prm, seat, hand, hand & SUIT_MASK[suit], st, played, taken, rng,
                            hands, fam == FAM_PEEK, least)
     return forced_trump_card(fam, prm, seat, hand, suit, st, played, taken, rng, aim)
+
+
+def _search_hook_typed(fam, prm, seat, hands, legal, st, played, taken, rng, aim):
+    def search(fam, prm, seat, hands, legal, st, played, taken, rng, aim):
+        return decide(fam, prm, seat, hands, legal, st, played, taken, rng, aim)
+    return search
+
+
+def register_search() -> None:
+    """Give the deal loop's ``search_hook`` its implementation, :func:`decide`: an overload
+    for compiled code, the plain function for NUMBA_DISABLE_JIT (once per process; the engine
+    calls this when it is imported)."""
+    if not SEARCH:
+        overload(search_hook, inline="always")(_search_hook_typed)
+        SEARCH.append(decide)

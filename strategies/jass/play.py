@@ -1,17 +1,14 @@
-"""The per-move core of the Plus-Minus Jass engine, and the rollout entry point of search.
+"""The per-move core of Plus-Minus Jass, shared by the deal loop, the engine and the search.
 
-Shared by the engine (:mod:`analyzer.engines.jass.engine`) and the search strategies
-(:mod:`strategies.jass.search`), so it imports only the non-search policies:
+It imports only the non-search policies:
 
 * :func:`play_card` applies one legal card to the packed deal state (``hands``, ``played``,
   ``taken`` uint64[4] and the public state ``st``, layout in ``primitives``);
   :func:`play_card_no_bans` the same without the search's ``S_BAN`` inferences;
-* :func:`rollout` plays a deal on from any packed mid-deal state to its end with the given
-  per-seat families and parameters. It allocates nothing, checks nothing (the policies it can
-  call, ``basic``/``random``/``heuristic``, only return legal cards) and is meant to be called
-  from jitted code: a search strategy builds a state per sampled world and rolls it out.
-  A table of ``basic`` alone under ``seed`` plays :func:`rollout_basic` (the trick in local
-  variables, as the plain run of such tables does), any other :func:`rollout_general`;
+* :func:`rollout_basic` plays a deal on from any packed mid-deal state to its end with
+  ``basic`` in every seat under ``seed``: the fast path of the search's playout
+  (:func:`strategies.jass.loop.rollout`; every other table plays the one deal loop,
+  :func:`strategies.jass.loop.run_deal`);
 * :func:`deal_points`, :func:`deal_bonus`: J-8 points and the J-9 bonus sticks of remembered
   ties for the deal as it ended, without touching the match's own tie book.
 
@@ -47,16 +44,13 @@ from analyzer.games.jass.primitives import (
     S_WON,
     U0,
     ban_mask,
-    legal_mask,
     mask_points,
     trump_strength,
 )
 from analyzer.numba_compat import njit_no_runtime
 from strategies.jass.basic_tricks import basic_any, end_trick, follower, ix, power_of
-from strategies.jass.knobs import FAM_BASIC
-from strategies.jass.policies import choose_card
 
-DONE = 0
+DONE = 0  # the status of a deal played to its end (strategies.jass.loop)
 
 
 @njit_no_runtime(inline="always")
@@ -69,8 +63,9 @@ def play_card(seat, card, hands, played, taken, st):
 @njit_no_runtime(inline="always")
 def play_card_no_bans(seat, card, hands, played, taken, st):
     """:func:`play_card` without the upkeep of ``S_BAN``, for loops whose public state no
-    search strategy reads: the plain run's (``engine.run_deal`` without search) and the rollouts'.
-    Only the search reads ``S_BAN`` (every other policy decides on its hand, the trick,
+    search strategy reads: the deal loop's without search
+    (:func:`strategies.jass.loop.run_deal`: the engine's plain runs and the rollouts). Only the
+    search reads ``S_BAN`` (every other policy decides on its hand, the trick,
     ``S_VOID`` and the cards played and taken), so the moves are the same; measured about
     10% of the play time of a ``basic`` deal."""
     _apply(seat, card, hands, played, taken, st, False)
@@ -157,52 +152,11 @@ def to_move(st):
 
 
 @njit_no_runtime()
-def rollout(fams, prms, rng, hands, played, taken, st, memo):
-    """Play the deal on from the packed state to its end with the non-search families
-    ``fams[seat]`` / ``prms[seat]`` and aims ``memo[seat]``; draws come from ``rng``. Allocates
-    nothing; returns DONE. The search strategies' playout (never reaches a search family).
-
-    A table of ``basic`` in every seat under ``seed`` plays :func:`rollout_basic` (the same
-    cards, tricks and outcome, fewer of the public record's slots kept: its doc); every other
-    table :func:`rollout_general`."""
-    if basic_table(fams, st):
-        return rollout_basic(hands, played, taken, st)
-    return rollout_general(fams, prms, rng, hands, played, taken, st, memo)
-
-
-@njit_no_runtime(inline="always")
-def basic_table(fams, st):
-    """True for the tables :func:`rollout_basic` plays: ``basic`` in each of the ``st[S_N]``
-    seats and the ``seed`` rule set."""
-    if st[S_SWISS] != 0:
-        return False
-    for i in range(st[S_N]):  # noqa: SIM110 (a loop numba compiles)
-        if fams[i] != FAM_BASIC:
-            return False
-    return True
-
-
-@njit_no_runtime()
-def rollout_general(fams, prms, rng, hands, played, taken, st, memo):
-    """:func:`rollout` for any table: card by card through the families' policies and
-    :func:`play_card_no_bans`, keeping the whole public record but ``S_BAN``."""
-    ntr = st[S_NTRICKS]
-    while st[S_TRICK] < ntr:
-        seat = to_move(st)
-        hand = hands[seat]
-        legal = legal_mask(hand, st)
-        card = choose_card(fams[seat], prms[seat], seat, hand, legal, st, played, taken, rng,
-                           memo[seat])
-        play_card_no_bans(seat, card, hands, played, taken, st)  # no reader of the bans
-    return DONE
-
-
-@njit_no_runtime()
 def rollout_basic(hands, played, taken, st):
-    """:func:`rollout` for ``basic`` in every seat under ``seed`` (issue 13): the play of
-    :mod:`strategies.jass.basic_tricks` (the plain run's: the trick in local variables,
-    J-4..J-6 and ``basic`` fused by 9-bit key tables, J-7 as a power table), started from the
-    packed state; the trick in progress (the trump-fixing card is usually in the middle of
+    """:func:`strategies.jass.loop.rollout` for ``basic`` in every seat under ``seed`` (issue
+    13): the play of :mod:`strategies.jass.basic_tricks` (the plain run's: the trick in local
+    variables, J-4..J-6 and ``basic`` fused by 9-bit key tables, J-7 as a power table), started
+    from the packed state; the trick in progress (the trump-fixing card is usually in the middle of
     one, and trump may be unfixed yet) is read from ``st``: its leader, led suit, best seat
     and card, cards so far. Returns DONE.
 
@@ -213,19 +167,19 @@ def rollout_basic(hands, played, taken, st):
     general loop alone: 10).
 
     Its readers: the search's :func:`strategies.jass.search.outcome` (``taken``, ``S_N``,
-    ``S_TRUMP``, ``S_LAST_WINNER``, and ``S_DEAL_NO``, ``S_STICKS``, ``S_TIES``, which no
-    rollout changes), scripts/bench_jass.py (the checksum of ``S_LAST_WINNER``, ``S_TRUMP``,
-    ``taken``, ``S_WON``), tests/test_cbase_jass.py and tests/test_jass_basic_rollout.py
-    (``taken``, ``S_WON``, ``S_LAST_WINNER``, ``S_TRUMP``, ``S_FIXER``, ...). It leaves what
-    :func:`rollout_general` leaves in ``hands`` (empty), ``played``, ``taken``, ``rng`` and
-    ``memo`` (``basic`` neither draws nor aims) and in ``st[S_TRUMP]``, ``S_FIXER``,
+    ``S_TRUMP``, ``S_LAST_WINNER``, and ``S_DEAL_NO``, ``S_STICKS``, ``S_TIES``, which no rollout
+    changes), scripts/bench_jass.py (the checksum of ``S_LAST_WINNER``, ``S_TRUMP``, ``taken``,
+    ``S_WON``), tests/test_cbase_jass.py and tests/test_jass_basic_rollout.py (``taken``, ``S_WON``,
+    ``S_LAST_WINNER``, ``S_TRUMP``, ``S_FIXER``, ...). It leaves what the deal loop
+    (:func:`strategies.jass.loop.run_deal`) leaves in ``hands`` (empty), ``played``, ``taken``,
+    ``rng`` and ``memo`` (``basic`` neither draws nor aims) and in ``st[S_TRUMP]``, ``S_FIXER``,
     ``S_LEADER``, ``S_POS``, ``S_TRICK``, ``S_LED``, ``S_BEST_SEAT``, ``S_BEST_CARD``,
-    ``S_HIGH_TRUMP``, ``S_LAST_WINNER`` and ``S_WON``; the deal's constants (``S_N``,
-    ``S_SWISS``, ``S_DEALER``, ``S_DEAL_NO``, ``S_FIRST``, ``S_NTRICKS``, ``S_STICKS``,
-    ``S_TIES``) and ``S_BAN`` neither loop touches. What it does not keep (no reader after a
-    rollout; the general loop writes it), left as it was: the order of play ``S_HIST`` of the
-    cards it plays, the voids ``S_VOID`` they show, and the trick slots ``S_TCARD``/``S_TSEAT``
-    (where the general loop leaves the last trick)."""
+    ``S_HIGH_TRUMP``, ``S_LAST_WINNER`` and ``S_WON``; the deal's constants (``S_N``, ``S_SWISS``,
+    ``S_DEALER``, ``S_DEAL_NO``, ``S_FIRST``, ``S_NTRICKS``, ``S_STICKS``, ``S_TIES``) and ``S_BAN``
+    neither loop touches. What it does not keep (no reader after a rollout; the deal loop writes
+    it), left as it was: the order of play ``S_HIST`` of the cards it plays, the voids ``S_VOID``
+    they show, and the trick slots ``S_TCARD``/``S_TSEAT`` (where the deal loop leaves the last
+    trick)."""
     n = st[S_N]
     ntr = st[S_NTRICKS]
     t = st[S_TRICK]

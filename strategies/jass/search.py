@@ -97,7 +97,8 @@ from strategies.jass.knobs import (
     ROLLOUT_CHOICES,
     TR_RANDOM,
 )
-from strategies.jass.play import deal_bonus, deal_points, play_card, rollout, to_move
+from strategies.jass.loop import rollout
+from strategies.jass.play import deal_bonus, deal_points, play_card, to_move
 from strategies.jass.policies import begin_deal, choose_card, fix_card, trump_like
 from strategies.registry import N_PARAMS, catalog, resolve_values
 

@@ -99,7 +99,7 @@ def _deal_play(rng, deck, hands, taken, st, n, first):
 def deal_play_basic(rng, deck, hands, taken, st, n, dealer):
     """Deal (the seat after ``dealer`` first) and play one deal with ``basic`` everywhere under
     ``seed``: the cards, draws and trick winners of :func:`engine.start_deal` followed by
-    :func:`engine.run_deal`, leaving what the scoring reads (see the module doc)."""
+    :func:`strategies.jass.loop.run_deal`, leaving what the scoring reads (see the module doc)."""
     first = dealer + 1
     if first == n:
         first = 0

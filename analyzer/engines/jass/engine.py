@@ -12,9 +12,10 @@ or a single deal (``deals_mode`` true), from its (seed, index) alone:
 
 Work arrays are allocated once per chunk (:func:`new_work`) and reused for every unit, so the
 hot loop allocates nothing. There is one unit loop, :func:`play_unit`, and one deal loop,
-:func:`run_deal`; their variants are compiled from the types of two arguments, each None or
-not (numba prunes an ``if x is None`` on an argument before typing, so a pruned branch's code
-is never compiled):
+:func:`strategies.jass.loop.run_deal` (shared with the search's rollouts, so it lives below
+the engines; its status codes and the trace's layout ``T_*`` are re-exported here); their
+variants are compiled from the types of two arguments, each None or not (numba prunes an
+``if x is None`` on an argument before typing, so a pruned branch's code is never compiled):
 
 * ``search`` (None, or True for a table with a search seat: pimc, peek) picks whether a
   compiled copy holds the full dispatcher, so that a run without search never compiles the
@@ -31,10 +32,10 @@ is never compiled):
     also played once per suit the chooser holds (on scratch copies of the state), one row per
     suit in ``cf_out`` (layout ``CF_*``); see :mod:`analyzer.engines.jass.trump_value`.
 
-The move itself and the rollout entry point of the search live in :mod:`strategies.jass.play`.
-Strategies are called through :func:`strategies.jass.dispatch.decide` (or, without search,
-:func:`strategies.jass.policies.choose_card`); a legal player's policy receives the seat's own
-hand and the public state only (J-11).
+The move itself lives in :mod:`strategies.jass.play`. Strategies are called through
+:func:`strategies.jass.dispatch.decide` (registered into the deal loop's variants with search
+when this module is imported) or, without search, :func:`strategies.jass.policies.choose_card`;
+a legal player's policy receives the seat's own hand and the public state only (J-11).
 """
 
 from __future__ import annotations
@@ -56,37 +57,44 @@ from analyzer.games.jass.primitives import (
     S_LED,
     S_N,
     S_NTRICKS,
-    S_POS,
     S_STICKS,
     S_SWISS,
     S_TIES,
-    S_TRICK,
     S_TRUMP,
     S_WON,
     ST_SIZE,
     U0,
-    legal_mask,
 )
 from analyzer.games.jass.scoring import base_sticks, match_winner, settle_ties
 from analyzer.numba_compat import njit_no_runtime, njit_runtime
 from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
-from strategies.jass.dispatch import decide, forced_card
-from strategies.jass.knobs import FAM_BASIC
-from strategies.jass.play import (
-    deal_points,
-    play_card,
-    play_card_no_bans,
-    seat_points,
-    to_move,
+from strategies.jass.dispatch import forced_card, register_search
+from strategies.jass.loop import (  # noqa: F401 (the status codes and trace layout, re-exported)
+    DONE,
+    ILLEGAL,
+    STOPPED,
+    T_AIM,
+    T_BONUS,
+    T_CARDS,
+    T_DEALER,
+    T_FIXER,
+    T_HANDS,
+    T_LAST_WINNER,
+    T_LEADERS,
+    T_POINTS,
+    T_STICKS,
+    T_TOTALS,
+    T_TRUMP,
+    T_WIDTH,
+    T_WINNERS,
+    run_deal,
 )
-from strategies.jass.policies import basic_card, begin_deal, choose_card
+from strategies.jass.play import deal_points, play_card, seat_points, to_move
+from strategies.jass.policies import begin_deal
+
+register_search()  # the search families into the deal loop's variants with search
 
 MAX_PLAYERS = 4
-
-# Status codes of play_unit / run_deal.
-DONE = 0
-STOPPED = 1  # run_deal stopped at a trump-fixing decision (the records' run with stop on)
-ILLEGAL = 100  # + seat: a strategy returned a card it may not play (a strategy bug)
 
 # Constant arguments are read from arrays so that numba types them as plain bool/int64: a
 # literal True/False/0 argument makes numba compile a separate copy of the (large) callee for
@@ -109,22 +117,6 @@ R_FIRST_DEALER = 2
 R_CAPPED = 3
 R_CF_ROWS = 4
 R_SIZE = 5
-
-# One trace row per deal.
-T_DEALER = 0
-T_TRUMP = 1
-T_FIXER = 2
-T_LAST_WINNER = 3
-T_HANDS = 4  # 4 slots: hands after the deal, by seat (bitmasks)
-T_CARDS = 8  # 36 slots: every card in playing order
-T_LEADERS = 44  # 12 slots
-T_WINNERS = 56  # 12 slots
-T_POINTS = 68  # 4 slots
-T_STICKS = 72  # 4 slots: awarded in this deal, bonus included
-T_TOTALS = 76  # 4 slots: running totals after the deal
-T_BONUS = 80  # 4 slots: bonus sticks from remembered ties paid in this deal
-T_AIM = 84  # 4 slots: each seat's aim in the deal (-1 n/a)
-T_WIDTH = 88
 
 # One counterfactual row per (deal with a trump fix, candidate suit).
 CF_DEAL = 0
@@ -232,72 +224,6 @@ def begin_all(fams, prms, hands, st, memo, n):
         seat += 1
         if seat == n:
             seat = 0
-
-
-@njit_no_runtime()
-def run_deal(fams, prms, rng, hands, played, taken, st, memo, search, rec, stop, trow):
-    """Play from the current state to the end of the deal. Returns DONE, ILLEGAL + seat, or
-    (records' variant, stop on) STOPPED.
-
-    The one deal loop of every run; its variants are made by the compiler from the types of
-    two arguments (numba prunes an ``if x is None`` on an argument before typing the rest):
-
-    * ``search`` None for a table without a search seat, True for one with (pimc, peek).
-      Without search, ``basic`` is trusted (it picks from ``legal`` by construction), every
-      other family's card comes through :func:`strategies.jass.policies.choose_card` and is
-      checked, and the public state gets no ``S_BAN`` inferences (only a search reads them:
-      ``play_card_no_bans``), so such runs never compile the search; with search, every
-      family's card comes through the full dispatcher
-      (:func:`strategies.jass.dispatch.decide`) and is checked.
-    * ``rec`` None in a plain run (nothing of the records compiled in, ``stop`` and ``trow``
-      unread), or the records' outputs of :func:`play_unit` (with ``search`` the literal
-      :data:`RECORDS_SEARCH`): then with ``stop`` set, stop just before a seat has to fix
-      trump (returns STOPPED); with ``trow`` >= 0, write the deal's cards, leaders and
-      winners into row ``trow`` of the trace ``rec[1]`` (layout ``T_*``). The records' copy
-      of play_unit asks for this loop only with these types (its plain branch as well), so
-      it compiles one copy of it."""
-    if rec is not None:
-        trace = rec[1]
-    ntr = st[S_NTRICKS]
-    while st[S_TRICK] < ntr:
-        seat = to_move(st)
-        hand = hands[seat]
-        if rec is not None:
-            pos = st[S_POS]
-            t = st[S_TRICK]
-            if (
-                stop
-                and st[S_TRUMP] < 0
-                and pos > 0
-                and (hand & SUIT_MASK[st[S_LED]]) == U0
-            ):
-                return STOPPED
-        legal = legal_mask(hand, st)
-        if search is None:
-            fam = fams[seat]
-            if fam == FAM_BASIC:
-                card = basic_card(legal, st)
-            else:
-                card = choose_card(fam, prms[seat], seat, hand, legal, st, played, taken, rng,
-                                   memo[seat])
-                if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
-                    return ILLEGAL + seat
-        else:
-            card = decide(fams[seat], prms[seat], seat, hands, legal, st, played, taken, rng,
-                          memo[seat])
-            if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
-                return ILLEGAL + seat
-        if rec is not None and trow >= 0:
-            trace[trow, T_CARDS + t * st[S_N] + pos] = card
-            if pos == 0:
-                trace[trow, T_LEADERS + t] = seat
-        if search is None:
-            play_card_no_bans(seat, card, hands, played, taken, st)  # no search reads the bans
-        else:
-            play_card(seat, card, hands, played, taken, st)
-        if rec is not None and trow >= 0 and st[S_POS] == 0:
-            trace[trow, T_WINNERS + t] = st[S_LEADER]
-    return DONE
 
 
 @njit_no_runtime()

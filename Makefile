@@ -3,21 +3,29 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: setup test lint demo bench bench-scaling clean-cache clean
+.PHONY: setup bytecode test lint demo bench bench-scaling clean-cache clean
 
 # uv installs the same packages from PyPI as pip, in parallel: about 15 s instead of about 65 s
 # on the 2-core machine (make demo and make test from a fresh clone start here). Where uv
-# cannot be had, pip does the same install.
+# cannot be had, pip does the same install. --compile-bytecode writes the installed packages'
+# .pyc files once, as pip does: uv leaves them out, and where PYTHONDONTWRITEBYTECODE is set
+# (as on the CI machine) every process, each test's and each worker's, would otherwise compile
+# numba, pandas and matplotlib from source again on import.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	if $(PY) -m pip install -q uv; then \
-	  $(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev]'; \
+	  $(VENV)/bin/uv pip install -q --compile-bytecode --python $(PY) -e '.[dev]'; \
 	else \
 	  $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q -e '.[dev]'; \
 	fi
 	touch $@
 
-setup: $(VENV)/.installed
+# The project's own .pyc files, for the same reason (compileall writes them even under
+# PYTHONDONTWRITEBYTECODE; unchanged files are skipped, an edited one is rewritten).
+bytecode: $(VENV)/.installed
+	$(PY) -m compileall -q -j 0 analyzer strategies reports scripts tests > /dev/null
+
+setup: $(VENV)/.installed bytecode
 
 # pytest-xdist: one test process per core (at most 8) after the conftest's side-by-side
 # compile; TEST_WORKERS=0 runs the suite in one process.

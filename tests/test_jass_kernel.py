@@ -111,13 +111,17 @@ from analyzer.engines.kernel import RunSpec
 field = ("adaptive", "random", "aim-high")
 deals = kernel.play_chunk(RunSpec("jass", 3, field, seed=8, mode="deals"), 0, 12)
 matches = kernel.play_chunk(RunSpec("jass", 3, field, seed=8), 0, 2)
-print(json.dumps({"points": deals["points"].tolist(), "sticks": matches["sticks"].tolist()}))
+search = kernel.play_chunk(RunSpec("jass", 3, SEARCH_FIELD, seed=8, mode="deals"), 0, 2)
+print(json.dumps({"points": deals["points"].tolist(), "sticks": matches["sticks"].tolist(),
+                  "search": search["points"].tolist()}))
 """
+SEARCH_FIELD = ("pimc:worlds=2", "basic", "random")  # the deal loop's variant with search
 
 
 def test_pure_python_mode_gives_identical_results():
     """Under NUMBA_DISABLE_JIT=1 (coverage, debugging) the same code, with the plain-Python
-    twins of the bit intrinsics, gives bit-identical results."""
+    twins of the bit intrinsics, gives bit-identical results, a search seat's deals included
+    (the deal loop's search variant reaches the dispatcher through its registered hook)."""
     import json
     import os
     import subprocess
@@ -125,14 +129,17 @@ def test_pure_python_mode_gives_identical_results():
     from pathlib import Path
 
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    out = subprocess.run([sys.executable, "-W", "ignore", "-c", _PURE_PYTHON_RUN], env=env,
+    script = f"SEARCH_FIELD = {SEARCH_FIELD!r}\n" + _PURE_PYTHON_RUN
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", script], env=env,
                          cwd=Path(__file__).resolve().parent.parent, capture_output=True,
                          text=True, check=True, timeout=120)
     got = json.loads(out.stdout.strip().splitlines()[-1])
     field = ("adaptive", "random", "aim-high")
     deals = kernel.play_chunk(RunSpec("jass", 3, field, seed=8, mode="deals"), 0, 12)
     matches = kernel.play_chunk(RunSpec("jass", 3, field, seed=8), 0, 2)
-    assert got == {"points": deals["points"].tolist(), "sticks": matches["sticks"].tolist()}
+    search = kernel.play_chunk(RunSpec("jass", 3, SEARCH_FIELD, seed=8, mode="deals"), 0, 2)
+    assert got == {"points": deals["points"].tolist(), "sticks": matches["sticks"].tolist(),
+                   "search": search["points"].tolist()}
 
 
 def test_an_illegal_strategy_move_is_reported_with_its_seat():

@@ -270,3 +270,38 @@ def test_the_basic_alone_loop_plays_the_traced_loops_games(players):
         assert list(out["ass_taken"][rows]) == taken, g
         assert (out["rounds"][rows] == rounds).all()
         assert (out["ass_rounds"][rows] == ass_rounds).all()
+
+
+_PURE_PYTHON_RUN = """
+import json
+from analyzer.engines.ass import kernel
+from analyzer.engines.kernel import RunSpec
+plain = kernel.play_chunk(RunSpec("ass", 4, PLAIN_FIELD, seed=8, mode="games"), 0, 6)
+search = kernel.play_chunk(RunSpec("ass", 4, SEARCH_FIELD, seed=8, mode="games"), 0, 2)
+print(json.dumps({"plain": plain["minus_points"].tolist(),
+                  "search": search["minus_points"].tolist()}))
+"""
+PLAIN_FIELD = ("careful", "random", "basic", "careful")
+SEARCH_FIELD = ("pimc:worlds=2", "basic", "random", "careful")  # the loop's search variant
+
+
+def test_pure_python_mode_gives_identical_results():
+    """Under NUMBA_DISABLE_JIT=1 (coverage, debugging) the same code gives the same games as
+    the compiled kernels, a search seat's included (the play loop reaches the search through
+    the hook strategies/ass/dispatch.py registers, in plain Python as when compiled)."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    script = f"PLAIN_FIELD = {PLAIN_FIELD!r}\nSEARCH_FIELD = {SEARCH_FIELD!r}\n" + _PURE_PYTHON_RUN
+    out = subprocess.run([sys.executable, "-W", "ignore", "-c", script], env=env,
+                         cwd=Path(__file__).resolve().parent.parent, capture_output=True,
+                         text=True, check=True, timeout=120)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    plain = kernel.play_chunk(RunSpec("ass", 4, PLAIN_FIELD, seed=8, mode="games"), 0, 6)
+    search = kernel.play_chunk(RunSpec("ass", 4, SEARCH_FIELD, seed=8, mode="games"), 0, 2)
+    assert got == {"plain": plain["minus_points"].tolist(),
+                   "search": search["minus_points"].tolist()}

@@ -17,7 +17,7 @@ from numba import njit
 from numba.extending import overload
 
 from strategies.ass.catalog import BASIC, PIMC
-from strategies.ass.loop import search_hook
+from strategies.ass.loop import SEARCH, search_hook
 from strategies.ass.pimc import search_move
 from strategies.ass.policies import basic, decide_other
 
@@ -28,15 +28,14 @@ def _search_hook_typed(fam, pp, view, rng, packed, trace):
     return search
 
 
-_registered: list[bool] = []
-
 
 def register_search() -> None:
-    """Give the play loop's ``search_hook`` its compiled implementation, ``search_move``
-    (once per process; the engine calls this when it is imported)."""
-    if not _registered:
+    """Give the play loop's ``search_hook`` its implementation, ``search_move``: an overload
+    for compiled code, the plain function for NUMBA_DISABLE_JIT (once per process; the engine
+    calls this when it is imported)."""
+    if not SEARCH:
         overload(search_hook, inline="always")(_search_hook_typed)
-        _registered.append(True)
+        SEARCH.append(search_move)
 
 
 @njit(cache=True)

@@ -86,12 +86,18 @@ ILLEGAL = -1000  # checked_move's answer for an illegal move (no move code is ne
 I0 = np.int64(0)  # a zero typed int64, not the literal 0 (one compiled checked_move)
 
 
+SEARCH: list = []  # the search's move, as strategies/ass/dispatch.py registers it
+
+
 def search_hook(fam, pp, view, rng, packed, trace):
     """The move of a search seat (``pimc``, or ``peek``, which reads every hand in ``packed``;
-    ``trace`` is the game's public move record). Compiled code gets it from the overload that
-    strategies/ass/dispatch.py registers (the search rolls out through this module, so this
-    module cannot import it); :func:`checked_move` calls it only when ``search`` is True."""
-    raise NotImplementedError("the search is registered by strategies.ass.dispatch")
+    ``trace`` is the game's public move record). strategies/ass/dispatch.py registers it (the
+    search rolls out through this module, so this module cannot import it): compiled code gets
+    it from an overload, plain Python (NUMBA_DISABLE_JIT) from :data:`SEARCH`.
+    :func:`checked_move` calls it only when ``search`` is True."""
+    if not SEARCH:
+        raise NotImplementedError("the search is registered by strategies.ass.dispatch")
+    return SEARCH[0](fam, pp, view, rng, packed, trace)
 
 
 def family_of(fams, seat):

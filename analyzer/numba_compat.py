@@ -36,7 +36,7 @@ from types import FunctionType
 
 from numba import njit, types
 from numba.core import cgutils, ir_utils
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 from numba.np.arrayobj import make_array, populate_array
 
 TESTED_NUMBA = ">=0.68,<0.69"  # the numba releases cardlab is tested with
@@ -69,6 +69,24 @@ def twin(func, name):
     copy.__qualname__ = name
     copy.__doc__ = func.__doc__
     return copy
+
+
+def register_hook(hook, registry: list, typed, plain) -> None:
+    """Give the stub ``hook`` (a play loop's call into code that cannot be imported below it,
+    e.g. the search, which rolls out through that loop) its implementation, once per process:
+    ``typed`` as its overload for compiled code, ``plain`` into ``registry`` for plain Python
+    (NUMBA_DISABLE_JIT), where the stub calls :func:`registered`."""
+    if not registry:
+        overload(hook, inline="always")(typed)
+        registry.append(plain)
+
+
+def registered(registry: list, by: str):
+    """The plain implementation in ``registry`` (:func:`register_hook`); NotImplementedError
+    naming the module ``by`` that registers it when none is."""
+    if not registry:
+        raise NotImplementedError(f"the search is registered by {by}")
+    return registry[0]
 
 
 def stack_array_intrinsic(element):

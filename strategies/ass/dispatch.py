@@ -4,9 +4,9 @@
 (:mod:`strategies.ass.pimc`) can roll worlds out with them through the one play loop
 (:mod:`strategies.ass.loop`; numba cannot recurse policy -> search -> policy);
 :func:`decide` adds the search on top. The play loop asks the search through
-:func:`strategies.ass.loop.search_hook`, whose compiled implementation
-:func:`register_search` registers (the loop cannot import the search, which rolls out
-through it), in the loop's variants with search only; the non-search families are listed once, in
+:func:`strategies.ass.loop.search_hook`, whose implementation :func:`register_search`
+registers (the loop cannot import the search, which rolls out through it), in the loop's
+variants with search only; the non-search families are listed once, in
 :func:`strategies.ass.policies.decide_other`.
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.extending import overload
 
+from analyzer.numba_compat import register_hook
 from strategies.ass.catalog import BASIC, PIMC
 from strategies.ass.loop import SEARCH, search_hook
 from strategies.ass.pimc import search_move
@@ -28,14 +28,11 @@ def _search_hook_typed(fam, pp, view, rng, packed, trace):
     return search
 
 
-
 def register_search() -> None:
-    """Give the play loop's ``search_hook`` its implementation, ``search_move``: an overload
-    for compiled code, the plain function for NUMBA_DISABLE_JIT (once per process; the engine
-    calls this when it is imported)."""
-    if not SEARCH:
-        overload(search_hook, inline="always")(_search_hook_typed)
-        SEARCH.append(search_move)
+    """Give the play loop's ``search_hook`` its implementation, ``search_move`` (compiled and
+    plain: :func:`analyzer.numba_compat.register_hook`; the engine calls this when it is
+    imported)."""
+    register_hook(search_hook, SEARCH, _search_hook_typed, search_move)
 
 
 @njit(cache=True)

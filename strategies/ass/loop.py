@@ -74,7 +74,7 @@ from analyzer.games.ass.moves import (
     move_delta,
     unpack_to,
 )
-from analyzer.numba_compat import njit_no_runtime, twin
+from analyzer.numba_compat import njit_no_runtime, registered, twin
 from strategies.ass.catalog import BASIC, PEEK, PIMC
 from strategies.ass.policies import basic_packed, decide_other
 
@@ -95,9 +95,7 @@ def search_hook(fam, pp, view, rng, packed, trace):
     search rolls out through this module, so this module cannot import it): compiled code gets
     it from an overload, plain Python (NUMBA_DISABLE_JIT) from :data:`SEARCH`.
     :func:`checked_move` calls it only when ``search`` is True."""
-    if not SEARCH:
-        raise NotImplementedError("the search is registered by strategies.ass.dispatch")
-    return SEARCH[0](fam, pp, view, rng, packed, trace)
+    return registered(SEARCH, "strategies.ass.dispatch")(fam, pp, view, rng, packed, trace)
 
 
 def family_of(fams, seat):

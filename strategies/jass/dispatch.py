@@ -12,11 +12,9 @@ it).
 
 from __future__ import annotations
 
-from numba.extending import overload
-
 from analyzer.bits import popcount
 from analyzer.games.jass.cards import SUIT_MASK
-from analyzer.numba_compat import njit_no_runtime, njit_runtime
+from analyzer.numba_compat import njit_no_runtime, njit_runtime, register_hook
 from strategies.jass.knobs import FAM_PEEK, FAM_PIMC
 from strategies.jass.loop import SEARCH, search_hook
 from strategies.jass.policies import choose_card, forced_trump_card
@@ -55,9 +53,7 @@ def _search_hook_typed(fam, prm, seat, hands, legal, st, played, taken, rng, aim
 
 
 def register_search() -> None:
-    """Give the deal loop's ``search_hook`` its implementation, :func:`decide`: an overload
-    for compiled code, the plain function for NUMBA_DISABLE_JIT (once per process; the engine
-    calls this when it is imported)."""
-    if not SEARCH:
-        overload(search_hook, inline="always")(_search_hook_typed)
-        SEARCH.append(decide)
+    """Give the deal loop's ``search_hook`` its implementation, :func:`decide` (compiled and
+    plain: :func:`analyzer.numba_compat.register_hook`; the engine calls this when it is
+    imported)."""
+    register_hook(search_hook, SEARCH, _search_hook_typed, decide)

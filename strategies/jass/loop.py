@@ -50,7 +50,7 @@ from analyzer.games.jass.primitives import (
     U0,
     legal_mask,
 )
-from analyzer.numba_compat import njit_no_runtime, twin
+from analyzer.numba_compat import njit_no_runtime, registered, twin
 from strategies.jass.knobs import FAM_BASIC
 from strategies.jass.play import DONE, play_card, play_card_no_bans, rollout_basic, to_move
 from strategies.jass.policies import basic_card, choose_card
@@ -92,9 +92,8 @@ def search_hook(fam, prm, seat, hands, legal, st, played, taken, rng, aim):
     rolls out through this module, so this module cannot import it): compiled code gets it
     from an overload, plain Python (NUMBA_DISABLE_JIT) from :data:`SEARCH`. :func:`run_deal`
     calls it only when ``search`` is True."""
-    if not SEARCH:
-        raise NotImplementedError("the search is registered by strategies.jass.dispatch")
-    return SEARCH[0](fam, prm, seat, hands, legal, st, played, taken, rng, aim)
+    return registered(SEARCH, "strategies.jass.dispatch")(fam, prm, seat, hands, legal, st,
+                                                          played, taken, rng, aim)
 
 
 def run_deal(fams, prms, rng, hands, played, taken, st, memo, search, rec, stop, trow):

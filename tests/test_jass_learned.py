@@ -242,6 +242,37 @@ def test_strategies_learned_explains_both_games():
     assert text.count("least squares") >= 2 and "cardlab train jass" in text
 
 
+def test_decision_data_against_a_field_value_one_seat_which_plays_learned(tmp_path):
+    """--field (DAgger): the searcher values the decisions of seat index mod players only,
+    that seat plays learned's card and the others the field's: the deal is the reference
+    engine's with learned in that seat; the data are reproducible and the run's plan
+    records the field (a run folder of another field is not resumed)."""
+    from analyzer.learn.jass_decisions import _Recorder
+
+    searcher = parse_strategy("jass", "pimc:worlds=3")
+    field = parse_strategy("jass", "aim-low")
+    a = play_games(5, 0, 3, 3, searcher, field)
+    b = play_games(5, 0, 3, 3, searcher, field)
+    for name in a:
+        assert np.array_equal(a[name], b[name]), name
+    frame = pd.DataFrame(a)
+    assert set(frame["index"]) == {0, 1, 2}
+    assert (frame["seat"] == frame["index"] % 3).all()
+    rows: dict = {name: [] for name in frame.columns[:9]}
+    rows["features"] = []
+    recorder = _Recorder(make_rules(3, {}), searcher, rows, field)
+    for index in range(3):
+        seats = ["learned" if s == index % 3 else "aim-low" for s in range(3)]
+        plain = ReferenceJass(make_rules(3, {}), seat_strategies("jass", seats, 3))
+        assert recorder.play_deal(5, index)["deals"] == plain.play_single_deal(5, index)["deals"]
+    assert (frame.groupby(["index", "decision"])["chosen"].sum() == 1).all()  # pimc's card
+    run_decisions(tmp_path / "d", 5, 2, 3, searcher, resume=False, progress=False, field=field)
+    assert RunFolder(tmp_path / "d").read_plan()["field"] == field.definition()
+    with pytest.raises(Exception, match="other|differ|plan"):
+        run_decisions(tmp_path / "d", 5, 2, 3, searcher, resume=True, progress=False,
+                      field=parse_strategy("jass", "aim-high"))
+
+
 def test_decisions_and_train_refuse_bad_jass_input_in_one_line(tmp_path):
     from typer.testing import CliRunner
 
@@ -252,6 +283,12 @@ def test_decisions_and_train_refuse_bad_jass_input_in_one_line(tmp_path):
         (["decisions", "jass", "--out", str(tmp_path / "a"), "--players", "5"], "--players"),
         (["decisions", "jass", "--out", str(tmp_path / "b"), "--searcher", "aim-low"],
          "--searcher must be pimc"),
+        (["decisions", "jass", "--out", str(tmp_path / "a"), "--field", "pimc"],
+         "--field must be a strategy that does not search"),
+        (["decisions", "ass", "--out", str(tmp_path / "a"), "--field", "basic"],
+         "--field is for jass only"),
+        (["decisions", "jass", "--out", str(tmp_path / "a"), "--field", "nobody"],
+         "nobody"),
         (["train", "jass", "--out", str(tmp_path / "c"), "--players", "3,6"], "--players"),
         (["train", "jass", "--out", str(tmp_path / "d"), "--seed", "9925"], "--eval-seed"),
     ):

@@ -63,13 +63,19 @@ def decisions(
     players: int = opt.players(4, "Players: 3 to 12 (Who's the Ass?), 3 or 4 (Jass)."),
     searcher: str = typer.Option("pimc:worlds=64", "--searcher",
                                  help="The search strategy in every seat (pimc:KNOBS)."),
+    field: str = typer.Option(None, "--field",
+                              help="Jass only: the others' strategy, e.g. aim-low; the "
+                                   "searcher then values one seat per deal (deal index mod "
+                                   "players), which plays learned's card (the positions "
+                                   "learned reaches itself)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
     quiet: bool = opt.quiet(),
 ) -> None:
     """Play games (Jass: single deals) with a search player in every seat and write, for
     every decision with a choice, each candidate move's features and pimc's value of it (mean,
-    spread, worlds)."""
-    from strategies.registry import StrategyError, parse_strategy
+    spread, worlds). With --field (Jass): one searched seat that plays learned's card, the
+    field in the others."""
+    from strategies.registry import StrategyError, is_slow, parse_strategy
 
     try:
         module = _game(game)
@@ -79,10 +85,21 @@ def decisions(
         strategy = parse_strategy(game, searcher)
         if strategy.spec.name != "pimc":
             raise CardlabError(f"--searcher must be pimc with knobs; got {searcher!r}")
+        others = None
+        if field is not None:
+            if module.LATER_FIELD is None:
+                raise CardlabError(f"--field is for jass only; {game} decision data have the "
+                                   "searcher in every seat")
+            others = parse_strategy(game, field)
+            if others.spec.name == "pimc" or is_slow(game, field):
+                raise CardlabError(f"--field must be a strategy that does not search; got "
+                                   f"{field!r}")
+            if module.MODEL.WEIGHTS_ERROR:  # the searched seat plays learned's card
+                raise CardlabError(module.MODEL.WEIGHTS_ERROR)
         from analyzer.learn.decisions import run_decisions
 
         manifest = run_decisions(module, out, seed, games_, players, strategy, resume,
-                                 not quiet, start=start)
+                                 not quiet, start=start, field=others)
     except (CardlabError, StrategyError) as exc:
         fail(exc)
     typer.echo(f"{out}: {manifest['count']} {module.UNIT}s, {manifest['candidate_rows']} "
@@ -104,14 +121,14 @@ def train(
                                 help="Player counts of the data, e.g. 4,6 (default ass 4,6; "
                                      "jass 3,4)."),
     worlds: int = typer.Option(None, "--worlds", help="pimc's worlds per decision (64)."),
-    rounds: int = typer.Option(None, "--rounds", help="Expert-iteration rounds (2)."),
+    rounds: int = typer.Option(None, "--rounds",
+                               help="Expert-iteration rounds (ass 2, jass 3)."),
     eval_games: int = typer.Option(None, "--eval-games",
                                    help="Held-out deals (Jass: matches) per seating to measure "
                                         "each round (3000)."),
     later_games: int = typer.Option(None, "--later-games",
                                     help="Games (Jass: deals) of decision data per player count "
-                                         "in rounds 2 and on (default: ass as --games, jass "
-                                         "600: learned rollouts cost 40 times more)."),
+                                         "in rounds 2 and on (default: as --games)."),
     eval_seed: int = typer.Option(None, "--eval-seed",
                                   help="Seed of the held-out deals (ass 9923, jass 9925)."),
     from_: list[Path] = typer.Option(None, "--from",

@@ -90,11 +90,13 @@ class _Recorder(Player):
         return None if code == PASS else decode(code)
 
 
-def play_games(seed: int, start: int, count: int, players: int,
-               searcher: Strategy) -> dict[str, np.ndarray]:
+def play_games(seed: int, start: int, count: int, players: int, searcher: Strategy,
+               field: Strategy | None = None) -> dict[str, np.ndarray]:
     """The decision rows (module docstring) of games ``start .. start+count-1``."""
     if searcher.family not in SEARCH_FAMILIES or searcher.spec.name == "peek":
         raise ValueError("the searcher must be pimc")
+    if field is not None:
+        raise ValueError("Who's the Ass? decision data have the searcher in every seat")
     rows: dict = {name: [] for name in COLUMNS[:9]}
     rows["features"] = []
     rules = AssRules.for_players(players)
@@ -119,6 +121,8 @@ MODEL = learned
 WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and writing
 DEFAULTS = {"games": 1500, "players": "4,6", "worlds": 64, "rounds": 2, "eval_games": 3000,
             "eval_seed": 9923, "out": "runs/train-ass", "shipped_seed": 23}
+# Rounds 2 and on: pimc with the previous round's learned rollouts in every seat.
+LATER_FIELD = None
 EVAL_FIELD = ("careful", "tuned", "basic")  # the learned seat's opponents when measuring
 EVAL_UNIT = "deals"  # what strength() plays
 LOWER_IS_BETTER = True  # the strength is minus points

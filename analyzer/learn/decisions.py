@@ -60,14 +60,18 @@ def feature_columns(frame: pd.DataFrame) -> list[str]:
                   key=lambda c: int(c[1:]))
 
 
-def plan_of(game, seed: int, start: int, count: int, players: int, searcher: Strategy) -> dict:
+def plan_of(game, seed: int, start: int, count: int, players: int, searcher: Strategy,
+            field: Strategy | None = None) -> dict:
     """The run plan of a decisions run (analyzer/runner/manifest.py's format, kind
-    ``decisions``): what fixes its rows. ``game``: the game's decisions module."""
+    ``decisions``): what fixes its rows. ``game``: the game's decisions module; ``field``:
+    the other seats' strategy where the searcher values one seat's decisions (recorded only
+    then, so the plans of runs without one read as before)."""
     import analyzer
     from analyzer.runner import manifest as mf
 
     model = game.MODEL
-    return mf.normalized({
+    extra = {} if field is None else {"field": field.definition()}
+    return mf.normalized({**extra,
         "format": mf.FORMAT, "format_version": mf.FORMAT_VERSION, "kind": "decisions",
         "game": game.GAME, "mode": game.UNIT + "s", "unit": game.UNIT, "seed": seed,
         "start": start, "count": count, game.UNIT + "s": count, "players": players,
@@ -80,7 +84,8 @@ def plan_of(game, seed: int, start: int, count: int, players: int, searcher: Str
 
 
 def run_decisions(game, out, seed: int, count: int, players: int, searcher: Strategy,
-                  resume: bool, progress: bool, start: int = 0) -> dict:
+                  resume: bool, progress: bool, start: int = 0,
+                  field: Strategy | None = None) -> dict:
     """Play units ``start .. start+count-1`` of ``game`` (its decisions module) and write
     their decision rows to the run folder ``out`` (one part per ``game.CHUNK`` units,
     atomically; resumable: finished parts are verified and kept, the rest is played).
@@ -90,7 +95,7 @@ def run_decisions(game, out, seed: int, count: int, players: int, searcher: Stra
     from analyzer.runner.chunks import Chunk
     from analyzer.runner.progress import RunProgress
 
-    plan = plan_of(game, seed, start, count, players, searcher)
+    plan = plan_of(game, seed, start, count, players, searcher, field)
     folder = fo.prepare(out, plan, resume)
     with folder.locked():
         folder.remove_temporaries()
@@ -106,7 +111,8 @@ def run_decisions(game, out, seed: int, count: int, players: int, searcher: Stra
             for chunk in chunks:
                 if (chunk.start, chunk.count) in done:
                     continue
-                rows = game.play_games(seed, chunk.start, chunk.count, players, searcher)
+                rows = game.play_games(seed, chunk.start, chunk.count, players, searcher,
+                                       field)
                 fo.write_part(folder.path, chunk, rows, meta)
                 finished += chunk.count
                 bar.advance(chunk.count, finished)

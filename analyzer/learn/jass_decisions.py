@@ -16,6 +16,12 @@ many), ``f0``.. (the model's features, float32).
 
 The features are computed from the decider's hand and the public state only (J-11), by the
 very function the ``learned`` policy evaluates, so training sees exactly what play sees.
+
+With a *field* (``cardlab decisions jass --field aim-low``): the searcher values the
+decisions of one seat only, seat ``index mod players``, and that seat plays the card of the
+``learned`` weights in use, not pimc's (``chosen`` still marks pimc's); the other seats play
+the field. These are the positions the learned player reaches itself against that field,
+labelled by the search (DAgger, Ross et al. 2011): the later rounds of ``cardlab train jass``.
 """
 
 from __future__ import annotations
@@ -43,10 +49,14 @@ COLUMNS = ("index", "decision", "seat", "phase", "move", "chosen", "value", "spr
 
 class _Recorder(ReferenceJass):
     """The reference engine with the searcher in every seat, recording every decision with a
-    choice into ``rows``."""
+    choice into ``rows``; with a ``field``, the searcher in seat :meth:`searched` only, the
+    field in the others, and the searched seat playing ``learned``'s card."""
 
-    def __init__(self, rules, searcher: Strategy, rows: dict) -> None:
+    def __init__(self, rules, searcher: Strategy, rows: dict,
+                 field: Strategy | None = None) -> None:
         super().__init__(rules, [searcher] * rules.players)
+        self.searcher = searcher
+        self.field = field
         self.rows = rows
         self.index = 0
         self.prm = np.array(searcher.values, dtype=np.float64)
@@ -55,7 +65,37 @@ class _Recorder(ReferenceJass):
         self.scores = np.zeros(12)
         self.squares = np.zeros(12)
 
+    def searched(self, index: int) -> int:
+        """With a field: the seat the searcher values in deal ``index`` (turn by turn)."""
+        return index % self.n
+
+    def play_deal(self, seed: int, index: int) -> dict:
+        """Play and record single deal (seed, index); its record."""
+        self.index = index
+        self.rows["_decisions"] = 0
+        if self.field is not None:
+            mine = self.searched(index)
+            self.strategies = [self.searcher if s == mine else self.field
+                               for s in range(self.n)]
+        return self.play_single_deal(seed, index)
+
     def _strategy_card(self, seat, d, legal, rng, aim, sticks, deal_no):
+        if self.field is not None and seat != self.searched(self.index):
+            return ReferenceJass._strategy_card(self, seat, d, legal, rng, aim, sticks, deal_no)
+        card = self._record(seat, d, legal, rng, sticks, deal_no)
+        if self.field is None or len(legal) < 2:
+            return card
+        # the learner's own positions (DAgger): the searched seat plays learned's card
+        n = self.n
+        played = np.array([cards_mask(p) for p in d.played] + [0] * (4 - n), dtype=np.uint64)
+        taken = np.array([cards_mask(t) for t in d.taken] + [0] * (4 - n), dtype=np.uint64)
+        view = self._view(d, sticks, deal_no, self._pending, bans=False)
+        return int(learned.choose(seat, np.uint64(cards_mask(d.hands[seat])),
+                                  np.uint64(cards_mask(legal)), view, played, taken,
+                                  learned.WEIGHTS))
+
+    def _record(self, seat, d, legal, rng, sticks, deal_no):
+        """Value every legal card with the search, write one row per card; pimc's card."""
         if len(legal) < 2:  # pimc plays a lone card without a draw
             return legal[0]
         n = self.n
@@ -98,31 +138,35 @@ class _Recorder(ReferenceJass):
         return int(self.cands[best])
 
 
-def play_games(seed: int, start: int, count: int, players: int,
-               searcher: Strategy) -> dict[str, np.ndarray]:
+def play_games(seed: int, start: int, count: int, players: int, searcher: Strategy,
+               field: Strategy | None = None) -> dict[str, np.ndarray]:
     """The decision rows (module docstring) of deals ``start .. start+count-1``."""
     if searcher.family != FAM_PIMC:
         raise ValueError("the searcher must be pimc")
+    if field is not None and field.family == FAM_PIMC:
+        raise ValueError("the field must not search")
     rows: dict = {name: [] for name in COLUMNS[:9]}
     rows["features"] = []
-    ref = _Recorder(make_rules(players, {}), searcher, rows)
+    ref = _Recorder(make_rules(players, {}), searcher, rows, field)
     for index in range(start, start + count):
-        rows["_decisions"] = 0
-        ref.index = index
-        ref.play_single_deal(seed, index)
+        ref.play_deal(seed, index)
     return columns(rows, learned.N_FEATURES)
 
 
 # --- training (analyzer/learn/train.py) --------------------------------------------------------
 
 WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and writing
-DEFAULTS = {"games": 3000, "later_games": 600, "players": "3,4", "worlds": 64, "rounds": 2,
+DEFAULTS = {"games": 3000, "players": "3,4", "worlds": 64, "rounds": 3,
             "eval_games": 3000, "eval_seed": 9925, "out": "runs/train-jass", "shipped_seed": 23}
 EVAL_FIELD = "aim-low"  # the learned seat's opponents when measuring
+# Rounds 2 and on: the previous round's learned player in one seat against the field, the
+# searcher valuing its every decision (DAgger): the positions learned itself reaches.
+LATER_FIELD = EVAL_FIELD
 EVAL_UNIT = "matches"  # what strength() plays
 LOWER_IS_BETTER = False  # the strength is a match win share
-FIT_PLAN = {"hidden": learned.HIDDEN, "epochs": mlp.EPOCHS, "rate": mlp.RATE,
-            "decay": mlp.DECAY}  # what fixes the fit (in the training's plan)
+# what fixes the fit (in the training's plan)
+FIT_PLAN = {"hidden": learned.HIDDEN, "epochs": mlp.EPOCHS, "batch": mlp.BATCH,
+            "rate": mlp.RATE, "final_rate": mlp.FINAL_RATE, "decay": mlp.DECAY}
 
 
 def fit_weights(frame, seed: int) -> np.ndarray:
@@ -157,7 +201,8 @@ def describe(measured: dict) -> str:
 
 
 def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
-                  resume: bool, progress: bool, start: int = 0) -> dict:
+                  resume: bool, progress: bool, start: int = 0,
+                  field: Strategy | None = None) -> dict:
     """Play deals ``start .. start+count-1`` and write their decision rows to the run folder
     ``out`` (analyzer/learn/decisions.py). Returns the manifest."""
     import sys
@@ -165,4 +210,4 @@ def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
     from analyzer.learn.decisions import run_decisions as run
 
     return run(sys.modules[__name__], out, seed, count, players, searcher, resume, progress,
-               start)
+               start, field)

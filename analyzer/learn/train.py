@@ -12,9 +12,12 @@ linear model, analyzer/learn/ridge.py; Plus-Minus Jass: a small network,
 analyzer/learn/mlp.py). Both are deterministic: the same data and seed give the same
 weights, bit for bit, on one machine.
 
-Expert iteration (:func:`train`): round 1's data come from ``pimc`` with ``basic`` rollouts;
-each later round's from ``pimc:rollout=learned`` with the previous round's weights, and each
-round is fitted on the data of every round so far. Every round's weights are measured on
+Expert iteration (:func:`train`): round 1's data come from ``pimc`` (its default rollouts)
+in every seat; each later round's, with the previous round's weights, from
+``pimc:rollout=learned`` in every seat (Who's the Ass?) or from the learned player itself in
+one seat against the game's ``LATER_FIELD``, pimc valuing its every decision (Plus-Minus
+Jass: DAgger, :func:`later_searcher`); each round is fitted on the data of every round so
+far. Every round's weights are measured on
 held-out deals (:func:`strength`, in a process of their own: numba freezes the weights into
 the kernels) and the best round is the result. Each step leaves its files in the work folder
 (round-N/decisions-P: a verified run folder; round-N/learned.json; round-N/strength.json), so
@@ -115,6 +118,19 @@ class TrainPlan:
         return doc
 
 
+def later_searcher(game, worlds: int, r: int) -> tuple[str, str | None]:
+    """The searcher and the field (None: the searcher in every seat) of round ``r``'s data:
+    round 1 ``pimc:worlds=W`` in every seat; later rounds, with the previous round's
+    weights, either pimc with learned rollouts in every seat (``game.LATER_FIELD`` None) or
+    learned in one seat against that field, pimc valuing its decisions (DAgger)."""
+    base = f"pimc:worlds={worlds}"
+    if r == 1:
+        return base, None
+    if game.LATER_FIELD is None:
+        return base + ",rollout=learned", None
+    return base, game.LATER_FIELD
+
+
 def _cardlab(args: list[str], env_weights: Path | None, game) -> None:
     """Run a cardlab command in a process of its own (with ``env_weights`` as ``game``'s
     weights)."""
@@ -172,15 +188,16 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
     for r in range(1, plan.rounds + 1):
         folder = out / f"round-{r}"
         folder.mkdir(exist_ok=True)
-        searcher = f"pimc:worlds={plan.worlds}" + (",rollout=learned" if r > 1 else "")
+        searcher, field = later_searcher(game, plan.worlds, r)
         for players in plan.players:
             data = folder / f"decisions-{players}"
             count = plan.round_games[0 if r == 1 else 1]
             args = ["decisions", game.GAME, "--out", str(data), "--games", str(count),
                     "--seed", str(plan.seed + 1000 * r + players), "--players", str(players),
-                    "--searcher", searcher]
+                    "--searcher", searcher] + (["--field", field] if field else [])
             if not (data / "_manifest.json").exists():
-                say(f"round {r}: decision data at {players} players ({searcher})")
+                say(f"round {r}: decision data at {players} players ({searcher}"
+                    + (f"; learned against {field}" if field else "") + ")")
                 _cardlab(args + (["--resume"] if (data / "_run.json").exists() else [])
                          + ([] if progress else ["--quiet"]), previous, game)
             runs.append(data)
@@ -191,9 +208,9 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
                 "decisions": int(frame.groupby(["run", "index", "decision"]).ngroups),
                 "rows": len(frame),
                 "games": (plan.round_games[0] + plan.round_games[1] * (r - 1)) * len(plan.players),
-                "searchers": sorted({f"pimc:worlds={plan.worlds}"}
-                                    | ({f"pimc:worlds={plan.worlds},rollout=learned"}
-                                       if r > 1 else set())),
+                "searchers": sorted({later_searcher(game, plan.worlds, k)[0]
+                                     for k in range(1, r + 1)}),
+                **({"fields": [game.LATER_FIELD]} if r > 1 and game.LATER_FIELD else {}),
                 "commit": git_commit()}
         _write(weights_file, w, prov, model)
         strength_file = folder / "strength.json"

@@ -52,8 +52,10 @@ def about() -> str:
         "scored like any other. No aim, no search, no random draws. How it was trained: pimc "
         "valued every legal card of every decision of its own deals (the same imagined deals "
         "for every card; the value: the sticks the deal brings the decider) and the network "
-        "was fitted to those values, centred within each decision, by least squares (Adam, a "
-        "fixed number of full passes from a seeded start; `cardlab train jass`, expert "
-        "iteration: later rounds search with learned rollouts)."
+        "was fitted to those values, centred within each decision, by least squares (Adam "
+        "on batches of decisions, a fixed number of passes from a seeded start; `cardlab "
+        "train jass`, expert iteration: in later rounds the learned player itself plays one "
+        "seat against aim-low and pimc values its every decision, so it learns from the "
+        "positions it reaches)."
     )
     return text + weights_sentence(WEIGHTS_ERROR, WEIGHTS_DOC)

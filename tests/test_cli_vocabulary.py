@@ -44,7 +44,7 @@ EXPECTED = {
     "report": {"out"},
     "analyze ass": {"players", "seed"},
     "analyze jass": {"players", "seed", "ruleset"},
-    "decisions": {"players", "games", "out", "quiet", "seed"},
+    "decisions": {"players", "games", "out", "quiet", "seed", "strategy"},
     "train": {"players", "games", "out", "quiet", "seed"},
     "learn-strength": {"games", "out", "seed"},  # the player count: the game's measure
 }

@@ -243,7 +243,7 @@ def test_strategies_learned_explains_both_games():
 
 
 def test_decision_data_against_a_field_value_one_seat_which_plays_learned(tmp_path):
-    """--field (DAgger): the searcher values the decisions of seat index mod players only,
+    """--strategy (DAgger): the searcher values the decisions of seat index mod players only,
     that seat plays learned's card and the others the field's: the deal is the reference
     engine's with learned in that seat; the data are reproducible and the run's plan
     records the field (a run folder of another field is not resumed)."""
@@ -283,11 +283,11 @@ def test_decisions_and_train_refuse_bad_jass_input_in_one_line(tmp_path):
         (["decisions", "jass", "--out", str(tmp_path / "a"), "--players", "5"], "--players"),
         (["decisions", "jass", "--out", str(tmp_path / "b"), "--searcher", "aim-low"],
          "--searcher must be pimc"),
-        (["decisions", "jass", "--out", str(tmp_path / "a"), "--field", "pimc"],
-         "--field must be a strategy that does not search"),
-        (["decisions", "ass", "--out", str(tmp_path / "a"), "--field", "basic"],
-         "--field is for jass only"),
-        (["decisions", "jass", "--out", str(tmp_path / "a"), "--field", "nobody"],
+        (["decisions", "jass", "--out", str(tmp_path / "a"), "-s", "pimc"],
+         "--strategy must be a strategy that does not search"),
+        (["decisions", "ass", "--out", str(tmp_path / "a"), "--strategy", "basic"],
+         "--strategy is for jass only"),
+        (["decisions", "jass", "--out", str(tmp_path / "a"), "-s", "nobody"],
          "nobody"),
         (["train", "jass", "--out", str(tmp_path / "c"), "--players", "3,6"], "--players"),
         (["train", "jass", "--out", str(tmp_path / "d"), "--seed", "9925"], "--eval-seed"),

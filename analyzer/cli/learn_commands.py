@@ -63,18 +63,17 @@ def decisions(
     players: int = opt.players(4, "Players: 3 to 12 (Who's the Ass?), 3 or 4 (Jass)."),
     searcher: str = typer.Option("pimc:worlds=64", "--searcher",
                                  help="The search strategy in every seat (pimc:KNOBS)."),
-    field: str = typer.Option(None, "--field",
-                              help="Jass only: the others' strategy, e.g. aim-low; the "
-                                   "searcher then values one seat per deal (deal index mod "
-                                   "players), which plays learned's card (the positions "
-                                   "learned reaches itself)."),
+    field: str = opt.strategy(None, "Jass only: the other seats' strategy, e.g. aim-low; "
+                                    "the searcher then values one seat per deal (deal index "
+                                    "mod players), which plays learned's card (the positions "
+                                    "learned reaches itself)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
     quiet: bool = opt.quiet(),
 ) -> None:
     """Play games (Jass: single deals) with a search player in every seat and write, for
     every decision with a choice, each candidate move's features and pimc's value of it (mean,
-    spread, worlds). With --field (Jass): one searched seat that plays learned's card, the
-    field in the others."""
+    spread, worlds). With --strategy (Jass): one searched seat that plays learned's card,
+    that strategy in the others."""
     from strategies.registry import StrategyError, is_slow, parse_strategy
 
     try:
@@ -88,12 +87,12 @@ def decisions(
         others = None
         if field is not None:
             if module.LATER_FIELD is None:
-                raise CardlabError(f"--field is for jass only; {game} decision data have the "
-                                   "searcher in every seat")
+                raise CardlabError(f"--strategy is for jass only; {game} decision data have "
+                                   "the searcher in every seat")
             others = parse_strategy(game, field)
             if others.spec.name == "pimc" or is_slow(game, field):
-                raise CardlabError(f"--field must be a strategy that does not search; got "
-                                   f"{field!r}")
+                raise CardlabError(f"--strategy must be a strategy that does not search; "
+                                   f"got {field!r}")
             if module.MODEL.WEIGHTS_ERROR:  # the searched seat plays learned's card
                 raise CardlabError(module.MODEL.WEIGHTS_ERROR)
         from analyzer.learn.decisions import run_decisions

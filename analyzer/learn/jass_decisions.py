@@ -17,7 +17,7 @@ many), ``f0``.. (the model's features, float32).
 The features are computed from the decider's hand and the public state only (J-11), by the
 very function the ``learned`` policy evaluates, so training sees exactly what play sees.
 
-With a *field* (``cardlab decisions jass --field aim-low``): the searcher values the
+With a *field* (``cardlab decisions jass --strategy aim-low``): the searcher values the
 decisions of one seat only, seat ``index mod players``, and that seat plays the card of the
 ``learned`` weights in use, not pimc's (``chosen`` still marks pimc's); the other seats play
 the field. These are the positions the learned player reaches itself against that field,

@@ -194,7 +194,7 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
             count = plan.round_games[0 if r == 1 else 1]
             args = ["decisions", game.GAME, "--out", str(data), "--games", str(count),
                     "--seed", str(plan.seed + 1000 * r + players), "--players", str(players),
-                    "--searcher", searcher] + (["--field", field] if field else [])
+                    "--searcher", searcher] + (["--strategy", field] if field else [])
             if not (data / "_manifest.json").exists():
                 say(f"round {r}: decision data at {players} players ({searcher}"
                     + (f"; learned against {field}" if field else "") + ")")

@@ -62,6 +62,7 @@ from analyzer.games.jass.primitives import (
     trick_points,
 )
 from analyzer.numba_compat import njit_no_runtime
+from analyzer.stack import stack_float64
 from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
     CONTEXTS,
@@ -189,17 +190,22 @@ def features(seat, hand, st, played, taken, card, out, at):
 @njit_no_runtime(inline="always")
 def net(x, weights, at):
     """The score of inputs ``x`` (a tuple of N_FEATURES) under the phase's network at
-    ``weights[at:]``: sum over the hidden units h of out[h] * max(0, bias[h] + in[h] . x),
-    summed in this order (the twin sums the same way)."""
-    total = 0.0
+    ``weights[at:]``: sum over the hidden units h of out[h] * max(0, bias[h] + in[h] . x).
+    Each unit sums bias, then in[h, d] * x[d] for d in order, as the twin does; the units
+    are summed side by side (one chain of additions each, not one after the other), and
+    the sum over units adds out[h] * 0.0 for a unit at or below zero, which leaves its
+    value as the twin's ``if a > 0`` does."""
+    acc = stack_float64(32)  # HIDDEN units (checked where the weights are declared)
     bias = at + HIDDEN * N_FEATURES
     for h in range(HIDDEN):
-        a = weights[bias + h]
-        row = at + h * N_FEATURES
-        for d in range(N_FEATURES):
-            a += weights[row + d] * x[d]
-        if a > 0.0:
-            total += weights[bias + HIDDEN + h] * a
+        acc[h] = weights[bias + h]
+    for d in range(N_FEATURES):
+        xd = x[d]
+        for h in range(HIDDEN):
+            acc[h] += weights[at + h * N_FEATURES + d] * xd
+    total = 0.0
+    for h in range(HIDDEN):
+        total += weights[bias + HIDDEN + h] * max(acc[h], 0.0)
     return total
 
 

@@ -15,6 +15,7 @@ BASE = 18  # facts of a card (see learned.base_features())
 CONTEXTS = 10  # facts of the deal (1, points won so far, ...: learned.context())
 N_FEATURES = BASE + CONTEXTS  # the network's inputs, the columns of the decision data
 HIDDEN = 32  # rectified hidden units per phase
+assert HIDDEN <= 32, "learned.net keeps the hidden units in a stack array of 32"
 N_PARAMS = HIDDEN * N_FEATURES + 2 * HIDDEN  # per phase: input weights, biases, output weights
 PHASES = 3  # leading, following with trump fixed, following before trump is fixed
 LEAD, FOLLOW, OPEN = range(3)

@@ -74,7 +74,7 @@ def decisions(
     every decision with a choice, each candidate move's features and pimc's value of it (mean,
     spread, worlds). With --strategy (Jass): one searched seat that plays learned's card,
     that strategy in the others."""
-    from strategies.registry import StrategyError, is_slow, parse_strategy
+    from strategies.registry import StrategyError, parse_strategy
 
     try:
         module = _game(game)
@@ -86,11 +86,11 @@ def decisions(
             raise CardlabError(f"--searcher must be pimc with knobs; got {searcher!r}")
         others = None
         if field is not None:
-            if module.LATER_FIELD is None:
+            if not module.FIELD_DATA:
                 raise CardlabError(f"--strategy is for jass only; {game} decision data have "
                                    "the searcher in every seat")
             others = parse_strategy(game, field)
-            if others.spec.name == "pimc" or is_slow(game, field):
+            if others.spec.name == "pimc" or "slow" in others.spec.tags:
                 raise CardlabError(f"--strategy must be a strategy that does not search; "
                                    f"got {field!r}")
             if module.MODEL.WEIGHTS_ERROR:  # the searched seat plays learned's card

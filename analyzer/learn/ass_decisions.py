@@ -121,6 +121,7 @@ MODEL = learned
 WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and writing
 DEFAULTS = {"games": 1500, "players": "4,6", "worlds": 64, "rounds": 2, "eval_games": 3000,
             "eval_seed": 9923, "out": "runs/train-ass", "shipped_seed": 23}
+FIELD_DATA = False  # the searcher in every seat, always
 # Rounds 2 and on: pimc with the previous round's learned rollouts in every seat.
 LATER_FIELD = None
 EVAL_FIELD = ("careful", "tuned", "basic")  # the learned seat's opponents when measuring

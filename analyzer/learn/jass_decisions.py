@@ -36,7 +36,7 @@ from analyzer.learn.decisions import columns
 from strategies.jass import learned, learned_weights
 from strategies.jass.knobs import FAM_PIMC
 from strategies.jass.search import search_values
-from strategies.registry import Strategy
+from strategies.registry import Strategy, parse_strategy
 
 GAME = "jass"
 UNIT = "deal"
@@ -55,8 +55,8 @@ class _Recorder(ReferenceJass):
     def __init__(self, rules, searcher: Strategy, rows: dict,
                  field: Strategy | None = None) -> None:
         super().__init__(rules, [searcher] * rules.players)
-        self.searcher = searcher
         self.field = field
+        self.learner = parse_strategy(GAME, "learned") if field is not None else None
         self.rows = rows
         self.index = 0
         self.prm = np.array(searcher.values, dtype=np.float64)
@@ -73,26 +73,18 @@ class _Recorder(ReferenceJass):
         """Play and record single deal (seed, index); its record."""
         self.index = index
         self.rows["_decisions"] = 0
-        if self.field is not None:
+        if self.field is not None:  # the learner in the searched seat, the field elsewhere
             mine = self.searched(index)
-            self.strategies = [self.searcher if s == mine else self.field
+            self.strategies = [self.learner if s == mine else self.field
                                for s in range(self.n)]
         return self.play_single_deal(seed, index)
 
     def _strategy_card(self, seat, d, legal, rng, aim, sticks, deal_no):
-        if self.field is not None and seat != self.searched(self.index):
-            return ReferenceJass._strategy_card(self, seat, d, legal, rng, aim, sticks, deal_no)
-        card = self._record(seat, d, legal, rng, sticks, deal_no)
-        if self.field is None or len(legal) < 2:
-            return card
-        # the learner's own positions (DAgger): the searched seat plays learned's card
-        n = self.n
-        played = np.array([cards_mask(p) for p in d.played] + [0] * (4 - n), dtype=np.uint64)
-        taken = np.array([cards_mask(t) for t in d.taken] + [0] * (4 - n), dtype=np.uint64)
-        view = self._view(d, sticks, deal_no, self._pending, bans=False)
-        return int(learned.choose(seat, np.uint64(cards_mask(d.hands[seat])),
-                                  np.uint64(cards_mask(legal)), view, played, taken,
-                                  learned.WEIGHTS))
+        if self.field is None:
+            return self._record(seat, d, legal, rng, sticks, deal_no)  # pimc's card
+        if seat == self.searched(self.index):  # DAgger: pimc values the learner's decision
+            self._record(seat, d, legal, rng, sticks, deal_no)
+        return ReferenceJass._strategy_card(self, seat, d, legal, rng, aim, sticks, deal_no)
 
     def _record(self, seat, d, legal, rng, sticks, deal_no):
         """Value every legal card with the search, write one row per card; pimc's card."""
@@ -159,6 +151,7 @@ WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and wri
 DEFAULTS = {"games": 3000, "players": "3,4", "worlds": 64, "rounds": 3,
             "eval_games": 3000, "eval_seed": 9925, "out": "runs/train-jass", "shipped_seed": 23}
 EVAL_FIELD = "aim-low"  # the learned seat's opponents when measuring
+FIELD_DATA = True  # play_games takes a field (cardlab decisions jass -s STRATEGY)
 # Rounds 2 and on: the previous round's learned player in one seat against the field, the
 # searcher valuing its every decision (DAgger): the positions learned itself reaches.
 LATER_FIELD = EVAL_FIELD

@@ -12,7 +12,7 @@ FAM_RANDOM = 1
 FAM_HEURISTIC = 2
 FAM_PIMC = 3  # search: perfect-information Monte Carlo over sampled worlds
 FAM_PEEK = 4  # the same search on the true deal: analysis only, NOT a legal player (J-11)
-FAM_LEARNED = 5  # a linear model of pimc's card values (strategies/jass/learned.py)
+FAM_LEARNED = 5  # a small network of pimc's card values (strategies/jass/learned.py)
 SEARCH_FAMILIES = (FAM_PIMC, FAM_PEEK)
 
 # Parameter slots of the heuristic family.

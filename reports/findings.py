@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from analyzer.games.registry import get as game_description
 from analyzer.games.registry import title as game_title
 from analyzer.numbers import count, interval, number, percent
 from analyzer.studies import registry as studies
@@ -530,6 +531,21 @@ def _left_out(manifest: dict, games: list) -> list[str]:
     return out
 
 
+def _margin_text(manifest: dict, game: str) -> str:
+    """The ladder's margin for ``game`` in words ('' when 0 or not recorded)."""
+    from analyzer.studies.ladder import margin_words
+
+    m = (manifest.get("by_game") or {}).get(game) or manifest
+    margin, metric = m.get("margin"), m.get("metric")
+    if not margin or not metric:
+        return ""
+    try:
+        unit = game_description(str(game)).mode(str(m.get("mode") or "")).unit
+    except Exception:  # an unknown game or mode in an old manifest: the bare unit word
+        unit = "deal"
+    return margin_words(float(margin), str(metric), unit)
+
+
 def ladder_finding(result: StudyResult) -> Finding:
     """The first group of each game's ladder at each player count, one claim per cell; which
     strategies entered on a share of the deals (tagged slow), and which were not rated."""
@@ -556,8 +572,10 @@ def ladder_finding(result: StudyResult) -> Finding:
             ratings_words = "; ".join(
                 f"{c.choice} {interval(c.value, (c.high - c.low) / 2, signed=True, percent=pct)}"
                 for c in cells)
-            ahead = ("each of them clearly ahead of every strategy outside the group"
-                     if len(names) > 1 else "clearly ahead of every other")
+            beyond = _margin_text(m, g)
+            beyond = f" more than {beyond}" if beyond else ""
+            ahead = (f"each of them clearly{beyond} ahead of every strategy outside the group"
+                     if len(names) > 1 else f"clearly{beyond} ahead of every other")
             sentence = (f"At {int(n)} players of {title}, on mixed tables of the same deals "
                         f"with every strategy in every seat and the seating drawn afresh for "
                         f"every few deals, the first group of the {len(part)} rated strategies "
@@ -586,9 +604,14 @@ def ladder_finding(result: StudyResult) -> Finding:
                     f"Without {' and '.join(slow)} (a search, tagged slow), the first group "
                     f"at {int(n)} players of {title} is {listed} ({words}).", str(g), "ladder",
                     command, "top-group", "ratings", fast, extra={"exclude": slow}))
+    margins = [f"{_margin_text(m, g)} in {game_title(str(g)) if g else 'the game'}"
+               for g in games if _margin_text(m, g)]
     detail = " ".join(c.sentence for c in claims) + (
-        " Groups are cut only where every strategy above is clearly separated from every one "
-        "below (Holm's correction over all pairs); intervals are taken over the seatings.")
+        " Groups are cut only where every strategy above is clearly "
+        + (f"more than the margin ({'; '.join(margins)}) ahead of" if margins else
+           "separated from")
+        + " every one below (Holm's correction over all pairs); intervals are taken over the "
+        "seatings.")
     entrants = list(dict.fromkeys(m.get("entrants") or []))
     if entrants:
         detail += (f" {' and '.join(entrants)} (tagged slow) played 1/{m.get('slow_share')} of "

@@ -132,11 +132,20 @@ def ladder_views(result: StudyResult) -> list[TableView]:
         "clear": p["clear"].map({True: "yes", False: "no"}),
         "variance reduction": p["variance_reduction"].map(lambda x: f"{x:.1f}x"),
     })
+    if "apart" in p and (p["margin"] > 0).any():  # the groups count differences beyond it
+        pairs.insert(pairs.columns.get_loc("clear") + 1, "beyond the margin",
+                     [("yes" if x else "no") + f" (margin {pct_margin(mg, r)})"
+                      for x, mg, r in zip(p["apart"], p["margin"], prates, strict=True)])
     return [TableView("The ladder", ladder, "ratings"),
             TableView("Every pair (Holm over all pairs)", pairs, "pairs")]
 
 
 
+
+
+def pct_margin(margin: float, rate: bool) -> str:
+    """A ladder margin as the tables print differences: points for a rate."""
+    return f"{margin * 100:g} points" if rate else f"{margin:g}"
 
 
 def fields_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:

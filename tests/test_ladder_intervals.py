@@ -9,7 +9,13 @@ import pandas as pd
 
 from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.stats.hygiene import ordered_groups, rank_ranges
-from analyzer.studies.ladder import design, ladder_strategies, left_out, run_ladder
+from analyzer.studies.ladder import (
+    SLOW_SHARE,
+    design,
+    ladder_strategies,
+    left_out,
+    run_ladder,
+)
 from analyzer.studies.ladder_coverage import coverage
 from reports.claims import check
 from reports.findings import ladder_finding
@@ -36,7 +42,7 @@ def test_ladder_seating_is_drawn_afresh_per_group_and_every_seat_is_played():
         seats = np.array(p.tables(4))
         for name in "abcdef":
             assert sorted(np.nonzero(seats == name)[1]) == [0, 1, 2, 3]
-    assert sum(p.entrant_deals for p in plan) == 40  # 1/10 of the deals
+    assert sum(p.entrant_deals for p in plan) == 400 // SLOW_SHARE  # the entrant's share
     assert all(t[s] == "e" for p in plan for s, t in enumerate(p.entrant_tables))
     # the regular strategies' seatings do not depend on whether an entrant plays
     alone = design(list("abcdef"), [], 4, deals=400, seed=3, seatings=200)
@@ -62,7 +68,7 @@ def test_ladder_groups_are_transitive_and_no_single_rank_beside_a_tie():
 
 def test_ladder_ties_print_rank_ranges():
     result = run_ladder(SyntheticAssBackend(effects=EFFECTS), "ass", list(EFFECTS),
-                        players=[4], games=600, probe_deals=0)
+                        players=[4], games=600, probe_deals=0, margin=0)
     r = result.table("ratings").set_index("strategy")
     assert r.loc["s3", "tier"] == r.loc["s4", "tier"]
     for name in ("s3", "s4"):
@@ -73,7 +79,7 @@ def test_ladder_ties_print_rank_ranges():
 def test_ladder_slow_strategy_enters_on_its_share_and_leaves_the_others_unchanged():
     backend = SyntheticAssBackend(effects={**EFFECTS, "e": -6.0})
     with_e = run_ladder(backend, "ass", [*EFFECTS, "e"], players=[4], games=400,
-                        probe_deals=0, slow=["e"])
+                        probe_deals=0, slow=["e"], slow_share=10)
     without = run_ladder(backend, "ass", list(EFFECTS), players=[4], games=400,
                          probe_deals=0)
     r = with_e.table("ratings").set_index("strategy")
@@ -92,7 +98,7 @@ def test_ladder_finding_names_the_entrant_and_what_was_left_out():
     assert [x["strategy"] for x in left_out("ass", ladder_strategies("ass"))] == ["peek"]
     backend = SyntheticAssBackend(effects={**EFFECTS, "e": -6.0})
     result = run_ladder(backend, "ass", [*EFFECTS, "e"], players=[4], games=300,
-                        probe_deals=0, slow=["e"])
+                        probe_deals=0, slow=["e"], slow_share=10)
     result.manifest["left_out"] = left_out("ass", ladder_strategies("ass"))
     finding = ladder_finding(result)
     assert finding.verdict.startswith("Who's the Ass?, 4 players: e, then s1")
@@ -101,3 +107,57 @@ def test_ladder_finding_names_the_entrant_and_what_was_left_out():
     assert "e (tagged slow) played 1/10 of the budget" in finding.detail
     assert "Not rated: peek (Who's the Ass?): not a player" in finding.detail
     assert all(check(claim, result) == [] for claim in finding.claims)
+
+
+def test_ladder_groups_count_only_differences_beyond_the_margin():
+    # s3 and s4 0.4 apart, s1 3 ahead of s2: with a tiny noise every difference is clear,
+    # but with a margin of 1 minus point per game (the measure's own) only the big gaps cut
+    effects = {"s1": -3.0, "s2": 0.0, "s3": 0.4, "s4": 4.0}
+    backend = SyntheticAssBackend(effects=effects, luck_sd=0.5, noise_sd=0.3)
+    plain = run_ladder(backend, "ass", list(effects), players=[4], games=400, probe_deals=0,
+                       margin=0)
+    counted = run_ladder(backend, "ass", list(effects), players=[4], games=400,
+                         probe_deals=0)
+    tiers = plain.table("ratings").set_index("strategy")["tier"].to_dict()
+    assert tiers == {"s1": 1, "s2": 2, "s3": 3, "s4": 4}
+    r = counted.table("ratings").set_index("strategy")
+    assert r["tier"].to_dict() == {"s1": 1, "s2": 2, "s3": 2, "s4": 3}
+    assert (r.loc["s2", "rank_low"], r.loc["s2", "rank_high"]) == (2, 3)
+    pairs = counted.table("pairs").set_index(["a", "b"])
+    assert bool(pairs.loc[("s2", "s3"), "clear"]) and not pairs.loc[("s2", "s3"), "apart"]
+    assert (pairs["margin"] == 1.0).all() and (pairs["p_apart"] >= pairs["p"]).all()
+    assert counted.manifest["margin"] == 1.0
+    assert any("clearly more than 1 minus point per game ahead of every one below" in h
+               for h in counted.headlines)
+    # margin 0 gives the plain tests back exactly
+    same = plain.table("pairs")
+    assert (same["apart"] == same["clear"]).all() and (same["p_apart"] == same["p"]).all()
+    # a margin larger than every difference: one group, every strategy ranks 1-4
+    wide = run_ladder(backend, "ass", list(effects), players=[4], games=400, probe_deals=0,
+                      margin=10)
+    w = wide.table("ratings")
+    assert (w["tier"] == 1).all() and (w["rank_low"] == 1).all() and (w["rank_high"] == 4).all()
+    assert all(check(claim, counted) == [] for claim in ladder_finding(counted).claims)
+    assert "more than the margin (1 minus point per game in Who's the Ass?)" in (
+        ladder_finding(counted).detail)
+
+
+def test_every_default_metric_declares_the_margin_the_ladder_counts():
+    from analyzer.games.registry import get
+
+    assert get("ass").measure("minus_points").margin == 1.0
+    assert all(get(g).measure(get(g).mode(m.name).default_metric).margin > 0
+               for g in ("ass", "jass") for m in get(g).modes)
+
+
+def test_ladder_rates_a_win_share_as_a_fraction():
+    # Who's the Ass? matches store win shares in whole 1/WIN_SHARE_UNIT (exact sums, A-12);
+    # the ladder rated those raw units until it scaled them like compare does
+    from analyzer.runner.play import KernelBackend
+
+    result = run_ladder(KernelBackend(workers=1), "ass", ["basic", "random"], players=[3],
+                        games=30, mode="matches", probe_deals=0, seatings=10)
+    r = result.table("ratings").set_index("strategy")
+    assert result.manifest["metric"] == "win_share" and result.manifest["margin"] == 0.01
+    assert -1 <= r.loc["random", "rating"] < 0 < r.loc["basic", "rating"] <= 1
+    assert r["mean"].min() >= 0 and r["mean"].max() <= 1

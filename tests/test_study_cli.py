@@ -57,11 +57,24 @@ def test_errors_are_one_line_with_exit_code_2(cli, tmp_path):
                  ("study", "trump", "--slow-deals", "1", "--out", tmp_path),
                  ("study", "fields", "--add-field", "nosuch", "--out", tmp_path),
                  ("study", "best-response", "--game", "ass,jass", "--knob", "aim",
-                  "--out", tmp_path)):
+                  "--out", tmp_path),
+                 ("study", "ladder", "--margin", "-1", "--out", tmp_path),
+                 ("study", "ladder", "--margin", "0.5", "--out", tmp_path),
+                 ("study", "ladder", "--margin", "ass=1,poker=2", "--out", tmp_path)):
         code, _, err = cli(*args)
         assert code == 2, (args, err)
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: "), err
+    assert list(tmp_path.iterdir()) == []  # refused before any work: nothing written
+
+
+def test_ladder_margin_option_reads_per_game():
+    from analyzer.cli.ladder_commands import parse_margin
+
+    assert parse_margin(None, ["ass", "jass"]) is None
+    assert parse_margin("0", ["ass", "jass"]) == 0.0
+    assert parse_margin("0.5", ["ass"]) == 0.5
+    assert parse_margin("ass=0.5,jass=0.02", ["ass", "jass"]) == {"ass": 0.5, "jass": 0.02}
 
 
 def test_study_all_checks_its_scaled_budgets_before_the_first_study(cli, tmp_path):

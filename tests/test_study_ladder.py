@@ -22,7 +22,7 @@ class TwinBackend(SyntheticAssBackend):
 
 def test_ladder_recovers_planted_strengths_and_ties():
     result = run_ladder(SyntheticAssBackend(effects=EFFECTS), "ass", list(EFFECTS),
-                        players=[4], games=1500, probe_deals=0)
+                        players=[4], games=1500, probe_deals=0, margin=0)
     r = result.table("ratings").set_index("strategy")
     assert list(r.index[:2]) == ["s1", "s2"] and r.index[-1] == "s5"
     assert r.loc["s3", "tier"] == r.loc["s4", "tier"]  # equal strengths: one tier

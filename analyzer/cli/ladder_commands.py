@@ -4,6 +4,7 @@ study fields`` (the joker answer across fields of opponents)."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import typer
@@ -19,7 +20,7 @@ from analyzer.cli.study_commands import (
     study_app,
 )
 from analyzer.errors import CardlabError
-from analyzer.studies.defaults import FIELDS, TRUMP_FIELDS, words
+from analyzer.studies.defaults import FIELDS, LADDER_SLOW_SHARE, TRUMP_FIELDS, words
 
 FIELD_ALIAS = typer.Option([], "--field", "-f", hidden=True)  # the old spelling of -s
 
@@ -42,9 +43,16 @@ def study_ladder(
     metric: str = typer.Option(None, help="Result column (default: minus_points for ass, won "
                                           "for jass matches, sticks for deals)."),
     better: str = typer.Option(None, help="lower or higher (needed for other columns)."),
-    slow_share: int = typer.Option(10, "--slow-share",
+    slow_share: int = typer.Option(LADDER_SLOW_SHARE, "--slow-share",
                                    help="A strategy tagged slow (pimc) enters on 1/this of the "
                                         "deals, at tables of the others."),
+    margin: str = typer.Option(None, "--margin",
+                               help="The smallest difference the groups count, per deal "
+                                    "(match) in the metric's unit (a rate as a fraction): "
+                                    "default each game's (Who's the Ass? 1 minus point per "
+                                    "game, Jass 0.01 of match wins); 0: any clear difference; "
+                                    "with both games give game=value pairs, e.g. "
+                                    "ass=0.5,jass=0.02."),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     workers: int = opt.workers(),
     quiet: bool = opt.quiet(),
@@ -58,12 +66,46 @@ def study_ladder(
     if slow_share < 1:
         raise CardlabError(f"--slow-share must be at least 1; got {slow_share}")
     games_list = [g.strip() for g in game.split(",") if g.strip()]
+    margins = parse_margin(margin, games_list)
     rules = rules_with_ruleset(rule, ruleset)
     backend = _backend(workers, opt.show_progress(quiet, progress), out, ("ladder",))
     result = run_ladder(backend, games_list, strategy or None,
                         parse_ints(players, "--players"), games, seed, mode,
-                        rules, metric, better, include=include, slow_share=slow_share)
+                        rules, metric, better, include=include, slow_share=slow_share,
+                        margin=margins)
     _finish(result, out)
+
+
+def parse_margin(text: str | None, games: list[str]) -> float | dict[str, float] | None:
+    """``--margin`` of the ladder: None (each game's own), one number (one game, or 0 for
+    any), or ``game=value`` pairs; one line for anything else."""
+    if text is None:
+        return None
+
+    def number(value: str) -> float:
+        try:
+            x = float(value)
+        except ValueError:
+            x = math.nan
+        if not math.isfinite(x) or x < 0:
+            raise CardlabError(f"--margin needs numbers at least 0 (e.g. 1 or ass=1,jass=0.01);"
+                               f" got {text!r}")
+        return x
+
+    if "=" not in text:
+        x = number(text.strip())
+        if x != 0 and len(games) > 1:
+            raise CardlabError(f"--margin {text}: with several games give game=value pairs "
+                               "(e.g. ass=1,jass=0.01): their units differ")
+        return x
+    out = {}
+    for item in text.split(","):
+        name, sep, value = item.partition("=")
+        if not sep or name.strip() not in games:
+            raise CardlabError(f"--margin: give game=value for the games rated "
+                               f"({', '.join(games)}); got {text!r}")
+        out[name.strip()] = number(value)
+    return out
 
 
 @study_app.command("best-response")

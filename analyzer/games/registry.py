@@ -59,12 +59,16 @@ class Mode:
 
 @dataclass(frozen=True)
 class Measure:
-    """A result column that can rank strategies: which way is better, and the factor that
-    turns its stored whole units into its natural unit (e.g. a share of a match win)."""
+    """A result column that can rank strategies: which way is better, the factor that turns
+    its stored whole units into its natural unit (e.g. a share of a match win), and
+    ``margin``, the smallest difference per unit, in the natural unit, that the ladder counts
+    as a difference between two strategies (its groups are cut only where the strategies
+    above are clearly more than ``margin`` ahead of those below; 0: any clear difference)."""
 
     column: str
     better: str  # "lower" or "higher"
     scale: float = 1.0
+    margin: float = 0.0
 
 
 @dataclass(frozen=True)

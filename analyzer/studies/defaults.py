@@ -12,6 +12,10 @@ FIELDS = ("basic", "careful", "tuned", "random", "learned")
 TRUMP_FIELDS = ("adaptive", "aim-low", "catch-up", "tuned", "learned")
 # cardlab study trump: choosers, each on a table of its own (its seats all play it)
 TRUMP_CHOOSERS = ("re-aim", "learned", "pimc")
+# cardlab study ladder: a strategy tagged slow (pimc) enters on 1/LADDER_SLOW_SHARE of the
+# deals; half, because at a tenth the Jass first group (pimc, then learned some 5 to 10
+# points of match wins behind) changed with the seed.
+LADDER_SLOW_SHARE = 2
 
 
 def words(names: tuple[str, ...]) -> str:

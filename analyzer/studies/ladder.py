@@ -25,13 +25,19 @@ Design, per player count:
    with the t interval over the seatings (the independent units: deals *and* the seating
    they were played in), and a pairwise difference is the paired mean difference over the
    seatings both played in.
-5. **Groups and ranks from the corrected tests.** A pair is clearly different when Holm's
-   correction over all pairs separates it; the pairwise matrix carries plain 95% intervals
-   and simultaneous ones (Bonferroni over all pairs). Groups (column ``tier``) are runs of
-   the rating order cut only where every strategy above is clearly separated from every one
-   below (:func:`analyzer.stats.hygiene.ordered_groups`): transitive, and the first group is
-   clearly ahead of all others. The ranks a strategy can take (``rank_low``-``rank_high``)
-   come from the same tests, so a strategy tied with another never gets a single rank.
+5. **Groups and ranks from the corrected tests.** A pair is clearly different (``clear``)
+   when Holm's correction over all pairs separates it, and clearly *apart* (``apart``) when
+   the same correction shows it differs by more than the measure's margin (one minus point
+   per game, one point of match wins: :class:`analyzer.games.registry.Measure`; ``margin``
+   0 makes the two the same); the pairwise matrix carries plain 95% intervals and
+   simultaneous ones (Bonferroni over all pairs). Groups (column ``tier``) are runs of the
+   rating order cut only where every strategy above is clearly apart from every one below
+   (:func:`analyzer.stats.hygiene.ordered_groups`): transitive, and the first group is
+   clearly ahead of all others by more than the margin. Strategies closer than the margin
+   share a group however many deals are played, so the groups do not turn on a difference
+   too small to matter and too small to settle on the budget. The ranks a strategy can take
+   (``rank_low``-``rank_high``) come from the same tests, so a strategy tied with another
+   never gets a single rank.
 6. **Plackett–Luce** beside the score model (:mod:`analyzer.stats.plackett_luce`): strengths
    from the finishing order of every table alone (not the margins), with intervals and rank
    intervals by the bootstrap over the seatings (columns ``pl*`` of the ratings).
@@ -63,8 +69,8 @@ from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.plackett_luce import plackett_luce
 from analyzer.studies.claims import Cell, Claim, half, make_cell, reading, several
 from analyzer.studies.claims import probe as reader_of
-from analyzer.studies.compare import metric_for
-from analyzer.studies.fields import SLOW_SHARE
+from analyzer.studies.compare import metric_for, scaled
+from analyzer.studies.defaults import LADDER_SLOW_SHARE
 from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.text import decimals_for, is_rate, metric_words
@@ -76,6 +82,7 @@ PROBE_DEALS = 200
 PROBE_SEED_OFFSET = 7_919  # probe deals come from another seed than the ladder's
 SEATINGS = 200  # fresh seatings per player count: the units the intervals are taken over
 SLOW_LEAST = 10  # an entrant plays at least this many deals (all of them when fewer)
+SLOW_SHARE = LADDER_SLOW_SHARE  # an entrant plays 1/SLOW_SHARE of the deals
 
 
 def ladder_strategies(game: str, include: Sequence[str] = ()) -> list[str]:
@@ -261,6 +268,32 @@ def play_ladder(backend: Backend, base, seatings: Sequence[Seating]
     return games, first
 
 
+def margin_of(game: str, metric: str, margin: float | None = None) -> float:
+    """The difference the ladder's groups count for ``metric`` of ``game``: ``margin`` when
+    given (a number at least 0), else the measure's declared margin (0 where none is)."""
+    if margin is not None:
+        if not math.isfinite(margin) or margin < 0:
+            raise CardlabError(f"the margin must be a number at least 0, got {margin}")
+        return float(margin)
+    try:
+        measure = games_registry.get(game).measure(metric)
+    except CardlabError:  # a game the registry does not know (synthetic backends)
+        return 0.0
+    return measure.margin if measure is not None else 0.0
+
+
+def margin_words(margin: float, metric: str, unit: str) -> str:
+    """``1 minus point per game``, ``1 percentage point of match win rate per match``."""
+    words = metric_words(metric)
+    if is_rate(metric):
+        value, words = margin * 100.0, f"percentage points of {words}"
+    else:
+        value = margin
+    if value == 1:
+        words = words.replace("points", "point", 1)
+    return f"{value:g} {words} per {unit}"
+
+
 def _unit_values(games: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Units x strategies: each strategy's mean result in a seating minus the mean of the
     regular tables of the same deals (NaN where an entrant did not play), and the games each
@@ -297,11 +330,17 @@ def _pair_row(a: str, b: str, x: pd.DataFrame, own: pd.DataFrame, metric: str,
     }
 
 
-def rate(games: pd.DataFrame, metric: str, lower: bool, level: float = 0.95
-         ) -> tuple[pd.DataFrame, pd.DataFrame]:
+def rate(games: pd.DataFrame, metric: str, lower: bool, level: float = 0.95,
+         margin: float = 0.0) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Ratings (additive model, intervals over the seatings, groups and rank ranges from the
     corrected pairwise tests) and the pairwise differences (plain and simultaneous intervals,
-    Holm-adjusted p-values), from the games of :func:`play_ladder`."""
+    Holm-adjusted p-values), from the games of :func:`play_ladder`.
+
+    Two tests per pair, each with Holm's correction over all pairs: ``clear`` (the
+    difference is not 0) and ``apart`` (it is more than ``margin`` either way: the test of
+    |difference| <= margin, whose p-value is ``p_apart``); the groups and rank ranges come
+    from ``apart``, so strategies less than the margin apart share a group however many
+    deals are played. With ``margin`` 0 the two tests are the same."""
     x, own = _unit_values(games, metric)
     entrants = set(games.loc[games["entrant_table"], "strategy"]) - set(
         games.loc[~games["entrant_table"], "strategy"])
@@ -338,8 +377,15 @@ def rate(games: pd.DataFrame, metric: str, lower: bool, level: float = 0.95
     pairs["sim_low"], pairs["sim_high"] = pairs["difference"] - sim, pairs["difference"] + sim
     pairs["sim_half"] = sim
     pairs["clear"] = pairs["p_holm"] < (1.0 - level)
+    pairs["margin"] = margin
+    beyond = pairs["difference"].abs() - margin
+    z_apart = beyond / se.replace(0.0, np.nan)
+    pairs["p_apart"] = np.where(beyond > 0, two_sided_p(z_apart.to_numpy()), 1.0)
+    pairs.loc[(beyond > 0) & se.eq(0), "p_apart"] = 0.0
+    pairs["p_apart_holm"] = holm(pairs["p_apart"].fillna(1.0).to_numpy())
+    pairs["apart"] = pairs["p_apart_holm"] < (1.0 - level)
 
-    separated = {(a, b): bool(c) for a, b, c in pairs[["a", "b", "clear"]].itertuples(index=False)}
+    separated = {(a, b): bool(c) for a, b, c in pairs[["a", "b", "apart"]].itertuples(index=False)}
     ranges = rank_ranges(order, separated)
     ratings["rank_low"] = ratings["strategy"].map(lambda s: ranges[s][0])
     ratings["rank_high"] = ratings["strategy"].map(lambda s: ranges[s][1])
@@ -354,7 +400,7 @@ def rank_words(low: int, high: int) -> str:
 
 
 def _claims(result: StudyResult, n: int, game: str, metric: str, lower: bool, unit: str,
-            seatings: int, slow_share: int) -> list[Claim]:
+            seatings: int, slow_share: int, margin: float = 0.0) -> list[Claim]:
     """The ladder at ``n`` players of ``game`` as claims on tables ``ratings``, ``pairs`` and
     ``merged``: the groups with every rating and rank range, the correction, the leader's
     margin, the entrants, the Plackett-Luce order and the merged strategies."""
@@ -405,11 +451,13 @@ def _claims(result: StudyResult, n: int, game: str, metric: str, lower: bool, un
         f"{words} per {unit} against the average of the tables ({'lower' if lower else 'higher'}"
         f" is better), 95% intervals over the seatings; {'; '.join(groups)}."), parts))
     counted = cell("count", "pairs", "pairs", "rows")
+    apart, smaller = ((f"clearly more than {margin_words(margin, metric, unit)} ahead of "
+                       "every one below", "; a smaller difference does not count, however "
+                       "sure") if margin > 0 else ("clearly separated from every one below", ""))
     claims.append(one("correction", (
-        f"Groups are runs of that order, cut only where every strategy above is clearly "
-        f"separated from every one below (Holm's correction over all {int(counted[1].value)} "
-        f"pairs, error rate 5%); the ranks are the places each strategy can take under the "
-        f"same tests."), [counted]))
+        f"Groups are runs of that order, cut only where every strategy above is {apart} "
+        f"(Holm's correction over all {int(counted[1].value)} pairs, error rate 5%{smaller}); "
+        f"the ranks are the places each strategy can take under the same tests."), [counted]))
     if k >= 2:
         a, b = str(ratings["strategy"].iloc[0]), str(ratings["strategy"].iloc[1])
         row = pairs[((pairs["a"] == a) & (pairs["b"] == b)) | ((pairs["a"] == b) &
@@ -421,6 +469,9 @@ def _claims(result: StudyResult, n: int, game: str, metric: str, lower: bool, un
         sim = cell("value", "pairs", ra, "sim_half", key="a", against=rb, exact=True)
         plain = cell("value", "pairs", ra, "half", key="a", against=rb, exact=True)
         parts = [cell("best", "ratings", a, "rating"), diff, clear, sim, plain]
+        if margin > 0:
+            parts.append(cell("equals", "pairs", ra, "apart", key="a", against=rb,
+                              equals=str(bool(row["apart"]))))
         sign = 1.0 if ra == a else -1.0
         d = sign * diff[1].value
         lead = -d if lower else d
@@ -428,6 +479,9 @@ def _claims(result: StudyResult, n: int, game: str, metric: str, lower: bool, un
         verdict = ("clearly ahead after the correction for picking the best of "
                    f"{k}" if row["clear"] else
                    f"not clearly ahead once the choice of the best of {k} is corrected for")
+        if margin > 0 and row["clear"] and not row["apart"]:
+            verdict += (f", but not clearly by more than {margin_words(margin, metric, unit)}, "
+                        "so the two share a group")
         sim_half, half_ = sim[1].value, plain[1].value
         dec = decimals_for(sim_half * scale)
         entrant = bool(ratings["entrant"].iloc[0] or ratings["entrant"].iloc[1])
@@ -482,27 +536,34 @@ def run_ladder(
     seatings: int = SEATINGS,
     slow_share: int = SLOW_SHARE,
     slow: Sequence[str] | None = None,
+    margin: float | dict[str, float] | None = None,
 ) -> StudyResult:
     """Rate every strategy (default: every registered one but those tagged not-a-player) at
     each player count.
 
     ``game`` may name several games (then ``strategies`` must be None): one result whose
     tables carry a ``game`` column. ``slow`` names the entrants (default: the strategies
-    tagged slow in the registry), which play 1/``slow_share`` of the deals.
+    tagged slow in the registry), which play 1/``slow_share`` of the deals. ``margin``
+    (per game: a number, or {game: number} with several games; default: the measure's
+    declared margin, :class:`analyzer.games.registry.Measure`) is the difference the groups
+    count (:func:`rate`).
     """
     if not isinstance(game, str):
         games_list = list(dict.fromkeys(game))
         if len(games_list) > 1:
             if strategies:
                 raise CardlabError("name strategies only when the ladder is for one game")
+            if margin is not None and not isinstance(margin, dict) and margin != 0:
+                raise CardlabError("give the margin per game (e.g. ass=1,jass=0.01) when "
+                                   "rating several games: their units differ")
             parts = [run_ladder(backend, g, None, players, games, seed, mode, rules, metric,
                                 better, level, include, probe_deals, seatings, slow_share,
-                                slow)
+                                slow, margin.get(g) if isinstance(margin, dict) else margin)
                      for g in games_list]
             tables = {name: pd.concat([p.tables[name] for p in parts], ignore_index=True)
                       for name in parts[0].tables}
-            keys = ("mode", "metric", "better", "rules", "strategies", "entrants", "left_out",
-                    "elapsed_s")
+            keys = ("mode", "metric", "better", "margin", "rules", "strategies", "entrants",
+                    "left_out", "elapsed_s")
             manifest = {**parts[0].manifest, "game": games_list,
                         "by_game": {g: {k: p.manifest[k] for k in keys}
                                     for g, p in zip(games_list, parts, strict=True)}}
@@ -513,6 +574,8 @@ def run_ladder(
             both = StudyResult("ladder", tables, manifest)
             return both.say([c for p in parts for c in p.claims])
         game = games_list[0]
+    if isinstance(margin, dict):
+        margin = margin.get(game)
     t0 = time.perf_counter()
     texts = list(strategies) if strategies else ladder_strategies(game, include)
     labels = list(dict.fromkeys(backend.canonical(game, s) for s in texts))
@@ -529,6 +592,7 @@ def run_ladder(
         base = make_spec(backend, game, n, [labels[0]] * n, seed, mode=mode, rules=rules)
         mode_used = base.mode
         col, lower = metric_for(game, base.mode, metric, better)
+        margin_n = margin_of(game, col, margin)
         kept, merged = merge_same(backend, base, labels, probe_deals, unprobed=slow_labels)
         regular = [x for x in kept if x not in slow_labels]
         entering = [x for x in kept if x in slow_labels]
@@ -538,8 +602,9 @@ def run_ladder(
         entrants += [x for x in entering if x not in entrants]
         plan = design(regular, entering, n, games, seed, seatings, slow_share)
         table, s = play_ladder(backend, base, plan)
+        table = scaled(game, table, col)
         specs.extend(x.to_dict() for x in s)
-        ratings, pairs = rate(table, col, lower, level)
+        ratings, pairs = rate(table, col, lower, level, margin_n)
         ratings = ratings.merge(plackett_luce(table, col, lower, level, seed=seed, unit="unit"),
                                 on="strategy", how="left")
         names = {m["kept"]: [] for m in merged}
@@ -553,7 +618,8 @@ def run_ladder(
         all_ratings.append(ratings)
         all_pairs.append(pairs)
         all_merged += [{"game": game, "players": n, **m} for m in merged]
-        said.append((n, col, lower, games_registry.get(game).mode(base.mode).unit, len(plan)))
+        said.append((n, col, lower, games_registry.get(game).mode(base.mode).unit, len(plan),
+                     margin_n))
     col, lower = metric_for(game, mode_used, metric, better)
     try:
         missing = left_out(game, labels, named=bool(strategies))
@@ -562,15 +628,17 @@ def run_ladder(
     manifest = base_manifest(
         "ladder", game=game, mode=mode_used, seed=seed, games=games, players=list(players),
         strategies=labels, rules=rules_by_players(specs), metric=col,
-        better="lower" if lower else "higher", level=level, seatings=min(games, seatings),
+        better="lower" if lower else "higher", margin=margin_of(game, col, margin),
+        level=level, seatings=min(games, seatings),
         slow_share=slow_share, entrants=entrants, left_out=missing,
         design=f"mixed tables: {min(games, seatings)} groups of deals, each with a fresh "
                "seeded order of the strategies played in every rotation (every strategy in "
                "every seat of every deal, its company drawn anew per group); strategies "
                f"tagged slow enter on 1/{slow_share} of the deals, in every seat at tables of "
                "the others; additive score model with intervals over the seatings (the unit "
-               "of randomisation); groups and rank ranges from the pairwise tests corrected "
-               "over all pairs (Holm), simultaneous intervals (Bonferroni)",
+               "of randomisation); groups and rank ranges from the pairwise tests of a "
+               "difference beyond the margin, corrected over all pairs (Holm), simultaneous "
+               "intervals (Bonferroni)",
         runs=specs, elapsed_s=round(time.perf_counter() - t0, 2),
     )
     tables = {"ratings": pd.concat(all_ratings, ignore_index=True),
@@ -579,9 +647,9 @@ def run_ladder(
                                                           "merged", "reason"])}
     result = StudyResult("ladder", tables, manifest)
     with reading():  # hundreds of cells of the same two tables
-        return result.say([c for n, col_n, lower_n, unit, seatings_n in said
+        return result.say([c for n, col_n, lower_n, unit, seatings_n, margin_n in said
                            for c in _claims(result, n, game, col_n, lower_n, unit,
-                                            seatings_n, slow_share)])
+                                            seatings_n, slow_share, margin_n)])
 
 
 def _pl_claim(ratings: pd.DataFrame, n: int, words: str, cell: Callable[..., tuple],

@@ -69,11 +69,12 @@ DESCRIPTION = GameDescription(
                    "players)"),
     ),
     measures=(
-        Measure("minus_points", "lower"), Measure("cards_left", "lower"),
+        # margins: one minus point per game (a twentieth of the ass), one point of match wins
+        Measure("minus_points", "lower", margin=1.0), Measure("cards_left", "lower"),
         Measure("jokers_left", "lower"), Measure("ended_with_ass", "lower"),
         Measure("ass_taken", "lower"), Measure("went_out", "higher"),
         Measure("total", "lower"), Measure("won", "higher"), Measure("tied", "higher"),
         # stored in whole 1/WIN_SHARE_UNIT so that aggregates stay exact
-        Measure("win_share", "higher", 1 / WIN_SHARE_UNIT),
+        Measure("win_share", "higher", 1 / WIN_SHARE_UNIT, margin=0.01),
     ),
 )

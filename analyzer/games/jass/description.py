@@ -58,7 +58,8 @@ DESCRIPTION = GameDescription(
         RuleOption("deal_cap", DEFAULT_DEAL_CAP, "most deals a match may last"),
     ),
     measures=(
-        Measure("won", "higher"), Measure("sticks", "higher"),
+        # margins: one percentage point of match wins, a hundredth of a stick per deal
+        Measure("won", "higher", margin=0.01), Measure("sticks", "higher", margin=0.01),
         Measure("bonus_sticks", "higher"), Measure("tricks", "higher"),
     ),
 )

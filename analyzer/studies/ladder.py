@@ -283,15 +283,15 @@ def margin_of(game: str, metric: str, margin: float | None = None) -> float:
 
 
 def margin_words(margin: float, metric: str, unit: str) -> str:
-    """``1 minus point per game``, ``1 percentage point of match win rate per match``."""
+    """``1 minus point per game``, ``1 percentage point of match win rate``."""
     words = metric_words(metric)
     if is_rate(metric):
-        value, words = margin * 100.0, f"percentage points of {words}"
+        value, words, per = margin * 100.0, f"percentage points of {words}", ""
     else:
-        value = margin
+        value, per = margin, f" per {unit}"
     if value == 1:
         words = words.replace("points", "point", 1)
-    return f"{value:g} {words} per {unit}"
+    return f"{value:g} {words}{per}"
 
 
 def _unit_values(games: pd.DataFrame, metric: str) -> tuple[pd.DataFrame, pd.DataFrame]:

@@ -531,7 +531,7 @@ def _left_out(manifest: dict, games: list) -> list[str]:
     return out
 
 
-def _margin_text(manifest: dict, game: str) -> str:
+def margin_text(manifest: dict, game: str) -> str:
     """The ladder's margin for ``game`` in words ('' when 0 or not recorded)."""
     from analyzer.studies.ladder import margin_words
 
@@ -572,7 +572,7 @@ def ladder_finding(result: StudyResult) -> Finding:
             ratings_words = "; ".join(
                 f"{c.choice} {interval(c.value, (c.high - c.low) / 2, signed=True, percent=pct)}"
                 for c in cells)
-            beyond = _margin_text(m, g)
+            beyond = margin_text(m, g)
             beyond = f" more than {beyond}" if beyond else ""
             ahead = (f"each of them clearly{beyond} ahead of every strategy outside the group"
                      if len(names) > 1 else f"clearly{beyond} ahead of every other")
@@ -604,8 +604,8 @@ def ladder_finding(result: StudyResult) -> Finding:
                     f"Without {' and '.join(slow)} (a search, tagged slow), the first group "
                     f"at {int(n)} players of {title} is {listed} ({words}).", str(g), "ladder",
                     command, "top-group", "ratings", fast, extra={"exclude": slow}))
-    margins = [f"{_margin_text(m, g)} in {game_title(str(g)) if g else 'the game'}"
-               for g in games if _margin_text(m, g)]
+    margins = [f"{margin_text(m, g)} in {game_title(str(g)) if g else 'the game'}"
+               for g in games if margin_text(m, g)]
     detail = " ".join(c.sentence for c in claims) + (
         " Groups are cut only where every strategy above is clearly "
         + (f"more than the margin ({'; '.join(margins)}) ahead of" if margins else

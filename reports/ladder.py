@@ -11,6 +11,7 @@ from analyzer.games.registry import title as game_title
 from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
 from reports.figures import BLUE, FigureInfo, _grid, _save
+from reports.findings import margin_text
 from reports.tables import TableView, interval_cell
 
 
@@ -32,10 +33,11 @@ def _game_figures(manifest: dict, ratings: pd.DataFrame, pairs: pd.DataFrame, fo
                   stem: str) -> list[FigureInfo]:
     metric = metric_words(str(manifest.get("metric", "value")))
     better = manifest.get("better", "lower")
-    game = manifest.get("game")
+    game = game_title(str(manifest.get("game")))
+    margin = margin_text(manifest, str(manifest.get("game")))
     counts = sorted(ratings["players"].unique())
     out = []
-    fig, axes = _grid(len(counts), width=4.4, height=0.8 + 0.42 * ratings["strategy"].nunique())
+    fig, axes = _grid(len(counts), width=5.0, height=0.8 + 0.42 * ratings["strategy"].nunique())
     for ax, n in zip(axes, counts, strict=True):
         part = ratings[ratings["players"] == n].sort_values("rank", ascending=False)
         ax.errorbar(part["rating"], range(len(part)), xerr=part["half"], fmt="o", color=BLUE,
@@ -45,13 +47,14 @@ def _game_figures(manifest: dict, ratings: pd.DataFrame, pairs: pd.DataFrame, fo
                       [f"{m}  (group {t})" for m, t in zip(part["members"], part["tier"],
                                                           strict=True)], fontsize=7)
         ax.set_title(f"{n} players", fontsize=9)
-        ax.set_xlabel(f"{metric} vs table average ({better} is better)", fontsize=8)
+        ax.set_xlabel(f"{metric} vs table average\n({better} is better)", fontsize=8)
     fig.suptitle(f"{game}: the ladder on mixed tables\n(95% CI over the seatings)", fontsize=10)
     out.append(FigureInfo(_save(fig, folder, f"{stem}_ratings.png"), f"The ladder ({game})",
                           "Each strategy's rating (its result minus the average of the same "
                           "deals' tables) with its 95% interval over the seatings; best at the "
                           "top; groups are cut only where every strategy above is clearly "
-                          "separated from every one below.", wide=len(counts) > 1))
+                          + (f"more than {margin} ahead of" if margin else "separated from")
+                          + " every one below.", wide=len(counts) > 1))
 
     fig, axes = _grid(len(counts), width=5.2, height=4.4)
     for ax, n in zip(axes, counts, strict=True):

@@ -498,17 +498,22 @@ def compare_finding(result: StudyResult) -> Finding:
         fair = f" against a fair share of {100 / int(n):.0f}%" if metric == "won" else ""
         what = (f"wins {value} of its {units}{fair}" if metric == "won" else
                 f"has a {metric_words(metric)} of {value} per {unit}")
-        sentence = (f"At {int(n)} players of {title}, among {', '.join(part['strategy'])}, "
-                    f"{best['strategy']} {what}, with every strategy in every seat of the same "
+        table = m.get("table")
+        where = ("with every strategy in every seat" if not table else
+                 f"each in one seat at a table of {table}, in every seat")
+        among = (f"among {', '.join(part['strategy'])}, " if len(part) > 1 else "")
+        sentence = (f"At {int(n)} players of {title}, {among}"
+                    f"{best['strategy']} {what}, {where} of the same "
                     f"{count(best['deals'])} {units}"
                     + (f"; not clearly ahead of {', '.join(unclear)}." if unclear else
-                       ", clearly ahead of every other strategy."))
+                       "." if len(part) == 1 else ", clearly ahead of every other strategy."))
         claims.append(Claim(f"compare-{int(n)}", f"Which strategy wins? ({title})", sentence,
                             game, "compare", command, "best", "ranking", (cell,),
                             better=better))
         verdicts.append(
             (f"No clear winner between {best['strategy']} and {', '.join(unclear)}"
-             if unclear else f"{best['strategy']} wins")
+             if unclear else f"{best['strategy']} {what} at a table of {table}"
+             if len(part) == 1 else f"{best['strategy']} wins")
             + (f" at {int(n)} players" if rank["players"].nunique() > 1 else ""))
     return Finding("compare", f"Which strategy wins? ({title})", "; ".join(verdicts) + ".",
                    " ".join(c.sentence for c in claims), tuple(claims))

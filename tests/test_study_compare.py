@@ -97,3 +97,52 @@ def test_A12_compare_ass_matches_by_share_of_match_wins():
     assert rank["mean"].sum() == pytest.approx(0.5, abs=1e-12)  # 2 players each, 4 seats
     assert (rank["deals"] == 60).all()
     assert "per match" in result.headlines[0]
+
+
+def test_strategies_that_play_alike_are_never_compared():
+    # basic and heuristic have different knobs but play the same games (the ladder merges
+    # them); compared in the rotations, basic - heuristic came out +0.8 +/- 0.7 minus points
+    # ("heuristic is better", 500 games at 4 players with careful): the seats, not the play
+    backend = KernelBackend(workers=1)
+    with pytest.raises(CardlabError, match="heuristic and basic play exactly alike at 4 "
+                                           "players .identical games on 200 probe deals"):
+        run_compare(backend, "ass", ["basic", "heuristic", "careful"], players=[4], games=50)
+    with pytest.raises(CardlabError, match="play exactly alike at 3 players"):
+        run_compare(backend, "ass", ["careful", "basic", "heuristic"], players=[3], games=50)
+    # pimc is tagged slow: not probed (a probe would cost more than the comparison)
+    result = run_compare(backend, "ass", ["basic", "pimc:worlds=2"], players=[3], games=4,
+                         probe_deals=20)
+    assert set(result.table("ranking")["strategy"]) == {"basic", "pimc:worlds=2"}
+
+
+def test_at_a_table_every_strategy_meets_the_same_company_and_only_its_seat_is_rated():
+    backend = SyntheticAssBackend(effects=EFFECTS)
+    one = run_compare(backend, "ass", ["good"], players=[4], games=400, table="mid")
+    rank = one.table("ranking")
+    assert list(rank["strategy"]) == ["good"] and one.table("pairs").empty
+    assert rank["deals"].iloc[0] == 400 and rank["games"].iloc[0] == 400 * 4  # each seat
+    assert one.manifest["table"] == "mid"
+    assert one.headlines[0].startswith("At 4 players (Who's the Ass?), good in one seat at a "
+                                       "table of mid: minus points")
+    both = run_compare(backend, "ass", ["good", "bad"], players=[4], games=1500, table="mid")
+    row = both.table("pairs").iloc[0]
+    assert (row["a"], row["b"]) == ("good", "bad")
+    assert abs(row["difference"] - (EFFECTS["good"] - EFFECTS["bad"])) < 1.6 * row["half"]
+    # good's own rows are the same games whichever other strategies are compared with it
+    r1 = one.table("ranking").set_index("strategy").loc["good", "mean"]
+    r2 = run_compare(backend, "ass", ["good", "bad"], players=[4], games=400,
+                     table="mid").table("ranking").set_index("strategy").loc["good", "mean"]
+    assert r1 == r2
+    with pytest.raises(CardlabError, match="--until-sure decides pairs"):
+        run_compare(backend, "ass", ["good"], games=100, table="mid", until_sure=True)
+
+
+def test_learned_at_a_table_of_aim_low_is_the_readme_figure_on_fewer_matches():
+    # the README's "one learned seat at a table of aim-low" (cardlab study compare --game jass
+    # --seed 31 --matches 2000 -s learned --table aim-low: 0.662 +/- 0.010); its first 100
+    backend = KernelBackend(workers=1)
+    result = run_compare(backend, "jass", ["learned"], players=[4], games=100, seed=31,
+                         table="aim-low")
+    rank = result.table("ranking")
+    assert rank["games"].iloc[0] == 400 and 0.45 < rank["mean"].iloc[0] < 0.85
+    assert "against a fair share of 25%" in result.headlines[0]

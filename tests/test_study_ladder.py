@@ -6,7 +6,8 @@ import numpy as np
 
 from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.stats.hygiene import holm, ordered_groups
-from analyzer.studies.ladder import decision_key, ladder_strategies, run_ladder
+from analyzer.studies.ladder import ladder_strategies, run_ladder
+from analyzer.studies.same_play import decision_key
 
 EFFECTS = {"s1": -3.0, "s2": -1.0, "s3": 0.0, "s4": 0.0, "s5": 2.0}
 TRUE = {k: v - np.mean(list(EFFECTS.values())) for k, v in EFFECTS.items()}

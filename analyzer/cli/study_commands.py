@@ -259,7 +259,12 @@ def study_trump(
 @study_app.command("compare")
 def study_compare(
     game: str = typer.Option(..., help="ass or jass."),
-    strategy: list[str] = opt.strategy(..., "Two or more strategies (repeat the option)."),
+    strategy: list[str] = opt.strategy(..., "Two or more strategies (repeat the option); one "
+                                            "is enough with --table."),
+    table: str = typer.Option(None, "--table",
+                              help="Play each strategy in one seat at a table of this one "
+                                   "(every other seat), e.g. -s learned --table aim-low: each "
+                                   "in every seat, all against the same company."),
     players: str = opt.players("4", "Player counts, e.g. 4 or 3,4."),
     games: int = opt.games(None, "Games (Who's the Ass?) per player count; the budget with "
                                  "--until-sure (default 2000)."),
@@ -291,7 +296,8 @@ def study_compare(
                             help="table (the answers as sentences), csv (the ranking) or json "
                                  "(every table and the sentences)."),
 ) -> None:
-    """Any strategies of either game head to head, duplicate format: ranking and pairs."""
+    """Any strategies of either game head to head, duplicate format: ranking and pairs, in the
+    rotations of the strategies through the seats or each at a table of one (--table)."""
     from analyzer.studies.compare import run_compare
 
     _check_format(fmt)
@@ -316,7 +322,7 @@ def study_compare(
     result = run_compare(
         backend, game, strategy, parse_ints(players, "--players"), count,
         seed, mode, rules, metric, better, until_sure=until_sure, alpha=alpha,
-        margin=margin, batch=batch,
+        margin=margin, batch=batch, table=table,
     )
     _finish(result, out, fmt)
 

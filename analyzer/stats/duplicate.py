@@ -154,7 +154,12 @@ def duplicate_pairs(
         if not ratio_is_meaningful(means[a].to_numpy() - means[b].to_numpy()):
             row["variance_reduction"] = np.nan
         rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=PAIR_COLUMNS) if not rows else pd.DataFrame(rows)
+
+
+# the columns of duplicate_pairs (an empty table keeps them: one strategy has no pairs)
+PAIR_COLUMNS = ("a", "b", "difference", "low", "high", "half", "n_units", "mean_a", "mean_b",
+                "correlation", "unpaired_half", "variance_reduction")
 
 
 def ratio_is_meaningful(differences: np.ndarray) -> bool:

@@ -29,12 +29,19 @@ from analyzer.numbers import percent as percent_text
 from analyzer.rng import DEFAULT_SEED
 from analyzer.runner.manifest import plural
 from analyzer.runner.play import Backend, make_spec, play_arrangements
-from analyzer.stats.duplicate import duplicate_pairs, duplicate_ranking, rotations, unit_means
+from analyzer.stats.duplicate import (
+    duplicate_pairs,
+    duplicate_ranking,
+    rotations,
+    seat_swaps,
+    unit_means,
+)
 from analyzer.stats.sequential import run_sequential_many
 from analyzer.studies.claims import Cell, Claim, difference_kind, half, make_cell, probe, several
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
+from analyzer.studies.same_play import PROBE_DEALS, merge_same
 from analyzer.text import is_rate, metric_words, pm
-from strategies.registry import illegal_players
+from strategies.registry import illegal_players, is_slow
 
 
 def scaled(game: str, games: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -136,8 +143,17 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
                for o in ranking["strategy"].iloc[1:].astype(str)]
     unclear = [c.against if c_.choice == best.choice else c_.choice
                for c, c_ in against if c.kind == "unclear"]
-    played = f"{count(deals.value)} {units}, every strategy in every seat"
-    if not unclear:
+    table = result.manifest.get("table")
+    played = (f"{count(deals.value)} {units}, every strategy in every seat" if not table else
+              f"{count(deals.value)} {units}, each strategy in every seat at a table of "
+              f"{table}")
+    if table and len(ranking) == 1:
+        fair = (f", against a fair share of {percent_text(1 / players)}"
+                if rate and metric == "won" else "")
+        sentence = (f"At {players} players ({title}), {best.choice} in one seat at a table of "
+                    f"{table}: {level}{fair}, in every seat of the same "
+                    f"{count(deals.value)} {units}.")
+    elif not unclear:
         sentence = (f"At {players} players ({title}), {best.choice} is best: {level}, "
                     f"clearly ahead of every other strategy on the same {played}.")
     else:
@@ -199,6 +215,47 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
     return claims
 
 
+def refuse_same_play(backend: Backend, base, labels: list[str], probe_deals: int) -> None:
+    """One line naming the strategies that play identical games at ``base``'s player count
+    (strategies tagged slow are not probed: a probe would cost more than the comparison)."""
+    slow = [x for x in labels if is_slow(base.game, x)]
+    _, merged = merge_same(backend, base, labels, probe_deals, unprobed=slow)
+    if merged:
+        m = merged[0]
+        raise CardlabError(
+            f"{m['merged']} and {m['kept']} play exactly alike at {base.players} players "
+            f"({m['reason']}): compared, they would differ only by the seats the design gives "
+            "each; list one of them")
+
+
+def tables_of(labels: list[str], players: int, field: str | None
+              ) -> tuple[list[tuple[str, ...]], list[tuple[str, int]] | None]:
+    """The tables of a comparison and, at a table of ``field``, (strategy, seat) of the
+    compared seat of each (None: the rotations, where every seat is a compared one)."""
+    if field is None:
+        return rotations(labels, players), None
+    tables, own = [], []
+    for label in labels:
+        for seat, seats in enumerate(seat_swaps(label, [field], players)):
+            tables.append(tuple(seats))
+            own.append((label, seat))
+    return tables, own
+
+
+def own_seats(games: pd.DataFrame, own: list[tuple[str, int]] | None) -> pd.DataFrame:
+    """Only the compared seats' rows of :func:`tables_of`'s tables (the table's own seats
+    are the company, not rated), each labelled with its strategy."""
+    if own is None:
+        return games
+    names = np.array([x for x, _ in own], dtype=object)
+    seat_of = np.array([s for _, s in own])
+    arrangement = games["arrangement"].to_numpy()
+    keep = games["seat"].to_numpy() == seat_of[arrangement]
+    out = games[keep].copy()
+    out["strategy"] = names[arrangement[keep]]
+    return out.reset_index(drop=True)
+
+
 def run_compare(
     backend: Backend,
     game: str,
@@ -215,18 +272,31 @@ def run_compare(
     alpha: float = 0.05,
     margin: float | None = None,
     batch: int | None = None,
+    probe_deals: int = PROBE_DEALS,
+    table: str | None = None,
 ) -> StudyResult:
     """Rank ``strategies`` of ``game`` in the duplicate format at each player count.
 
     ``games`` is the number of deals (matches) per player count, or the budget with
-    ``until_sure``. Every strategy plays each deal once in every seat.
+    ``until_sure``. Every strategy plays each deal once in every seat: in the rotations of
+    the strategies through the seats, or, with ``table``, in one seat at a table of that
+    strategy (every other seat; then one strategy is enough, and every compared strategy
+    meets exactly the same company). Only the compared strategies' own seats are rated.
+    Strategies that play alike (the same family and knobs, or identical games on
+    ``probe_deals`` probe deals at a player count: :mod:`analyzer.studies.same_play`) are
+    refused in one line before the comparison is played.
     """
     labels = [backend.canonical(game, s) for s in strategies]
+    field = backend.canonical(game, table) if table is not None else None
     # "The same strategy" means the same play: the same family and every knob at the same
     # exact value (registry Strategy.identity), whatever the names say.
     identity = getattr(backend, "identity", None)
     ids = [identity(game, s) for s in labels] if identity is not None else labels
-    if len(set(ids)) < 2:
+    if field is not None and not labels:
+        raise CardlabError("compare needs a strategy to play at the table")
+    if until_sure and len(labels) < 2:
+        raise CardlabError("--until-sure decides pairs: give two or more strategies")
+    if len(set(ids)) < 2 and field is None:
         raise CardlabError("compare needs at least two different strategies; "
                            f"{' and '.join(labels)} play exactly alike")
     if len(set(ids)) != len(ids):
@@ -239,6 +309,10 @@ def run_compare(
         first = make_spec(backend, game, players[0], [labels[0]] * players[0], seed,
                           mode=mode, rules=rules)
         check_metric(game, first.mode, metric, better)
+    for n in players:  # different knobs, the same play: compared, they differ only by seats
+        if len(labels) > 1:
+            refuse_same_play(backend, make_spec(backend, game, n, [labels[0]] * n, seed,
+                                                mode=mode, rules=rules), labels, probe_deals)
     t0 = time.perf_counter()
     rankings, pair_tables, specs, seq_all = [], [], [], []
     mode_used = mode
@@ -246,16 +320,16 @@ def run_compare(
         base = make_spec(backend, game, n, [labels[0]] * n, seed, mode=mode, rules=rules)
         mode_used = base.mode
         col, lower = metric_for(game, base.mode, metric, better)
-        arrangement = rotations(labels, n)
+        arrangement, own = tables_of(labels, n, field)
         pairs_list = list(itertools.combinations(labels, 2))
         seq_rows: list[dict] = []
         if until_sure:
             frames: list[pd.DataFrame] = []
 
             def next_batch(start: int, count: int, n=n, base=base, arrangement=arrangement,
-                           frames=frames, col=col, pairs_list=pairs_list) -> np.ndarray:
+                           frames=frames, col=col, pairs_list=pairs_list, own=own) -> np.ndarray:
                 g, s = play_arrangements(backend, base, arrangement, count, start)
-                g = scaled(game, g, col)
+                g = scaled(game, own_seats(g, own), col)
                 frames.append(g)
                 if start == 0:
                     specs.extend(x.to_dict() for x in s)
@@ -273,7 +347,7 @@ def run_compare(
                                  "seq_alpha": res.alpha, "seq_reason": res.reason})
         else:
             games_table, s = play_arrangements(backend, base, arrangement, games)
-            games_table = scaled(game, games_table, col)
+            games_table = scaled(game, own_seats(games_table, own), col)
             specs.extend(x.to_dict() for x in s)
         rank = duplicate_ranking(games_table, col, lower, level, order=labels)
         rank.insert(0, "players", n)
@@ -292,8 +366,11 @@ def run_compare(
         "compare", game=game, mode=mode_used, seed=seed, games=games, players=list(players),
         strategies=labels, rules=rules_by_players(specs), metric=col,
         better="lower" if lower else "higher", level=level, runs=specs, unit=unit_used,
-        design="duplicate: every strategy in every seat of the same deals (rotations); "
-               "intervals over deals",
+        table=field,
+        design=("duplicate: every strategy in every seat of the same deals (rotations); "
+                "intervals over deals" if field is None else
+                f"duplicate at a table of {field}: every strategy in one seat at a time, "
+                f"{field} in every other, each seat of the same deals; intervals over deals"),
         sequential={"until_sure": until_sure, "alpha": alpha, "margin": margin,
                     "batch": batch, "budget": games} if until_sure else None,
         elapsed_s=round(time.perf_counter() - t0, 2),

@@ -62,8 +62,8 @@ from analyzer.games import registry as games_registry
 from analyzer.numbers import count as count_words
 from analyzer.numbers import interval
 from analyzer.runner.manifest import plural
-from analyzer.runner.play import Backend, collect_all, make_spec, play_arrangements
-from analyzer.stats.duplicate import rotations, seat_swaps
+from analyzer.runner.play import Backend, collect_all, make_spec
+from analyzer.stats.duplicate import rotations
 from analyzer.stats.hygiene import holm, ordered_groups, rank_ranges, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.plackett_luce import plackett_luce
@@ -73,13 +73,11 @@ from analyzer.studies.compare import metric_for, scaled
 from analyzer.studies.defaults import LADDER_SLOW_SHARE
 from analyzer.studies.registry import question
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
+from analyzer.studies.same_play import PROBE_DEALS, merge_same
 from analyzer.text import decimals_for, is_rate, metric_words
 from strategies.registry import is_slow
 
 EXCLUDED_TAGS = ("not-a-player",)
-PROBE_FIELDS = ("basic", "random")
-PROBE_DEALS = 200
-PROBE_SEED_OFFSET = 7_919  # probe deals come from another seed than the ladder's
 SEATINGS = 200  # fresh seatings per player count: the units the intervals are taken over
 SLOW_LEAST = 10  # an entrant plays at least this many deals (all of them when fewer)
 SLOW_SHARE = LADDER_SLOW_SHARE  # an entrant plays 1/SLOW_SHARE of the deals
@@ -114,71 +112,6 @@ def left_out(game: str, rated: Sequence[str], named: bool = False) -> list[dict[
             reason = "tagged " + " and ".join(t for t in spec.tags if t in EXCLUDED_TAGS)
         out.append({"game": game, "strategy": name, "reason": reason})
     return out
-
-
-def decision_key(game: str, label: str) -> Any:
-    """What fixes a strategy's decisions: (family, knob values), or the label itself for
-    strategies the registry does not know (synthetic backends)."""
-    from strategies.registry import StrategyError, parse_strategy
-
-    try:
-        s = parse_strategy(game, label)
-    except StrategyError:  # a label the registry does not know: the label itself
-        return label
-    return (s.family, s.values)
-
-
-def _probe_prints(backend: Backend, base, labels: list[str], deals: int) -> dict[str, bytes]:
-    """A fingerprint per strategy of its games seat by seat against each probe field."""
-    prints = {}
-    spec = replace(base, seed=base.seed + PROBE_SEED_OFFSET)
-    for label in labels:
-        parts = []
-        for probe in PROBE_FIELDS:
-            try:
-                backend.canonical(base.game, probe)
-            except CardlabError:
-                continue
-            arrangements = seat_swaps(label, [probe], base.players)
-            games, _ = play_arrangements(backend, spec, arrangements, deals)
-            mine = games[games["seat"] == games["arrangement"]].drop(
-                columns=["strategy", "arrangement"]).select_dtypes("number")
-            parts.append(np.ascontiguousarray(mine.to_numpy(np.float64)).tobytes())
-        prints[label] = b"".join(parts)
-    return prints
-
-
-def merge_same(backend: Backend, base, labels: list[str], probe_deals: int = PROBE_DEALS,
-               unprobed: Sequence[str] = ()) -> tuple[list[str], list[dict[str, Any]]]:
-    """The strategies to rate (one per group of identical play) and the merges made.
-
-    Strategies in ``unprobed`` (the slow ones: probing them would cost more than the ladder)
-    are merged by their family and knobs only."""
-    merged: list[dict[str, Any]] = []
-    by_key: dict[Any, str] = {}
-    first: list[str] = []
-    for label in labels:
-        key = decision_key(base.game, label)
-        if key in by_key:
-            merged.append({"kept": by_key[key], "merged": label,
-                           "reason": "same family and knob values"})
-        else:
-            by_key[key] = label
-            first.append(label)
-    probed = [x for x in first if x not in unprobed]
-    prints = _probe_prints(backend, base, probed, probe_deals) if probe_deals else {}
-    kept, seen = [], {}
-    for label in first:
-        fp = prints.get(label)
-        if fp is not None and fp in seen:
-            merged.append({"kept": seen[fp], "merged": label,
-                           "reason": f"identical games on {probe_deals} probe deals, seat by "
-                                     f"seat against {' and against '.join(PROBE_FIELDS)}"})
-        else:
-            if fp is not None:
-                seen[fp] = label
-            kept.append(label)
-    return kept, merged
 
 
 @dataclass(frozen=True)

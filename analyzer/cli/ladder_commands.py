@@ -25,6 +25,19 @@ from analyzer.studies.defaults import FIELDS, LADDER_SLOW_SHARE, TRUMP_FIELDS, w
 FIELD_ALIAS = typer.Option([], "--field", "-f", hidden=True)  # the old spelling of -s
 
 
+def _margins() -> str:
+    """Each game's declared margin of its default metric, for the help (the descriptions)."""
+    from analyzer.games import registry
+
+    out = []
+    for name in registry.names():
+        game = registry.get(name)
+        metric = game.mode("").default_metric
+        measure = game.measure(metric)
+        out.append(f"{name} {measure.margin if measure else 0:g} of {metric}")
+    return ", ".join(out)
+
+
 @study_app.command("ladder")
 def study_ladder(
     game: str = typer.Option("ass,jass", help="ass, jass, or both (ass,jass)."),
@@ -49,9 +62,8 @@ def study_ladder(
     margin: str = typer.Option(None, "--margin",
                                help="The smallest difference the groups count, per deal "
                                     "(match) in the metric's unit (a rate as a fraction): "
-                                    "default each game's (Who's the Ass? 1 minus point per "
-                                    "game, Jass 0.01 of match wins); 0: any clear difference; "
-                                    "with both games give game=value pairs, e.g. "
+                                    f"default each game's ({_margins()}); 0: any clear "
+                                    "difference; with both games give game=value pairs, e.g. "
                                     "ass=0.5,jass=0.02."),
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     workers: int = opt.workers(),

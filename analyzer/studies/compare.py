@@ -205,6 +205,16 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
         claims.append(several(f"compare-{players}-{row['a']}-{row['b']}", sentence, parts,
                               game=game, study="compare", question=q))
     claims += sequential
+    if not table and len(ranking) >= 3:  # two strategies' rotations give both the same company
+        reader = probe(game, "compare", "count", "ranking")
+        listed = make_cell(reader, result, players, "strategies", "rows", field_=field_)
+        order = [str(x) for x in result.manifest.get("strategies") or ranking["strategy"]]
+        claims.append(several(f"compare-{players}-seating", (
+            f"The {count(listed.value)} strategies played the rotations of the order listed "
+            f"({', '.join(order)}): each kept the same neighbours on every {unit}, so each "
+            "difference includes who sits beside whom, and listed in another order it can "
+            "change (--table T plays each against the same company)."),
+            [(reader, listed)], game=game, study="compare", question=q))
     for label in ranking.loc[~ranking["legal"].astype(bool), "strategy"].astype(str):
         reader = probe(game, "compare", "equals", "ranking", extra={"equals": "False"})
         claims.append(several(f"compare-{players}-{label}-not-legal", (

@@ -21,8 +21,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
 def main(argv: list[str] | None = None) -> None:
-    from analyzer.studies.ladder import SEATINGS
     from analyzer.studies.ladder_coverage import coverage
+    from analyzer.studies.seatings import SEATINGS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=200, help="replications (seeds)")

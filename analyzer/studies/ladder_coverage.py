@@ -25,7 +25,8 @@ import pandas as pd
 
 from analyzer.runner.play import make_spec
 from analyzer.runner.synthetic import SyntheticAssBackend
-from analyzer.studies.ladder import SEATINGS, design, play_ladder, rate
+from analyzer.studies.ladder import rate
+from analyzer.studies.seatings import SEATINGS, design, play_ladder
 
 STRENGTHS = {"s1": -3.0, "s2": -1.0, "s3": 0.0, "s4": 0.0, "s5": 0.5, "s6": 2.0}
 ENTRANT = {"e": -5.0}  # a strategy that enters like one tagged slow

@@ -501,9 +501,9 @@ def compare_finding(result: StudyResult) -> Finding:
         table = m.get("table")
         where = ("with every strategy in every seat" if not table else
                  f"each in one seat at a table of {table}, in every seat")
-        if not table and len(part) >= 3:  # the rotations keep each one's neighbours
-            where = (f"in the rotations of the order {', '.join(m.get('strategies') or [])} "
-                     "(each beside the same neighbours), every strategy in every seat")
+        if not table:  # a fresh order per group of deals: nobody keeps its neighbours
+            where = (f"with every strategy in every seat and the seating drawn afresh for "
+                     f"every few {units}")
         among = (f"among {', '.join(part['strategy'])}, " if len(part) > 1 else "")
         sentence = (f"At {int(n)} players of {title}, {among}"
                     f"{best['strategy']} {what}, {where} of the same "

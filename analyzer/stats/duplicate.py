@@ -75,19 +75,20 @@ def label_games(
     return out
 
 
-def unit_means(games: pd.DataFrame, value: str) -> pd.DataFrame:
-    """Deals x strategies: each strategy's mean ``value`` over its games on that deal.
+def unit_means(games: pd.DataFrame, value: str, unit: str = "index") -> pd.DataFrame:
+    """Units x strategies: each strategy's mean ``value`` over its games in that unit (a deal,
+    or with ``unit="unit"`` a seating: a group of deals played in a fresh order).
 
-    Raises when a strategy misses a deal or strategies have unequal games per deal: such a
+    Raises when a strategy misses a unit or strategies have unequal games in a unit: such a
     table is not a duplicate design, and its differences would not be paired.
     """
-    counts = games.groupby(["index", "strategy"]).size().unstack("strategy")
-    if counts.isna().to_numpy().any() or np.unique(counts.to_numpy()).size != 1:
+    counts = games.groupby([unit, "strategy"]).size().unstack("strategy")
+    if counts.isna().to_numpy().any() or (counts.nunique(axis=1) != 1).any():
         raise CardlabError(
             "not a balanced duplicate design: every strategy needs the same number of games "
             "on every deal"
         )
-    return games.groupby(["index", "strategy"])[value].mean().unstack("strategy")
+    return games.groupby([unit, "strategy"])[value].mean().unstack("strategy")
 
 
 def _games_by_strategy(games: pd.DataFrame, value: str, strategy: str) -> np.ndarray:
@@ -102,20 +103,23 @@ def duplicate_ranking(
     lower_is_better: bool,
     level: float = 0.95,
     order: Sequence[str] | None = None,
+    unit: str = "index",
 ) -> pd.DataFrame:
-    """One row per strategy: mean ``value`` per game with its interval over deals, and rank.
+    """One row per strategy: mean ``value`` per game with its interval over the units (deals,
+    or seatings: :func:`unit_means`), and rank.
 
     Rank 1 is the best mean (lowest when ``lower_is_better``); ties share a rank.
     """
-    means = unit_means(games, value)
+    means = unit_means(games, value, unit)
     names = list(order) if order is not None else list(means.columns)
     rows = []
     for name in names:
         est = mean_interval(means[name].to_numpy(), level)
+        mine = games["strategy"] == name
         rows.append({
             "strategy": name, "mean": est.value, "low": est.low, "high": est.high,
-            "half": est.half, "deals": est.n,
-            "games": int((games["strategy"] == name).sum()),
+            "half": est.half, "deals": int(games.loc[mine, "index"].nunique()),
+            "units": est.n, "games": int(mine.sum()),
         })
     table = pd.DataFrame(rows)
     key = table["mean"] if lower_is_better else -table["mean"]
@@ -129,15 +133,16 @@ def duplicate_pairs(
     level: float = 0.95,
     order: Sequence[str] | None = None,
     against: str | None = None,
+    unit: str = "index",
 ) -> pd.DataFrame:
     """Paired differences ``a - b`` of mean ``value`` per game over common deals.
 
     Every pair (a before b in ``order``), or each strategy against ``against`` only. Columns:
     a, b, difference, low, high, half, n_units, mean_a, mean_b, correlation, unpaired_half,
     variance_reduction (against unpaired runs with the same games; NaN where its
-    denominator is degenerate: :func:`ratio_is_meaningful`).
+    denominator is degenerate: :func:`ratio_is_meaningful`). ``unit``: as :func:`unit_means`.
     """
-    means = unit_means(games, value)
+    means = unit_means(games, value, unit)
     names = list(order) if order is not None else list(means.columns)
     if against is not None:
         pairs = [(a, against) for a in names if a != against]

@@ -89,8 +89,9 @@ def paired_difference(
 
     ``a[i]`` and ``b[i]`` are the two strategies' values on unit ``i`` (a deal, or the mean of
     a deal's duplicate games). ``games_a``/``games_b`` are the single-game values behind the
-    unit means (default: the unit values themselves, one game per unit); their count per unit
-    sets the unpaired design's size.
+    unit means (default: the unit values themselves, one game per unit); their count sets the
+    unpaired design's size (units may hold different numbers of games: seatings of 7 and 8
+    deals, both strategies alike in each).
     """
     a = np.asarray(a, dtype=np.float64).ravel()
     b = np.asarray(b, dtype=np.float64).ravel()
@@ -100,8 +101,8 @@ def paired_difference(
         raise CardlabError(f"a paired comparison needs at least 2 common units, got {a.size}")
     games_a = a if games_a is None else np.asarray(games_a, dtype=np.float64).ravel()
     games_b = b if games_b is None else np.asarray(games_b, dtype=np.float64).ravel()
-    if games_a.size != games_b.size or games_a.size % a.size:
-        raise CardlabError("games behind a paired comparison must be equal in number per unit")
+    if games_a.size != games_b.size:
+        raise CardlabError("games behind a paired comparison must be equal in number")
     per_unit = games_a.size / a.size
     n = a.size
     diff = a - b

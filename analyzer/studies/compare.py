@@ -14,6 +14,7 @@ which happened for each pair.
 from __future__ import annotations
 
 import itertools
+import math
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -40,6 +41,7 @@ from analyzer.stats.sequential import run_sequential_many
 from analyzer.studies.claims import Cell, Claim, difference_kind, half, make_cell, probe, several
 from analyzer.studies.results import StudyResult, base_manifest, rules_by_players
 from analyzer.studies.same_play import PROBE_DEALS, merge_same
+from analyzer.studies.seatings import SEATINGS, design, play_ladder
 from analyzer.text import is_rate, metric_words, pm
 from strategies.registry import illegal_players, is_slow
 
@@ -85,8 +87,14 @@ def check_metric(game: str, mode: str, metric: str | None, better: str | None) -
         )
 
 
-def _pair_differences(games: pd.DataFrame, metric: str, pairs: list[tuple[str, str]]):
-    means = unit_means(games, metric)
+# --until-sure looks after whole seatings: groups of about 10 deals (at most this many), so
+# that it can stop early; a fixed budget plays SEATINGS groups, as the ladder does
+SEQUENTIAL_SEATINGS = 2_000
+
+
+def _pair_differences(games: pd.DataFrame, metric: str, pairs: list[tuple[str, str]],
+                      unit: str = "index"):
+    means = unit_means(games, metric, unit)
     return np.column_stack([means[a].to_numpy() - means[b].to_numpy() for a, b in pairs])
 
 
@@ -179,7 +187,8 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
         parts = [(reader, diff), (fig, paired), (fig, unpaired)]
         sentence = (
             f"{row['a']} minus {row['b']}: {interval(d * scale, h * scale, signed=True)} "
-            f"{diff_unit} per {unit} ({verdict}; paired over {count(paired.value)} {units}; "
+            f"{diff_unit} per {unit} ({verdict}; paired over {count(paired.value)} "
+            f"{units if table else 'seatings of the same ' + units}; "
             f"unpaired the interval would be {PM} "
             f"{number(unpaired.value * scale, decimals_for(h * scale))}).")
         if "seq_stopped_by" in row and isinstance(row["seq_stopped_by"], str):
@@ -205,16 +214,15 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
         claims.append(several(f"compare-{players}-{row['a']}-{row['b']}", sentence, parts,
                               game=game, study="compare", question=q))
     claims += sequential
-    if not table and len(ranking) >= 3:  # two strategies' rotations give both the same company
-        reader = probe(game, "compare", "count", "ranking")
-        listed = make_cell(reader, result, players, "strategies", "rows", field_=field_)
-        order = [str(x) for x in result.manifest.get("strategies") or ranking["strategy"]]
+    if not table:  # the seatings: drawn afresh, the unit of every interval above
+        reader = probe(game, "compare", "value", "ranking", extra={"exact": True})
+        groups = make_cell(reader, result, players, best.choice, "units", field_=field_)
         claims.append(several(f"compare-{players}-seating", (
-            f"The {count(listed.value)} strategies played the rotations of the order listed "
-            f"({', '.join(order)}): each kept the same neighbours on every {unit}, so each "
-            "difference includes who sits beside whom, and listed in another order it can "
-            "change (--table T plays each against the same company)."),
-            [(reader, listed)], game=game, study="compare", question=q))
+            f"The seating was drawn afresh for each of {count(groups.value)} groups of "
+            f"{units} (a fresh order of the strategies, played in every rotation), so no "
+            "strategy kept the same neighbours; the intervals are taken over those groups "
+            "(--table T plays each strategy against the same company instead)."),
+            [(reader, groups)], game=game, study="compare", question=q))
     for label in ranking.loc[~ranking["legal"].astype(bool), "strategy"].astype(str):
         reader = probe(game, "compare", "equals", "ranking", extra={"equals": "False"})
         claims.append(several(f"compare-{players}-{label}-not-legal", (
@@ -331,37 +339,56 @@ def run_compare(
         mode_used = base.mode
         col, lower = metric_for(game, base.mode, metric, better)
         arrangement, own = tables_of(labels, n, field)
+        # the rotations: a fresh order per seating (group of deals), the unit of the
+        # intervals; at a table: every strategy meets the same company, the deal is the unit
+        groups = SEATINGS if not until_sure else min(SEQUENTIAL_SEATINGS,
+                                                     max(SEATINGS, games // 10))
+        plan = design(labels, [], n, games, seed, groups) if field is None else None
+        unit_col = "unit" if plan is not None else "index"
+        units = len(plan) if plan is not None else games
+        per_unit = games / units
         pairs_list = list(itertools.combinations(labels, 2))
         seq_rows: list[dict] = []
+
+        def play(lo: int, hi: int, base=base, col=col, plan=plan, arrangement=arrangement,
+                 own=own) -> pd.DataFrame:
+            """Units lo..hi-1 (seatings, or deals at a table), in the metric's natural unit."""
+            if plan is not None:
+                g, s = play_ladder(backend, base, plan[lo:hi])
+                g = g.drop(columns=["entrant_table"])
+            else:
+                g, s = play_arrangements(backend, base, arrangement, hi - lo, lo)
+                g = own_seats(g, own)
+            if lo == 0:
+                specs.extend(x.to_dict() for x in s)
+            return scaled(game, g, col)
+
         if until_sure:
             frames: list[pd.DataFrame] = []
 
-            def next_batch(start: int, count: int, n=n, base=base, arrangement=arrangement,
-                           frames=frames, col=col, pairs_list=pairs_list, own=own) -> np.ndarray:
-                g, s = play_arrangements(backend, base, arrangement, count, start)
-                g = scaled(game, own_seats(g, own), col)
+            def next_batch(start: int, count: int, frames=frames, col=col,
+                           pairs_list=pairs_list, unit_col=unit_col, play=play) -> np.ndarray:
+                g = play(start, start + count)
                 frames.append(g)
-                if start == 0:
-                    specs.extend(x.to_dict() for x in s)
-                return _pair_differences(g, col, pairs_list)
+                return _pair_differences(g, col, pairs_list, unit_col)
 
-            step = batch or max(50, games // 10)
-            results = run_sequential_many(next_batch, len(pairs_list), games, step, alpha,
-                                          margin, min_n=min(100, games))
+            step = max(1, math.ceil((batch or max(50, games // 10)) / per_unit))
+            least = min(units, max(20, math.ceil(100 / per_unit)))  # 100 deals, 20 seatings
+            results = run_sequential_many(next_batch, len(pairs_list), units, step, alpha,
+                                          margin, min_n=least)
             games_table = pd.concat(frames, ignore_index=True)
             for (a, b), res in zip(pairs_list, results, strict=True):
+                spent = (sum(st.count for st in plan[:res.n]) if plan is not None else res.n)
                 seq_rows.append({"players": n, "a": a, "b": b, "seq_decision": res.decision,
                                  "seq_answer": seq_answer(res.decision, a, b, lower),
-                                 "seq_stopped_by": res.stopped_by, "seq_units": res.n,
+                                 "seq_stopped_by": res.stopped_by, "seq_units": spent,
                                  "seq_low": res.low, "seq_high": res.high,
                                  "seq_alpha": res.alpha, "seq_reason": res.reason})
         else:
-            games_table, s = play_arrangements(backend, base, arrangement, games)
-            games_table = scaled(game, own_seats(games_table, own), col)
-            specs.extend(x.to_dict() for x in s)
-        rank = duplicate_ranking(games_table, col, lower, level, order=labels)
+            games_table = play(0, units)
+        rank = duplicate_ranking(games_table, col, lower, level, order=labels, unit=unit_col)
         rank.insert(0, "players", n)
-        pairs = duplicate_pairs(games_table, col, level, order=labels)
+        pairs = duplicate_pairs(games_table, col, level, order=labels, unit=unit_col)
         pairs.insert(0, "players", n)
         if seq_rows:
             pairs = pairs.merge(pd.DataFrame(seq_rows), on=["players", "a", "b"])
@@ -377,8 +404,9 @@ def run_compare(
         strategies=labels, rules=rules_by_players(specs), metric=col,
         better="lower" if lower else "higher", level=level, runs=specs, unit=unit_used,
         table=field,
-        design=("duplicate: every strategy in every seat of the same deals (rotations); "
-                "intervals over deals" if field is None else
+        design=("duplicate: every strategy in every seat of the same deals, the deals in "
+                "groups each played in every rotation of a fresh seeded order; intervals over "
+                "the groups" if field is None else
                 f"duplicate at a table of {field}: every strategy in one seat at a time, "
                 f"{field} in every other, each seat of the same deals; intervals over deals"),
         sequential={"until_sure": until_sure, "alpha": alpha, "margin": margin,

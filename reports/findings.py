@@ -501,13 +501,12 @@ def compare_finding(result: StudyResult) -> Finding:
         table = m.get("table")
         where = ("with every strategy in every seat" if not table else
                  f"each in one seat at a table of {table}, in every seat")
-        if not table:  # a fresh order per group of deals: nobody keeps its neighbours
-            where = (f"with every strategy in every seat and the seating drawn afresh for "
-                     f"every few {units}")
+        # the rotations: a fresh order per group of deals, so nobody keeps its neighbours
+        seated = "" if table else f" (the seating drawn afresh every few {units})"
         among = (f"among {', '.join(part['strategy'])}, " if len(part) > 1 else "")
         sentence = (f"At {int(n)} players of {title}, {among}"
                     f"{best['strategy']} {what}, {where} of the same "
-                    f"{count(best['deals'])} {units}"
+                    f"{count(best['deals'])} {units}{seated}"
                     + (f"; not clearly ahead of {', '.join(unclear)}." if unclear else
                        "." if len(part) == 1 else ", clearly ahead of every other strategy."))
         claims.append(Claim(f"compare-{int(n)}", f"Which strategy wins? ({title})", sentence,

@@ -5,7 +5,9 @@ study fields`` (the joker answer across fields of opponents)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -104,19 +106,28 @@ def parse_margin(text: str | None, games: list[str]) -> float | dict[str, float]
                                f" got {text!r}")
         return x
 
+    out = per_game(text, number, f"--margin: give game=value for the games rated "
+                                 f"({', '.join(games)}); got {text!r}", games)
+    if not isinstance(out, dict) and out != 0 and len(games) > 1:
+        raise CardlabError(f"--margin {text}: with several games give game=value pairs "
+                           "(e.g. ass=1,jass=0.01): their units differ")
+    return out
+
+
+def per_game(text: str, value: Callable[[str], Any], shape: str,
+             games: list[str] | None = None) -> Any:
+    """An option given once for all games or as ``game=value`` pairs: ``value(text)``, or
+    {game: value(v)}. ``shape`` is the one-line error for a malformed pair or (with
+    ``games``) a game not rated; ``value`` raises its own for a bad value."""
     if "=" not in text:
-        x = number(text.strip())
-        if x != 0 and len(games) > 1:
-            raise CardlabError(f"--margin {text}: with several games give game=value pairs "
-                               "(e.g. ass=1,jass=0.01): their units differ")
-        return x
+        return value(text.strip())
     out = {}
     for item in text.split(","):
-        name, sep, value = item.partition("=")
-        if not sep or name.strip() not in games:
-            raise CardlabError(f"--margin: give game=value for the games rated "
-                               f"({', '.join(games)}); got {text!r}")
-        out[name.strip()] = number(value)
+        name, sep, v = item.partition("=")
+        name = name.strip()
+        if not sep or not name or (games is not None and name not in games):
+            raise CardlabError(shape)
+        out[name] = value(v)
     return out
 
 
@@ -177,15 +188,7 @@ def parse_budgets(text: str) -> int | dict[str, int]:
             raise CardlabError(f"--games needs positive whole numbers; got {text!r}")
         return opt.check_count_bound(int(value), "--games")
 
-    if "=" not in text:
-        return positive(text)
-    out = {}
-    for item in text.split(","):
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise CardlabError(f"--games: give N or game=N,game=N; got {text!r}")
-        out[name.strip()] = positive(value)
-    return out
+    return per_game(text, positive, f"--games: give N or game=N,game=N; got {text!r}")
 
 
 @study_app.command("fields")

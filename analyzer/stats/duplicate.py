@@ -127,6 +127,11 @@ def duplicate_ranking(
     return table.sort_values(["rank", "strategy"]).reset_index(drop=True)
 
 
+# the columns of duplicate_pairs (an empty table keeps them: one strategy has no pairs)
+PAIR_COLUMNS = ("a", "b", "difference", "low", "high", "half", "n_units", "mean_a", "mean_b",
+                "correlation", "unpaired_half", "variance_reduction")
+
+
 def duplicate_pairs(
     games: pd.DataFrame,
     value: str,
@@ -161,10 +166,6 @@ def duplicate_pairs(
         rows.append(row)
     return pd.DataFrame(rows, columns=PAIR_COLUMNS) if not rows else pd.DataFrame(rows)
 
-
-# the columns of duplicate_pairs (an empty table keeps them: one strategy has no pairs)
-PAIR_COLUMNS = ("a", "b", "difference", "low", "high", "half", "n_units", "mean_a", "mean_b",
-                "correlation", "unpaired_half", "variance_reduction")
 
 
 def ratio_is_meaningful(differences: np.ndarray) -> bool:

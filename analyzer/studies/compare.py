@@ -1,11 +1,13 @@
 """Study 4: any set of strategies of either game, head to head in the duplicate format.
 
-Each deal (or Jass match) is played once per rotation of the strategies through the seats
-(:func:`analyzer.stats.duplicate.rotations`), so every strategy sits in every seat of the same
-deals. The result is a ranking with intervals and every pairwise difference, paired over the
-deals, with the variance reduction against unpaired runs of the same size.
+The deals (or Jass matches) are played in seatings (:mod:`analyzer.studies.seatings`): small
+groups, each in every rotation of a fresh seeded order of the strategies, so every strategy
+sits in every seat of the same deals and nobody keeps its neighbours. With ``table`` each
+strategy instead plays one seat at a time at a table of that strategy. The result is a
+ranking with intervals and every pairwise difference, paired over the seatings (at a table:
+the deals), with the variance reduction against unpaired runs of the same size.
 
-With ``until_sure`` the deals are played in batches and every pairwise difference is watched
+With ``until_sure`` the seatings are played in batches and every pairwise difference is watched
 by a confidence sequence (:mod:`analyzer.stats.sequential`); play stops as soon as every pair
 is decided at the chosen error rate, or when the budget of deals is spent, and the table says
 which happened for each pair.
@@ -33,7 +35,6 @@ from analyzer.runner.play import Backend, make_spec, play_arrangements
 from analyzer.stats.duplicate import (
     duplicate_pairs,
     duplicate_ranking,
-    rotations,
     seat_swaps,
     unit_means,
 )
@@ -246,12 +247,10 @@ def refuse_same_play(backend: Backend, base, labels: list[str], probe_deals: int
             "each; list one of them")
 
 
-def tables_of(labels: list[str], players: int, field: str | None
-              ) -> tuple[list[tuple[str, ...]], list[tuple[str, int]] | None]:
-    """The tables of a comparison and, at a table of ``field``, (strategy, seat) of the
-    compared seat of each (None: the rotations, where every seat is a compared one)."""
-    if field is None:
-        return rotations(labels, players), None
+def tables_of(labels: list[str], players: int, field: str
+              ) -> tuple[list[tuple[str, ...]], list[tuple[str, int]]]:
+    """The tables of a comparison at a table of ``field``, and (strategy, seat) of the
+    compared seat of each."""
     tables, own = [], []
     for label in labels:
         for seat, seats in enumerate(seat_swaps(label, [field], players)):
@@ -260,11 +259,9 @@ def tables_of(labels: list[str], players: int, field: str | None
     return tables, own
 
 
-def own_seats(games: pd.DataFrame, own: list[tuple[str, int]] | None) -> pd.DataFrame:
+def own_seats(games: pd.DataFrame, own: list[tuple[str, int]]) -> pd.DataFrame:
     """Only the compared seats' rows of :func:`tables_of`'s tables (the table's own seats
     are the company, not rated), each labelled with its strategy."""
-    if own is None:
-        return games
     names = np.array([x for x, _ in own], dtype=object)
     seat_of = np.array([s for _, s in own])
     arrangement = games["arrangement"].to_numpy()
@@ -323,22 +320,21 @@ def run_compare(
                            "alike; list each once")
     if games < 2:
         raise CardlabError(f"compare needs at least 2 deals, got {games}")
+    bases = {n: make_spec(backend, game, n, [labels[0]] * n, seed, mode=mode, rules=rules)
+             for n in players}
     if players:  # --metric and --better are checked before any game is played
-        first = make_spec(backend, game, players[0], [labels[0]] * players[0], seed,
-                          mode=mode, rules=rules)
-        check_metric(game, first.mode, metric, better)
+        check_metric(game, bases[players[0]].mode, metric, better)
     for n in players:  # different knobs, the same play: compared, they differ only by seats
         if len(labels) > 1:
-            refuse_same_play(backend, make_spec(backend, game, n, [labels[0]] * n, seed,
-                                                mode=mode, rules=rules), labels, probe_deals)
+            refuse_same_play(backend, bases[n], labels, probe_deals)
     t0 = time.perf_counter()
     rankings, pair_tables, specs, seq_all = [], [], [], []
     mode_used = mode
     for n in players:
-        base = make_spec(backend, game, n, [labels[0]] * n, seed, mode=mode, rules=rules)
+        base = bases[n]
         mode_used = base.mode
         col, lower = metric_for(game, base.mode, metric, better)
-        arrangement, own = tables_of(labels, n, field)
+        arrangement, own = tables_of(labels, n, field) if field is not None else ([], [])
         # the rotations: a fresh order per seating (group of deals), the unit of the
         # intervals; at a table: every strategy meets the same company, the deal is the unit
         groups = SEATINGS if not until_sure else min(SEQUENTIAL_SEATINGS,

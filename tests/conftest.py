@@ -7,7 +7,8 @@ processes (parts that share kernels one after the other in the same one), so bot
 compile at once and nothing twice; the tests, in one process per core (``make test`` runs
 pytest-xdist), then load the machine code from the cache. With a warm cache it costs the
 few seconds of loading. ``CARDLAB_TEST_PREWARM=0`` skips it (e.g. to time a single test's
-cold compile).
+cold compile). The summary at the end gives each lane's seconds; with
+``CARDLAB_COMPILE_LOG=PATH`` also what the tests compiled beyond it (tests/compile_log.py).
 """
 
 from __future__ import annotations
@@ -34,7 +35,15 @@ TERMINAL = ("COLUMNS", "LINES")
 SIZE_ENV = "CARDLAB_TEST_TERMINAL"
 
 
+LANES: dict[tuple[str, ...], float] = {}  # the prewarm's lanes and their seconds
+COMPILES = {}  # this process's compile log (CARDLAB_COMPILE_LOG), under "log"
+
+
 def pytest_sessionstart(session) -> None:
+    from compile_log import ENV, install  # tests/ is on sys.path
+
+    if os.environ.get(ENV):
+        COMPILES["log"] = install(os.environ[ENV])
     if os.environ.get("PYTEST_XDIST_WORKER"):  # pytest -n: the controller prewarmed already
         for name, value in zip(TERMINAL, os.environ.get(SIZE_ENV, ",").split(","), strict=True):
             if value:
@@ -47,7 +56,24 @@ def pytest_sessionstart(session) -> None:
         return
     from analyzer.studies.suite import prewarm
 
-    prewarm(None, PARTS)
+    LANES.update(prewarm(None, PARTS))
+
+
+def pytest_runtest_setup(item) -> None:
+    if "log" in COMPILES:
+        COMPILES["log"].test = item.nodeid
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    for lane, seconds in LANES.items():
+        terminalreporter.write_line(f"prewarm lane {', '.join(lane)}: {seconds:.1f} s")
+    from compile_log import ENV, gather, summary
+
+    if os.environ.get(ENV):
+        for line in summary(gather(os.environ[ENV])):
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture

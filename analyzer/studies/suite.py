@@ -142,6 +142,7 @@ class Warming:
         from analyzer.runner.tasks import limit_numba_threads
 
         self._lane_of: dict = {}
+        self._lanes: dict[tuple[str, ...], object] = {}
         self._pool = None
         lanes = warm_lanes(parts)
         if workers == 1 or len(lanes) < 2:
@@ -150,6 +151,7 @@ class Warming:
             "spawn"), initializer=limit_numba_threads)
         for lane in lanes:
             done = self._pool.submit(warm_lane, lane)
+            self._lanes[lane] = done
             self._lane_of.update(dict.fromkeys(lane, done))
 
     def wait(self, parts: tuple[str, ...] | None = None) -> None:
@@ -158,6 +160,11 @@ class Warming:
         for part in wanted:
             if part in self._lane_of:
                 self._lane_of[part].result()
+
+    def seconds(self) -> dict[tuple[str, ...], float]:
+        """{lane: seconds its process took} of the lanes compiled so far (none when nothing
+        compiles side by side)."""
+        return {lane: done.result() for lane, done in self._lanes.items() if done.done()}
 
     def first_ready(self, wanted: list[tuple[str, ...]]) -> int:
         """The index of the first of ``wanted`` (tuples of parts) whose parts are all
@@ -192,10 +199,13 @@ class Warming:
         self.close()
 
 
-def prewarm(workers: int | None, parts: tuple[str, ...] = WARM_PARTS) -> None:
-    """Compile ``parts`` side by side (:class:`Warming`) and return when all are done."""
+def prewarm(workers: int | None,
+            parts: tuple[str, ...] = WARM_PARTS) -> dict[tuple[str, ...], float]:
+    """Compile ``parts`` side by side (:class:`Warming`) and return when all are done:
+    {lane: seconds} (empty when nothing compiled side by side)."""
     with Warming(workers, parts) as warming:
         warming.wait()
+        return warming.seconds()
 
 
 def parts_of(study: str) -> tuple[str, ...]:

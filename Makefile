@@ -32,10 +32,14 @@ setup: $(VENV)/.installed bytecode
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 8 ] && n=8; echo $$n)
 
 # The layers (import-linter contracts in pyproject.toml) are checked before the tests.
+# pytest rewrites the test modules' asserts on import, in every test process, and keeps the
+# result as .pyc files unless PYTHONDONTWRITEBYTECODE is set (as on the CI machine): there
+# every run rewrote them again, about 5 s of CPU per test process (9.4 s -> 3.9 s to collect
+# the suite once the files exist), so the variable is cleared for pytest.
 test: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/pytest -q -n $(TEST_WORKERS)
+	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -q -n $(TEST_WORKERS)
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -2,12 +2,14 @@
 
 ``CARDLAB_COMPILE_LOG=PATH make test`` (or ``pytest``) logs every numba compile that a test
 process does itself (a cache miss: numba's ``numba:compile`` event; a kernel loaded from the
-cache is not a compile) as one JSON line ``{"test", "kernel", "cpu_s"}`` in ``PATH.<pid>``,
-counting only the outermost compile (its callees' compiles are inside its time). At the end
-the controller gathers the files into ``PATH`` and prints the costliest compiles and the
-total. The kernels the conftest's prewarm compiles (``analyzer/studies/suite.py``) and what a
-test's subprocesses compile are not in it: with a cold cache this is what the tests compile
-beyond the prewarm, the part to look at when the suite's cold time grows.
+cache is not a compile) as one JSON line ``{"test", "kernel", "cpu_s"}``, counting only the
+outermost compile (its callees' compiles are inside its time). Each process writes a file of
+its own in a temporary folder the controller makes (``CARDLAB_COMPILE_PARTS``); at the end
+the controller appends them to ``PATH``, removes the folder, and prints this run's costliest
+compiles and their total. The kernels the conftest's prewarm compiles
+(``analyzer/studies/suite.py``) and what a test's subprocesses compile are not in it: with a
+cold cache this is what the tests compile beyond the prewarm, the part to look at when the
+suite's cold time grows.
 
     CARDLAB_COMPILE_LOG=/tmp/compiles make clean-cache test
 """
@@ -16,14 +18,18 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
 ENV = "CARDLAB_COMPILE_LOG"
+PARTS_ENV = "CARDLAB_COMPILE_PARTS"  # the run's folder of per-process files
 
 
 class CompileLog:
-    """A numba event listener that writes each outermost compile to ``path`` (one line)."""
+    """Writes each outermost compile to ``path`` (one line); :func:`install` makes it a
+    ``numba.core.event.Listener``."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -46,29 +52,22 @@ class CompileLog:
         with self.path.open("a", encoding="utf-8") as out:
             out.write(json.dumps(line) + "\n")
 
-    def listener(self):
-        """This log as a ``numba.core.event.Listener``."""
-        from numba.core import event
 
-        log = self
-
-        class _Listener(event.Listener):
-            def on_start(self, ev) -> None:
-                log.on_start(ev)
-
-            def on_end(self, ev) -> None:
-                log.on_end(ev)
-
-        return _Listener()
+def new_parts() -> str:
+    """A fresh temporary folder for a run's per-process files."""
+    return tempfile.mkdtemp(prefix="cardlab-compiles-")
 
 
-def install(base: str | Path) -> CompileLog:
-    """Log this process's compiles to ``<base>.<pid>``; returns the log (set ``.test``)."""
+def install(parts: str | Path) -> CompileLog:
+    """Log this process's compiles to ``<parts>/<pid>.jsonl``; returns the log (set
+    ``.test``)."""
     from numba.core import event
 
-    log = CompileLog(f"{base}.{os.getpid()}")
-    log.registered = log.listener()
-    event.register("numba:compile", log.registered)
+    class Log(CompileLog, event.Listener):
+        pass
+
+    log = Log(Path(parts) / f"{os.getpid()}.jsonl")
+    event.register("numba:compile", log)
     return log
 
 
@@ -76,23 +75,17 @@ def uninstall(log: CompileLog) -> None:
     """Stop ``log`` (from :func:`install`)."""
     from numba.core import event
 
-    event.unregister("numba:compile", log.registered)
+    event.unregister("numba:compile", log)
 
 
-def gather(base: str | Path) -> list[dict]:
-    """Merge the per-process files ``<base>.<pid>`` into ``base`` (JSON lines, appended to
-    what is there) and return all its records."""
-    base = Path(base)
-    parts = sorted(base.parent.glob(base.name + ".*"))
-    with base.open("a", encoding="utf-8") as out:
-        for part in parts:
-            if part.suffix[1:].isdigit():
-                out.write(part.read_text(encoding="utf-8"))
-                part.unlink()
-    if not base.exists():
-        return []
-    return [json.loads(line) for line in base.read_text(encoding="utf-8").splitlines()
-            if line.strip()]
+def gather(parts: str | Path, path: str | Path) -> list[dict]:
+    """Append the per-process files in ``parts`` to ``path`` (JSON lines), remove the folder
+    ``parts`` (:func:`new_parts`) and return this run's records."""
+    text = "".join(f.read_text(encoding="utf-8") for f in sorted(Path(parts).glob("*.jsonl")))
+    with Path(path).open("a", encoding="utf-8") as out:
+        out.write(text)
+    shutil.rmtree(parts, ignore_errors=True)
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
 def summary(records: list[dict], top: int = 15) -> list[str]:

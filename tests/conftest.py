@@ -40,10 +40,12 @@ COMPILES = {}  # this process's compile log (CARDLAB_COMPILE_LOG), under "log"
 
 
 def pytest_sessionstart(session) -> None:
-    from compile_log import ENV, install  # tests/ is on sys.path
+    from compile_log import ENV, PARTS_ENV, install, new_parts  # tests/ is on sys.path
 
     if os.environ.get(ENV):
-        COMPILES["log"] = install(os.environ[ENV])
+        if not os.environ.get("PYTEST_XDIST_WORKER"):  # the controller: the run's folder
+            os.environ[PARTS_ENV] = new_parts()
+        COMPILES["log"] = install(os.environ[PARTS_ENV])
     if os.environ.get("PYTEST_XDIST_WORKER"):  # pytest -n: the controller prewarmed already
         for name, value in zip(TERMINAL, os.environ.get(SIZE_ENV, ",").split(","), strict=True):
             if value:
@@ -69,10 +71,10 @@ def pytest_terminal_summary(terminalreporter) -> None:
         return
     for lane, seconds in LANES.items():
         terminalreporter.write_line(f"prewarm lane {', '.join(lane)}: {seconds:.1f} s")
-    from compile_log import ENV, gather, summary
+    from compile_log import ENV, PARTS_ENV, gather, summary
 
     if os.environ.get(ENV):
-        for line in summary(gather(os.environ[ENV])):
+        for line in summary(gather(os.environ[PARTS_ENV], os.environ[ENV])):
             terminalreporter.write_line(line)
 
 

@@ -149,10 +149,8 @@ class Warming:
             return
         self._pool = ProcessPoolExecutor(len(lanes), mp_context=multiprocessing.get_context(
             "spawn"), initializer=limit_numba_threads)
-        for lane in lanes:
-            done = self._pool.submit(warm_lane, lane)
-            self._lanes[lane] = done
-            self._lane_of.update(dict.fromkeys(lane, done))
+        self._lanes = {lane: self._pool.submit(warm_lane, lane) for lane in lanes}
+        self._lane_of = {part: done for lane, done in self._lanes.items() for part in lane}
 
     def wait(self, parts: tuple[str, ...] | None = None) -> None:
         """Block until ``parts`` (default: all) are compiled; a lane's error is raised here."""

@@ -19,6 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from analyzer.seeds import MAX_SEED
+
 MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 _M1 = 0xBF58476D1CE4E5B9
@@ -31,10 +33,6 @@ S27 = np.uint64(27)
 S30 = np.uint64(30)
 S31 = np.uint64(31)
 S32 = np.uint64(32)
-
-MAX_SEED = (1 << 63) - 1
-# The master seed a command uses when none is given: the same for every command and study.
-DEFAULT_SEED = 0
 
 
 @njit(cache=True, inline="always")

@@ -65,3 +65,22 @@ def test_a_failed_export_leaves_no_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
     assert write_lines_atomically(out, iter(["{}", "{}"])) == 2
     assert out.read_text() == "{}\n{}\n"
+
+
+def test_help_and_usage_errors_load_neither_numba_nor_pandas():
+    """The command line answers --help and a misspelt option at once: importing it (the
+    games' descriptions, the options and their seed checks) loads no engine and no pandas;
+    those load when a command has work to do."""
+    code = ("import sys, contextlib, io\n"
+            "from analyzer.cli import main\n"
+            "for args in (['--help'], ['simulate', 'ass', '--help'], ['simulate', 'ass', "
+            "'--bogus']):\n"
+            "    sys.argv[1:] = args\n"
+            "    with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()),"
+            " contextlib.redirect_stderr(io.StringIO()):\n"
+            "        main()\n"
+            "heavy = sorted({'numba', 'pandas', 'matplotlib'} & set(sys.modules))\n"
+            "assert not heavy, heavy\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr

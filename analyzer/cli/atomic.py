@@ -14,7 +14,7 @@ import typer
 
 from analyzer.errors import CardlabError
 from analyzer.outputs import STDOUT, check_file_target, write_lines
-from analyzer.rng import MAX_SEED
+from analyzer.seeds import MAX_SEED
 
 FORCE_HELP = "Replace an existing --out file (never anything but a regular file)."
 OUT_HELP = "The JSON Lines file to write, or - for stdout."

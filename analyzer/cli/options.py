@@ -25,7 +25,7 @@ from typing import Any
 import typer
 
 from analyzer.errors import CardlabError
-from analyzer.rng import DEFAULT_SEED, MAX_SEED
+from analyzer.seeds import DEFAULT_SEED, MAX_SEED
 
 SEED_DEFAULT = DEFAULT_SEED
 RULESETS = ("seed", "swiss")

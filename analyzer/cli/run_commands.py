@@ -21,8 +21,8 @@ from analyzer.cli.console import console, fitted_table
 from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games
+from analyzer.metrics import Metric
 from analyzer.runner.manifest import mode_metrics, plural, row_name
-from analyzer.summary import Metric, caption, format_seat_table, seat_records, seat_table
 
 # Options both simulate commands take (typer reads them from each function's defaults).
 SEED = opt.seed()
@@ -79,6 +79,8 @@ def print_seat_table(
     ``seats``, plus ``extra``); both from analyzer.summary, as the table is. ``who`` names
     the first column (the mode's row_name: "player" where rows are players).
     """
+    from analyzer.summary import caption, format_seat_table, seat_records, seat_table
+
     if fmt != "table":
         records = seat_records(moments, metrics, who, labels)
         if fmt == "json":
@@ -121,7 +123,6 @@ def simulate(
     fmt: str = "table", repair: bool = False,
 ) -> None:
     """Run a simulation from command-line options and print its per-seat table."""
-    from analyzer.runner import RunOptions, execute
     from strategies.registry import parse_strategy
 
     try:
@@ -137,6 +138,8 @@ def simulate(
         # The kernel's validate checks players, strategies (one per seat) and rules first.
         spec = RunSpec(game, players, tuple(texts), seed, mode, rules)
         opt.check_chunk_size(chunk_size, game, mode, players, count)
+        from analyzer.runner import RunOptions, execute  # pandas and numba: after the checks
+
         options = RunOptions(workers, chunk_size, backend, scheduler, progress=not quiet)
         result = execute(spec, count, start, options, out=out, aggregate=aggregate,
                          resume=resume, repair=repair)

@@ -33,7 +33,7 @@ from types import ModuleType
 from typing import Any
 
 from analyzer.errors import CardlabError
-from analyzer.rng import MAX_SEED
+from analyzer.seeds import MAX_SEED
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,6 @@ import pandas as pd
 
 from analyzer.engines.kernel import RunSpec, kernel_module, kernel_path
 from analyzer.errors import CardlabError
-from analyzer.rng import MAX_SEED
 from analyzer.runner import manifest as mf
 from analyzer.runner.aggregate import (
     merge_histograms,
@@ -51,6 +50,7 @@ from analyzer.runner.interrupts import StopRequest, graceful_interrupts
 from analyzer.runner.progress import RunProgress
 from analyzer.runner.results import part_moments, read_part
 from analyzer.runner.tasks import AGGREGATE, COLLECT, MOMENTS, ROWS, ChunkResult, ChunkTask
+from analyzer.seeds import MAX_SEED
 from analyzer.summary import merge_moments
 
 # Fold accumulated chunk statistics this often. A chunk's moments are a few rows, its

@@ -29,9 +29,9 @@ from analyzer.games import registry as games_registry
 from analyzer.games.registry import title as game_title
 from analyzer.numbers import PM, bounds, count, decimals_for, interval, number
 from analyzer.numbers import percent as percent_text
-from analyzer.rng import DEFAULT_SEED
 from analyzer.runner.manifest import plural
 from analyzer.runner.play import Backend, make_spec, play_arrangements
+from analyzer.seeds import DEFAULT_SEED
 from analyzer.stats.duplicate import (
     duplicate_pairs,
     duplicate_ranking,

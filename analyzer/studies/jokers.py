@@ -42,8 +42,8 @@ from analyzer.errors import CardlabError
 from analyzer.numbers import bounds, interval
 from analyzer.numbers import count as count_words
 from analyzer.numbers import percent as percent_words
-from analyzer.rng import DEFAULT_SEED
 from analyzer.runner.play import Backend, collect_all, make_spec, seat_field
+from analyzer.seeds import DEFAULT_SEED
 from analyzer.stats.duplicate import (
     MIN_RATIO_DIFFERING,
     MIN_RATIO_UNITS,

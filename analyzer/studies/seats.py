@@ -18,8 +18,8 @@ import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.games.ass.cards import ASS_PENALTY, ASS_WINDOW  # the game's own facts
-from analyzer.rng import DEFAULT_SEED
 from analyzer.runner.play import Backend, collect_seat_moments, make_spec, seat_field
+from analyzer.seeds import DEFAULT_SEED
 from analyzer.stats.hygiene import holm, selected_interval, two_sided_p
 from analyzer.stats.intervals import mean_interval_from_moments, wilson_interval
 from analyzer.studies.claims import Cell, Claim, half, make_cell, probe, several

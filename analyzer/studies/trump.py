@@ -38,8 +38,8 @@ import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.numbers import count, interval
-from analyzer.rng import DEFAULT_SEED
 from analyzer.runner.play import Backend, make_spec, seat_field
+from analyzer.seeds import DEFAULT_SEED
 from analyzer.stats.hygiene import holm, two_sided_p
 from analyzer.stats.intervals import mean_interval, t_quantile
 from analyzer.stats.paired import paired_difference

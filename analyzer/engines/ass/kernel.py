@@ -20,7 +20,7 @@ from analyzer.engines.ass.runspec import engine_inputs, validate
 from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
 from analyzer.games.ass.description import DESCRIPTION
-from analyzer.summary import Metric
+from analyzer.metrics import Metric
 
 __all__ = ["engine_inputs", "validate"]  # the contract's validate, with the kernel's own names
 

@@ -16,7 +16,7 @@ from analyzer.engines.kernel import RunSpec, check_game_and_mode, check_seed_and
 from analyzer.errors import CardlabError
 from analyzer.games.jass.description import DESCRIPTION
 from analyzer.games.jass.rules import make_rules
-from analyzer.summary import Metric
+from analyzer.metrics import Metric
 from strategies.jass.knobs import FAM_BASIC, SEARCH_FAMILIES
 from strategies.registry import engine_arrays, parse_strategies
 

@@ -2,7 +2,7 @@
 
 from analyzer.games.ass.cards import WIN_SHARE_UNIT
 from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
-from analyzer.summary import PERCENT, Metric
+from analyzer.metrics import PERCENT, Metric
 
 # The result columns, declared once (the kernel's play_chunk returns exactly these, in order).
 GAME_COLUMNS = (

@@ -2,7 +2,7 @@
 
 from analyzer.games.jass.rules import DEFAULT_DEAL_CAP
 from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
-from analyzer.summary import Metric
+from analyzer.metrics import Metric
 
 # The result columns, declared once (the kernel's play_chunk returns exactly these, in order).
 MATCH_COLUMNS = (

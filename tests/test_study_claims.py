@@ -7,6 +7,8 @@ in the study and in the report; where pooling over player counts would reverse t
 choice, the study speaks per player count.
 """
 
+import copy
+import functools
 import json
 import re
 from dataclasses import replace
@@ -55,7 +57,20 @@ def _studies():
         confirm=30, knobs=["lead"], slow_share=2)
 
 
-STUDIES = dict(_studies())
+_MAKERS = dict(_studies())
+
+
+@functools.cache
+def _made(name: str) -> StudyResult:
+    return _MAKERS[name]()
+
+
+def _fresh(name: str) -> StudyResult:
+    """A copy of the study, played once per test process (tests change their copies)."""
+    return copy.deepcopy(_made(name))
+
+
+STUDIES = {name: functools.partial(_fresh, name) for name in _MAKERS}
 
 
 @pytest.fixture(scope="module", params=list(STUDIES))

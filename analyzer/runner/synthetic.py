@@ -165,18 +165,28 @@ class SyntheticTrumpBackend:
 
     def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
         """Rows per (decision, candidate suit); depend on (seed, index) alone."""
-        rows = []
         seed = np.uint64(spec.seed)
-        for index in range(start, start + count):
-            k = 2 + int(_uniform(seed, index, 1) * 3)
-            aim = "high" if _uniform(seed, index, 2) < 0.5 else "low"
+        # every draw of every decision at once (a pair is a decision and one of its suits)
+        index = np.arange(start, start + count, dtype=np.int64)
+        ks = 2 + (_uniform(seed, index, 1) * 3).astype(np.int64)
+        aims = np.where(_uniform(seed, index, 2) < 0.5, "high", "low")
+        randoms = (_uniform(seed, index, 8) * ks).astype(np.int64)
+        pair_index = np.repeat(index, ks)
+        pair_suit = np.arange(ks.sum()) - np.repeat(np.cumsum(ks) - ks, ks)
+        lengths = 1 + np.floor(_uniform(seed, pair_index, pair_suit, 3) * 5).astype(int)
+        all_points = 40 + 6 * lengths + _normal(seed, pair_index, pair_suit, 4) * 3
+        unders = _uniform(seed, pair_index, pair_suit, 5) < 0.3
+        nines = _uniform(seed, pair_index, pair_suit, 6) < 0.3
+        all_spts = np.floor(_uniform(seed, pair_index, pair_suit, 7) * 40).astype(int)
+        rows = []
+        first = 0
+        for i, index in enumerate(range(start, start + count)):
+            k, aim = int(ks[i]), str(aims[i])
+            part = slice(first, first + k)
+            first += k
             suits = np.arange(k)
-            length = 1 + np.floor(_uniform(seed, index, suits, 3) * 5).astype(int)
-            noise = _normal(seed, index, suits, 4) * 3
-            points = 40 + 6 * length + noise
-            under = _uniform(seed, index, suits, 5) < 0.3
-            nine = _uniform(seed, index, suits, 6) < 0.3
-            spts = np.floor(_uniform(seed, index, suits, 7) * 40).astype(int)
+            length, points, spts = lengths[part], all_points[part], all_spts[part]
+            under, nine = unders[part], nines[part]
             target = points.argmax() if aim == "high" else points.argmin()
             sticks = (suits == target).astype(int)
             un = np.flatnonzero(under & nine)
@@ -184,7 +194,7 @@ class SyntheticTrumpBackend:
                 "longest": int(length.argmax()), "shortest": int(length.argmin()),
                 "most_points": int(spts.argmax()), "fewest_points": int(spts.argmin()),
                 "under_nine": int(un[0]) if un.size else int(length.argmax()),
-                "random": int(_uniform(seed, index, 8) * k),
+                "random": int(randoms[i]),
             }
             chosen = picks["longest"] if aim == "high" else picks["shortest"]
             if spec.strategies[0] == "hindsight":

@@ -185,7 +185,7 @@ class ReferenceJass:
               pending: Counter[tuple[int, int]] | None = None, bans: bool = True) -> np.ndarray:
         """The public state in the engine's layout (primitives.S_*), built from this deal
         (``bans=False`` leaves S_BAN empty: only the search strategies read it)."""
-        st = np.zeros(ST_SIZE, dtype=np.int64)
+        st = [0] * ST_SIZE  # a list, turned into the engine's array at the end
         st[S_N] = self.n
         st[S_SWISS] = 1 if self.rules.swiss else 0
         st[S_TRUMP] = d.trump
@@ -208,11 +208,9 @@ class ReferenceJass:
         st[S_DEAL_NO] = deal_no
         st[S_FIRST] = d.first
         st[S_NTRICKS] = N_CARDS // self.n
-        for i, (c, s) in enumerate(zip(d.trick, d.trick_seats, strict=True)):
-            st[S_TCARD + i] = c
-            st[S_TSEAT + i] = s
-        for k, c in enumerate(d.history):
-            st[S_HIST + k] = c
+        st[S_TCARD:S_TCARD + len(d.trick)] = d.trick
+        st[S_TSEAT:S_TSEAT + len(d.trick_seats)] = d.trick_seats
+        st[S_HIST:S_HIST + len(d.history)] = d.history
         for i in range(self.n):
             st[S_VOID + i] = sum(1 << s for s in d.showed_out[i])
             st[S_STICKS + i] = sticks[i]
@@ -221,7 +219,7 @@ class ReferenceJass:
                 st[S_BAN + i] = cards_mask(sorted(self.banned_cards(d, i)))
         for (a, b), count in (pending or {}).items():
             st[S_TIES + int(PAIR_SLOT[a, b])] = count
-        return st
+        return np.array(st, dtype=np.int64)
 
     def _aim(self, seat: int, d: _Deal, sticks: list[int], deal_no: int) -> int:
         from strategies.jass.policies import begin_deal

@@ -32,18 +32,32 @@ def _mix(z: np.ndarray) -> np.ndarray:
     return z ^ (z >> np.uint64(31))
 
 
-def _uniform(*keys: np.ndarray) -> np.ndarray:
-    z = np.zeros(np.broadcast(*keys).shape, dtype=np.uint64)
+def _hashed(*keys: np.ndarray, z: np.ndarray | int = 0) -> np.ndarray:
+    """The hash state after ``keys``, continuing from ``z`` (a state of earlier keys)."""
+    shape = np.broadcast(np.asarray(z), *keys).shape
+    z = np.broadcast_to(np.asarray(z, dtype=np.uint64), shape)
     with np.errstate(over="ignore"):  # uint64 arithmetic wraps modulo 2**64 by design
         for k in keys:
             z = _mix(z + _GOLDEN + np.asarray(k).astype(np.uint64))
+    return z
+
+
+def _unit(z: np.ndarray) -> np.ndarray:
+    """A hash state as a uniform number in [0, 1)."""
     return (z >> np.uint64(11)).astype(np.float64) / float(1 << 53)
 
 
-def _normal(*keys: np.ndarray) -> np.ndarray:
+def _uniform(*keys: np.ndarray, z: np.ndarray | int = 0) -> np.ndarray:
+    """A uniform number in [0, 1) per element, a function of the keys alone (after the keys
+    already in ``z``: ``_uniform(a, b) == _uniform(b, z=_hashed(a))``)."""
+    return _unit(_hashed(*keys, z=z))
+
+
+def _normal(*keys: np.ndarray, z: np.ndarray | int = 0) -> np.ndarray:
     # Box-Muller from two hashed uniforms
-    u1 = np.maximum(_uniform(*keys, 1), 1e-300)
-    u2 = _uniform(*keys, 2)
+    z = _hashed(*keys, z=z)
+    u1 = np.maximum(_uniform(1, z=z), 1e-300)
+    u2 = _uniform(2, z=z)
     return np.sqrt(-2.0 * np.log(u1)) * np.cos(2.0 * np.pi * u2)
 
 
@@ -98,12 +112,15 @@ class SyntheticAssBackend:
         seed = np.uint64(spec.seed)
         eff = np.array([self.effect(s) for s in spec.strategies])[seat]
         skey = np.array([strategy_key(s) for s in spec.strategies], dtype=np.uint64)[seat]
-        luck = _normal(seed, index, seat) * self.luck_sd
-        noise = _normal(seed, index, seat, skey) * self.noise_sd
+        deal = _hashed(seed, index)  # the keys the draws below share, hashed once
+        at_seat = _hashed(seat, z=deal)
+        with_strategy = _hashed(skey, z=at_seat)
+        luck = _normal(z=at_seat) * self.luck_sd
+        noise = _normal(z=with_strategy) * self.noise_sd
         minus = 40.0 + self.seat_slope * seat + eff + luck + noise
-        pos = np.floor(_uniform(seed, index, 99) * 39).astype(np.int64)
+        pos = np.floor(_uniform(99, z=deal) * 39).astype(np.int64)
         dealt = (pos % n) == seat
-        ended = _uniform(seed, index, seat, skey, 7) < self.end_ass
+        ended = _uniform(7, z=with_strategy) < self.end_ass
         return pd.DataFrame({
             "index": index, "seat": seat, "minus_points": minus,
             "ended_with_ass": ended, "dealt_ass": dealt,

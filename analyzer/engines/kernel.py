@@ -11,7 +11,7 @@ that provides (the tables below are views of the description, never a second lis
 ``COLUMNS``              {column name: one-line description} of the per-seat result rows.
 ``UNIT_COLUMNS``         names in COLUMNS that describe the whole game/match/deal (the same
                          value repeated on every seat's row).
-``SEAT_METRICS``         list[analyzer.summary.Metric] printed in the per-seat table.
+``SEAT_METRICS``         list[analyzer.metrics.Metric] printed in the per-seat table.
 ``validate(spec)``       -> RunSpec with every rules option filled in (e.g. per_player), or
                          raise analyzer.errors.CardlabError with a one-line message.
 ``play_chunk(spec, start, count)``

@@ -42,7 +42,7 @@ class Mode:
     description: str = ""
     columns: tuple[Column, ...] = ()
     row_name: str = "seat"  # what a row's ``seat`` stands for ("player" in ass matches)
-    metrics: tuple = ()  # analyzer.summary.Metric: the per-seat table's columns
+    metrics: tuple = ()  # analyzer.metrics.Metric: the per-seat table's columns
 
     def column_descriptions(self) -> dict[str, str]:
         """{column: description}, in the order play_chunk returns them."""

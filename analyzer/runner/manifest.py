@@ -54,7 +54,7 @@ def mode_unit_columns(game: str, mode: str) -> list[str]:
 
 
 def mode_metrics(game: str, mode: str) -> list:
-    """The per-seat metrics (analyzer.summary.Metric) of ``game`` in ``mode``, each with its
+    """The per-seat metrics (analyzer.metrics.Metric) of ``game`` in ``mode``, each with its
     factor from stored to natural units: the game's Measure.scale of the column."""
     from analyzer.games import registry
 

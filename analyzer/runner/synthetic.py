@@ -188,19 +188,18 @@ class SyntheticTrumpBackend:
         ks = 2 + (_uniform(seed, index, 1) * 3).astype(np.int64)
         aims = np.where(_uniform(seed, index, 2) < 0.5, "high", "low")
         randoms = (_uniform(seed, index, 8) * ks).astype(np.int64)
+        firsts = np.cumsum(ks) - ks  # where each decision's pairs begin
         pair_index = np.repeat(index, ks)
-        pair_suit = np.arange(ks.sum()) - np.repeat(np.cumsum(ks) - ks, ks)
+        pair_suit = np.arange(ks.sum()) - np.repeat(firsts, ks)
         lengths = 1 + np.floor(_uniform(seed, pair_index, pair_suit, 3) * 5).astype(int)
         all_points = 40 + 6 * lengths + _normal(seed, pair_index, pair_suit, 4) * 3
         unders = _uniform(seed, pair_index, pair_suit, 5) < 0.3
         nines = _uniform(seed, pair_index, pair_suit, 6) < 0.3
         all_spts = np.floor(_uniform(seed, pair_index, pair_suit, 7) * 40).astype(int)
         rows = []
-        first = 0
         for i, index in enumerate(range(start, start + count)):
             k, aim = int(ks[i]), str(aims[i])
-            part = slice(first, first + k)
-            first += k
+            part = slice(firsts[i], firsts[i] + k)
             suits = np.arange(k)
             length, points, spts = lengths[part], all_points[part], all_spts[part]
             under, nine = unders[part], nines[part]

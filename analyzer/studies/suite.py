@@ -41,7 +41,8 @@ WARM_PARTS = ("jass-trump", "ass", "jass", "ass-search", "jass-search")  # befor
 # The part a part shares most of its kernels with: compiled after it in the same process, it
 # loads those instead of compiling them again. Measured on an empty cache, one core (CPU s):
 # alone jass 160, jass-trump 108, jass-search 85, ass 57, ass-search 97; after its base
-# jass-trump 8, jass-search 23, ass-search 82.
+# jass-trump 8, jass-search 23 (13 since its chunk kernels share the trace's copy of the loop,
+# 2026-12-03), ass-search 82.
 WARM_AFTER = {"jass-trump": "jass", "jass-search": "jass", "ass-search": "ass"}
 
 

@@ -20,10 +20,11 @@ variants are compiled from the types of two arguments, each None or not (numba p
 * ``search`` (None, or True for a table with a search seat: pimc, peek) picks whether a
   compiled copy holds the full dispatcher, so that a run without search never compiles the
   search;
-* ``rec`` is None in a plain run (the chunk kernels), whose copies have nothing of the trace or
-  the counterfactual in them; the records' runs pass their outputs in it, the tuple
-  (``trace_on``, ``trace``, ``cf_on``, ``cf_out``, ``alt``) switched on at run time, so that
-  the trace and the trump study share one compiled copy (with ``search`` the literal
+* ``rec`` is None in a plain run (the chunk kernels of a table without a search seat), whose
+  copy has nothing of the trace or the counterfactual in it; the records' runs pass their
+  outputs in it, the tuple (``trace_on``, ``trace``, ``cf_on``, ``cf_out``, ``alt``) switched
+  on at run time, so that the trace, the trump study and the chunk kernels of a table with a
+  search seat (both outputs off) share one compiled copy (with ``search`` the literal
   :data:`RECORDS_SEARCH`: every family through the full dispatcher):
 
   * trace (``trace_on``): one row per deal in ``trace`` (layout ``T_*``), turned into a record
@@ -497,6 +498,18 @@ def _deal_columns(count, n):
             np.zeros(count * n, dtype=np.bool_), np.zeros(count, dtype=np.int8))
 
 
+@njit(cache=True)
+def _quiet_records():
+    """The records' outputs with the trace and the counterfactual both off: the chunk kernels
+    of a table with a search seat play through the records' compiled copy of
+    :func:`play_unit` (the trace's, which holds the search already) with it, the same cards
+    and results as a plain copy with search, so that a cold start compiles the search into one
+    copy of the loop, not two (the ``jass-search`` prewarm part: 29 s -> 7 s of CPU). The
+    plain runs (no search seat) keep their own copy, with nothing of the records in it."""
+    return (OFF[0], np.zeros((1, T_WIDTH), dtype=np.int64), OFF[0],
+            np.zeros((1, CF_WIDTH), dtype=np.int64), new_alt())
+
+
 @njit(cache=True, nogil=True)  # nogil: the threads backend runs chunks in parallel
 def matches_chunk(seed, start, count, n, swiss, cap, fams, prms, search):
     """Play matches start..start+count-1 (``search``: None, or True for a table with a search
@@ -504,9 +517,14 @@ def matches_chunk(seed, start, count, n, swiss, cap, fams, prms, search):
     sticks/won/bonus, per-match arrays deals/capped/winner/first_dealer)."""
     work = new_work()
     sticks, won, bonus, deals, capped, winner, first_dealer = _match_columns(count, n)
+    rec = _quiet_records()
     for u in range(count):
-        status = play_unit(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0], search,
-                           None)
+        if search is None:
+            status = play_unit(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0], None,
+                               None)
+        else:  # the records' copy with both outputs off (see _quiet_records)
+            status = play_unit(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0],
+                               RECORDS_SEARCH, rec)
         if status != DONE:
             return status, start + u, sticks, won, bonus, deals, capped, winner, first_dealer
         _match_row(work, u, n, sticks, won, bonus, deals, capped, winner, first_dealer)
@@ -520,9 +538,14 @@ def deals_chunk(seed, start, count, n, swiss, fams, prms, search):
     last_trick, per-deal trump)."""
     work = new_work()
     points, tricks, sticks, fixed, last, trump = _deal_columns(count, n)
+    rec = _quiet_records()
     for u in range(count):
-        status = play_unit(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0], search,
-                           None)
+        if search is None:
+            status = play_unit(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0], None,
+                               None)
+        else:
+            status = play_unit(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0],
+                               RECORDS_SEARCH, rec)
         if status != DONE:
             return status, start + u, points, tricks, sticks, fixed, last, trump
         _deal_row(work, u, n, points, tricks, sticks, fixed, last, trump)

@@ -95,20 +95,6 @@ def _deal_play(rng, deck, hands, taken, st, n, first):
     st[S_POS] = 0
 
 
-@njit_no_runtime()
-def deal_play_basic(rng, deck, hands, taken, st, n, dealer):
-    """Deal (the seat after ``dealer`` first) and play one deal with ``basic`` everywhere under
-    ``seed``: the cards, draws and trick winners of :func:`engine.start_deal` followed by
-    :func:`strategies.jass.loop.run_deal`, leaving what the scoring reads (see the module doc)."""
-    first = dealer + 1
-    if first == n:
-        first = 0
-    if n == 4:
-        _deal_play(rng, deck, hands, taken, st, 4, first)
-    else:
-        _deal_play(rng, deck, hands, taken, st, 3, first)
-
-
 @njit_no_runtime(inline="always")
 def _unit(seed, index, n, cap, work, deals_mode):
     """One match (or one deal in ``deals_mode``) as :func:`engine.play_unit` plays it: the

@@ -66,6 +66,7 @@ from strategies.registry import Strategy
 
 Move = tuple[int, int, int]
 KINDS = JOKER + 1
+NIBBLES = np.array([1 << (4 * kind) for kind in range(KINDS)], dtype=np.int64)
 
 
 def deal(rules: AssRules, rng: PyRng) -> tuple[list[list[int]], int]:
@@ -193,14 +194,13 @@ class Table:
         view[PUB_ROUND] = self.round_number
         view[PUB_GONE : PUB_GONE + KINDS] = self.gone
         view[PUB_TABLE : PUB_TABLE + KINDS] = on_table
-        for seat in range(self.rules.players):
-            view[PUB_SIZES + seat] = self.size(seat)
+        n = self.rules.players
+        view[PUB_SIZES : PUB_SIZES + n] = np.sum(self.hands, axis=1)
         view[PUB_GAME] = self.game_number
         view[PUB_GAMES] = self.games
-        for seat, total in enumerate(self.totals):
-            view[PUB_TOTALS + seat] = total
-        for seat, counts in enumerate(self.known):
-            view[PUB_KNOWN + seat] = sum(count << (4 * kind) for kind, count in enumerate(counts))
+        view[PUB_TOTALS : PUB_TOTALS + len(self.totals)] = self.totals
+        if self.known:  # each seat's known counts packed 4 bits a kind, kind 0 lowest
+            view[PUB_KNOWN : PUB_KNOWN + len(self.known)] = np.array(self.known) @ NIBBLES
         return view
 
     def record_array(self) -> np.ndarray:

@@ -4,8 +4,6 @@ engine against reference move for move, records, chunking, and K = 1 against sin
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -309,9 +307,8 @@ def test_simulate_ass_matches_prints_the_player_table():
          "applies to matches"),
     ],
 )
-def test_bad_match_options_get_one_line_errors(args, message):
-    proc = subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 2
-    lines = proc.stderr.strip().splitlines()
+def test_bad_match_options_get_one_line_errors(cli, args, message):
+    code, _, err = cli(*args)
+    assert code == 2
+    lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0]

@@ -6,8 +6,6 @@ seed default of its own) fails here.
 """
 
 import json
-import subprocess
-import sys
 
 import pytest
 import typer.main
@@ -114,23 +112,18 @@ def test_old_spellings_still_work(tmp_path):
     assert json.loads(new.output)["mode"] == "deals"
 
 
-def cardlab(*args):
-    return subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()",
-                           *map(str, args)], capture_output=True, text=True, timeout=300)
-
-
-def test_replay_from_a_run_folder(tmp_path):
+def test_replay_from_a_run_folder(cli, tmp_path):
     run_dir = tmp_path / "run"
-    sim = cardlab("simulate", "ass", "-p", 3, "-n", 50, "--seed", 9, "-s", "careful", "-o",
-                  run_dir, "-w", 1, "-q", "--backend", "serial", "--start", 10)
-    assert sim.returncode == 0, sim.stderr
-    from_run = cardlab("replay", "--from", run_dir, "--index", 12)
-    direct = cardlab("replay", "ass", "--seed", 9, "--index", 12, "-p", 3, "-s", "careful")
-    assert from_run.returncode == 0, from_run.stderr
-    assert from_run.stdout == direct.stdout
-    outside = cardlab("replay", "--from", run_dir, "--index", 3)
-    assert outside.returncode == 2
-    assert outside.stderr.startswith("error: --index 3 is outside the run")
+    code, _, err = cli("simulate", "ass", "-p", 3, "-n", 50, "--seed", 9, "-s", "careful", "-o",
+                       run_dir, "-w", 1, "-q", "--backend", "serial", "--start", 10)
+    assert code == 0, err
+    code, from_run, err = cli("replay", "--from", run_dir, "--index", 12)
+    assert code == 0, err
+    assert from_run == cli("replay", "ass", "--seed", 9, "--index", 12, "-p", 3,
+                           "-s", "careful")[1]
+    code, _, err = cli("replay", "--from", run_dir, "--index", 3)
+    assert code == 2
+    assert err.startswith("error: --index 3 is outside the run")
 
 
 @pytest.mark.parametrize("path,args", [

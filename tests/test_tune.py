@@ -102,10 +102,11 @@ def test_tune_command_writes_a_preset_that_other_commands_load(tmp_path):
     (["tune", "ass", "--start", "basic"], "has no knobs to tune"),
     (["tune", "ass", "--games", "0"], "--games must be positive"),
 ])
-def test_tune_command_refuses_bad_input_in_one_line(tmp_path, args, message):
-    proc = _cli(*args, "--out", str(tmp_path / "s.toml"))
-    lines = proc.stderr.strip().splitlines()
-    assert proc.returncode == 2 and len(lines) == 1 and message in lines[0], proc.stderr
+def test_tune_command_refuses_bad_input_in_one_line(cli, tmp_path, args, message):
+    code, _, err = cli(*args, "--out", tmp_path / "s.toml")
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1 and message in lines[0], err
+    assert not (tmp_path / "s.toml").exists()
 
 
 def test_a_step_on_worker_processes_scores_exactly_as_in_this_process(monkeypatch):

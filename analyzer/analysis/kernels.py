@@ -46,6 +46,13 @@ from strategies.jass.policies import begin_deal
 from strategies.jass.search import ROLLOUT_FAMS, ROLLOUT_PRMS, draw_worlds, outcome
 from strategies.registry import N_PARAMS
 
+# Typed values, not the literals True, False and OBJ_DEAL: numba compiles a callee once per
+# literal argument value, so a literal here would compile a copy of the search's own functions
+# (draw_worlds, outcome, sample_world) for the analysis alone instead of reusing theirs.
+USE_KNOWN = np.bool_(True)
+NO_PEEK = np.bool_(False)
+DEAL_OBJECTIVE = np.int64(OBJ_DEAL)
+
 
 @njit(cache=True)
 def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, rng, out,
@@ -87,7 +94,7 @@ def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, r
                 futures[w] = next_u64(rng)
     else:
         for w in range(worlds):
-            sample_world(view, rng, world_hands, w * n, pool, True)
+            sample_world(view, rng, world_hands, w * n, pool, USE_KNOWN)
             streams[w] = next_u64(rng)
             if match:
                 futures[w] = next_u64(rng)
@@ -144,7 +151,8 @@ def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points
     for i in range(4):
         rprms[i, :] = ROLLOUT_PRMS[rk]
     nothing = np.zeros(4, dtype=np.uint64)
-    pool, seeds, keep, weight = draw_worlds(prm, seat, hand, st, played, rng, nothing, False)
+    pool, seeds, keep, weight = draw_worlds(prm, seat, hand, st, played, rng, nothing,
+                                            NO_PEEK)
     if keep[0] < 0:
         return -1
     wh = np.zeros(4, dtype=np.uint64)
@@ -170,7 +178,7 @@ def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points
             play_card(seat, cards[ci], h2, p2, t2, st2)
             rr[0] = seeds[g]
             rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
-            sticks[w, ci] = outcome(seat, t2, st2, OBJ_DEAL, ints[0], ints[1], ints[2],
+            sticks[w, ci] = outcome(seat, t2, st2, DEAL_OBJECTIVE, ints[0], ints[1], ints[2],
                                     ints[3], ints[4])
             deal_points(t2, st2, ints[0])
             points[w, ci] = ints[0, seat]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyzer.engines.ass.engine import OK, play_packed, start_game
+from analyzer.engines.ass.engine import NO_BLOCK, OK, UNTRACED, play_packed, start_game
 from analyzer.games.ass.cards import DECK_SIZE, VIEW_LEN
 
 
@@ -26,8 +26,8 @@ def _deal_play_loop(seed, count, n, per_player, template, families, params):
     check = np.uint64(0)
     for g in range(count):
         ass_seat = start_game(seed, g, n, per_player, small, deck, packed, view, rng, taken)
-        rounds, _, status = play_packed(packed, ass_seat, -1, n, families, params, view, rng,
-                                        trace, False, taken, (None, None))
+        rounds, _, status = play_packed(packed, ass_seat, NO_BLOCK, n, families, params, view,
+                                        rng, trace, UNTRACED, taken, (None, None))
         if status != OK:
             return np.uint64(0)
         check += np.uint64(rounds) + packed[0]

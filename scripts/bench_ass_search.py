@@ -31,10 +31,10 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from bench_common import rate  # noqa: E402
 
-from analyzer.engines.ass.engine import play_packed  # noqa: E402
+from analyzer.engines.ass.engine import UNTRACED, play_packed  # noqa: E402
 from analyzer.games.ass.cards import PUB_GONE, PUB_KNOWN, PUB_SIZES, VIEW_LEN  # noqa: E402
 from analyzer.games.ass.moves import unpack_to  # noqa: E402
-from strategies.ass.rollout import play_on  # noqa: E402
+from strategies.ass.rollout import START, play_on  # noqa: E402
 
 
 @njit
@@ -50,7 +50,7 @@ def _rollouts(states, sizes, gone, starters, blocked, rounds, n, fam, pp, repeat
                 work[s] = states[i, s]
                 view[PUB_SIZES + s] = sizes[i, s]
             _, t = play_on(work, n, fam, pp, view, rng, gone[i], np.uint64(0), starters[i],
-                           blocked[i], 0, 0, 0, 0, 0, rounds[i])
+                           blocked[i], START, START, START, START, START, rounds[i])
             turns += t
     return turns
 
@@ -72,7 +72,7 @@ def _engine_from(states, sizes, gone, starters, blocked, rounds, n, families, pa
                 view[PUB_KNOWN + s] = 0  # (nothing known: a take adds to it)
             unpack_to(gone[i], view, PUB_GONE)
             r, _, _ = play_packed(work, starters[i], blocked[i], n, families, params, view,
-                                  rng, trace, False, taken, (None, None))
+                                  rng, trace, UNTRACED, taken, (None, None))
             total += r
     return total
 

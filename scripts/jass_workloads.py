@@ -2,7 +2,9 @@
 
 Kept apart from the benchmark scripts so that ``cbase_jass`` (the C yardstick, which
 ``bench_jass`` prints beside its figures) and ``bench_jass`` import them without importing
-each other.
+each other. They pass the engine's typed constants (``engine.OFF[0]``, ``engine.ZERO[0]``),
+not the literals False and 0, so that they time the engine's own compiled functions rather
+than copies compiled for a literal argument.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ def _deal_only(seed, count, n):
     acc = 0
     for u in range(count):
         seed_state(rng, seed, u, 0)
-        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
+        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, engine.OFF[0],
+                          n - 1, engine.ZERO[0])
         acc += hands[0] & 1
     return acc
 
@@ -45,7 +48,8 @@ def _deal_and_play(seed, count, n, fams, prms):
     acc = 0
     for u in range(count):
         seed_state(rng, seed, u, 0)
-        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
+        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, engine.OFF[0],
+                          n - 1, engine.ZERO[0])
         engine.begin_all(fams, prms, hands, st, ints[0], n)
         engine.run_deal(fams, prms, rng, hands, played, taken, st, ints[0], None, None,
                         engine.OFF[0], engine.NO_ROW[0])
@@ -66,7 +70,8 @@ def _fix_states(seed, count, n, fams, prms):
     k = 0
     for u in range(count):
         seed_state(rng, seed, u, 0)
-        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, False, n - 1, 0)
+        engine.start_deal(rng, deck, hands, played, taken, st, ints[5], n, engine.OFF[0],
+                          n - 1, engine.ZERO[0])
         engine.begin_all(fams, prms, hands, st, ints[0], n)
         if engine.run_deal(fams, prms, rng, hands, played, taken, st, ints[0],
                            engine.RECORDS_SEARCH, rec, engine.ON[0], engine.NO_ROW[0]

@@ -22,10 +22,11 @@ from analyzer.engines.ass import kernel
 from analyzer.engines.kernel import RunSpec
 from analyzer.games.ass.cards import PUB_SIZES, VIEW_LEN
 from strategies.ass.catalog import BASIC
-from strategies.ass.rollout import OK, play_on
+from strategies.ass.rollout import OK, START, play_on
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 GAMES = 2000
+FAM_BASIC = np.int64(BASIC)  # typed, not a literal: play_on's one compiled copy (rollout.START)
 
 
 def _load(name: str):
@@ -81,8 +82,9 @@ def _numba_rollouts(states, sizes, gone, starters, blocked, rounds, n):
         work = states[i].copy()
         for s in range(n):
             view[PUB_SIZES + s] = sizes[i, s]
-        status[i], turns[i] = play_on(work, n, BASIC, pp, view, rng, gone[i], np.uint64(0),
-                                      starters[i], blocked[i], 0, 0, 0, 0, 0, rounds[i])
+        status[i], turns[i] = play_on(work, n, FAM_BASIC, pp, view, rng, gone[i],
+                                      np.uint64(0), starters[i], blocked[i], START, START, START,
+                                      START, START, rounds[i])
         hands[i] = work
     return hands, turns, status
 

@@ -38,6 +38,7 @@ from analyzer.games.jass.primitives import S_N, ST_SIZE
 from analyzer.numba_compat import njit_runtime
 from analyzer.rng import next_u64
 from strategies.ass.pimc import _policy_worlds, _roll, rollout_strategy, sample_world
+from strategies.ass.rollout import NO_BLOCK, START
 from strategies.ass.rollout import play_on as ass_play_on
 from strategies.jass.knobs import OBJ_DEAL, P_ROLLOUT
 from strategies.jass.loop import rollout
@@ -124,8 +125,8 @@ def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, r
                         rview[s] = 0
                     starter = deal_packed(roll_rng, n, per_player, template, deck, packed,
                                           rview)
-                    ass_play_on(packed, n, fam, pp, rview, roll_rng, U0, U0, starter, -1,
-                                    0, 0, 0, starter, 0, 0)
+                    ass_play_on(packed, n, fam, pp, rview, roll_rng, U0, U0, starter, NO_BLOCK,
+                                START, START, START, starter, START, START)
                     for s in range(n):
                         totals[(s + shift) % n] += score(packed[s])
                 k = match_shares(totals, n, shares)

@@ -475,7 +475,8 @@ def _roll(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
             if v > high or (ass_round and v == high):
                 high = v
                 high_seat = me
-    status, _ = rollout.play_on(cur, n, fam, pp, rview, rng, gone, table, starter, -1, pos + 1,
+    status, _ = rollout.play_on(cur, n, fam, pp, rview, rng, gone, table, starter,
+                                rollout.NO_BLOCK, pos + 1,
                                 k, high, high_seat, ass_round, view[PUB_ROUND])
     if status != rollout.OK:
         return 1 << 20  # a rollout strategy moved illegally: never prefer this candidate

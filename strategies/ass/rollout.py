@@ -39,11 +39,21 @@ game (tests/test_ass_pimc.py): the same moves, so the same final hands.
 
 from __future__ import annotations
 
+import numpy as np
+
 from analyzer.numba_compat import njit_no_runtime
 from strategies.ass.catalog import BASIC
 from strategies.ass.loop import MAX_ROUNDS, OK, ROUND_BOUND, play_rounds
 
-__all__ = ["MAX_ROUNDS", "OK", "ROUND_BOUND", "play_on"]
+__all__ = ["MAX_ROUNDS", "NO_BLOCK", "OK", "ROUND_BOUND", "START", "play_on"]
+
+# What jitted callers pass for "no seat blocked" and for a round's start (pos, k, high, ...):
+# typed values, not the literals -1 and 0. numba compiles a callee once per literal argument
+# value, and the literals reach the round loop too: the search, the analysis, the benchmarks
+# and the tests' callers compiled five copies of play_on (and of the loop under it) where one
+# serves them all, as it serves a call from Python.
+NO_BLOCK = np.int64(-1)
+START = np.int64(0)
 
 
 @njit_no_runtime()

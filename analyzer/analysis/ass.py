@@ -431,12 +431,13 @@ def _known_names(packed: int) -> list[str]:
 # --- values -------------------------------------------------------------------------------
 
 
-def pimc_params() -> tuple[int, np.ndarray]:
-    """Family id and parameter vector of ``pimc`` with its defaults."""
+def pimc_params() -> tuple[int, tuple[float, ...]]:
+    """Family id and parameters of ``pimc`` with its defaults, as the engine passes them (a
+    tuple of floats: an array would compile a second copy of the whole search)."""
     from strategies.registry import parse_strategy
 
     s = parse_strategy("ass", "pimc")
-    return int(s.family), np.array(s.values, dtype=np.float64)
+    return int(s.family), tuple(float(v) for v in s.values)
 
 
 def pimc_move(pos: Position, seed: int, index: int = 0) -> int:

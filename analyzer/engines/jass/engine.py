@@ -504,8 +504,8 @@ def _quiet_records():
     of a table with a search seat play through the records' compiled copy of
     :func:`play_unit` (the trace's, which holds the search already) with it, the same cards
     and results as a plain copy with search, so that a cold start compiles the search into one
-    copy of the loop, not two (the ``jass-search`` prewarm part: 29 s -> 7 s of CPU). The
-    plain runs (no search seat) keep their own copy, with nothing of the records in it."""
+    copy of the loop, not two (docs/development.md). The plain runs (no search seat) keep their
+    own copy, with nothing of the records in it."""
     return (OFF[0], np.zeros((1, T_WIDTH), dtype=np.int64), OFF[0],
             np.zeros((1, CF_WIDTH), dtype=np.int64), new_alt())
 

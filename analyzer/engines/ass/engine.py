@@ -77,6 +77,7 @@ from analyzer.rng import GOLDEN, S32, mix64, randbelow, seed_state
 from strategies.ass.catalog import BASIC, PEEK, PIMC
 from strategies.ass.dispatch import register_search
 from strategies.ass.loop import I0, MAX_CARDS, MAX_ROUNDS, OK, ROUND_BOUND, play_rounds
+from strategies.ass.rollout import NO_BLOCK
 
 register_search()  # the search families into the play loop's variants with search
 
@@ -213,7 +214,7 @@ def _play_basic_alone(packed, starter, blocked, n, families, params, view, rng, 
 
 # Typed values, not the literals -1, True and False: a literal argument compiles a copy of
 # the callee per literal value (play_packed was compiled four times instead of twice).
-NO_BLOCK = np.int64(-1)  # no seat is blocked at the start of a game
+# NO_BLOCK (no seat is blocked at the start of a game) is the rollout's, imported above.
 TRACING = np.bool_(True)
 UNTRACED = np.bool_(False)
 

@@ -517,7 +517,8 @@ def matches_chunk(seed, start, count, n, swiss, cap, fams, prms, search):
     sticks/won/bonus, per-match arrays deals/capped/winner/first_dealer)."""
     work = new_work()
     sticks, won, bonus, deals, capped, winner, first_dealer = _match_columns(count, n)
-    rec = _quiet_records()
+    if search is not None:  # only the copy with search allocates them (numba prunes it)
+        rec = _quiet_records()
     for u in range(count):
         if search is None:
             status = play_unit(seed, start + u, n, swiss, cap, fams, prms, work, OFF[0], None,
@@ -538,7 +539,8 @@ def deals_chunk(seed, start, count, n, swiss, fams, prms, search):
     last_trick, per-deal trump)."""
     work = new_work()
     points, tricks, sticks, fixed, last, trump = _deal_columns(count, n)
-    rec = _quiet_records()
+    if search is not None:  # only the copy with search allocates them (numba prunes it)
+        rec = _quiet_records()
     for u in range(count):
         if search is None:
             status = play_unit(seed, start + u, n, swiss, ONE[0], fams, prms, work, ON[0], None,

@@ -66,7 +66,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no cache folder at {folder}; run make test (or a command) first",
               file=sys.stderr)
         return 2
-    found = variants(folder)
+    try:
+        found = variants(folder)
+    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError) as err:
+        print(f"error: {folder} holds an index file numba did not write ({err}); pass a numba "
+              "cache folder", file=sys.stderr)
+        return 2
     several = {k: v for k, v in found.items() if len(v) > 1}
     shown = found if args.all else several
     literal = 0

@@ -45,3 +45,10 @@ def test_a_missing_folder_is_one_line_and_status_2(tmp_path, capsys):
     assert _load().main([str(tmp_path / "none")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: no cache folder")
+
+
+def test_a_damaged_index_file_is_one_line_and_status_2(tmp_path, capsys):
+    (tmp_path / "engine.score-1.py311.nbi").write_bytes(b"not a pickle")
+    assert _load().main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: ") and "index file" in err[0]

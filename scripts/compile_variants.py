@@ -21,6 +21,7 @@ copies (``UniTuple(int64, n)``) and small helpers specialised by literal flags
 from __future__ import annotations
 
 import argparse
+import os
 import pickle
 import sys
 from pathlib import Path
@@ -48,8 +49,6 @@ def variants(folder: Path) -> dict[str, list[str]]:
 def default_folder() -> Path:
     """This checkout's current cache folder (analyzer/numba_env.py picks it)."""
     sys.path.insert(0, str(ROOT))
-    import os
-
     from analyzer.numba_env import PACKAGE_ROOT, choose_cache_dir
 
     return Path(choose_cache_dir(PACKAGE_ROOT, dict(os.environ)))

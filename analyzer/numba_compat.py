@@ -1,6 +1,6 @@
 """Every use of numba beyond its documented API, in one place, for the numba versions tested.
 
-cardlab relies on three things numba does not promise:
+cardlab relies on these things numba does not promise:
 
 * the ``_nrt`` option of ``njit`` (undocumented): ``_nrt=False`` compiles a function without
   numba's runtime, so it neither allocates nor counts references to its array arguments on
@@ -23,6 +23,12 @@ cardlab relies on three things numba does not promise:
   ``view[PUB_KNOWN + ass seat] = 1`` in every game of a Who's the Ass? loop that also
   asked ``_basic_alone(variant)`` (issue 20 item 13; docs/numba-notes.md has the
   reduction and a standalone reproduction).
+* a saving in how numba types an ``@overload(inline="always")`` (:func:`_typing_only`),
+  installed the same way: numba compiles the implementation to machine code once per
+  signature "to make sure it can be fully compiled", then types it again for the inliner
+  and never calls the compiled code. That compile links in and emits the whole play loop
+  below it each time (a fifth of a search kernel's compile); cardlab's overloads are
+  typed only, and the code that inlines them is unchanged.
 
 pyproject.toml pins numba to :data:`TESTED_NUMBA` (and llvmlite to the range that numba
 release requires); tests/test_safety_engine.py fails loudly when the installed numba no
@@ -36,6 +42,7 @@ from types import FunctionType
 
 from numba import njit, types
 from numba.core import cgutils, ir_utils
+from numba.core.typing import templates
 from numba.extending import intrinsic, overload
 from numba.np.arrayobj import make_array, populate_array
 
@@ -162,4 +169,52 @@ def install_alias_fix() -> None:
         ir_utils.find_potential_aliases = _close_argument_aliases(current)
 
 
+def _typing_only(build_impl):
+    """``_OverloadFunctionTemplate._build_impl`` that leaves an always-inlined overload's
+    implementation uncompiled: its dispatcher has compiling turned off before numba's "make
+    sure that the implementation can be fully compiled" (``get_call_type``), so that call
+    and the one in ``generic`` (``get_call_template``) only fold the argument types. numba
+    types the implementation's IR in ``generic`` whatever this does (``_inline_overloads``,
+    which the inliner reads), and lowering never asks for an always-inlined overload's
+    compiled code (``_EmptyImplementationEntry``). Overloads inlined by a cost model, or
+    never, compile as before."""
+
+    def typed_only(self, cache_key, args, kws):
+        if not self._inline.is_always_inline:
+            return build_impl(self, cache_key, args, kws)
+        jitter = self._get_jit_decorator()
+
+        def uncompiled(**options):
+            decorate = jitter(**options)
+
+            def make(pyfunc):
+                disp = decorate(pyfunc)
+                disp._can_compile = False  # disable_compile() insists on a compiled signature
+                return disp
+            return make
+
+        self._get_jit_decorator = lambda: uncompiled  # this call only (an instance attribute)
+        try:
+            return build_impl(self, cache_key, args, kws)
+        finally:
+            del self._get_jit_decorator
+
+    typed_only.cardlab_typing_only = True
+    typed_only.__wrapped__ = build_impl
+    return typed_only
+
+
+def install_typing_only() -> None:
+    """Install :func:`_typing_only` into numba's overload templates (idempotent). Raises
+    ImportError when the installed numba has no such method to wrap."""
+    template = getattr(templates, "_OverloadFunctionTemplate", None)
+    current = getattr(template, "_build_impl", None)
+    if current is None or not hasattr(template, "_get_jit_decorator"):
+        raise ImportError("cardlab wraps numba's _OverloadFunctionTemplate._build_impl, which "
+                          f"this numba lacks; install numba{TESTED_NUMBA}")
+    if not getattr(current, "cardlab_typing_only", False):
+        template._build_impl = _typing_only(current)
+
+
 install_alias_fix()
+install_typing_only()

@@ -223,3 +223,65 @@ def test_item14_alias_fix_is_installed_in_numba():
     assert not getattr(ir_utils.find_potential_aliases.__wrapped__,
                        "cardlab_closes_argument_aliases", False)
     assert "analyzer.numba_compat" in sys.modules
+
+
+# --- always-inlined overloads are typed, not compiled (analyzer.numba_compat) --------------
+
+
+def _twice(x):
+    return 2 * x
+
+
+_TWICE_IMPLS = []
+
+
+@overload(_twice, inline="always")
+def _twice_typed(x):
+    def impl(x):
+        return x + x
+
+    _TWICE_IMPLS.append(impl)
+    return impl
+
+
+def _halve(x):
+    return x // 2
+
+
+@overload(_halve)  # inlined never: compiled and called as numba always did
+def _halve_typed(x):
+    return lambda x: x // 2
+
+
+def test_item14_an_always_inlined_overload_is_inlined_and_never_compiled():
+    from numba.core import event
+    from numba.core.typing import templates
+
+    assert getattr(templates._OverloadFunctionTemplate._build_impl, "cardlab_typing_only",
+                   False)
+    numba_compat.install_typing_only()  # idempotent: wraps once
+    assert not getattr(templates._OverloadFunctionTemplate._build_impl.__wrapped__,
+                       "cardlab_typing_only", False)
+
+    @njit(cache=False)
+    def use(x):
+        return _twice(x) + _halve(x)
+
+    compiled = []
+
+    class Compiles(event.Listener):
+        def on_start(self, ev):
+            compiled.append(ev.data["dispatcher"].py_func)
+
+        def on_end(self, ev):
+            pass
+
+    with event.install_listener("numba:compile", Compiles()):
+        assert use(21) == 42 + 10
+        assert use(2.5) == 5.0 + 1.0  # a second signature types the implementation again
+    assert _TWICE_IMPLS  # numba built the implementation (and typed it) ...
+    assert not set(_TWICE_IMPLS) & set(compiled)  # ... and never compiled
+    assert sum(f.__qualname__.startswith("_halve_typed") for f in compiled) == 2  # as before
+    # the inlined code is the caller's own: no call to a compiled implementation in it
+    llvm = use.inspect_llvm(use.signatures[0])
+    assert "_twice" not in llvm and "_halve" in llvm

@@ -27,8 +27,8 @@ cardlab relies on these things numba does not promise:
   installed the same way: numba compiles the implementation to machine code once per
   signature "to make sure it can be fully compiled", then types it again for the inliner
   and never calls the compiled code. That compile links in and emits the whole play loop
-  below it each time (a fifth of a search kernel's compile); cardlab's overloads are
-  typed only, and the code that inlines them is unchanged.
+  below it each time (docs/numba-notes.md has what it cost); cardlab's overloads are typed
+  only, and the code that inlines them is unchanged.
 
 pyproject.toml pins numba to :data:`TESTED_NUMBA` (and llvmlite to the range that numba
 release requires); tests/test_safety_engine.py fails loudly when the installed numba no

@@ -158,15 +158,22 @@ def _close_argument_aliases(find_potential_aliases):
     return closed
 
 
+def _wrap_once(owner, name: str, where: str, wrap, marker: str) -> None:
+    """Replace ``owner.<name>`` (numba's ``where``) by ``wrap(current)`` unless it is already
+    wrapped (it carries ``marker``); ImportError when the installed numba lacks it."""
+    current = getattr(owner, name, None)
+    if current is None:
+        raise ImportError(f"cardlab wraps numba's {where}, which this numba lacks; install "
+                          f"numba{TESTED_NUMBA}")
+    if not getattr(current, marker, False):
+        setattr(owner, name, wrap(current))
+
+
 def install_alias_fix() -> None:
     """Install :func:`_close_argument_aliases` into numba's dead-code elimination (idempotent).
     Raises ImportError when the installed numba has no such function to correct."""
-    current = getattr(ir_utils, "find_potential_aliases", None)
-    if current is None:
-        raise ImportError("cardlab corrects numba's ir_utils.find_potential_aliases, which this "
-                          f"numba lacks; install numba{TESTED_NUMBA}")
-    if not getattr(current, "cardlab_closes_argument_aliases", False):
-        ir_utils.find_potential_aliases = _close_argument_aliases(current)
+    _wrap_once(ir_utils, "find_potential_aliases", "ir_utils.find_potential_aliases",
+               _close_argument_aliases, "cardlab_closes_argument_aliases")
 
 
 def _typing_only(build_impl):
@@ -183,17 +190,7 @@ def _typing_only(build_impl):
         if not self._inline.is_always_inline:
             return build_impl(self, cache_key, args, kws)
         jitter = self._get_jit_decorator()
-
-        def uncompiled(**options):
-            decorate = jitter(**options)
-
-            def make(pyfunc):
-                disp = decorate(pyfunc)
-                disp._can_compile = False  # disable_compile() insists on a compiled signature
-                return disp
-            return make
-
-        self._get_jit_decorator = lambda: uncompiled  # this call only (an instance attribute)
+        self._get_jit_decorator = lambda: _uncompiled(jitter)  # this call only (on the instance)
         try:
             return build_impl(self, cache_key, args, kws)
         finally:
@@ -204,16 +201,24 @@ def _typing_only(build_impl):
     return typed_only
 
 
+def _uncompiled(jitter):
+    """``jitter`` (numba's jit decorator for a target), making dispatchers that never compile;
+    ``disable_compile()`` would insist on a compiled signature first."""
+
+    def decorator(**options):
+        def make(pyfunc):
+            disp = jitter(**options)(pyfunc)
+            disp._can_compile = False
+            return disp
+        return make
+    return decorator
+
+
 def install_typing_only() -> None:
     """Install :func:`_typing_only` into numba's overload templates (idempotent). Raises
     ImportError when the installed numba has no such method to wrap."""
-    template = getattr(templates, "_OverloadFunctionTemplate", None)
-    current = getattr(template, "_build_impl", None)
-    if current is None or not hasattr(template, "_get_jit_decorator"):
-        raise ImportError("cardlab wraps numba's _OverloadFunctionTemplate._build_impl, which "
-                          f"this numba lacks; install numba{TESTED_NUMBA}")
-    if not getattr(current, "cardlab_typing_only", False):
-        template._build_impl = _typing_only(current)
+    _wrap_once(getattr(templates, "_OverloadFunctionTemplate", None), "_build_impl",
+               "_OverloadFunctionTemplate._build_impl", _typing_only, "cardlab_typing_only")
 
 
 install_alias_fix()

@@ -176,28 +176,23 @@ def install_alias_fix() -> None:
                _close_argument_aliases, "cardlab_closes_argument_aliases")
 
 
-def _typing_only(build_impl):
-    """``_OverloadFunctionTemplate._build_impl`` that leaves an always-inlined overload's
-    implementation uncompiled: its dispatcher has compiling turned off before numba's "make
-    sure that the implementation can be fully compiled" (``get_call_type``), so that call
-    and the one in ``generic`` (``get_call_template``) only fold the argument types. numba
-    types the implementation's IR in ``generic`` whatever this does (``_inline_overloads``,
-    which the inliner reads), and lowering never asks for an always-inlined overload's
-    compiled code (``_EmptyImplementationEntry``). Overloads inlined by a cost model, or
-    never, compile as before."""
+def _typing_only(get_jit_decorator):
+    """``_OverloadFunctionTemplate._get_jit_decorator`` (numba calls it only in
+    ``_build_impl``, to wrap an overload's implementation in a dispatcher) that, for an
+    always-inlined overload, makes a dispatcher that never compiles: numba's "make sure that
+    the implementation can be fully compiled" (``get_call_type``) and the call in ``generic``
+    (``get_call_template``) then only fold the argument types. numba types the
+    implementation's IR in ``generic`` whatever this does (``_inline_overloads``, which the
+    inliner reads), and lowering never asks for an always-inlined overload's compiled code
+    (``_EmptyImplementationEntry``). Overloads inlined by a cost model, or never, compile as
+    before."""
 
-    def typed_only(self, cache_key, args, kws):
-        if not self._inline.is_always_inline:
-            return build_impl(self, cache_key, args, kws)
-        jitter = self._get_jit_decorator()
-        self._get_jit_decorator = lambda: _uncompiled(jitter)  # this call only (on the instance)
-        try:
-            return build_impl(self, cache_key, args, kws)
-        finally:
-            del self._get_jit_decorator
+    def typed_only(self):
+        jitter = get_jit_decorator(self)
+        return _uncompiled(jitter) if self._inline.is_always_inline else jitter
 
     typed_only.cardlab_typing_only = True
-    typed_only.__wrapped__ = build_impl
+    typed_only.__wrapped__ = get_jit_decorator
     return typed_only
 
 
@@ -217,8 +212,9 @@ def _uncompiled(jitter):
 def install_typing_only() -> None:
     """Install :func:`_typing_only` into numba's overload templates (idempotent). Raises
     ImportError when the installed numba has no such method to wrap."""
-    _wrap_once(getattr(templates, "_OverloadFunctionTemplate", None), "_build_impl",
-               "_OverloadFunctionTemplate._build_impl", _typing_only, "cardlab_typing_only")
+    _wrap_once(getattr(templates, "_OverloadFunctionTemplate", None), "_get_jit_decorator",
+               "_OverloadFunctionTemplate._get_jit_decorator", _typing_only,
+               "cardlab_typing_only")
 
 
 install_alias_fix()

@@ -257,10 +257,10 @@ def test_item14_an_always_inlined_overload_is_inlined_and_never_compiled():
     from numba.core import event
     from numba.core.typing import templates
 
-    assert getattr(templates._OverloadFunctionTemplate._build_impl, "cardlab_typing_only",
+    assert getattr(templates._OverloadFunctionTemplate._get_jit_decorator, "cardlab_typing_only",
                    False)
     numba_compat.install_typing_only()  # idempotent: wraps once
-    assert not getattr(templates._OverloadFunctionTemplate._build_impl.__wrapped__,
+    assert not getattr(templates._OverloadFunctionTemplate._get_jit_decorator.__wrapped__,
                        "cardlab_typing_only", False)
 
     @njit(cache=False)

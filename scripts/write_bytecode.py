@@ -1,0 +1,60 @@
+"""Write the ``.pyc`` files of every module cardlab, its tests and its scripts import.
+
+Where ``PYTHONDONTWRITEBYTECODE`` is set (as on the CI machine), a module without a ``.pyc``
+file is compiled from source by every process that imports it: each test process, pool
+worker and command would compile numba, pandas and matplotlib again (about a second each).
+``make setup`` runs this once after installing, with the variable cleared, so Python writes
+the files as it imports: every module of the project's packages, then every module named in
+an import statement of the project's sources, tests and scripts (those imported inside a
+function too, such as cma, and the test tools), and the tools ``make test`` runs. A name
+that does not import here (a test's helper module, a script's sibling) is skipped:
+``compileall`` writes the project's own files.
+
+Usage: ``PYTHONDONTWRITEBYTECODE= python scripts/write_bytecode.py``
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import pkgutil
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("analyzer", "strategies", "reports")
+FOLDERS = (*PACKAGES, "scripts", "tests")
+# Imported by no statement in the project: the layer check `make test` runs (lint-imports),
+# the pytest plugin for -n, and choix (pytest.importorskip in the Plackett-Luce test).
+TOOLS = ("importlinter.cli", "xdist.plugin", "choix")
+
+
+def named_modules(root: Path = ROOT) -> list[str]:
+    """The absolute module names in the import statements of the project's Python files."""
+    names: set[str] = set()
+    for folder in FOLDERS:
+        for path in sorted((root / folder).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+                if isinstance(node, ast.Import):
+                    names.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    names.add(node.module)
+    return sorted(names)
+
+
+def main() -> int:
+    sys.path.insert(0, str(ROOT))
+    for package in PACKAGES:
+        for info in pkgutil.walk_packages(importlib.import_module(package).__path__,
+                                          package + "."):
+            importlib.import_module(info.name)
+    for name in [*named_modules(), *TOOLS]:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001, S112 - not importable here: nothing to write
+            continue
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

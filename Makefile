@@ -8,8 +8,9 @@ PYTHON ?= python3
 # uv installs the same packages from PyPI as pip, in parallel: about 10 s instead of about 65 s
 # on the 2-core machine (make demo and make test from a fresh clone start here). The venv is
 # made without pip (ensurepip alone took about 8 s) and the system's pip puts uv into it
-# (`pip --python`, pip 22.3 or later); where that fails the venv gets its own pip, and where
-# uv cannot be had at all, pip does the same install.
+# (`pip --python`, pip 22.3 or later), then installs pip itself with the project (a wheel, so
+# that .venv/bin/pip is there for the user); where that fails the venv gets its pip from
+# ensurepip, and where uv cannot be had at all, pip does the same install.
 # Where PYTHONDONTWRITEBYTECODE is set (as on the CI machine) every process, each test's and
 # each worker's, would compile numba, pandas and matplotlib from source on import unless their
 # .pyc files exist: scripts/write_bytecode.py imports what the project, its tests and scripts
@@ -22,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
 	if $(PYTHON) -m pip --python $(PY) install -q uv \
 	   || { $(PY) -m ensurepip > /dev/null && $(PY) -m pip install -q uv; }; then \
-	  $(VENV)/bin/uv pip install -q --python $(PY) -e '.[dev]'; \
+	  $(VENV)/bin/uv pip install -q --python $(PY) pip -e '.[dev]'; \
 	else \
 	  { $(PY) -m pip --version > /dev/null 2>&1 || $(PY) -m ensurepip > /dev/null; } && \
 	  $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q -e '.[dev]'; \

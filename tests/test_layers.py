@@ -14,7 +14,10 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "scripts"))
 PACKAGES = ("analyzer", "strategies", "reports")
+
+from write_bytecode import imports_of  # noqa: E402  (the absolute imports of one file)
 
 
 def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
@@ -76,30 +79,19 @@ def test_no_import_cycle_among_the_project_modules():
     assert _cycles(edges) == []
 
 
-def _script_imports(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-    return found
-
-
 def test_no_cycle_through_the_scripts():
     scripts = sorted((ROOT / "scripts").glob("*.py"))
     names = {p.stem for p in scripts}
     edges = {}
     for p in scripts:
-        imported = _script_imports(p)
+        imported = imports_of(p)
         edges[p.stem] = {m.split(".")[-1] for m in imported
                          if m.split(".")[-1] in names and m.split(".")[0] in names | {"scripts"}}
     assert _cycles(edges) == []
     # no project module imports a script, so no cycle can pass through one
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
-            bad = {m for m in _script_imports(path) if m.split(".")[0] == "scripts"}
+            bad = {m for m in imports_of(path) if m.split(".")[0] == "scripts"}
             assert not bad, f"{path.relative_to(ROOT)} imports {bad}"
 
 

@@ -22,10 +22,9 @@ PYTHON ?= python3
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
 	if $(PYTHON) -m pip --python $(PY) install -q uv \
-	   || { $(PY) -m ensurepip > /dev/null && $(PY) -m pip install -q uv; }; then \
+	   || { $(PY) -m ensurepip --default-pip > /dev/null && $(PY) -m pip install -q uv; }; then \
 	  $(VENV)/bin/uv pip install -q --python $(PY) pip -e '.[dev]'; \
 	else \
-	  { $(PY) -m pip --version > /dev/null 2>&1 || $(PY) -m ensurepip > /dev/null; } && \
 	  $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q -e '.[dev]'; \
 	fi
 	PYTHONDONTWRITEBYTECODE= $(PY) scripts/write_bytecode.py

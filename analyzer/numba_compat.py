@@ -11,6 +11,11 @@ cardlab relies on these things numba does not promise:
   built with numba's internal ``cgutils.alloca_once`` and ``arrayobj.populate_array``;
 * LLVM intrinsics called from an ``@intrinsic`` (:func:`llvm_function`, for analyzer.bits):
   ``cgutils.get_or_insert_function``;
+* a call into another dispatcher's compiled code through its address (:func:`call_compiled`,
+  for the play loops' calls into the search, :func:`register_hook`): the compile result's
+  ``library.get_pointer_to_function`` and ``fndesc.llvm_func_name``, numba's calling
+  convention (``context.call_conv``), and a C function of this module's given to LLVM with
+  ``llvmlite.binding.add_symbol``;
 * a correction to numba's alias analysis (:func:`_close_argument_aliases`), installed when
   this module is imported (every module with kernels imports it). numba's dead-code
   elimination drops a store into an array when it finds the array variable dead and not
@@ -33,13 +38,22 @@ cardlab relies on these things numba does not promise:
 pyproject.toml pins numba to :data:`TESTED_NUMBA` (and llvmlite to the range that numba
 release requires); tests/test_safety_engine.py fails loudly when the installed numba no
 longer honours any of these (the option accepted, no runtime call in a no-runtime function,
-the stack array working).
+the stack array working, a cached caller calling through an address).
 """
 
 from __future__ import annotations
 
+import ctypes
+import hashlib
+import importlib
+import inspect
+import pickle
+import sys
+import threading
 from types import FunctionType
 
+from llvmlite import binding as llvm_binding
+from llvmlite import ir as llvm_ir
 from numba import njit, types
 from numba.core import cgutils, ir_utils
 from numba.core.typing import templates
@@ -78,14 +92,129 @@ def twin(func, name):
     return copy
 
 
-def register_hook(hook, registry: list, typed, plain) -> None:
+def register_hook(hook, registry: list, callee) -> None:
     """Give the stub ``hook`` (a play loop's call into code that cannot be imported below it,
-    e.g. the search, which rolls out through that loop) its implementation, once per process:
-    ``typed`` as its overload for compiled code, ``plain`` into ``registry`` for plain Python
-    (NUMBA_DISABLE_JIT), where the stub calls :func:`registered`."""
-    if not registry:
-        overload(hook, inline="always")(typed)
-        registry.append(plain)
+    e.g. the search, which rolls out through that loop) its implementation ``callee`` (a
+    dispatcher taking the hook's arguments), once per process: into ``registry`` for plain
+    Python (NUMBA_DISABLE_JIT), where the stub calls :func:`registered`, and as the hook's
+    overload for compiled code, which calls ``callee``'s own compiled code through its
+    address (:func:`call_compiled`) instead of linking it in."""
+    if registry:
+        return
+    registry.append(callee)
+    names = list(inspect.signature(hook).parameters)
+    params = ", ".join(names)
+    space = {"call": call_compiled(lambda: registry[0], names)}
+    exec(f"def typed({params}):\n"  # noqa: S102 (the hook's own parameter names)
+         f"    def impl({params}):\n"
+         f"        return call({params})\n"
+         f"    return impl\n", space)
+    overload(hook, inline="always")(space["typed"])
+
+
+# --- calling a compiled function through its address ---------------------------------------
+
+_RESOLVE_SYMBOL = "cardlab_resolve_compiled"
+_RESOLVE_TYPE = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)
+_ADDRESSES: dict[bytes, int] = {}  # key -> address, for the functions compiled in this process
+_RESOLVE_LOCK = threading.RLock()
+
+
+def _address(callee, argtypes) -> int:
+    """The address of ``callee``'s compiled code for ``argtypes`` (compiled, or loaded from
+    numba's cache, now if not yet)."""
+    callee.compile(argtypes)
+    cres = callee.overloads[argtypes]
+    return cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+
+
+def _resolve(data, size):
+    """The address for a key (:func:`call_compiled`), asked by compiled code the first time it
+    calls through that key in this process; 0 (None), with the reason on stderr, when the
+    function cannot be found or compiled."""
+    key = ctypes.string_at(data, size)
+    with _RESOLVE_LOCK:
+        try:
+            if key not in _ADDRESSES:
+                module, qualname, argtypes = pickle.loads(key)  # noqa: S301 (our own code's)
+                callee = importlib.import_module(module)
+                for part in qualname.split("."):
+                    callee = getattr(callee, part)
+                _ADDRESSES[key] = _address(callee, argtypes)
+            return _ADDRESSES[key]
+        except Exception as exc:  # noqa: BLE001 (a C caller cannot take a Python exception)
+            print(f"cardlab: cannot call {key[:200]!r}: {exc!r}", file=sys.stderr)
+            return None
+
+
+_RESOLVE = _RESOLVE_TYPE(_resolve)
+llvm_binding.add_symbol(_RESOLVE_SYMBOL, ctypes.cast(_RESOLVE, ctypes.c_void_p).value)
+
+
+def call_compiled(get_callee, names):
+    """An ``@intrinsic`` ``call(<names>)`` (parameters named ``names``) that calls the compiled
+    code of the dispatcher ``get_callee()`` (asked when a caller is typed) for the arguments'
+    types through its address, with numba's calling convention (its return value, its
+    exceptions raised on), so that the calling function's module holds no copy of it: numba
+    links a callee into every caller and optimises and emits it there again, which for the
+    search cost seconds of compiling per kernel that reached it (docs/numba-notes.md,
+    "Calling a compiled function without linking it").
+
+    The address differs from process to process and a caller may come from numba's cache,
+    so the caller keeps it in a variable of its own, null when loaded, and fills it on its
+    first call from ``cardlab_resolve_compiled`` (:func:`_resolve`, registered with LLVM when
+    this module is imported, which every module with kernels does before any of them is
+    loaded), given a key naming the callee (its module and qualified name) and the types.
+    RuntimeError when no address can be had. The callee is compiled (or loaded) when the
+    caller is typed, as a linked callee would be; functions compiled in this process are
+    found by key first, so a callee need not be importable by name (e.g. a test's)."""
+
+    def typer(typingctx, *args):
+        argtypes = tuple(types.unliteral(a) for a in args)
+        callee = get_callee()
+        address = _address(callee, argtypes)
+        restype = callee.overloads[argtypes].signature.return_type
+        fn = getattr(callee, "py_func", callee)
+        key = pickle.dumps((fn.__module__, fn.__qualname__, argtypes))
+        _ADDRESSES.setdefault(key, address)
+
+        def codegen(context, builder, signature, llargs):
+            module = builder.module
+            i8p = llvm_ir.IntType(8).as_pointer()
+            name = "cardlab.compiled." + hashlib.sha1(key).hexdigest()[:20]
+            slot = module.globals.get(name)
+            if slot is None:
+                slot = llvm_ir.GlobalVariable(module, i8p, name)
+                slot.linkage = "internal"
+                slot.initializer = llvm_ir.Constant(i8p, None)
+            with builder.if_then(cgutils.is_null(builder, builder.load(slot)), likely=False):
+                resolve = cgutils.get_or_insert_function(
+                    module, llvm_ir.FunctionType(i8p, [i8p, llvm_ir.IntType(64)]),
+                    _RESOLVE_SYMBOL)
+                data = context.insert_const_bytes(module, key)
+                builder.store(builder.call(resolve, [data, context.get_constant(types.int64,
+                                                                               len(key))]),
+                              slot)
+            pointer = builder.load(slot)
+            with builder.if_then(cgutils.is_null(builder, pointer), likely=False):
+                context.call_conv.return_user_exc(
+                    builder, RuntimeError, (f"cardlab cannot call {fn.__qualname__} "
+                                            "(compiled code; its error is on stderr)",))
+            fnty = context.call_conv.get_function_type(restype, argtypes)
+            status, result = context.call_conv.call_function(
+                builder, builder.bitcast(pointer, fnty.as_pointer()), restype, argtypes,
+                llargs)
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return result
+
+        return restype(*args), codegen
+
+    params = ", ".join(names)
+    space = {"typer": typer}
+    exec(f"def call(typingctx, {params}):\n"  # noqa: S102 (named parameters for numba)
+         f"    return typer(typingctx, {params})\n", space)
+    return intrinsic(space["call"])
 
 
 def registered(registry: list, by: str):

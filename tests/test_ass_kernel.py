@@ -194,9 +194,10 @@ def test_each_variant_holds_only_its_families():
         assert bad == -1, name
 
 
-def test_search_is_compiled_only_into_the_search_variant(monkeypatch):
-    """loop.checked_move asks the search (dispatch's search_hook) only where its ``search``
-    argument is True: with None the search is not compiled at all (here a stand-in search,
+def test_search_is_compiled_only_into_the_search_variant():
+    """loop.checked_move asks the search (the search_hook dispatch registers) only where its
+    ``search`` argument is True: with None the search is not compiled at all; with True it is
+    called through its address, its code not copied into the caller (here a stand-in search,
     never compiled before, in an uncached copy of checked_move's code, so that the stand-in
     stays out of the disk cache)."""
     from numba import njit
@@ -204,7 +205,7 @@ def test_search_is_compiled_only_into_the_search_variant(monkeypatch):
     from analyzer.engines.ass import engine  # noqa: F401 (registers the search)
     from analyzer.games.ass.cards import VIEW_LEN
     from analyzer.numba_compat import twin
-    from strategies.ass import dispatch, loop
+    from strategies.ass import loop
     from strategies.ass.catalog import PIMC
 
     lead = (5 << 8) | (1 << 4)  # one 5, led: legal with a 5 in hand
@@ -213,22 +214,30 @@ def test_search_is_compiled_only_into_the_search_variant(monkeypatch):
     def stand_in(fam, pp, view, rng, packed, trace):
         return lead
 
-    monkeypatch.setattr(dispatch, "search_move", stand_in)
-    x = np.float32(1)  # a type the engine never uses: a fresh compile
-    pp = (x, x, x, x, x, x, x, x)
-    view = np.zeros(VIEW_LEN, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    packed = np.zeros(4, dtype=np.uint64)
-    trace = np.zeros((1, 14), dtype=np.int64)
-    hand = np.uint64(1 << 20)  # one 5
-    zero = np.int64(0)
-    args = (PIMC, pp, zero, view, rng, packed, hand, np.uint64(0), np.uint64(0), zero, zero,
-            zero, zero, zero, zero, zero, zero, trace)
-    checked = njit(_nrt=False)(twin(loop._checked.py_func, "checked_probe"))
-    assert checked(None, *args) == loop.ILLEGAL
-    assert stand_in.signatures == []  # not compiled for the variant without search
-    assert checked(True, *args) == lead
-    assert len(stand_in.signatures) == 1
+    search = loop.SEARCH[0]
+    loop.SEARCH[0] = stand_in  # what the hook's overload calls, typed from here on
+    try:
+        x = np.float32(1)  # a type the engine never uses: a fresh compile
+        pp = (x, x, x, x, x, x, x, x)
+        view = np.zeros(VIEW_LEN, dtype=np.int64)
+        rng = np.zeros(1, dtype=np.uint64)
+        packed = np.zeros(4, dtype=np.uint64)
+        trace = np.zeros((1, 14), dtype=np.int64)
+        hand = np.uint64(1 << 20)  # one 5
+        zero = np.int64(0)
+        args = (PIMC, pp, zero, view, rng, packed, hand, np.uint64(0), np.uint64(0), zero, zero,
+                zero, zero, zero, zero, zero, zero, trace)
+        checked = njit(_nrt=False)(twin(loop._checked.py_func, "checked_probe"))
+        assert checked(None, *args) == loop.ILLEGAL
+        assert stand_in.signatures == []  # not compiled for the variant without search
+        assert checked(True, *args) == lead
+        assert len(stand_in.signatures) == 1
+        ir = checked.inspect_llvm(checked.signatures[1])
+        assert "cardlab.compiled." in ir  # called through its address
+        defined = [line for line in ir.splitlines() if line.startswith("define")]
+        assert defined and not any("stand_in" in line for line in defined)  # not linked in
+    finally:
+        loop.SEARCH[0] = search
 
 
 @pytest.mark.parametrize("players", range(3, 13))

@@ -285,3 +285,80 @@ def test_item14_an_always_inlined_overload_is_inlined_and_never_compiled():
     # the inlined code is the caller's own: no call to a compiled implementation in it
     llvm = use.inspect_llvm(use.signatures[0])
     assert "_twice" not in llvm and "_halve" in llvm
+
+
+_HOOKED = '''
+import os
+
+import numpy as np
+from numba import njit
+
+from analyzer.numba_compat import call_compiled
+
+
+@njit(cache=True)
+def callee(a, k):
+    if k < 0:
+        raise ValueError("a negative count")
+    total = 0.0
+    for i in range(k):
+        total += a[i]
+    return total, np.arange(k)  # allocates
+
+
+if os.environ.get("HOOKED_RENAME"):  # the callee no longer where the caller's key names it
+    moved, callee = callee, None
+
+call = call_compiled(lambda: moved if os.environ.get("HOOKED_RENAME") else callee, ["a", "k"])
+
+
+@njit(cache=True)
+def caller(a, k):
+    total, counted = call(a, k)
+    return total + counted.sum()
+'''
+
+_RUN_HOOKED = '''
+import sys
+import numpy as np
+import hooked
+a = np.ones(5)
+try:
+    value = hooked.caller(a, 3)
+    try:
+        hooked.caller(a, -1)
+        raised = "nothing"
+    except ValueError as exc:
+        raised = str(exc)
+except RuntimeError as exc:
+    value, raised = None, str(exc)
+stats = hooked.caller.stats
+print(value, raised, len(stats.cache_hits), len(stats.cache_misses), sep="|")
+'''
+
+
+def test_item14_a_cached_caller_calls_a_compiled_function_through_its_address(tmp_path):
+    """call_compiled (the play loops' call into the search) in a new process each time: a
+    caller compiled here, then loaded from numba's cache, calls the callee through an
+    address it looks up on its first call (return value, allocation and exceptions intact),
+    with no copy of the callee in its own code; when the callee cannot be found by the name
+    its key gives, the caller raises RuntimeError instead of crashing."""
+    import os
+    import subprocess
+
+    (tmp_path / "hooked.py").write_text(_HOOKED, encoding="utf-8")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+
+    def run(**extra):
+        done = subprocess.run([sys.executable, "-c", _RUN_HOOKED], env={**env, **extra},
+                              capture_output=True, text=True, timeout=300, check=True)
+        return done.stdout.strip().split("|"), done.stderr
+
+    first, _ = run()
+    assert first == ["6.0", "a negative count", "0", "1"]  # compiled
+    again, _ = run()
+    assert again == ["6.0", "a negative count", "1", "0"]  # loaded from the cache
+    lost, stderr = run(HOOKED_RENAME="1")
+    assert lost[0] == "None" and "cardlab cannot call callee" in lost[1]
+    assert lost[2:] == ["1", "0"] and "cannot call" in stderr

@@ -22,17 +22,11 @@ from strategies.ass.pimc import search_move
 from strategies.ass.policies import basic, decide_other
 
 
-def _search_hook_typed(fam, pp, view, rng, packed, trace):
-    def search(fam, pp, view, rng, packed, trace):
-        return search_move(fam, pp, view, rng, packed, trace)
-    return search
-
-
 def register_search() -> None:
-    """Give the play loop's ``search_hook`` its implementation, ``search_move`` (compiled and
-    plain: :func:`analyzer.numba_compat.register_hook`; the engine calls this when it is
-    imported)."""
-    register_hook(search_hook, SEARCH, _search_hook_typed, search_move)
+    """Give the play loop's ``search_hook`` its implementation, ``search_move``, called through
+    its address from compiled code (:func:`analyzer.numba_compat.register_hook`; the engine
+    calls this when it is imported)."""
+    register_hook(search_hook, SEARCH, search_move)
 
 
 @njit(cache=True)

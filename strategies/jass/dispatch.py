@@ -46,14 +46,8 @@ def forced_card(fam, prm, seat, hands, suit, st, played, taken, rng, aim):
     return forced_trump_card(fam, prm, seat, hand, suit, st, played, taken, rng, aim)
 
 
-def _search_hook_typed(fam, prm, seat, hands, legal, st, played, taken, rng, aim):
-    def search(fam, prm, seat, hands, legal, st, played, taken, rng, aim):
-        return decide(fam, prm, seat, hands, legal, st, played, taken, rng, aim)
-    return search
-
-
 def register_search() -> None:
-    """Give the deal loop's ``search_hook`` its implementation, :func:`decide` (compiled and
-    plain: :func:`analyzer.numba_compat.register_hook`; the engine calls this when it is
-    imported)."""
-    register_hook(search_hook, SEARCH, _search_hook_typed, decide)
+    """Give the deal loop's ``search_hook`` its implementation, :func:`decide`, called through
+    its address from compiled code (:func:`analyzer.numba_compat.register_hook`; the engine
+    calls this when it is imported)."""
+    register_hook(search_hook, SEARCH, decide)

@@ -17,7 +17,7 @@ import os
 
 import pytest
 
-PARTS = ("jass-trump", "ass-search", "jass-search", "ass", "jass")
+PARTS = ("jass-trump", "ass-search", "jass-search", "ass", "jass", "jass-3")
 
 # Under CI=true the property tests draw the same examples every run (a red CI is then
 # reproducible, never a fluke of the draw); locally they keep exploring new ones.

@@ -1,7 +1,7 @@
 """The prewarm's lanes (analyzer/studies/suite.py): parts that share kernels compile one after
 the other in one process, so no kernel is compiled twice on a cold cache."""
 
-from analyzer.studies.suite import WARM_AFTER, WARM_PARTS, warm_lanes
+from analyzer.studies.suite import WARM_AFTER, WARM_BESIDE, WARM_PARTS, warm_lanes
 
 
 def test_parts_that_build_on_another_go_in_its_lane_after_it():
@@ -17,14 +17,26 @@ def test_a_part_without_its_base_is_a_lane_of_its_own():
     assert warm_lanes(()) == []
 
 
+def test_a_part_beside_another_fills_that_lane_and_is_its_own_lane_without_it():
+    """The test suite's parts (tests/conftest.py): the Jass loops for 3 players go after the
+    Who's the Ass? search, in the lane that would otherwise wait for the Jass lane."""
+    from conftest import PARTS  # tests/ is on sys.path
+
+    assert warm_lanes(PARTS) == [("jass", "jass-trump", "jass-search"),
+                                 ("ass", "ass-search", "jass-3")]
+    assert warm_lanes(("jass", "jass-3")) == [("jass",), ("jass-3",)]
+
+
 def test_every_part_is_warmed_exactly_once():
-    parts = tuple(dict.fromkeys((*WARM_PARTS, *WARM_AFTER, *WARM_AFTER.values())))
+    parts = tuple(dict.fromkeys((*WARM_PARTS, *WARM_AFTER, *WARM_AFTER.values(), *WARM_BESIDE,
+                                 *WARM_BESIDE.values())))
     lanes = warm_lanes(parts)
     flat = [part for lane in lanes for part in lane]
     assert sorted(flat) == sorted(parts)
     for lane in lanes:
         for later in lane[1:]:
-            assert WARM_AFTER[later] in lane[: lane.index(later)]
+            base = WARM_AFTER.get(later) or WARM_BESIDE[later]
+            assert base in lane[: lane.index(later)]
 
 
 def test_each_study_waits_for_exactly_the_parts_of_the_games_it_plays():

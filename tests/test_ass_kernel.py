@@ -197,23 +197,38 @@ def test_each_variant_holds_only_its_families():
 def test_search_is_compiled_only_into_the_search_variant():
     """loop.checked_move asks the search (the search_hook dispatch registers) only where its
     ``search`` argument is True: with None the search is not compiled at all; with True it is
-    called through its address, its code not copied into the caller (here a stand-in search,
-    never compiled before, in an uncached copy of checked_move's code, so that the stand-in
-    stays out of the disk cache)."""
+    called through its address, its code not copied into the caller. Here a stand-in search,
+    never compiled before, in an uncached copy of checked_move's code (so that the stand-in
+    stays out of the disk cache) whose other families are stand-ins too (compiling every
+    policy for the copy's types is not what is tested, and took seconds)."""
+    from types import FunctionType
+
     from numba import njit
 
     from analyzer.engines.ass import engine  # noqa: F401 (registers the search)
     from analyzer.games.ass.cards import VIEW_LEN
-    from analyzer.numba_compat import twin
     from strategies.ass import loop
     from strategies.ass.catalog import PIMC
 
     lead = (5 << 8) | (1 << 4)  # one 5, led: legal with a 5 in hand
+    illegal = loop.ILLEGAL
 
     @njit
     def stand_in(fam, pp, view, rng, packed, trace):
         return lead
 
+    @njit
+    def other_families(fam, pp, view, rng):
+        return -1  # no move
+
+    @njit
+    def unsearched(fam, params, seat, view, rng, packed, hand, table, gone, pos, k, high,
+                   ass_round, may_lead_ass, starter, high_seat, rounds):
+        return illegal
+
+    code = loop._checked.py_func
+    probe = FunctionType(code.__code__, {**code.__globals__, "decide_other": other_families,
+                                         "_checked_inline": unsearched}, "checked_probe")
     search = loop.SEARCH[0]
     loop.SEARCH[0] = stand_in  # what the hook's overload calls, typed from here on
     try:
@@ -227,7 +242,7 @@ def test_search_is_compiled_only_into_the_search_variant():
         zero = np.int64(0)
         args = (PIMC, pp, zero, view, rng, packed, hand, np.uint64(0), np.uint64(0), zero, zero,
                 zero, zero, zero, zero, zero, zero, trace)
-        checked = njit(_nrt=False)(twin(loop._checked.py_func, "checked_probe"))
+        checked = njit(_nrt=False)(probe)
         assert checked(None, *args) == loop.ILLEGAL
         assert stand_in.signatures == []  # not compiled for the variant without search
         assert checked(True, *args) == lead
@@ -236,6 +251,7 @@ def test_search_is_compiled_only_into_the_search_variant():
         assert "cardlab.compiled." in ir  # called through its address
         defined = [line for line in ir.splitlines() if line.startswith("define")]
         assert defined and not any("stand_in" in line for line in defined)  # not linked in
+        assert "cardlab.compiled." not in checked.inspect_llvm(checked.signatures[0])
     finally:
         loop.SEARCH[0] = search
 

@@ -57,8 +57,8 @@ def warm_part(part: str) -> float:
     kernel module (``ass``, ``jass``: its warmup plus the trace mode that replays the report's
     sample games), ``jass-trump``, the trump counterfactual (the full dispatcher, search
     included), ``ass-search``/``jass-search``, a game's play loops with a pimc seat, or
-    ``jass-3``, the Jass loops of ``basic`` alone for 3 players. Returns the seconds it
-    took."""
+    ``<game>-<n>`` (``jass-3``), a game's loops of ``basic`` alone for n players. Returns the
+    seconds it took."""
     import time
 
     from analyzer.engines.kernel import RunSpec, kernel_module, kernel_path
@@ -86,11 +86,12 @@ def warm_part(part: str) -> float:
         kernel_module("ass").warmup_tables()
         Tracer(kernel_module("ass").validate(
             RunSpec("ass", 4, ("basic",) * 4, seed=0, mode="games"))).record(0)
-    elif part == "jass-3":  # the loops of basic alone for 3 players (the tests)
-        kernel = kernel_module("jass")
+    elif part.partition("-")[2].isdigit():  # <game>-<n>: the loops of basic alone for n
+        game, _, players = part.partition("-")
+        kernel = kernel_module(game)
         for mode in kernel.MODES:
-            kernel.play_chunk(kernel.validate(RunSpec("jass", 3, ("basic",), seed=0, mode=mode)),
-                              0, 1)
+            kernel.play_chunk(kernel.validate(RunSpec(game, int(players), ("basic",), seed=0,
+                                                      mode=mode)), 0, 1)
     elif part in ("ass-search", "jass-search"):  # the search variants (tests, --add-field)
         game = part.split("-")[0]
         kernel = kernel_module(game)
@@ -109,10 +110,6 @@ def warm_lanes(parts: tuple[str, ...]) -> list[tuple[str, ...]]:
 
     >>> warm_lanes(("jass-trump", "ass-search", "jass-search", "ass", "jass"))
     [('jass', 'jass-trump', 'jass-search'), ('ass', 'ass-search')]
-    >>> warm_lanes(("jass-trump", "ass-search", "jass-search", "ass", "jass", "jass-3"))
-    [('jass', 'jass-trump', 'jass-search'), ('ass', 'ass-search', 'jass-3')]
-    >>> warm_lanes(("jass", "jass-3"))
-    [('jass',), ('jass-3',)]
     """
     def root(part: str) -> str:
         while True:

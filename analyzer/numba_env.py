@@ -15,6 +15,10 @@ The folder is ``<base>/<hash>``, with ``<base>``:
 - else ``$XDG_CACHE_HOME/cardlab/numba`` (or ``~/.cache/cardlab/numba``), else a folder in
   the system temporary directory (a read-only install, a container image).
 
+The hash also covers the numba settings that change the machine code without changing
+numba's own cache key (``NUMBA_OPT``, ``NUMBA_BOUNDSCHECK``, ...: :data:`CODEGEN_ENV`), so code
+compiled under one is never loaded under another.
+
 Hash folders of older sources in a base cardlab owns are pruned (the newest few are kept).
 Worker processes inherit the chosen folder through the environment and do not hash again.
 
@@ -133,11 +137,32 @@ def kernel_data(package_root: Path, env: dict[str, str] | None = None) -> list[P
     return [Path(env[var]) if env.get(var) else package_root / rel for rel, var in KERNEL_DATA]
 
 
-def source_hash(package_root: Path) -> str:
+# numba settings that change the machine code but not numba's own cache key (which holds the
+# signature, the CPU name and features, and the function's source file only): a process
+# compiled with NUMBA_OPT=0 or NUMBA_BOUNDSCHECK=1 would otherwise leave that code in the
+# cache for every later run, which would load it unawares (slow, or unchecked where checks
+# were asked for). Each setting given gets folders of its own.
+CODEGEN_ENV = ("NUMBA_OPT", "NUMBA_BOUNDSCHECK", "NUMBA_DEBUGINFO", "NUMBA_LOOP_VECTORIZE",
+               "NUMBA_SLP_VECTORIZE", "NUMBA_ENABLE_AVX", "NUMBA_DISABLE_INTEL_SVML",
+               "NUMBA_FASTMATH")
+
+
+def codegen_settings(env: dict[str, str] | None = None) -> list[str]:
+    """The settings of :data:`CODEGEN_ENV` given in ``env`` (default: this process's), as
+    ``NAME=value``."""
+    env = os.environ if env is None else env
+    return [f"{name}={env[name]}" for name in CODEGEN_ENV if env.get(name)]
+
+
+def source_hash(package_root: Path, env: dict[str, str] | None = None) -> str:
     """A short hash of the kernels' source files (path and content): :func:`kernel_sources`,
-    and of the data files frozen into them (:func:`kernel_data`)."""
+    of the data files frozen into them (:func:`kernel_data`), and of the numba settings that
+    change their machine code (:func:`codegen_settings`); ``env`` defaults to this process's
+    environment."""
     digest = hashlib.sha256()
-    for path in kernel_sources(package_root) + kernel_data(package_root):
+    for setting in codegen_settings(env):
+        digest.update(setting.encode() + b"\0")
+    for path in kernel_sources(package_root) + kernel_data(package_root, env):
         try:
             data = path.read_bytes()
         except OSError:
@@ -178,7 +203,7 @@ def choose_cache_dir(package_root: Path, env: dict[str, str]) -> str:
     if own:  # chosen by our parent process, for this very package
         return own
     base, _ = cache_base(package_root, env)
-    folder = base / source_hash(package_root)
+    folder = base / source_hash(package_root, env)
     _writable_dir(folder)
     return str(folder)
 

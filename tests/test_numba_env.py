@@ -18,12 +18,12 @@ def _package(root):
 def test_user_setting_is_the_base(tmp_path):
     pkg = _package(tmp_path / "pkg")
     chosen = choose_cache_dir(pkg, {"NUMBA_CACHE_DIR": str(tmp_path / "x")})
-    assert chosen == str(tmp_path / "x" / source_hash(pkg))
+    assert chosen == str(tmp_path / "x" / source_hash(pkg, {}))
 
 
 def test_writable_package_caches_beside_it(tmp_path):
     pkg = _package(tmp_path)
-    assert choose_cache_dir(pkg, {}) == str(tmp_path / ".numba_cache" / source_hash(pkg))
+    assert choose_cache_dir(pkg, {}) == str(tmp_path / ".numba_cache" / source_hash(pkg, {}))
 
 
 def test_any_kernel_source_edit_changes_the_folder(tmp_path):
@@ -40,6 +40,19 @@ def test_any_kernel_source_edit_changes_the_folder(tmp_path):
     (pkg / "analyzer" / "sub" / "b.py").write_text("y = 3\n")  # a global the kernel reads
     third = choose_cache_dir(pkg, {})
     assert len({first, second, third}) == 3
+
+
+def test_settings_that_change_the_machine_code_change_the_folder(tmp_path):
+    """numba's own cache key leaves out the optimisation level and the bounds checks: code
+    compiled with NUMBA_OPT=0 or NUMBA_BOUNDSCHECK=1 must not be loaded by a later run
+    without them (nor the other way round), so each gets folders of its own."""
+    pkg = _package(tmp_path)
+    plain = choose_cache_dir(pkg, {})
+    low = choose_cache_dir(pkg, {"NUMBA_OPT": "0"})
+    checked = choose_cache_dir(pkg, {"NUMBA_BOUNDSCHECK": "1"})
+    assert len({plain, low, checked, choose_cache_dir(pkg, {"NUMBA_OPT": "1"})}) == 4
+    assert choose_cache_dir(pkg, {"NUMBA_OPT": "0"}) == low
+    assert choose_cache_dir(pkg, {"NUMBA_CACHE_DIR": ""}) == plain  # unrelated: same folder
 
 
 def _copy_of_cardlab(tmp_path):
@@ -59,24 +72,24 @@ def test_editing_the_command_line_or_a_study_recompiles_no_kernel(tmp_path):
     from analyzer.numba_env import kernel_sources
 
     pkg = _copy_of_cardlab(tmp_path)
-    before = source_hash(pkg)
+    before = source_hash(pkg, {})
     for rel in ("analyzer/cli/app.py", "analyzer/studies/jokers.py", "analyzer/outputs.py",
                 "analyzer/runner/folder.py", "analyzer/engines/ass/kernel.py"):
         assert pkg / rel not in kernel_sources(pkg), rel
         path = pkg / rel
         path.write_text(path.read_text() + "\nHELP = 'an edited help string'\n")
-    assert source_hash(pkg) == before
+    assert source_hash(pkg, {}) == before
 
 
 def test_editing_a_kernel_or_what_it_reads_recompiles(tmp_path):
     pkg = _copy_of_cardlab(tmp_path)
-    before = source_hash(pkg)
+    before = source_hash(pkg, {})
     seen = {before}
     for rel in ("analyzer/games/ass/moves.py", "analyzer/games/jass/cards.py",
                 "strategies/ass/pimc.py", "analyzer/rng.py"):
         path = pkg / rel
         path.write_text(path.read_text() + "\nEDITED = 1\n")
-        seen.add(source_hash(pkg))
+        seen.add(source_hash(pkg, {}))
     assert len(seen) == 5
 
 
@@ -86,7 +99,7 @@ def test_a_child_process_reuses_its_parents_choice(tmp_path):
     env = {"NUMBA_CACHE_DIR": chosen, "CARDLAB_NUMBA_CACHE": f"{pkg}{os.pathsep}{chosen}"}
     assert choose_cache_dir(pkg, env) == chosen
     other = _package(tmp_path / "copy")  # another package copy does not inherit it
-    assert choose_cache_dir(other, env) == f"{chosen}/{source_hash(other)}"
+    assert choose_cache_dir(other, env) == f"{chosen}/{source_hash(other, env)}"
 
 
 def test_prune_keeps_the_newest_and_the_recent(tmp_path):
@@ -107,7 +120,7 @@ def test_read_only_package_uses_user_cache(tmp_path):
         chosen = choose_cache_dir(pkg, {"XDG_CACHE_HOME": str(tmp_path / "cache")})
     finally:
         pkg.chmod(stat.S_IRWXU)
-    assert chosen == str(tmp_path / "cache" / "cardlab" / "numba" / source_hash(pkg))
+    assert chosen == str(tmp_path / "cache" / "cardlab" / "numba" / source_hash(pkg, {}))
 
 
 def test_read_only_package_as_root(tmp_path, monkeypatch):
@@ -115,7 +128,7 @@ def test_read_only_package_as_root(tmp_path, monkeypatch):
     pkg = _package(tmp_path / "site")
     monkeypatch.setattr("analyzer.numba_env.os.access", lambda p, mode: str(p) != str(pkg))
     chosen = choose_cache_dir(pkg, {"XDG_CACHE_HOME": str(tmp_path / "c")})
-    assert chosen == str(tmp_path / "c" / "cardlab" / "numba" / source_hash(pkg))
+    assert chosen == str(tmp_path / "c" / "cardlab" / "numba" / source_hash(pkg, {}))
     assert (tmp_path / "c" / "cardlab" / "numba").is_dir()
 
 

@@ -77,16 +77,18 @@ def njit_runtime(**options):
     return njit(**{"cache": True, **options, "_nrt": True})
 
 
-def twin(func, name):
+def twin(func, name, **replaced):
     """A copy of the plain function ``func`` (or of a dispatcher's, its ``py_func``) named
     ``name``: the same code for a dispatcher of its own. A play loop's variants with search
     need their own (strategies/ass/loop.py, strategies/jass/loop.py): the search they ask
     rolls out through the same loop, and numba cannot cache a function that, while it
     compiles, has itself compiled for other arguments (the cached code misses a symbol;
-    docs/numba-notes.md). Under NUMBA_DISABLE_JIT ``njit`` gives back plain functions."""
+    docs/numba-notes.md). Under NUMBA_DISABLE_JIT ``njit`` gives back plain functions. The
+    globals named in ``replaced`` are replaced in a copy of the module's globals (a test's
+    stand-ins)."""
     func = getattr(func, "py_func", func)
-    copy = FunctionType(func.__code__, func.__globals__, name, func.__defaults__,
-                        func.__closure__)
+    space = {**func.__globals__, **replaced} if replaced else func.__globals__
+    copy = FunctionType(func.__code__, space, name, func.__defaults__, func.__closure__)
     copy.__qualname__ = name
     copy.__doc__ = func.__doc__
     return copy
@@ -120,12 +122,12 @@ _ADDRESSES: dict[bytes, int] = {}  # key -> address, for the functions compiled 
 _RESOLVE_LOCK = threading.RLock()
 
 
-def _address(callee, argtypes) -> int:
-    """The address of ``callee``'s compiled code for ``argtypes`` (compiled, or loaded from
-    numba's cache, now if not yet)."""
+def _compiled(callee, argtypes):
+    """``callee``'s compile result for ``argtypes`` (compiled, or loaded from numba's cache,
+    now if not yet) and the address of its code."""
     callee.compile(argtypes)
     cres = callee.overloads[argtypes]
-    return cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+    return cres, cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
 
 
 def _resolve(data, size):
@@ -140,7 +142,7 @@ def _resolve(data, size):
                 callee = importlib.import_module(module)
                 for part in qualname.split("."):
                     callee = getattr(callee, part)
-                _ADDRESSES[key] = _address(callee, argtypes)
+                _ADDRESSES[key] = _compiled(callee, argtypes)[1]
             return _ADDRESSES[key]
         except Exception as exc:  # noqa: BLE001 (a C caller cannot take a Python exception)
             print(f"cardlab: cannot call {key[:200]!r}: {exc!r}", file=sys.stderr)
@@ -172,8 +174,8 @@ def call_compiled(get_callee, names):
     def typer(typingctx, *args):
         argtypes = tuple(types.unliteral(a) for a in args)
         callee = get_callee()
-        address = _address(callee, argtypes)
-        restype = callee.overloads[argtypes].signature.return_type
+        cres, address = _compiled(callee, argtypes)
+        restype = cres.signature.return_type
         fn = getattr(callee, "py_func", callee)
         key = pickle.dumps((fn.__module__, fn.__qualname__, argtypes))
         _ADDRESSES.setdefault(key, address)

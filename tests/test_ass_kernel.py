@@ -201,12 +201,11 @@ def test_search_is_compiled_only_into_the_search_variant():
     never compiled before, in an uncached copy of checked_move's code (so that the stand-in
     stays out of the disk cache) whose other families are stand-ins too (compiling every
     policy for the copy's types is not what is tested, and took seconds)."""
-    from types import FunctionType
-
     from numba import njit
 
     from analyzer.engines.ass import engine  # noqa: F401 (registers the search)
     from analyzer.games.ass.cards import VIEW_LEN
+    from analyzer.numba_compat import twin
     from strategies.ass import loop
     from strategies.ass.catalog import PIMC
 
@@ -226,9 +225,8 @@ def test_search_is_compiled_only_into_the_search_variant():
                    ass_round, may_lead_ass, starter, high_seat, rounds):
         return illegal
 
-    code = loop._checked.py_func
-    probe = FunctionType(code.__code__, {**code.__globals__, "decide_other": other_families,
-                                         "_checked_inline": unsearched}, "checked_probe")
+    probe = twin(loop._checked, "checked_probe", decide_other=other_families,
+                 _checked_inline=unsearched)
     search = loop.SEARCH[0]
     loop.SEARCH[0] = stand_in  # what the hook's overload calls, typed from here on
     try:

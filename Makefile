@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: setup bytecode test lint demo bench bench-scaling clean-cache clean
+.PHONY: setup bytecode test test-deep lint demo bench bench-scaling clean-cache clean
 
 # uv installs the same packages from PyPI as pip, in parallel: about 10 s instead of about 65 s
 # on the 2-core machine (make demo and make test from a fresh clone start here). The venv is
@@ -50,6 +50,14 @@ test: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -q -n $(TEST_WORKERS)
+
+# The same suite with the sampling tests' full samples (tests/depth.py): the engines against
+# their references on five times the games. Before a release, or after a change to an engine,
+# a reference or a strategy.
+test-deep: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+	CARDLAB_TEST_DEEP=1 PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -q -n $(TEST_WORKERS)
 
 lint: setup
 	$(VENV)/bin/ruff check .

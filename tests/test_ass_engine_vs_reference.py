@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from depth import cases  # tests/ is on sys.path
 
 from analyzer.engines.ass.records import Tracer, verify_record
 from analyzer.engines.ass.reference import play_record
@@ -15,7 +16,8 @@ EXTRA = [
     "heuristic:ass_throw=safe-high,lead_ass=hold,jokers=dump",
     "careful:jokers=keep-until,keep=0",
 ]
-GAMES_PER_COUNT = 300  # x 10 player counts = 3000 games
+# x 10 player counts: 600 games in make test, 3,000 in make test-deep (tests/depth.py)
+GAMES_PER_COUNT = cases(60, 300)
 
 
 def field_for(players: int, game: int) -> list[str]:
@@ -25,7 +27,8 @@ def field_for(players: int, game: int) -> list[str]:
 
 @pytest.mark.parametrize("players", range(3, 13))
 def test_engine_matches_reference_game_by_game(players):
-    """Mixed fields of every built-in strategy (and some knob settings), 300 games each."""
+    """Mixed fields of every built-in strategy (and some knob settings), GAMES_PER_COUNT games
+    each."""
     seed = 1000 + players
     for game in range(GAMES_PER_COUNT):
         texts = field_for(players, game)

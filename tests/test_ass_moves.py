@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+from depth import cases  # tests/ is on sys.path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,7 +87,7 @@ def codes(moves):
     return [PASS if m is None else encode(*m) for m in moves]
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=cases(150, 400), deadline=None)
 @given(positions())
 def test_jitted_legal_moves_equal_the_reference_generator(position):
     hand, turn = position
@@ -98,7 +99,7 @@ def test_jitted_legal_moves_equal_the_reference_generator(position):
     assert expected == sorted(expected)  # canonical order: ascending code, pass first
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=cases(80, 200), deadline=None)  # each example: all 3,842 codes
 @given(positions())
 def test_is_legal_agrees_with_the_list_on_every_code(position):
     hand, turn = position
@@ -113,7 +114,7 @@ def test_is_legal_agrees_with_the_list_on_every_code(position):
 VIEW_STRATEGIES = sorted(name for name, spec in catalog("ass").items() if spec.name != "peek")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=cases(100, 200), deadline=None)
 @given(positions(), st.sampled_from(VIEW_STRATEGIES), st.integers(0, 2**32))
 def test_every_strategy_plays_only_legal_moves(position, name, state):
     hand, turn = position
@@ -125,7 +126,7 @@ def test_every_strategy_plays_only_legal_moves(position, name, state):
     assert move in codes(reference.legal_moves(hand, turn))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=cases(100, 200), deadline=None)
 @given(positions())
 def test_legal_moves_respect_the_hand(position):
     """No move uses cards the hand does not hold; following moves have exactly k cards."""
@@ -140,7 +141,7 @@ def test_legal_moves_respect_the_hand(position):
             assert c + j == turn.k
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=cases(25, 60), deadline=None)
 @given(st.integers(3, 12), st.integers(0, 2**40), st.integers(0, 10**6),
        st.lists(st.sampled_from(sorted(catalog("ass"))), min_size=1, max_size=1))
 def test_cards_are_conserved(players, seed, index, names):

@@ -164,8 +164,10 @@ def test_the_network_fit_is_deterministic_and_learns_a_ranking():
     frame = pd.DataFrame(rows)
     w = mlp.fit(frame, lw.PHASES, lw.HIDDEN, 5, epochs=150)
     assert w.shape == (lw.PHASES, lw.N_PARAMS)
-    assert w.tobytes() == mlp.fit(frame.copy(), lw.PHASES, lw.HIDDEN, 5, epochs=150).tobytes()
-    assert w.tobytes() != mlp.fit(frame, lw.PHASES, lw.HIDDEN, 6, epochs=150).tobytes()
+    # bit for bit on shorter fits (every pass draws its shuffle: a stray draw shows at once)
+    short = mlp.fit(frame, lw.PHASES, lw.HIDDEN, 5, epochs=20)
+    assert short.tobytes() == mlp.fit(frame.copy(), lw.PHASES, lw.HIDDEN, 5, epochs=20).tobytes()
+    assert short.tobytes() != mlp.fit(frame, lw.PHASES, lw.HIDDEN, 6, epochs=20).tobytes()
     hits = 0
     for _, d in frame.groupby("decision"):
         x = d[[f"f{i}" for i in range(lw.N_FEATURES)]].to_numpy()

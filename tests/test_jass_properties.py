@@ -3,6 +3,7 @@ played exactly once, every move is legal, and the engine's legal-move masks equa
 reference's on arbitrary hand-and-trick positions."""
 
 import numpy as np
+from depth import cases  # tests/ is on sys.path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,7 +17,7 @@ from strategies.registry import catalog
 
 # the search families with few worlds, so that a whole match stays quick
 NAMES = sorted(name + (":worlds=2" if name in ("pimc", "peek") else "") for name in catalog("jass"))
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=cases(25, 60), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -62,7 +63,7 @@ def positions(draw):
     return n, ruleset, trump, trick, hand
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=cases(150, 400), deadline=None)
 @given(positions())
 def test_engine_legal_masks_equal_the_reference(position):
     n, ruleset, trump, trick, hand = position

@@ -30,7 +30,7 @@ def report(tmp_path_factory):
     root = tmp_path_factory.mktemp("report")
     real = KernelBackend(workers=1)
     studies = [
-        run_seats(real, players=[3, 4], games=200),
+        run_seats(real, players=[3, 4], games=200, slow_games=30),  # pimc: 30 games, not 100
         run_jokers(real, players=[4], keep=[0, 3], games=40),
         run_trump(real, players=[4], rulesets=["seed"], deals=150),
         run_compare(real, "ass", ["basic", "careful"], players=[4], games=60),

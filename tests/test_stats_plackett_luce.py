@@ -14,18 +14,20 @@ def _games(deals: int, seed: int, players: int = 3, ties: bool = False) -> pd.Da
     """Ladder-shaped games: every rotation of the strategies on every deal; each table's
     finishing order drawn from the planted Plackett-Luce model (Gumbel trick)."""
     rng = np.random.default_rng(seed)
-    names = list(TRUE)
-    rows = []
-    for index in range(deals):
-        for r, seats in enumerate(rotations(names, players)):
-            key = np.array([TRUE[s] for s in seats]) + rng.gumbel(size=players)
-            place = (-key).argsort().argsort()  # 0 = first
-            if ties:  # only the winner is known (like Jass's `won`)
-                place = np.minimum(place, 1)
-            for seat, s in enumerate(seats):
-                rows.append({"index": index, "arrangement": r, "seat": seat, "strategy": s,
-                             "result": float(place[seat])})
-    return pd.DataFrame(rows)
+    tables = rotations(list(TRUE), players)
+    seats = np.array(tables * deals, dtype=object)  # (deals x tables) x players, deal-major
+    # one table after the other, as rng.gumbel(size=players) per table draws them
+    key = np.vectorize(TRUE.get)(seats) + rng.gumbel(size=seats.shape)
+    place = (-key).argsort(axis=1).argsort(axis=1)  # 0 = first
+    if ties:  # only the winner is known (like Jass's `won`)
+        place = np.minimum(place, 1)
+    k = len(tables)
+    return pd.DataFrame({
+        "index": np.repeat(np.arange(deals), k * players),
+        "arrangement": np.tile(np.repeat(np.arange(k), players), deals),
+        "seat": np.tile(np.arange(players), deals * k),
+        "strategy": seats.ravel(), "result": place.ravel().astype(float),
+    })
 
 
 def test_the_fit_is_the_maximum_likelihood_estimate_of_choix():

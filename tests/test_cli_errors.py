@@ -40,16 +40,16 @@ def test_a_real_process_gets_the_same_one_line_and_status_2():
                                                 "got 13"]
 
 
-def test_unknown_option_is_a_usage_error_not_a_traceback():
-    proc = _run("simulate", "ass", "--bogus")
-    assert proc.returncode == 2
-    assert "No such option: --bogus" in proc.stderr and "Traceback" not in proc.stderr
+def test_unknown_option_is_a_usage_error_not_a_traceback(cli):
+    code, _, err = cli("simulate", "ass", "--bogus")
+    assert code == 2
+    assert "No such option: --bogus" in err and "Traceback" not in err
 
 
-def test_export_into_a_missing_folder_is_refused(tmp_path):
-    proc = _run("export", "ass", "--seed", "1", "--games", "2", "--out",
-                str(tmp_path / "no" / "f.jsonl"))
-    assert proc.returncode == 2 and "of --out does not exist" in proc.stderr
+def test_export_into_a_missing_folder_is_refused(cli, tmp_path):
+    code, _, err = cli("export", "ass", "--seed", "1", "--games", "2", "--out",
+                       tmp_path / "no" / "f.jsonl")
+    assert code == 2 and "of --out does not exist" in err
 
 
 def test_a_failed_export_leaves_no_file(tmp_path):

@@ -73,13 +73,13 @@ def _numba_threads():
 
 
 def test_local_worker_processes_run_numba_on_one_thread():
-    from analyzer.runner.backends import PoolBackend
-
-    with PoolBackend(2) as pool:
-        futures = [pool._pool().submit(_numba_threads) for _ in range(4)]
-        # One thread either way: NUMBA_NUM_THREADS=1 when the worker set it before importing
-        # numba, numba.set_num_threads(1) when numba came first.
-        assert {f.result()[1] for f in futures} == {1}
+    # the shared pool of 2 processes is a PoolBackend(2) like any other (the same
+    # initializer): its workers, started once for the other tests too, are the ones checked
+    pool = shared_pool(2)
+    futures = [pool._pool().submit(_numba_threads) for _ in range(4)]
+    # One thread either way: NUMBA_NUM_THREADS=1 when the worker set it before importing
+    # numba, numba.set_num_threads(1) when numba came first.
+    assert {f.result()[1] for f in futures} == {1}
 
 
 def test_collect_api_orders_rows_by_index_then_seat(baseline):

@@ -3,8 +3,6 @@ handed to worker processes as its fully resolved definition, exactly."""
 
 import json
 import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -21,34 +19,18 @@ from analyzer.studies.seats import run_seats
 from analyzer.tune.space import space_for
 from reports.glossary import glossary
 from reports.reproduce import study_command
-from strategies import files, registry
+from strategies import registry
 from strategies.files import ENV
-from strategies.registry import _CATALOGS, StrategyError, from_definition, parse_strategy
-
-MAIN = "from analyzer.cli import main; main()"
-
-
+from strategies.registry import StrategyError, from_definition, parse_strategy
 
 
 @pytest.fixture()
 def fresh(monkeypatch):
     """Each call forgets every strategies file, as a new process would (a file edited since
     it was read is read anew); the catalogues and caches are restored after the test."""
-    parse_strategy("ass", "basic")
-    parse_strategy("jass", "basic")
-    built_in = {g: dict(_CATALOGS[g]) for g in ("ass", "jass")}
+    from cli_check import strategies_forgetter  # tests/ is on sys.path
 
-    def forget():
-        for game in ("ass", "jass"):
-            monkeypatch.setitem(_CATALOGS, game, dict(built_in[game]))
-        monkeypatch.setattr(files, "_READ", {})
-        monkeypatch.setattr(files, "_REGISTERED", set())
-        monkeypatch.delenv(ENV, raising=False)
-
-    forget()
-    return forget
-
-
+    return strategies_forgetter(monkeypatch)
 
 
 # --- item 1: identity at full precision ------------------------------------------------------
@@ -182,22 +164,28 @@ def test_item05_tuner_reads_whole_number_knobs_from_the_declarations():
 
 # --- item 9: one loading order; workers play the parent's resolved strategies ---------------
 
-def test_item09_multi_worker_run_with_a_file_preset_based_on_a_search_strategy(tmp_path):
+def test_item09_multi_worker_run_with_a_file_preset_based_on_a_search_strategy(fresh, tmp_path,
+                                                                              capfd,
+                                                                              monkeypatch):
+    """Each command as a new process runs it (every file forgotten, CARDLAB_STRATEGIES
+    empty), in this process; its 2 worker processes are real ones, started by the command,
+    and what they write to stderr is read too (capfd)."""
+    from cli_check import run_cli  # tests/ is on sys.path
+
     path = tmp_path / "s.toml"
     path.write_text("[ass.deep]\nbase = 'pimc'\nparams = { worlds = 4 }\n"
                     "[ass.seer]\nbase = 'peek'\n[ass.again]\nbase = 'tuned'\n"
                     "[ass.again6]\nbase = 'tuned-6'\n"
                     "[jass.deep]\nbase = 'pimc'\n[jass.seer]\nbase = 'peek'\n"
                     "[jass.again]\nbase = 'tuned'\n")
-    env = {**os.environ, ENV: ""}
     for game, count in (("ass", ["--games", "400"]), ("jass", ["--deals", "200"])):
-        proc = subprocess.run(
-            [sys.executable, "-c", MAIN, "--strategies", str(path), "simulate", game, *count,
-             "-s", "again" if game == "ass" else "basic", "--workers", "2", "--chunk-size",
-             "100", "--backend", "local", "--format", "json"],
-            capture_output=True, text=True, timeout=600, env=env)
-        assert proc.returncode == 0, proc.stderr[-2000:]
-        assert "Traceback" not in proc.stderr
+        fresh()
+        monkeypatch.setenv(ENV, "")
+        code, _, err = run_cli(capfd, "--strategies", path, "simulate", game, *count,
+                               "-s", "again" if game == "ass" else "basic", "--workers", "2",
+                               "--chunk-size", "100", "--backend", "local", "--format", "json")
+        assert code == 0, err[-2000:]
+        assert "Traceback" not in err
 
 
 def test_item09_a_worker_plays_the_definition_it_is_handed(fresh):

@@ -42,9 +42,11 @@ def clean_registry(monkeypatch):
 
 
 
-def _run(*args, env=None, **kwargs):
-    return subprocess.run([sys.executable, "-c", MAIN, *map(str, args)], capture_output=True,
-                          text=True, timeout=600, env={**os.environ, **(env or {})}, **kwargs)
+@pytest.fixture()
+def cardlab(capsys, monkeypatch):
+    from cli_check import as_new_process  # tests/ is on sys.path
+
+    return as_new_process(capsys, monkeypatch)
 
 
 # ------------------------------------------------------------------------------- item 7
@@ -133,19 +135,21 @@ def test_item07_tune_checks_out_before_any_game(cli, tmp_path, monkeypatch, cont
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
 
 
-def test_item07_tune_appends_to_a_users_file_and_keeps_the_earlier_header(tmp_path):
+def test_item07_tune_appends_to_a_users_file_and_keeps_the_earlier_header(cardlab, tmp_path):
     out = tmp_path / "s.toml"
     out.write_bytes(USERS_FILE.encode())
-    proc = _run("tune", "ass", "--knob", "jokers", "--games", "2000", "--confirm", "200",
-                "--workers", "1", "--out", out, "--name", "again", "--no-progress")
-    assert proc.returncode == 0, proc.stderr
+    code, _, err = cardlab("tune", "ass", "--knob", "jokers", "--games", "2000", "--confirm",
+                           "200", "--workers", "1", "--out", out, "--name", "again",
+                           "--no-progress")
+    assert code == 0, err
     text = out.read_bytes()
     assert text.startswith(USERS_FILE.encode())
     added = text[len(USERS_FILE):].decode()
     assert "# written by: cardlab tune ass" in added and "[ass.again]" in added
     assert added.index("# written by") < added.index("[ass.again]")
-    proc = _run("strategies", "--strategies", out)
-    assert proc.returncode == 0 and all(n in proc.stdout for n in ("again", "mine", "old"))
+    # a new process for each call: the file is read anew
+    code, stdout, err = cardlab("strategies", "--strategies", out)
+    assert code == 0 and all(n in stdout for n in ("again", "mine", "old")), err
 
 
 # ------------------------------------------------------------------------------ item 11
@@ -179,11 +183,24 @@ def test_item11_strategies_paths_that_cannot_be_used_are_one_line(cli, tmp_path,
     assert os.environ.get(ENV) is None
 
 
-def test_item11_an_ascii_terminal_gets_ascii_stand_ins():
-    proc = _run("simulate", "ass", "--games", "400", "--backend", "serial", "--quiet",
-                env={"PYTHONIOENCODING": "ascii"})
-    assert proc.returncode == 0, proc.stderr
-    assert "+/- is the 95% interval" in proc.stdout and "Traceback" not in proc.stderr
+def test_item11_an_ascii_terminal_gets_ascii_stand_ins(monkeypatch):
+    """Standard output and error as PYTHONIOENCODING=ascii makes them (strict ASCII, and
+    backslashreplace on stderr), here in this process."""
+    import io
+
+    from analyzer.cli.app import run_app
+
+    out, err = io.BytesIO(), io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out, encoding="ascii"))
+    monkeypatch.setattr(sys, "stderr", io.TextIOWrapper(err, encoding="ascii",
+                                                        errors="backslashreplace"))
+    with pytest.raises(SystemExit) as stop:
+        run_app(["simulate", "ass", "--games", "400", "--backend", "serial", "--quiet"])
+    sys.stdout.flush()
+    sys.stderr.flush()
+    stdout, stderr = out.getvalue().decode("ascii"), err.getvalue().decode("ascii")
+    assert stop.value.code == 0, stderr
+    assert "+/- is the 95% interval" in stdout and "Traceback" not in stderr
 
 
 def test_item11_ascii_fallback_replaces_only_what_the_encoding_lacks():

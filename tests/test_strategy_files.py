@@ -1,7 +1,5 @@
 """strategies/files.py: presets in a TOML strategies file, loaded by every command."""
 
-import subprocess
-import sys
 
 import pytest
 
@@ -9,8 +7,6 @@ from analyzer.cli.tune_commands import hoist_strategies_option
 from strategies import files
 from strategies.files import ENV, Preset, read_file, write_presets
 from strategies.registry import _CATALOGS, StrategyError, parse_strategy
-
-MAIN = "from analyzer.cli import main; main()"
 
 
 @pytest.fixture()
@@ -91,22 +87,22 @@ def test_strategies_option_is_hoisted_from_anywhere():
     assert hoist_strategies_option(["strategies", "ass"]) == ["strategies", "ass"]
 
 
-def _run(*args, env=None):
-    import os
+@pytest.fixture()
+def cardlab(capsys, monkeypatch):
+    from cli_check import as_new_process  # tests/ is on sys.path
 
-    return subprocess.run([sys.executable, "-c", MAIN, *args], capture_output=True, text=True,
-                          timeout=120, env={**os.environ, **(env or {})})
+    return as_new_process(capsys, monkeypatch)
 
 
-def test_every_command_loads_the_file_and_bad_files_fail_in_one_line(tmp_path):
+def test_every_command_loads_the_file_and_bad_files_fail_in_one_line(cardlab, tmp_path):
     path = tmp_path / "s.toml"
     write_presets(path, [Preset("ass", "mine", "heuristic", {"jokers": "dump"})])
-    proc = _run("strategies", "ass", "--strategies", str(path))
-    assert proc.returncode == 0 and "mine" in proc.stdout
-    proc = _run("replay", "ass", "--seed", "1", "--index", "0", "--strategy", "mine",
-                env={ENV: str(path)})
-    assert proc.returncode == 0, proc.stderr
+    code, out, _ = cardlab("strategies", "ass", "--strategies", str(path))
+    assert code == 0 and "mine" in out
+    code, _, err = cardlab("replay", "ass", "--seed", "1", "--index", "0", "--strategy",
+                           "mine", env={ENV: str(path)})
+    assert code == 0, err
     for bad in (tmp_path / "missing.toml", tmp_path):
-        proc = _run("--strategies", str(bad), "strategies", "ass")
-        lines = proc.stderr.strip().splitlines()
-        assert proc.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: ")
+        code, _, err = cardlab("--strategies", str(bad), "strategies", "ass")
+        lines = err.strip().splitlines()
+        assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ")

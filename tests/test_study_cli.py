@@ -1,21 +1,14 @@
-"""The `cardlab study` and `cardlab report` commands, end to end in a subprocess."""
+"""The `cardlab study` and `cardlab report` commands, end to end (in this process: the
+``cli`` fixture runs ``cardlab ARGS`` as a user would, without a process's start-up)."""
 
 import html as html_module
 import re
 import shlex
-import subprocess
-import sys
 
 import pytest
 
 from analyzer.cli.study_commands import parse_ints, parse_rules
 from analyzer.errors import CardlabError
-
-
-def cardlab(*args, cwd=None):
-    return subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()",
-                           *map(str, args)], capture_output=True, text=True, cwd=cwd,
-                          timeout=300)
 
 
 def test_parse_helpers():
@@ -28,14 +21,14 @@ def test_parse_helpers():
         parse_rules(["swiss"])
 
 
-def test_seats_study_then_report(tmp_path):
-    run = cardlab("study", "seats", "--players", "3,4", "--games", "150", "--workers", "1",
-                  "--out", tmp_path / "res")
-    assert run.returncode == 0, run.stderr
-    assert "saved seats study to" in run.stdout
+def test_seats_study_then_report(cli, tmp_path):
+    code, out, err = cli("study", "seats", "--players", "3,4", "--games", "150",
+                         "--workers", "1", "--out", tmp_path / "res")
+    assert code == 0, err
+    assert "saved seats study to" in out
     assert (tmp_path / "res" / "seats" / "manifest.json").is_file()
-    rep = cardlab("report", "--from", tmp_path / "res", "--out", tmp_path / "rep")
-    assert rep.returncode == 0, rep.stderr
+    code, _, err = cli("report", "--from", tmp_path / "res", "--out", tmp_path / "rep")
+    assert code == 0, err
     assert (tmp_path / "rep" / "index.html").is_file()
     assert (tmp_path / "rep" / "figures" / "seats_heatmap.png").is_file()
     # the section's "reproduce this" command gives the very same table
@@ -43,8 +36,8 @@ def test_seats_study_then_report(tmp_path):
     command = re.search(r"(cardlab study seats [^\n<]*)", html).group(1)
     args = shlex.split(html_module.unescape(command))[1:]
     assert args[-2] == "--out"
-    again = cardlab(*args[:-1], tmp_path / "again", "--workers", "1")
-    assert again.returncode == 0, again.stderr
+    code, _, err = cli(*args[:-1], tmp_path / "again", "--workers", "1")
+    assert code == 0, err
     first = (tmp_path / "res" / "seats" / "seats.csv").read_text()
     assert (tmp_path / "again" / "seats" / "seats.csv").read_text() == first
 

@@ -1,6 +1,7 @@
 """analyzer/tune: the tuner finds a planted optimum, merges identical candidates, resumes."""
 
 import json
+import re
 
 import pytest
 
@@ -74,26 +75,29 @@ def test_best_response_gain_is_measured_on_held_out_deals():
     assert not row["identical"] and row["held_out"] == 1000
 
 
-def _cli(*args):
-    import subprocess
-    import sys
+@pytest.fixture()
+def cardlab(capsys, monkeypatch):
+    from cli_check import as_new_process  # tests/ is on sys.path
 
-    return subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()", *args],
-                          capture_output=True, text=True, timeout=300)
+    return as_new_process(capsys, monkeypatch)
 
 
-def test_tune_command_writes_a_preset_that_other_commands_load(tmp_path):
+def test_tune_command_writes_a_preset_that_other_commands_load(cardlab, tmp_path):
     out = tmp_path / "s.toml"
-    proc = _cli("tune", "ass", "--knob", "jokers", "--games", "2000", "--confirm", "200",
-                "--workers", "1", "--out", str(out), "--name", "mine", "--no-progress")
-    assert proc.returncode == 0, proc.stderr
-    assert "preset 'mine' added" in proc.stdout
-    assert "gain of" in proc.stdout or "tuning kept the start" in proc.stdout
+    code, stdout, err = cardlab("tune", "ass", "--knob", "jokers", "--games", "2000",
+                                "--confirm", "200", "--workers", "1", "--out", str(out),
+                                "--name", "mine", "--no-progress")
+    assert code == 0, err
+    assert "preset 'mine' added" in stdout
+    assert "gain of" in stdout or "tuning kept the start" in stdout
     assert (tmp_path / "s.toml.state.json").exists()
     text = out.read_text()
     assert text.startswith("# written by: cardlab tune ass") and "[ass.mine]" in text
-    proc = _cli("strategies", "ass", "--strategies", str(out))
-    assert proc.returncode == 0 and "mine" in proc.stdout
+    # each call runs as a new process: the next one knows 'mine' from the file alone
+    code, stdout, _ = cardlab("strategies", "ass")
+    assert code == 0 and not re.search(r"\bmine\b", stdout), stdout
+    code, stdout, err = cardlab("strategies", "ass", "--strategies", str(out))
+    assert code == 0 and "mine" in stdout, err
 
 
 @pytest.mark.parametrize("args,message", [

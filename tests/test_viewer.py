@@ -215,7 +215,7 @@ def test_replay_html_for_both_games_and_from_a_run(tmp_path, cli):
     assert _embedded(jass.read_text())["game"] == "jass"
     run = tmp_path / "run"
     sim = runner.invoke(app, ["simulate", "ass", "--players", "4", "--games", "20", "--seed",
-                              "4", "--out", str(run), "-q", "-w", "1"])
+                              "4", "--out", str(run), "-q", "-w", "1", "--backend", "serial"])
     assert sim.exit_code == 0, sim.output
     from_run = tmp_path / "from.html"
     result = runner.invoke(app, ["replay", "--from", str(run), "--index", "7", "--html",

@@ -92,3 +92,13 @@ def cli(capsys):
     from cli_check import run_cli  # tests/ is on sys.path
 
     return lambda *args: run_cli(capsys, *args)
+
+
+@pytest.fixture
+def fresh_cli(capsys, monkeypatch):
+    """``fresh_cli("tune", "ass", ..., env={...})`` -> (exit code, stdout, stderr) of the
+    console script, each call run in this process as a new process would run it (every
+    strategies file and preset of earlier calls forgotten): ``cli_check.as_new_process``."""
+    from cli_check import as_new_process  # tests/ is on sys.path
+
+    return as_new_process(capsys, monkeypatch)

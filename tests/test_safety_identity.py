@@ -164,13 +164,14 @@ def test_item05_tuner_reads_whole_number_knobs_from_the_declarations():
 
 # --- item 9: one loading order; workers play the parent's resolved strategies ---------------
 
-def test_item09_multi_worker_run_with_a_file_preset_based_on_a_search_strategy(fresh, tmp_path,
-                                                                              capfd,
+def test_item09_multi_worker_run_with_a_file_preset_based_on_a_search_strategy(tmp_path, capfd,
                                                                               monkeypatch):
     """Each command as a new process runs it (every file forgotten, CARDLAB_STRATEGIES
     empty), in this process; its 2 worker processes are real ones, started by the command,
     and what they write to stderr is read too (capfd)."""
-    from cli_check import run_cli  # tests/ is on sys.path
+    from cli_check import as_new_process  # tests/ is on sys.path
+
+    cardlab = as_new_process(capfd, monkeypatch)
 
     path = tmp_path / "s.toml"
     path.write_text("[ass.deep]\nbase = 'pimc'\nparams = { worlds = 4 }\n"
@@ -179,9 +180,7 @@ def test_item09_multi_worker_run_with_a_file_preset_based_on_a_search_strategy(f
                     "[jass.deep]\nbase = 'pimc'\n[jass.seer]\nbase = 'peek'\n"
                     "[jass.again]\nbase = 'tuned'\n")
     for game, count in (("ass", ["--games", "400"]), ("jass", ["--deals", "200"])):
-        fresh()
-        monkeypatch.setenv(ENV, "")
-        code, _, err = run_cli(capfd, "--strategies", path, "simulate", game, *count,
+        code, _, err = cardlab("--strategies", path, "simulate", game, *count,
                                "-s", "again" if game == "ass" else "basic", "--workers", "2",
                                "--chunk-size", "100", "--backend", "local", "--format", "json")
         assert code == 0, err[-2000:]

@@ -42,13 +42,6 @@ def clean_registry(monkeypatch):
 
 
 
-@pytest.fixture()
-def cardlab(capsys, monkeypatch):
-    from cli_check import as_new_process  # tests/ is on sys.path
-
-    return as_new_process(capsys, monkeypatch)
-
-
 # ------------------------------------------------------------------------------- item 7
 
 USERS_FILE = (
@@ -135,10 +128,10 @@ def test_item07_tune_checks_out_before_any_game(cli, tmp_path, monkeypatch, cont
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.toml"]
 
 
-def test_item07_tune_appends_to_a_users_file_and_keeps_the_earlier_header(cardlab, tmp_path):
+def test_item07_tune_appends_to_a_users_file_and_keeps_the_earlier_header(fresh_cli, tmp_path):
     out = tmp_path / "s.toml"
     out.write_bytes(USERS_FILE.encode())
-    code, _, err = cardlab("tune", "ass", "--knob", "jokers", "--games", "2000", "--confirm",
+    code, _, err = fresh_cli("tune", "ass", "--knob", "jokers", "--games", "2000", "--confirm",
                            "200", "--workers", "1", "--out", out, "--name", "again",
                            "--no-progress")
     assert code == 0, err
@@ -148,7 +141,7 @@ def test_item07_tune_appends_to_a_users_file_and_keeps_the_earlier_header(cardla
     assert "# written by: cardlab tune ass" in added and "[ass.again]" in added
     assert added.index("# written by") < added.index("[ass.again]")
     # a new process for each call: the file is read anew
-    code, stdout, err = cardlab("strategies", "--strategies", out)
+    code, stdout, err = fresh_cli("strategies", "--strategies", out)
     assert code == 0 and all(n in stdout for n in ("again", "mine", "old")), err
 
 

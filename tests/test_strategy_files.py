@@ -1,6 +1,5 @@
 """strategies/files.py: presets in a TOML strategies file, loaded by every command."""
 
-
 import pytest
 
 from analyzer.cli.tune_commands import hoist_strategies_option
@@ -87,22 +86,15 @@ def test_strategies_option_is_hoisted_from_anywhere():
     assert hoist_strategies_option(["strategies", "ass"]) == ["strategies", "ass"]
 
 
-@pytest.fixture()
-def cardlab(capsys, monkeypatch):
-    from cli_check import as_new_process  # tests/ is on sys.path
-
-    return as_new_process(capsys, monkeypatch)
-
-
-def test_every_command_loads_the_file_and_bad_files_fail_in_one_line(cardlab, tmp_path):
+def test_every_command_loads_the_file_and_bad_files_fail_in_one_line(fresh_cli, tmp_path):
     path = tmp_path / "s.toml"
     write_presets(path, [Preset("ass", "mine", "heuristic", {"jokers": "dump"})])
-    code, out, _ = cardlab("strategies", "ass", "--strategies", str(path))
+    code, out, _ = fresh_cli("strategies", "ass", "--strategies", str(path))
     assert code == 0 and "mine" in out
-    code, _, err = cardlab("replay", "ass", "--seed", "1", "--index", "0", "--strategy",
+    code, _, err = fresh_cli("replay", "ass", "--seed", "1", "--index", "0", "--strategy",
                            "mine", env={ENV: str(path)})
     assert code == 0, err
     for bad in (tmp_path / "missing.toml", tmp_path):
-        code, _, err = cardlab("--strategies", str(bad), "strategies", "ass")
+        code, _, err = fresh_cli("--strategies", str(bad), "strategies", "ass")
         lines = err.strip().splitlines()
         assert code == 2 and len(lines) == 1 and lines[0].startswith("error: ")

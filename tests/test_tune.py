@@ -75,16 +75,9 @@ def test_best_response_gain_is_measured_on_held_out_deals():
     assert not row["identical"] and row["held_out"] == 1000
 
 
-@pytest.fixture()
-def cardlab(capsys, monkeypatch):
-    from cli_check import as_new_process  # tests/ is on sys.path
-
-    return as_new_process(capsys, monkeypatch)
-
-
-def test_tune_command_writes_a_preset_that_other_commands_load(cardlab, tmp_path):
+def test_tune_command_writes_a_preset_that_other_commands_load(fresh_cli, tmp_path):
     out = tmp_path / "s.toml"
-    code, stdout, err = cardlab("tune", "ass", "--knob", "jokers", "--games", "2000",
+    code, stdout, err = fresh_cli("tune", "ass", "--knob", "jokers", "--games", "2000",
                                 "--confirm", "200", "--workers", "1", "--out", str(out),
                                 "--name", "mine", "--no-progress")
     assert code == 0, err
@@ -94,9 +87,9 @@ def test_tune_command_writes_a_preset_that_other_commands_load(cardlab, tmp_path
     text = out.read_text()
     assert text.startswith("# written by: cardlab tune ass") and "[ass.mine]" in text
     # each call runs as a new process: the next one knows 'mine' from the file alone
-    code, stdout, _ = cardlab("strategies", "ass")
+    code, stdout, _ = fresh_cli("strategies", "ass")
     assert code == 0 and not re.search(r"\bmine\b", stdout), stdout
-    code, stdout, err = cardlab("strategies", "ass", "--strategies", str(out))
+    code, stdout, err = fresh_cli("strategies", "ass", "--strategies", str(out))
     assert code == 0 and "mine" in stdout, err
 
 

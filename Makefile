@@ -54,10 +54,8 @@ test: setup
 # The same suite with the sampling tests' full samples (tests/depth.py): the engines against
 # their references on five times the games. Before a release, or after a change to an engine,
 # a reference or a strategy.
-test-deep: setup
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/lint-imports
-	CARDLAB_TEST_DEEP=1 PYTHONDONTWRITEBYTECODE= $(VENV)/bin/pytest -q -n $(TEST_WORKERS)
+test-deep: export CARDLAB_TEST_DEEP := 1
+test-deep: test
 
 lint: setup
 	$(VENV)/bin/ruff check .

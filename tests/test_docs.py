@@ -33,3 +33,14 @@ def test_every_relative_link_resolves():
     broken = [(page.name, str(target)) for page in pages
               for target in _links(page) if not target.exists()]
     assert broken == []
+
+
+SESSION = re.compile(r"\b(?:first|second|next|this|last|\w+th|\w+st|\w+nd|\w+rd) session\b", re.I)
+
+
+def test_docs_date_by_day_and_commit_never_by_who_worked_when():
+    """Measurements carry a day and a commit; "the thirteenth session" tells a reader nothing."""
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    found = [(page.name, m.group(0)) for page in pages
+             for m in SESSION.finditer(page.read_text())]
+    assert found == []

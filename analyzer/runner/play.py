@@ -51,7 +51,7 @@ def collect_all(backend: Backend, jobs: Sequence[tuple[RunSpec, int, int]],
 
 
 class KernelBackend:
-    """The real engines: ``analyzer.games.<game>.kernel`` through ``analyzer.runner``."""
+    """The real engines: ``analyzer.engines.<game>.kernel`` through ``analyzer.runner``."""
 
     def __init__(self, workers: int | None = None, progress: bool = False):
         self.workers = workers

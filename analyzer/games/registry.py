@@ -20,13 +20,29 @@ BUILTIN = ("analyzer.games.ass.description", "analyzer.games.jass.description")
 
 @dataclass(frozen=True)
 class Column:
-    """A result column, declared once: name, numpy dtype, meaning, and whether it describes
-    the whole unit (the same value repeated on every seat's row) rather than the seat."""
+    """A result column, declared once: name, numpy dtype, meaning, whether it describes the
+    whole unit (the same value repeated on every seat's row) rather than the seat, its unit
+    and the range the rules allow (``low`` to ``high``; ``high`` None where the rules set no
+    upper bound, e.g. a count of rounds). docs/data-dictionary.md is generated from these
+    (:mod:`analyzer.games.dictionary`)."""
 
     name: str
     dtype: str
     description: str
     per_unit: bool = False
+    unit: str = ""
+    low: int | None = None
+    high: int | None = None
+
+    def range_text(self) -> str:
+        """The allowed values in words: "0 to 157", "1 or more", "0 or 1 (false, true)"."""
+        if self.dtype == "bool":
+            return "false or true"
+        if self.low is None:
+            return "any"
+        if self.high is None:
+            return f"{self.low:,} or more"
+        return f"{self.low:,} to {self.high:,}"
 
 
 @dataclass(frozen=True)

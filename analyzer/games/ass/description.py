@@ -1,44 +1,79 @@
 """Who's the Ass?: the game's one description (analyzer/games/registry.py)."""
 
-from analyzer.games.ass.cards import WIN_SHARE_UNIT
+from analyzer.games.ass.cards import (
+    ASS_PENALTY,
+    COPIES,
+    DECK_SIZE,
+    JOKER_PENALTY,
+    N_JOKERS,
+    N_VALUES,
+    WIN_SHARE_UNIT,
+)
+from analyzer.games.ass.rules import MAX_GAMES_PER_MATCH, MAX_PLAYERS
 from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
 from analyzer.metrics import PERCENT, Metric
+
+# The most minus points one hand can hold: every card of the game (A-10).
+ALL_MINUS_POINTS = COPIES * N_VALUES * (N_VALUES + 1) // 2 + N_JOKERS * JOKER_PENALTY + ASS_PENALTY
+LAST_SEAT = MAX_PLAYERS - 1
 
 # The result columns, declared once (the kernel's play_chunk returns exactly these, in order).
 GAME_COLUMNS = (
     Column("index", "int64", "game number within the run (with the seed it identifies the "
-           "game)"),
-    Column("seat", "int16", "seat in dealing order, 0 gets the first card, n-1 deals (A-3)"),
+           "game)",
+           unit="game", low=0),
+    Column("seat", "int16", "seat in dealing order, 0 gets the first card, n-1 deals (A-3)",
+           unit="seat", low=0, high=LAST_SEAT),
     Column("minus_points", "int16", "minus points at the end: ass 20, joker 14, number its "
-           "value (A-10)"),
-    Column("ended_with_ass", "bool", "the seat held the ass at the end"),
-    Column("dealt_ass", "bool", "the seat was dealt the ass (and so started the first round)"),
-    Column("cards_left", "int16", "cards in hand at the end"),
-    Column("jokers_left", "int16", "jokers in hand at the end"),
-    Column("ass_taken", "int16", "ass rounds in which the seat took the cards"),
-    Column("went_out", "bool", "the seat had no cards at the end"),
-    Column("rounds", "int16", "rounds in the game", per_unit=True),
-    Column("ass_rounds", "int16", "ass rounds in the game", per_unit=True),
+           "value (A-10)",
+           unit="minus points", low=0, high=ALL_MINUS_POINTS),
+    Column("ended_with_ass", "bool", "the seat held the ass at the end",
+           unit="yes/no"),
+    Column("dealt_ass", "bool", "the seat was dealt the ass (and so started the first round)",
+           unit="yes/no"),
+    Column("cards_left", "int16", "cards in hand at the end",
+           unit="cards", low=0, high=DECK_SIZE + 1),
+    Column("jokers_left", "int16", "jokers in hand at the end",
+           unit="jokers", low=0, high=N_JOKERS),
+    Column("ass_taken", "int16", "ass rounds in which the seat took the cards",
+           unit="ass rounds", low=0),
+    Column("went_out", "bool", "the seat had no cards at the end",
+           unit="yes/no"),
+    Column("rounds", "int16", "rounds in the game", per_unit=True,
+           unit="rounds", low=1),
+    Column("ass_rounds", "int16", "ass rounds in the game", per_unit=True,
+           unit="ass rounds", low=0),
     Column("out_seat", "int16", "lowest seat number with no cards at the end (the game's "
-           "first 'winner')", per_unit=True),
+           "first 'winner')", per_unit=True,
+           unit="seat", low=0, high=LAST_SEAT),
 )
 # A share of a match win is stored as a whole number of 1/WIN_SHARE_UNIT (lcm(1..12) = 27720),
 # so that --aggregate keeps it exactly: 27720 alone, 13860 in a two-way tie, 0 otherwise.
 MATCH_COLUMNS = (
     Column("index", "int64", "match number within the run (with the seed it identifies the "
-           "match)"),
+           "match)",
+           unit="match", low=0),
     Column("seat", "int16", "the player (0..n-1), fixed for the match; in a game dealt by "
-           "player d the player p sits in seat (p - d - 1) mod n (A-12)"),
-    Column("total", "int32", "total minus points over the match's games (A-10, A-12)"),
+           "player d the player p sits in seat (p - d - 1) mod n (A-12)",
+           unit="player", low=0, high=LAST_SEAT),
+    Column("total", "int32", "total minus points over the match's games (A-10, A-12)",
+           unit="minus points", low=0,
+           high=MAX_GAMES_PER_MATCH * ALL_MINUS_POINTS),
     Column("won", "bool", "the player has the fewest total (alone or tied: a share of the "
-           "win)"),
-    Column("tied", "bool", "the player is tied for the fewest total with another player"),
+           "win)",
+           unit="yes/no"),
+    Column("tied", "bool", "the player is tied for the fewest total with another player",
+           unit="yes/no"),
     Column("win_share", "int32", f"share of the match win in units of 1/{WIN_SHARE_UNIT}: "
            f"{WIN_SHARE_UNIT}/k for each of k players tied for the fewest total, else 0 "
-           "(A-12)"),
+           "(A-12)",
+           unit=f"1/{WIN_SHARE_UNIT} of a match win", low=0,
+           high=WIN_SHARE_UNIT),
     Column("winners", "int16", "number of players tied for the fewest total (1 = a clear "
-           "winner)", per_unit=True),
-    Column("first_dealer", "int16", "the player drawn to deal the first game", per_unit=True),
+           "winner)", per_unit=True,
+           unit="players", low=1, high=MAX_PLAYERS),
+    Column("first_dealer", "int16", "the player drawn to deal the first game", per_unit=True,
+           unit="player", low=0, high=LAST_SEAT),
 )
 GAME_METRICS = (
     Metric("minus_points", "mean minus points"),

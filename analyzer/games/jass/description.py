@@ -1,34 +1,56 @@
 """Plus-Minus Jass: the game's one description (analyzer/games/registry.py)."""
 
-from analyzer.games.jass.rules import DEFAULT_DEAL_CAP
+from analyzer.games.jass.cards import DEAL_TOTAL, N_CARDS
+from analyzer.games.jass.rules import DEFAULT_DEAL_CAP, MAX_DEAL_CAP, PLAYERS
 from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
 from analyzer.metrics import Metric
+
+LAST_SEAT = max(PLAYERS) - 1
+MOST_TRICKS = N_CARDS // min(PLAYERS)  # a deal has N_CARDS / n tricks
+MOST_DEAL_STICKS = 2  # J-9 case 1; the other cases give a player at most 1
 
 # The result columns, declared once (the kernel's play_chunk returns exactly these, in order).
 MATCH_COLUMNS = (
     Column("index", "int64", "match number within the run (with the seed it identifies the "
-           "match)"),
+           "match)",
+           unit="match", low=0),
     Column("seat", "int16", "the player's seat, fixed for the whole match, in playing order "
-           "(J-3)"),
-    Column("sticks", "int16", "final stick total (J-9, bonus sticks included)"),
-    Column("won", "bool", "the seat won the match (J-10)"),
-    Column("bonus_sticks", "int16", "extra sticks from remembered ties, over the match (J-9)"),
-    Column("deals", "int16", "deals played in the match", per_unit=True),
-    Column("capped", "bool", "the match hit the deal cap without a winner", per_unit=True),
-    Column("winner", "int16", "the winning seat, -1 if capped", per_unit=True),
-    Column("first_dealer", "int16", "the seat drawn to deal first", per_unit=True),
+           "(J-3)",
+           unit="seat", low=0, high=LAST_SEAT),
+    Column("sticks", "int16", "final stick total (J-9, bonus sticks included)",
+           unit="sticks", low=0),
+    Column("won", "bool", "the seat won the match (J-10)",
+           unit="yes/no"),
+    Column("bonus_sticks", "int16", "extra sticks from remembered ties, over the match (J-9)",
+           unit="sticks", low=0),
+    Column("deals", "int16", "deals played in the match", per_unit=True,
+           unit="deals", low=1, high=MAX_DEAL_CAP),
+    Column("capped", "bool", "the match hit the deal cap without a winner", per_unit=True,
+           unit="yes/no"),
+    Column("winner", "int16", "the winning seat, -1 if capped", per_unit=True,
+           unit="seat", low=-1, high=LAST_SEAT),
+    Column("first_dealer", "int16", "the seat drawn to deal first", per_unit=True,
+           unit="seat", low=0, high=LAST_SEAT),
 )
 DEAL_COLUMNS = (
     Column("index", "int64", "deal number within the run (with the seed it identifies the "
-           "deal)"),
-    Column("seat", "int16", "position relative to the dealer: 0 plays first, n-1 deals (J-3)"),
-    Column("points", "int16", "card points won, last trick included (J-8; a deal totals 157)"),
-    Column("tricks", "int16", "tricks won"),
-    Column("sticks", "int16", "sticks for this deal alone (J-9 without remembered ties)"),
-    Column("fixed_trump", "bool", "the seat played the card that fixed trump (J-5)"),
+           "deal)",
+           unit="deal", low=0),
+    Column("seat", "int16", "position relative to the dealer: 0 plays first, n-1 deals (J-3)",
+           unit="seat", low=0, high=LAST_SEAT),
+    Column("points", "int16", "card points won, last trick included (J-8; a deal totals 157)",
+           unit="card points", low=0, high=DEAL_TOTAL),
+    Column("tricks", "int16", "tricks won",
+           unit="tricks", low=0, high=MOST_TRICKS),
+    Column("sticks", "int16", "sticks for this deal alone (J-9 without remembered ties)",
+           unit="sticks", low=0, high=MOST_DEAL_STICKS),
+    Column("fixed_trump", "bool", "the seat played the card that fixed trump (J-5)",
+           unit="yes/no"),
     Column("trump", "int8", "trump suit: -1 none, 0..3 = bells, shields, roses, acorns",
-           per_unit=True),
-    Column("last_trick", "bool", "the seat won the last trick (+5)"),
+           per_unit=True,
+           unit="suit", low=-1, high=3),
+    Column("last_trick", "bool", "the seat won the last trick (+5)",
+           unit="yes/no"),
 )
 MATCH_METRICS = (
     Metric("sticks", "mean final sticks"),

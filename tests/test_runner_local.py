@@ -299,3 +299,33 @@ def test_progress_bar_only_on_a_terminal():
         bar.advance(10, 80)
     text = buffer.getvalue()
     assert "matches" in text and "80/100" in text and "matches/s" in text
+
+
+def test_progress_clocks_read_elapsed_then_left_and_move_between_chunks():
+    """The time left is there after the first chunk (not only once rich's own speed estimate
+    has two samples), counts down between chunks, and each time carries its label first."""
+    import io
+
+    from rich.console import Console
+
+    from analyzer.runner.progress import RunProgress, clock_text
+
+    now = [100.0]
+    console = Console(file=io.StringIO(), force_terminal=True, width=160)
+    bar = RunProgress(3000, 0, "game", enabled=True, console=console, clock=lambda: now[0])
+    assert bar.left() is None and clock_text(bar.left()) == "-:--:--"
+    now[0] = 102.0
+    bar.advance(500, 500)  # the first chunk: 250 games/s since the start
+    assert bar.elapsed() == 2.0 and bar.left() == 10.0
+    now[0] = 105.0  # no chunk for 3 s: the clocks run on
+    assert bar.elapsed() == 5.0 and bar.left() == 7.0
+    now[0] = 106.0
+    bar.advance(1000, 1500)
+    assert bar.left() == 6.0  # 1,500 left at 250/s
+    with bar:
+        pass
+    text = console.file.getvalue()
+    assert "1,500/3,000" in text or "1500/3000" in text
+    assert "elapsed 0:00:06" in text and "left 0:00:06" in text
+    assert text.index("elapsed") < text.index("left")
+    assert clock_text(3725.4) == "1:02:05"

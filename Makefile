@@ -33,7 +33,7 @@ $(VENV)/.installed: pyproject.toml
 # The project's own .pyc files, for the same reason (compileall writes them even under
 # PYTHONDONTWRITEBYTECODE; unchanged files are skipped, an edited one is rewritten).
 bytecode: $(VENV)/.installed
-	$(PY) -m compileall -q -j 0 analyzer strategies reports scripts tests > /dev/null
+	$(PY) -m compileall -q -j 0 cardlab analyzer strategies reports scripts tests > /dev/null
 
 setup: $(VENV)/.installed bytecode
 

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("analyzer", "strategies", "reports")
+PACKAGES = ("cardlab", "analyzer", "strategies", "reports")
 FOLDERS = (*PACKAGES, "scripts", "tests")
 # Imported by no statement in the project: the layer check `make test` runs (lint-imports),
 # the pytest plugin for -n, and choix (pytest.importorskip in the Plackett-Luce test).

@@ -15,7 +15,7 @@ import grimp
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-PACKAGES = ("analyzer", "strategies", "reports")
+PACKAGES = ("cardlab", "analyzer", "strategies", "reports")
 
 from write_bytecode import imports_of  # noqa: E402  (the absolute imports of one file)
 

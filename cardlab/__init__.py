@@ -1,0 +1,240 @@
+"""cardlab from Python: play games, compare strategies and read run folders into pandas.
+
+The same engines, strategies and statistics as the ``cardlab`` command line, for notebooks and
+scripts. Every table names the strategy of each seat, and every estimate carries its 95%
+interval. A game is identified by ``(seed, index)``: the same call gives the same rows.
+
+>>> import cardlab
+>>> rows = cardlab.simulate("ass", 4, ["careful", "basic", "basic", "basic"], games=200, seed=7)
+>>> print(rows[["index", "seat", "strategy", "minus_points"]].head(4).to_string(index=False))
+ index  seat strategy  minus_points
+     0     0  careful            74
+     0     1    basic             0
+     0     2    basic            21
+     0     3    basic            52
+>>> table = cardlab.summarize(rows)
+>>> list(table.columns[:4])
+['seat', 'strategy', 'n', 'minus_points']
+>>> bool((table["minus_points_low"] <= table["minus_points"]).all())
+True
+
+Strategies are given as on the command line (``"pimc:worlds=64"``): one strategy for every
+seat, or one per seat (``["careful", "basic", "basic", "basic"]``, seat 0 first).
+Errors are :class:`CardlabError` with the one line the command line prints.
+
+The names:
+
+- :func:`simulate`: the per-seat rows of a range of games (matches, deals) in memory.
+- :func:`summarize`: per seat, each measure's mean and 95% interval.
+- :func:`load_run`: the rows of a run folder written by ``cardlab simulate --out``, verified;
+  an unfinished run is refused unless asked for (then flagged in ``rows.attrs``).
+- :func:`compare`: strategies in the duplicate format (every strategy in every seat of the
+  same deals), ranked with paired intervals (``cardlab study compare``).
+- :func:`strategies`: the registered strategies of a game.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from analyzer.errors import CardlabError
+from analyzer.seeds import DEFAULT_SEED
+
+__all__ = [
+    "CardlabError",
+    "Comparison",
+    "compare",
+    "load_run",
+    "simulate",
+    "strategies",
+    "summarize",
+]
+
+
+def _seat_strategies(game: str, players: int, strategies: str | Sequence[str]) -> tuple[str, ...]:
+    """One canonical strategy label per seat (one for all seats, or one per seat)."""
+    from strategies.registry import parse_strategy
+
+    texts = [strategies] if isinstance(strategies, str) else list(strategies)
+    if len(texts) == 1:
+        texts *= players
+    if len(texts) != players:
+        raise CardlabError(f"{len(texts)} strategies for {players} players; give one for "
+                           "every seat, or one per seat")
+    return tuple(parse_strategy(game, t).label() for t in texts)
+
+
+def _with_strategies(rows: pd.DataFrame, labels: Sequence[str], meta: dict[str, Any]
+                     ) -> pd.DataFrame:
+    """``rows`` with a ``strategy`` column after ``seat`` and the run's facts in ``attrs``."""
+    seats = rows["seat"].to_numpy()
+    rows.insert(list(rows.columns).index("seat") + 1, "strategy",
+                pd.Categorical.from_codes(seats, categories=list(dict.fromkeys(labels)))
+                if len(set(labels)) == len(labels) else
+                pd.Series([labels[s] for s in seats], index=rows.index, dtype="string"))
+    rows.attrs.update(meta, strategies=list(labels))
+    return rows
+
+
+def simulate(
+    game: str,
+    players: int,
+    strategies: str | Sequence[str] = "basic",
+    games: int = 1000,
+    seed: int = DEFAULT_SEED,
+    mode: str = "",
+    rules: dict[str, Any] | None = None,
+    start: int = 0,
+    workers: int | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
+    """The per-seat rows of ``games`` units (games, matches or deals, by ``mode``) from index
+    ``start``: one row per seat of each, the columns of docs/data-dictionary.md with
+    ``strategy`` after ``seat``. ``rows.attrs`` holds game, mode, players, seed, rules, start
+    and the strategies by seat.
+
+    >>> rows = simulate("jass", players=3, strategies="aim-low", games=10, mode="deals", seed=3)
+    >>> len(rows), rows.attrs["mode"], sorted(set(rows["strategy"]))
+    (30, 'deals', ['aim-low'])
+    """
+    from analyzer.engines.kernel import RunSpec, kernel_module
+    from analyzer.games import registry
+
+    description = registry.get(game)
+    mode = mode or description.default_mode
+    description.mode(mode)
+    if not isinstance(games, int) or games < 1:
+        raise CardlabError(f"games must be a whole number of at least 1, got {games!r}")
+    labels = _seat_strategies(game, players, strategies)
+    spec = kernel_module(game).validate(RunSpec(game, players, labels, seed, mode,
+                                                dict(rules or {})))
+    from analyzer.runner import collect
+
+    rows = collect(spec, games, start=start, workers=workers, progress=progress)
+    return _with_strategies(rows, labels, {"game": game, "mode": spec.mode,
+                                           "players": players, "seed": seed,
+                                           "rules": dict(spec.rules), "start": start,
+                                           "count": games, "complete": True})
+
+
+def load_run(path: str | os.PathLike, unfinished: bool = False) -> pd.DataFrame:
+    """The rows of the run folder ``path``, verified first (its checksums, as ``cardlab
+    summarize`` does): damage is refused. An unfinished run (interrupted, or being written)
+    is refused too unless ``unfinished=True``; then its finished part is loaded and
+    ``rows.attrs["complete"]`` is False. ``pandas.read_parquet`` would load either without a
+    word."""
+    from analyzer.runner.folder import RunFolder
+    from analyzer.runner.results import load_rows, summarize_folder
+
+    summary = summarize_folder(path)
+    plan = summary.plan
+    if plan["kind"] != "rows":
+        raise CardlabError(f"{path} holds aggregates (simulate --aggregate), not per-game "
+                           "rows; cardlab summarize reads it")
+    if not summary.complete and not unfinished:
+        state = ("is being written by another cardlab process" if summary.busy else
+                 "is unfinished")
+        raise CardlabError(f"{path} {state}: {summary.done:,} of {summary.count:,} "
+                           f"{plan['unit']}s done; finish it with cardlab simulate ... --resume, "
+                           "or load_run(path, unfinished=True) for what is done")
+    rows = load_rows(RunFolder(path).path) if summary.done else pd.DataFrame(
+        {c: pd.Series(dtype="int64") for c in plan["columns"]})
+    rows = rows.sort_values(["index", "seat"], kind="stable", ignore_index=True)
+    spec = plan["spec"]
+    return _with_strategies(rows, [s["label"] for s in plan["strategies"]],
+                            {"game": plan["game"], "mode": plan["mode"],
+                             "players": int(spec["players"]), "seed": int(spec["seed"]),
+                             "rules": dict(spec.get("rules", {})), "start": plan["start"],
+                             "count": plan["count"], "done": summary.done,
+                             "complete": bool(summary.complete)})
+
+
+def summarize(rows: pd.DataFrame, game: str | None = None, mode: str | None = None
+              ) -> pd.DataFrame:
+    """Per seat: its strategy, n, and the mean of each of the mode's measures with its 95%
+    interval (``<measure>_low``, ``<measure>_high``; rates as fractions), as ``cardlab
+    summarize --format csv`` writes them. ``game`` and ``mode`` default to ``rows.attrs``
+    (set by :func:`simulate` and :func:`load_run`). Each row of ``rows`` is one seat of one
+    independently dealt unit, so the intervals are over units."""
+    from analyzer.runner.aggregate import value_columns
+    from analyzer.runner.manifest import mode_metrics, row_name
+    from analyzer.summary import seat_moments, seat_records
+
+    game = game or rows.attrs.get("game")
+    mode = mode or rows.attrs.get("mode")
+    if not game or not mode:
+        raise CardlabError("summarize needs game= and mode= for rows that did not come from "
+                           "cardlab.simulate or cardlab.load_run")
+    if rows.empty:
+        raise CardlabError("no rows to summarize")
+    metrics = mode_metrics(game, mode)
+    columns = [c for c in value_columns(list(rows.columns)) if c != "strategy"]
+    moments = seat_moments(rows[["seat", *columns]], columns)
+    labels = None
+    if "strategy" in rows:
+        by_seat = rows.groupby("seat", sort=True, observed=True)["strategy"].first()
+        labels = [str(by_seat.get(s, "")) for s in range(int(moments.index.max()) + 1)]
+    return pd.DataFrame(seat_records(moments, metrics, row_name(game, mode), labels))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What :func:`compare` found: ``ranking`` (one row per player count and strategy, its
+    mean with the 95% interval over the seatings) and ``pairs`` (every pair's paired
+    difference, adjusted for the number of pairs), the sentences it supports and any claim
+    withdrawn (``alerts``)."""
+
+    ranking: pd.DataFrame
+    pairs: pd.DataFrame
+    headlines: list[str] = field(default_factory=list)
+    alerts: list[str] = field(default_factory=list)
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+
+def compare(
+    game: str,
+    strategies: Sequence[str],
+    players: int | Sequence[int] = 4,
+    games: int = 1000,
+    seed: int = DEFAULT_SEED,
+    mode: str = "",
+    rules: dict[str, Any] | None = None,
+    table: str | None = None,
+    workers: int | None = None,
+) -> Comparison:
+    """Rank ``strategies`` in the duplicate format on ``games`` deals (matches) per player
+    count, exactly as ``cardlab study compare`` does: every strategy in every seat of the same
+    deals (or, with ``table``, one seat at a table of that strategy). Identical strategies are
+    refused; the pairs' intervals are adjusted for the number of comparisons.
+
+    >>> c = compare("ass", ["careful", "basic"], players=4, games=40, seed=1)
+    >>> sorted(c.ranking["strategy"])
+    ['basic', 'careful']
+    """
+    from analyzer.runner.play import KernelBackend
+    from analyzer.studies.compare import run_compare
+
+    counts = (players,) if isinstance(players, int) else tuple(players)
+    result = run_compare(KernelBackend(workers=workers), game, list(strategies), counts,
+                         games, seed, mode=mode, rules=rules, table=table)
+    return Comparison(result.tables["ranking"], result.tables["pairs"],
+                      list(result.headlines), list(result.alerts), dict(result.manifest))
+
+
+def strategies(game: str) -> list[str]:
+    """The names of ``game``'s registered strategies (presets and families), as ``cardlab
+    strategies GAME`` lists them.
+
+    >>> "pimc" in strategies("jass")
+    True
+    """
+    from analyzer.games import registry
+    from strategies.registry import catalog
+
+    registry.get(game)
+    return list(catalog(game))

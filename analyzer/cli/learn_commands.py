@@ -52,6 +52,39 @@ def _players(text: str) -> tuple[int, ...]:
     return counts
 
 
+def _check_training_outputs(out: Path, weights: Path | None, force: bool,
+                            resume: bool) -> Path | None:
+    """Every check of ``train``'s outputs before anything is created: the work folder (new,
+    empty or a training; never inside another cardlab folder; ``--resume`` needs a training
+    there) and ``--weights`` (the one shared file check, never inside a cardlab folder nor the
+    work folder, whatever --force says). Returns --weights (None: OUT/learned.json)."""
+    import os
+
+    from analyzer.outputs import check_file_target, check_output_path
+
+    check_output_path(out, "--out", own=("training",),
+                      advice="a training needs a folder of its own: choose a new --out")
+    if out.exists() and not out.is_dir():
+        raise CardlabError(f"--out {out} exists and is not a folder; give a new or empty folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / "_train.json").is_file():
+        raise CardlabError(f"--out {out} is a folder cardlab did not make for a training; "
+                           "give a new or empty folder")
+    if resume and not (out / "_train.json").is_file():
+        raise CardlabError(f"--resume: {out} holds no training to continue (is the path "
+                           "right? without --resume a new training starts there)")
+    if weights is None:
+        return None
+    work, file = Path(os.path.abspath(out)), Path(os.path.abspath(weights))
+    if file == work / "learned.json":
+        return None  # the default place
+    if work in file.parents:
+        raise CardlabError(f"--weights {weights} is inside the --out folder {out}; leave out "
+                           "--weights (the best weights go to OUT/learned.json) or choose a "
+                           "file outside it")
+    check_file_target(weights, force, "--weights")
+    return weights
+
+
 @app.command("decisions")
 def decisions(
     game: str = typer.Argument(..., help="ass (Who's the Ass?) or jass (Plus-Minus Jass)."),
@@ -168,13 +201,7 @@ def train(
         for path in from_ or []:
             if not (path / "_run.json").is_file():
                 raise CardlabError(f"--from {path} is not a decisions run folder")
-        if out.exists() and any(out.iterdir()) and not (out / "_train.json").is_file():
-            raise CardlabError(f"--out {out} is a folder cardlab did not make for a training; "
-                               "give a new or empty folder")
-        if weights is not None:
-            from analyzer.outputs import check_file_target
-
-            check_file_target(weights, force, "--weights")
+        weights = _check_training_outputs(out, weights, force, resume)
         plan = TrainPlan(game, seed, games_, counts, worlds, rounds, eval_games, eval_seed,
                          later_games)
         result = run_training(out, plan, resume, not quiet, weights or out / "learned.json",

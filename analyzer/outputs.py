@@ -153,19 +153,22 @@ def check_output_path(path: str | os.PathLike, what: str = "--out", own: tuple[s
     (a training folder) may hold it. Refused too: a path below a file.
     """
     target = Path(os.path.abspath(path))
+    itself = (target, Path(os.path.realpath(target)))
+    allowed = () if within is None else (Path(os.path.abspath(within)),
+                                         Path(os.path.realpath(within)))
     for folder, kind in cardlab_folders_holding(target):
-        if folder in (target, Path(os.path.realpath(target))) and kind in own:
+        if folder in itself and kind in own:
             continue
-        if within is not None and kind == "training" and folder == Path(
-                os.path.abspath(within)):
+        if kind == "training" and folder in allowed:
             continue
-        if folder in (target, Path(os.path.realpath(target))):
+        if folder in itself:
             raise CardlabError(f"{what} {path} is a cardlab {kind} folder; {advice}")
         raise CardlabError(f"{what} {path} is inside the {kind} folder {folder}; {advice}")
     for parent in target.parents:
         if os.path.lexists(parent):
             if not parent.is_dir():
-                raise CardlabError(f"cannot write to {what} {path}: {parent} is not a folder")
+                raise CardlabError(f"cannot write to {what} {path}: {parent} is not a "
+                                   "writable folder (it is a file)")
             break
 
 

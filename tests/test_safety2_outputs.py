@@ -393,3 +393,31 @@ def test_safety2_item17_decisions_into_a_folder_being_written(cli, tmp_path):
             _one_line(err, "in use")
     finally:
         _stop(first)
+
+
+def test_safety2_item17_a_second_training_into_one_folder_is_refused(cli, tmp_path,
+                                                                     decisions_run):
+    out = tmp_path / "t"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from analyzer.outputs import claim_folder; "
+         f"claim_folder({str(out)!r}); print('held', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True,
+        env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])))
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        code, _, err = cli("train", "ass", "--from", decisions_run, "--out", out, "-q")
+        assert code == 2
+        _one_line(err, "in use")
+    finally:
+        _stop(holder)
+    assert not out.exists()
+
+
+def test_safety2_item01_a_run_never_deletes_a_users_temporary_file(cli, run):
+    (run / "_manifest.json").unlink()
+    (run / ".mine.tmp").write_text("mine")
+    (run / "._run.json.1-2.tmp").write_text("{")  # what a killed writer leaves: cleaned up
+    code, _, err = cli(*SIM, "--out", run, "--resume")
+    assert code == 0, err
+    assert (run / ".mine.tmp").read_text() == "mine"
+    assert not (run / "._run.json.1-2.tmp").exists()

@@ -60,7 +60,7 @@ def _check_training_outputs(out: Path, weights: Path | None, force: bool,
     work folder, whatever --force says). Returns --weights (None: OUT/learned.json)."""
     import os
 
-    from analyzer.outputs import check_file_target, check_output_path
+    from analyzer.outputs import check_file_target, check_output_path, claim_folder
 
     check_output_path(out, "--out", own=("training",),
                       advice="a training needs a folder of its own: choose a new --out")
@@ -72,16 +72,17 @@ def _check_training_outputs(out: Path, weights: Path | None, force: bool,
     if resume and not (out / "_train.json").is_file():
         raise CardlabError(f"--resume: {out} holds no training to continue (is the path "
                            "right? without --resume a new training starts there)")
-    if weights is None:
-        return None
-    work, file = Path(os.path.abspath(out)), Path(os.path.abspath(weights))
-    if file == work / "learned.json":
-        return None  # the default place
-    if work in file.parents:
-        raise CardlabError(f"--weights {weights} is inside the --out folder {out}; leave out "
-                           "--weights (the best weights go to OUT/learned.json) or choose a "
-                           "file outside it")
-    check_file_target(weights, force, "--weights")
+    if weights is not None:
+        work, file = Path(os.path.abspath(out)), Path(os.path.abspath(weights))
+        if file == work / "learned.json":
+            weights = None  # the default place
+        elif work in file.parents:
+            raise CardlabError(f"--weights {weights} is inside the --out folder {out}; leave "
+                               "out --weights (the best weights go to OUT/learned.json) or "
+                               "choose a file outside it")
+        else:
+            check_file_target(weights, force, "--weights")
+    claim_folder(out, "--out")  # a second training into this folder: refused, in use
     return weights
 
 

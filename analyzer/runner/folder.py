@@ -101,6 +101,11 @@ def _temporary(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
 
 
+# The temporary files of _temporary() in a run folder (a writer killed midway leaves one).
+TEMPORARY_RE = re.compile(r"^\.(_run\.json|_manifest\.json|part-\d{19}-\d{19}\.parquet)"
+                          r"\.\d+-\d+\.tmp$")
+
+
 def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
     """Let ``write`` fill a temporary file beside ``path``, fsync it, then rename it to
     ``path``: a reader sees the old file or the whole new one, never a partial one."""
@@ -348,8 +353,9 @@ class RunFolder:
     def remove_temporaries(self) -> None:
         """Delete temporary files an interrupted writer left (only called under the lock)."""
         for entry in self.path.glob(".*.tmp"):
-            with contextlib.suppress(FileNotFoundError):
-                entry.unlink()
+            if TEMPORARY_RE.match(entry.name):  # cardlab's own, never a user's .x.tmp
+                with contextlib.suppress(FileNotFoundError):
+                    entry.unlink()
 
     def hold(self) -> None:
         """Take the folder's lock (kept until :meth:`release`); a folder another writer holds
@@ -521,8 +527,7 @@ def run_folder_around(path: str | os.PathLike) -> Path | None:
 
 def _occupied(p: Path) -> bool:
     """Whether folder ``p`` holds anything but a lock file and writers' temporary files."""
-    return any(e.name != LOCK_FILE and not (e.name.startswith(".") and e.name.endswith(".tmp"))
-               for e in p.iterdir())
+    return any(e.name != LOCK_FILE and not TEMPORARY_RE.match(e.name) for e in p.iterdir())
 
 
 def prepare(path: str | os.PathLike, plan: dict, resume: bool) -> RunFolder:

@@ -8,6 +8,7 @@ the measurement ``train`` runs in a process of its own for each round's weights.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import typer
@@ -58,8 +59,6 @@ def _check_training_outputs(out: Path, weights: Path | None, force: bool,
     empty or a training; never inside another cardlab folder; ``--resume`` needs a training
     there) and ``--weights`` (the one shared file check, never inside a cardlab folder nor the
     work folder, whatever --force says). Returns --weights (None: OUT/learned.json)."""
-    import os
-
     from analyzer.outputs import check_file_target, check_output_path, claim_folder
 
     check_output_path(out, "--out", own=("training",),
@@ -224,6 +223,10 @@ def learn_strength(
     from strategies.registry import StrategyError, parse_strategy
 
     try:
+        from analyzer.outputs import TRAINING_ENV, check_output_path
+
+        within = os.environ.get(TRAINING_ENV)  # `cardlab train` writes into its own folder
+        check_output_path(out, "--out", within=Path(within) if within else None)
         module = _game(game)
         parse_strategy(game, "learned")  # the weights file's one-line check
         result = module.strength(games_, seed)

@@ -189,7 +189,8 @@ def tune(
             write_presets(out, [preset], comment=f"written by: {command}\n" + "\n".join(lines))
         except (OSError, CardlabError) as exc:
             reason = exc if isinstance(exc, CardlabError) else f"{out}: {exc.strerror or exc}"
-            kind = CardlabIOError if isinstance(exc, OSError) else CardlabError
+            io = isinstance(exc, OSError) or getattr(exc, "exit_code", 2) == 1
+            kind = CardlabIOError if io else CardlabError
             raise kind(f"{reason}; the tuning is kept in {state_path}: run the same "
                        "command again to write the preset") from None
         typer.echo(f"preset {name!r} added to {out} (use it: cardlab --strategies {out} ... "

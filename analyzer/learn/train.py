@@ -225,7 +225,8 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
             say(f"round {r}: measuring on {plan.eval_games} held-out {game.EVAL_UNIT} x every "
                 "seating")
             _cardlab(["learn-strength", game.GAME, "--games", str(plan.eval_games), "--seed",
-                      str(plan.eval_seed), "--out", str(strength_file)], weights_file, game)
+                      str(plan.eval_seed), "--out", str(strength_file)], weights_file, game,
+                     out)
         measured = json.loads(strength_file.read_text())
         say(f"round {r}: {game.describe(measured)}")
         results.append({"round": r, **measured})

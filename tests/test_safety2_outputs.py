@@ -272,8 +272,20 @@ def test_safety2_item16_train_weights_on_a_full_disk_exit_1_naming_the_file(
 
 def test_safety2_item16_decisions_on_a_full_disk_exit_1_naming_the_path(cli, tmp_path,
                                                                         monkeypatch):
+    import analyzer.runner.folder as folder
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
     out = tmp_path / "dec"
-    _full_disk(monkeypatch)
+    with monkeypatch.context() as patch:  # the disk fills up while a part is written
+        patch.setattr(folder.pq, "write_table", full)
+        code, _, err = cli("decisions", "ass", "--games", "1", "--searcher", "pimc:worlds=2",
+                           "--out", out, "-q")
+    assert code == 1, err
+    _one_line(err, str(out / "part-"), "No space left on device")
+    out = tmp_path / "dec2"
+    _full_disk(monkeypatch)  # full from the start: its plan cannot be written
     code, _, err = cli("decisions", "ass", "--games", "1", "--searcher", "pimc:worlds=2",
                        "--out", out, "-q")
     assert code == 1, err

@@ -562,15 +562,15 @@ def prepare(path: str | os.PathLike, plan: dict, resume: bool) -> RunFolder:
         occupied = p.is_dir() and _occupied(p)
     except OSError as exc:
         raise CardlabError(f"cannot read --out {p}: {exc.strerror or exc}") from None
+    if p.is_dir() and folder.is_locked():  # another writer, whatever it has written yet
+        raise CardlabError(f"--out {p} is in use: it is being written by another cardlab "
+                           "process right now; wait for it to finish (or stop it)")
     if not occupied and resume:
         raise CardlabError(
             f"--resume: {p} holds no run to continue (is the path right? without --resume "
             "a new run starts there)"
         )
     if occupied and not folder.is_run():
-        if folder.is_locked():  # a writer that has not written its plan yet
-            raise CardlabError(f"--out {p} is in use: it is being written by another cardlab "
-                               "process right now; wait for it to finish (or stop it)")
         raise CardlabError(
             f"--out {p} exists and holds something other than a cardlab run; choose a "
             "new --out"

@@ -583,7 +583,7 @@ def prepare(path: str | os.PathLike, plan: dict, resume: bool) -> RunFolder:
         _open_run(folder, plan, resume)
     except BaseException as exc:
         folder.release()
-        if not lock_existed and (created or not _occupied(p)):
+        if not lock_existed:  # refused or failed: nothing of this call is left there
             with contextlib.suppress(OSError):
                 (p / LOCK_FILE).unlink()
         remove_empty(created)

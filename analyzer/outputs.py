@@ -239,6 +239,15 @@ def release_folder(target: str | os.PathLike) -> None:
     os.close(fd)
 
 
+def release_all() -> None:
+    """Let go of every output folder lock this process holds (a command has ended)."""
+    for lock in list(_HELD):
+        fd = _HELD.pop(lock)
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        os.close(fd)
+
+
 def folder_in_use(target: str | os.PathLike) -> bool:
     """Whether another process holds the lock of output folder ``target``."""
     try:

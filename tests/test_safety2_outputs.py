@@ -360,6 +360,7 @@ def _stop(proc):
 
 
 def test_safety2_item17_a_study_being_written_refuses_a_second_writer(cli, tmp_path):
+    import analyzer.outputs as outputs
     from analyzer.outputs import folder_in_use
 
     out = tmp_path / "S"
@@ -370,6 +371,9 @@ def test_safety2_item17_a_study_being_written_refuses_a_second_writer(cli, tmp_p
         code, stdout, err = cli(*COMPARE, "-o", out)
         assert code == 2 and "saved" not in stdout + err, (stdout, err)
         _one_line(err, "in use", str(out / "compare"))
+        # a command that ends, refused or not, holds no lock of this process any more
+        code, _, _ = cli(*COMPARE, "--metric", "nosuch", "-o", tmp_path / "other")
+        assert code == 2 and not outputs._HELD
     finally:
         _stop(first)
     assert not (out / "compare").exists()

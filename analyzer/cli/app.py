@@ -89,6 +89,10 @@ def run_app(args: list[str] | None = None) -> None:
         where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
         _error(f"{exc.strerror or exc}{where}")
         code = 1  # an I/O error (README: exit 1)
+    finally:
+        from analyzer.outputs import release_all
+
+        release_all()  # the output folders the command locked, whatever its outcome
     sys.exit(code if isinstance(code, int) else 0)
 
 

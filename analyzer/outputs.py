@@ -190,7 +190,7 @@ def _lock_file(target: str | os.PathLike) -> Path:
     directory, named by a hash of the target's real path (the target itself is swapped as a
     whole, and its parent may not exist yet)."""
     key = hashlib.sha256(os.fsencode(os.path.realpath(target))).hexdigest()[:32]
-    base = Path(tempfile.gettempdir()) / f"cardlab-locks-{os.getuid()}"
+    base = Path(tempfile.gettempdir()) / f"cardlab-locks-{getattr(os, 'getuid', int)()}"
     return base / f"{key}.lock"
 
 

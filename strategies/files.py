@@ -343,6 +343,12 @@ def check_append(path: str | Path, presets: list[Preset]) -> None:
             raise StrategyError(f"{path} cannot be created: {folder} is not a writable folder")
 
 
+class PresetWriteError(StrategyError):
+    """Writing the strategies file failed (a full or read-only disk): an I/O error, exit 1."""
+
+    exit_code = 1
+
+
 def write_presets(path: str | Path, presets: list[Preset], comment: str = "") -> Path:
     """Add ``presets`` to the end of the strategies file ``path`` (created if missing).
 
@@ -360,7 +366,7 @@ def write_presets(path: str | Path, presets: list[Preset], comment: str = "") ->
             os.replace(tmp, path)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
-            raise StrategyError(f"{path} could not be written ({exc.strerror or exc}); "
+            raise PresetWriteError(f"{path} could not be written ({exc.strerror or exc}); "
                                 "nothing was written") from None
     else:
         with open(path, "ab") as f:
@@ -376,7 +382,7 @@ def write_presets(path: str | Path, presets: list[Preset], comment: str = "") ->
                 f.truncate(size)
                 if not isinstance(exc, OSError):
                     raise
-                raise StrategyError(f"{path}: the preset could not be added "
+                raise PresetWriteError(f"{path}: the preset could not be added "
                                     f"({exc.strerror or exc}); the file is left as it "
                                     "was") from None
     _READ.pop(full_path(path), None)

@@ -95,7 +95,7 @@ def test_repro8_resume_on_a_read_only_folder(cli, tmp_path, monkeypatch):
     monkeypatch.setattr("analyzer.runner.folder.open", read_only, raising=False)
     code, _, err = cli("simulate", "ass", "--games", "20", "--chunk-size", "10", "--backend",
                        "serial", "--out", out, "--resume", "--quiet")
-    assert code == 2
+    assert code == 1  # an I/O error (issue 42, item 16)
     _one_error(err, "Read-only file system")
 
 

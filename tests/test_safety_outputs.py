@@ -1,5 +1,7 @@
 """Issue 8, reproductions 1-3 and 9 (export): outputs never destroy what cardlab did not write."""
 
+import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -41,7 +43,12 @@ def test_repro1_report_replaces_its_own_earlier_report_atomically(studies, tmp_p
     out = tmp_path / "report"
     index = build_report(studies, out)
     assert index == out / "index.html" and (out / MARKER).is_file()
+    # a file an earlier cardlab wrote there (its marker lists it; issue 42: a file it does
+    # not list is the user's, and the rebuild is refused instead)
     (out / "data" / "seats" / "stale.csv").write_text("old run\n")
+    marker = json.loads((out / MARKER).read_text())
+    marker["files"]["data/seats/stale.csv"] = hashlib.sha256(b"old run\n").hexdigest()
+    (out / MARKER).write_text(json.dumps(marker))
     build_report(studies, out)  # ours: replaced as a whole, nothing of the old one mixed in
     assert not (out / "data" / "seats" / "stale.csv").exists()
     assert sorted(x.name for x in tmp_path.iterdir()) == ["report"]

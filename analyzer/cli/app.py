@@ -35,7 +35,7 @@ def fail(message: str | CardlabError) -> NoReturn:
     first prints one ``damaged:`` line per file)."""
     _details(message)
     _error(str(message))
-    raise typer.Exit(2)
+    raise typer.Exit(getattr(message, "exit_code", 2))
 
 
 def _details(exc: object) -> None:
@@ -66,7 +66,7 @@ def run_app(args: list[str] | None = None) -> None:
     except CardlabError as exc:
         _details(exc)
         _error(str(exc))
-        code = 2
+        code = exc.exit_code
     except click.NoArgsIsHelpError as exc:
         typer.echo(exc.ctx.get_help())
         code = 2
@@ -88,7 +88,11 @@ def run_app(args: list[str] | None = None) -> None:
             sys.exit(1)
         where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
         _error(f"{exc.strerror or exc}{where}")
-        code = 2
+        code = 1  # an I/O error (README: exit 1)
+    finally:
+        from analyzer.outputs import release_all
+
+        release_all()  # the output folders the command locked, whatever its outcome
     sys.exit(code if isinstance(code, int) else 0)
 
 

@@ -8,6 +8,7 @@ the measurement ``train`` runs in a process of its own for each round's weights.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import typer
@@ -50,6 +51,38 @@ def _players(text: str) -> tuple[int, ...]:
     if not counts or any(not 3 <= p <= 12 for p in counts) or len(set(counts)) != len(counts):
         raise CardlabError(f"--players must be distinct numbers 3..12; got {text!r}")
     return counts
+
+
+def _check_training_outputs(out: Path, weights: Path | None, force: bool,
+                            resume: bool) -> Path | None:
+    """Every check of ``train``'s outputs before anything is created: the work folder (new,
+    empty or a training; never inside another cardlab folder; ``--resume`` needs a training
+    there) and ``--weights`` (the one shared file check, never inside a cardlab folder nor the
+    work folder, whatever --force says). Returns --weights (None: OUT/learned.json)."""
+    from analyzer.outputs import check_file_target, check_output_path, claim_folder
+
+    check_output_path(out, "--out", own=("training",),
+                      advice="a training needs a folder of its own: choose a new --out")
+    if out.exists() and not out.is_dir():
+        raise CardlabError(f"--out {out} exists and is not a folder; give a new or empty folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / "_train.json").is_file():
+        raise CardlabError(f"--out {out} is a folder cardlab did not make for a training; "
+                           "give a new or empty folder")
+    if resume and not (out / "_train.json").is_file():
+        raise CardlabError(f"--resume: {out} holds no training to continue (is the path "
+                           "right? without --resume a new training starts there)")
+    if weights is not None:
+        work, file = Path(os.path.abspath(out)), Path(os.path.abspath(weights))
+        if file == work / "learned.json":
+            weights = None  # the default place
+        elif work in file.parents:
+            raise CardlabError(f"--weights {weights} is inside the --out folder {out}; leave "
+                               "out --weights (the best weights go to OUT/learned.json) or "
+                               "choose a file outside it")
+        else:
+            check_file_target(weights, force, "--weights")
+    claim_folder(out, "--out")  # a second training into this folder: refused, in use
+    return weights
 
 
 @app.command("decisions")
@@ -168,13 +201,7 @@ def train(
         for path in from_ or []:
             if not (path / "_run.json").is_file():
                 raise CardlabError(f"--from {path} is not a decisions run folder")
-        if out.exists() and any(out.iterdir()) and not (out / "_train.json").is_file():
-            raise CardlabError(f"--out {out} is a folder cardlab did not make for a training; "
-                               "give a new or empty folder")
-        if weights is not None:
-            from analyzer.outputs import check_file_target
-
-            check_file_target(weights, force, "--weights")
+        weights = _check_training_outputs(out, weights, force, resume)
         plan = TrainPlan(game, seed, games_, counts, worlds, rounds, eval_games, eval_seed,
                          later_games)
         result = run_training(out, plan, resume, not quiet, weights or out / "learned.json",
@@ -196,6 +223,10 @@ def learn_strength(
     from strategies.registry import StrategyError, parse_strategy
 
     try:
+        from analyzer.outputs import TRAINING_ENV, check_output_path
+
+        within = os.environ.get(TRAINING_ENV)  # `cardlab train` writes into its own folder
+        check_output_path(out, "--out", within=Path(within) if within else None)
         module = _game(game)
         parse_strategy(game, "learned")  # the weights file's one-line check
         result = module.strength(games_, seed)

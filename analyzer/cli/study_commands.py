@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-import os
 from pathlib import Path
 
 import typer
@@ -341,10 +340,9 @@ def study_all(
 
     check(scale)
     if report_dir is not None:
-        from analyzer.outputs import check_folder_target, refuse_stdout
+        from analyzer.outputs import claim_output_folder
 
-        refuse_stdout(report_dir, "--report")
-        check_folder_target(Path(os.path.abspath(report_dir)), "report", "--report")
+        claim_output_folder(report_dir, "report", "--report")
     backend = _backend(workers, opt.show_progress(quiet, progress), out,
                        ("seats", "jokers", "trump", "compare", "ladder", "best-response",
                         "fields"))

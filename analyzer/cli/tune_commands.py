@@ -17,7 +17,7 @@ from analyzer.cli import options as opt
 from analyzer.cli.app import app
 from analyzer.cli.study_commands import rules_with_ruleset
 from analyzer.engines.kernel import RunSpec
-from analyzer.errors import CardlabError
+from analyzer.errors import CardlabError, CardlabIOError
 
 OPTION = "--strategies"
 
@@ -118,6 +118,11 @@ def tune(
         raise CardlabError(f"{game} strategy {name!r} is built in; choose another --name")
     # --out is checked before the budget is spent: a strategies file (or none yet) that is
     # writable and still parses with the preset appended
+    from analyzer.outputs import check_output_path
+
+    check_output_path(out, "--out")  # never inside a run, study, report or training folder
+    if state is not None:
+        check_output_path(state, "--state")
     check_append(out, [Preset(game, name, _root_of(game, start), {})])
     from analyzer.runner.backends import cap_workers
 
@@ -184,8 +189,10 @@ def tune(
             write_presets(out, [preset], comment=f"written by: {command}\n" + "\n".join(lines))
         except (OSError, CardlabError) as exc:
             reason = exc if isinstance(exc, CardlabError) else f"{out}: {exc.strerror or exc}"
-            raise CardlabError(f"{reason}; the tuning is kept in {state_path}: run the same "
-                               "command again to write the preset") from None
+            io = isinstance(exc, OSError) or getattr(exc, "exit_code", 2) == 1
+            kind = CardlabIOError if io else CardlabError
+            raise kind(f"{reason}; the tuning is kept in {state_path}: run the same "
+                       "command again to write the preset") from None
         typer.echo(f"preset {name!r} added to {out} (use it: cardlab --strategies {out} ... "
                        f"-s {name})")
     except KeyboardInterrupt:

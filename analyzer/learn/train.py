@@ -131,11 +131,17 @@ def later_searcher(game, worlds: int, r: int) -> tuple[str, str | None]:
     return base, game.LATER_FIELD
 
 
-def _cardlab(args: list[str], env_weights: Path | None, game) -> None:
+def _cardlab(args: list[str], env_weights: Path | None, game,
+             training: Path | None = None) -> None:
     """Run a cardlab command in a process of its own (with ``env_weights`` as ``game``'s
-    weights)."""
+    weights; ``training``: the training folder its output may lie inside)."""
+    from analyzer.outputs import TRAINING_ENV
+
     env_name = game.WEIGHTS_FILE.env
     env = dict(os.environ)
+    env.pop(TRAINING_ENV, None)
+    if training is not None:
+        env[TRAINING_ENV] = os.path.abspath(training)
     if env.pop("CARDLAB_NUMBA_CACHE", None):  # chosen here: the child hashes its own weights
         env.pop("NUMBA_CACHE_DIR", None)
     if env_weights is not None:
@@ -154,7 +160,6 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
     go to ``weights_out``. With ``from_runs``: one fit of those decision runs, no rounds."""
     game = GAMES[plan.game]
     model = game.WEIGHTS_FILE
-    out.mkdir(parents=True, exist_ok=True)
     plan_file = out / "_train.json"
     doc = plan.to_dict()
     if plan_file.exists():
@@ -166,6 +171,9 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
                                "or choose a new --out")
     elif resume:
         raise CardlabError(f"--resume: {out} holds no training to continue")
+    # --from runs are read (and refused) before anything is created
+    frame = read_decisions(from_runs, game) if from_runs else None
+    out.mkdir(parents=True, exist_ok=True)
     plan_file.write_text(json.dumps(doc, indent=1) + "\n")
     command = f"cardlab train {game.GAME} " + " ".join(
         [f"--seed {plan.seed}", f"--games {plan.games}",
@@ -173,8 +181,7 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
          f"--rounds {plan.rounds}", f"--eval-games {plan.eval_games}",
          f"--eval-seed {plan.eval_seed}"]
         + ([f"--later-games {plan.later_games}"] if "later_games" in doc else []))
-    if from_runs:
-        frame = read_decisions(from_runs, game)
+    if frame is not None:
         w = game.fit_weights(frame, plan.seed)
         prov = {"command": command + " --from " + " ".join(map(str, from_runs)),
                 "seed": plan.seed, "decisions": int(frame.groupby(["run", "index",
@@ -199,7 +206,7 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
                 say(f"round {r}: decision data at {players} players ({searcher}"
                     + (f"; learned against {field}" if field else "") + ")")
                 _cardlab(args + (["--resume"] if (data / "_run.json").exists() else [])
-                         + ([] if progress else ["--quiet"]), previous, game)
+                         + ([] if progress else ["--quiet"]), previous, game, out)
             runs.append(data)
         weights_file = folder / "learned.json"
         frame = read_decisions(runs, game)
@@ -218,7 +225,8 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
             say(f"round {r}: measuring on {plan.eval_games} held-out {game.EVAL_UNIT} x every "
                 "seating")
             _cardlab(["learn-strength", game.GAME, "--games", str(plan.eval_games), "--seed",
-                      str(plan.eval_seed), "--out", str(strength_file)], weights_file, game)
+                      str(plan.eval_seed), "--out", str(strength_file)], weights_file, game,
+                     out)
         measured = json.loads(strength_file.read_text())
         say(f"round {r}: {game.describe(measured)}")
         results.append({"round": r, **measured})

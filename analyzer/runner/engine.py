@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.engines.kernel import RunSpec, kernel_module, kernel_path
-from analyzer.errors import CardlabError
+from analyzer.errors import CardlabError, CardlabIOError
 from analyzer.runner import manifest as mf
 from analyzer.runner.aggregate import (
     merge_histograms,
@@ -398,7 +398,7 @@ def execute(
             backend.run(tasks, on_result)
         except OSError as exc:
             where = f" in {sink.folder.path}" if sink.folder is not None else ""
-            raise CardlabError(
+            raise CardlabIOError(
                 f"could not write results{where}: {exc.strerror or exc}; finished chunks are "
                 "kept: rerun with --resume to continue"
             ) from None
@@ -438,7 +438,7 @@ def _finish(folder: RunFolder, plan: dict, spec: RunSpec, rows: bool) -> None:
     try:
         folder.write_manifest(manifest)
     except OSError as exc:
-        raise CardlabError(
+        raise CardlabIOError(
             f"could not write the manifest of {folder.path}: {exc.strerror or exc}; "
             "every chunk is done: rerun with --resume to finish"
         ) from None

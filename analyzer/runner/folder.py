@@ -39,7 +39,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analyzer.errors import CardlabError
+from analyzer.errors import CardlabError, CardlabIOError
 from analyzer.runner import manifest as mf
 from analyzer.runner.chunks import Chunk
 
@@ -101,6 +101,11 @@ def _temporary(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
 
 
+# The temporary files of _temporary() in a run folder (a writer killed midway leaves one).
+TEMPORARY_RE = re.compile(r"^\.(_run\.json|_manifest\.json|part-\d{19}-\d{19}\.parquet)"
+                          r"\.\d+-\d+\.tmp$")
+
+
 def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
     """Let ``write`` fill a temporary file beside ``path``, fsync it, then rename it to
     ``path``: a reader sees the old file or the whole new one, never a partial one."""
@@ -111,6 +116,8 @@ def atomic_write(path: Path, write: Callable[[BinaryIO], object]) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+    except OSError as exc:  # named by the file meant, not by its temporary name (or none)
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
     finally:
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
@@ -175,6 +182,7 @@ class RunFolder:
 
     def __init__(self, path: str | os.PathLike) -> None:
         self.path = Path(path)
+        self._lock: BinaryIO | None = None  # the open lock file while this object holds it
 
     def __repr__(self) -> str:
         return f"RunFolder({str(self.path)!r})"
@@ -345,39 +353,52 @@ class RunFolder:
     def remove_temporaries(self) -> None:
         """Delete temporary files an interrupted writer left (only called under the lock)."""
         for entry in self.path.glob(".*.tmp"):
-            with contextlib.suppress(FileNotFoundError):
-                entry.unlink()
+            if TEMPORARY_RE.match(entry.name):  # cardlab's own, never a user's .x.tmp
+                with contextlib.suppress(FileNotFoundError):
+                    entry.unlink()
 
-    @contextlib.contextmanager
-    def locked(self) -> Iterator[None]:
-        """Hold the folder's lock: a second process writing the same run is refused.
-
-        flock is released by the kernel when the process dies, so a killed run never leaves
-        a stale lock behind.
-        """
+    def hold(self) -> None:
+        """Take the folder's lock (kept until :meth:`release`); a folder another writer holds
+        (another process, or another RunFolder of this one) is refused with one line: it is
+        in use. flock is released by the kernel when the process dies, so a killed run never
+        leaves a stale lock behind."""
         try:
             import fcntl
         except ImportError:  # not POSIX: no lock, the rest works the same
-            yield
+            return
+        if self._lock is not None:
             return
         try:
-            handle = open(self.path / LOCK_FILE, "a")  # noqa: SIM115
+            handle = open(self.path / LOCK_FILE, "ab")  # noqa: SIM115
         except OSError as exc:
-            raise CardlabError(
+            raise CardlabIOError(
                 f"cannot write to {self.path}: {exc.strerror or exc}"
             ) from None
-        with handle:
-            try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise CardlabError(
-                    f"{self.path} is being written by another cardlab process; wait for it "
-                    "to finish"
-                ) from None
-            try:
-                yield
-            finally:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            raise CardlabError(
+                f"{self.path} is in use: it is being written by another cardlab process "
+                "right now; wait for it to finish (or stop it), then resume"
+            ) from None
+        self._lock = handle
+
+    def release(self) -> None:
+        """Let go of the lock :meth:`hold` took (nothing when this object holds none)."""
+        handle, self._lock = self._lock, None
+        if handle is not None:
+            handle.close()  # closing the last descriptor drops the flock
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the folder's lock in this block: a second process writing the same run is
+        refused. A lock :func:`prepare` took is adopted (and released at the end)."""
+        self.hold()
+        try:
+            yield
+        finally:
+            self.release()
 
 
 def _check_part(path: Path, chunk: Chunk, plan: dict) -> tuple[str | None, dict | None]:
@@ -504,83 +525,101 @@ def run_folder_around(path: str | os.PathLike) -> Path | None:
     return next((folder for folder in (p, *p.parents) if RunFolder(folder).is_run()), None)
 
 
-def _refuse_other_outputs(p: Path) -> None:
-    """A run needs a folder of its own: never a study's or a report's folder or one inside
-    them, never a folder inside another run (``pandas.read_parquet`` of that run would read
-    it as part of its rows)."""
-    from analyzer.outputs import cardlab_folder_around
-
-    around = cardlab_folder_around(p)
-    if around is not None:
-        folder, marker = around
-        where = "is" if folder == Path(os.path.abspath(p)) else f"is inside {folder},"
-        raise CardlabError(f"--out {p} {where} a cardlab {marker.get('kind')} folder; a run "
-                           "needs a folder of its own: choose a new --out")
-    outer = run_folder_around(Path(os.path.abspath(p)).parent)
-    if outer is not None:
-        raise CardlabError(f"--out {p} is inside the run folder {outer}; a run needs a "
-                           "folder of its own: choose a new --out outside it")
+def _occupied(p: Path) -> bool:
+    """Whether folder ``p`` holds anything but a lock file and writers' temporary files."""
+    return any(e.name != LOCK_FILE and not TEMPORARY_RE.match(e.name) for e in p.iterdir())
 
 
 def prepare(path: str | os.PathLike, plan: dict, resume: bool) -> RunFolder:
-    """Create the run folder for ``plan``, or reopen it when resuming the very same plan.
+    """Create the run folder for ``plan``, or reopen it when resuming the very same plan, and
+    hold its lock (the writer's :meth:`RunFolder.locked` block keeps it).
 
-    Refused with a one-line CardlabError: a path that is a file, a non-empty folder that is not
-    a cardlab run, a study's or report's folder or one inside it, a folder inside another run,
-    a run another process is writing, an existing run without ``resume``, a run with a
-    different plan, or ``resume`` where there is no run to continue.
+    Refused with a one-line CardlabError, before anything is created: a path that is a file
+    or lies below one, a non-empty folder that is not a cardlab run, a study's, report's or
+    training's folder or one inside it, a folder inside another run (a decisions run may lie
+    inside the training folder ``cardlab train`` names in ``CARDLAB_TRAINING_FOLDER``), a
+    folder another process is writing (it is in use), an existing run without ``resume``, a
+    run with a different plan, or ``resume`` where there is no run to continue.
     """
-    from analyzer.outputs import refuse_stdout
+    from analyzer.outputs import (
+        TRAINING_ENV,
+        check_output_path,
+        missing_folders,
+        refuse_stdout,
+        remove_empty,
+    )
 
     refuse_stdout(path)
     folder = RunFolder(path)
     p = folder.path
-    _refuse_other_outputs(p)
+    within = os.environ.get(TRAINING_ENV)
+    check_output_path(p, "--out", own=("run", "decisions run"),
+                      advice="a run needs a folder of its own: choose a new --out outside it",
+                      within=Path(within) if within else None)
     if (p.is_symlink() and not p.is_dir()) or (p.exists() and not p.is_dir()):
         raise CardlabError(f"--out {p} exists and is not a folder; choose a new --out")
     try:
-        occupied = p.is_dir() and any(p.iterdir())
+        occupied = p.is_dir() and _occupied(p)
     except OSError as exc:
         raise CardlabError(f"cannot read --out {p}: {exc.strerror or exc}") from None
+    if p.is_dir() and folder.is_locked():  # another writer, whatever it has written yet
+        raise CardlabError(f"--out {p} is in use: it is being written by another cardlab "
+                           "process right now; wait for it to finish (or stop it)")
     if not occupied and resume:
         raise CardlabError(
             f"--resume: {p} holds no run to continue (is the path right? without --resume "
             "a new run starts there)"
         )
-    if occupied:
-        if not folder.is_run():
-            raise CardlabError(
-                f"--out {p} exists and holds something other than a cardlab run; choose a "
-                "new --out"
-            )
-        old = folder.read_plan()
-        if folder.is_locked():
-            raise CardlabError(
-                f"--out {p} is being written by another cardlab process right now; wait for "
-                "it to finish (or stop it), then resume"
-            )
-        finished = folder.is_complete()
-        if not resume:
-            if finished:
-                raise CardlabError(f"--out {p} already holds a finished run; choose a new --out")
-            raise CardlabError(
-                f"--out {p} holds an unfinished run: add --resume to continue it, or choose a "
-                "new --out"
-            )
-        diffs = mf.differences(old, plan)
-        if diffs:
-            raise CardlabError(
-                f"cannot resume {p}: it was started with other parameters ("
-                + "; ".join(diffs)
-                + "); use a new --out"
-            )
-        return folder
+    if occupied and not folder.is_run():
+        raise CardlabError(
+            f"--out {p} exists and holds something other than a cardlab run; choose a "
+            "new --out"
+        )
+    created = missing_folders(p)
+    lock_existed = (p / LOCK_FILE).exists()
     try:
         p.mkdir(parents=True, exist_ok=True)
-        folder.write_plan(plan)
-    except OSError as exc:
-        raise CardlabError(f"cannot write to --out {p}: {exc.strerror or exc}") from None
+        folder.hold()
+        _open_run(folder, plan, resume)
+    except BaseException as exc:
+        folder.release()
+        if not lock_existed:  # refused or failed: nothing of this call is left there
+            with contextlib.suppress(OSError):
+                (p / LOCK_FILE).unlink()
+        remove_empty(created)
+        if isinstance(exc, OSError):
+            raise CardlabIOError(f"cannot write to --out {p}: {exc.strerror or exc}") from None
+        raise
     return folder
+
+
+def _open_run(folder: RunFolder, plan: dict, resume: bool) -> None:
+    """Under the folder's lock: continue the run there (``resume``: the very same plan) or
+    start a new one in the empty folder (its plan written first)."""
+    p = folder.path
+    if not folder.is_run():
+        if resume:
+            raise CardlabError(f"--resume: {p} holds no run to continue")
+        if _occupied(p):
+            raise CardlabError(f"--out {p} exists and holds something other than a cardlab "
+                               "run; choose a new --out")
+        folder.write_plan(plan)
+        return
+    old = folder.read_plan()
+    if not resume:
+        if folder.is_complete():
+            raise CardlabError(f"--out {p} already holds a finished run; choose a new --out")
+        raise CardlabError(
+            f"--out {p} holds an unfinished run: add --resume to continue it, or choose a "
+            "new --out"
+        )
+    diffs = mf.differences(old, plan)
+    if diffs:
+        raise CardlabError(
+            f"cannot resume {p}: it was started with other parameters ("
+            + "; ".join(diffs)
+            + "); use a new --out"
+        )
 
 
 def damaged_error(folder: RunFolder, check: FolderCheck, action: str) -> DamagedRunError:

@@ -20,7 +20,6 @@ import datetime as _dt
 import hashlib
 import json
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,8 +30,9 @@ import pandas as pd
 from analyzer import __version__
 from analyzer.errors import CardlabError
 from analyzer.outputs import (
-    cardlab_folder_around,
-    check_folder_target,
+    check_output_path,
+    claim_output_folder,
+    legacy_study_files,
     refuse_stdout,
     replace_folder,
 )
@@ -155,11 +155,10 @@ def save_study(result: StudyResult, out: str | Path) -> Path:
 
     The folder is built beside its place and swapped in when complete (an interrupted or
     failed run never leaves half a study, and the earlier result stays until then). A
-    ``<out>/<study>`` that cardlab did not write is refused, never replaced.
+    ``<out>/<study>`` that cardlab did not write, or that holds anything cardlab did not
+    write there, is refused, never replaced.
     """
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise CardlabError(f"--out {out} exists and is not a folder; choose a folder")
     _refuse_other_outputs(out)
 
     def build(tmp: Path) -> None:
@@ -183,50 +182,32 @@ def save_study(result: StudyResult, out: str | Path) -> Path:
 
 
 def check_study_target(out: str | Path, study: str) -> None:
-    """Refuse (one line) before any game is played: an ``out`` that is not a folder, or a
-    ``<out>/<study>`` that save_study would not be allowed to replace."""
+    """Refuse (one line) before any game is played: an ``out`` that is not a folder or lies
+    in another cardlab output, or a ``<out>/<study>`` that save_study would not be allowed to
+    replace; then hold ``<out>/<study>``'s lock until it is saved (a second process writing
+    it is refused: it is in use)."""
     refuse_stdout(out)
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise CardlabError(f"--out {out} exists and is not a folder; choose a folder")
     _refuse_other_outputs(out)
-    check_folder_target(out / study, "study", "study folder", _is_study_folder)
+    claim_output_folder(out / study, "study", "study folder", _is_study_folder)
 
 
 def _refuse_other_outputs(out: Path) -> None:
     """A study's ``<out>/<study>`` never goes into a run folder (``pandas.read_parquet`` of
     the run would fail, or read the study's tables as rows) nor into another cardlab output
-    (a study's or a report's folder): ``out`` is the folder that holds study folders."""
-    from analyzer.runner.folder import run_folder_around
-
-    here = Path(os.path.abspath(out))
-    run = run_folder_around(here)
-    if run is not None:
-        where = "is" if run == here else f"is inside {run},"
-        raise CardlabError(f"--out {out} {where} a cardlab run folder; a study writes its "
-                           "own folder beside runs, never in one: choose another --out")
-    around = cardlab_folder_around(here)
-    legacy = _is_study_folder(here) if here.is_dir() else False
-    if around is not None or legacy:
-        folder, kind = (around[0], around[1].get("kind")) if around else (here, "study")
-        where = "is" if folder == here else f"is inside {folder},"
-        raise CardlabError(f"--out {out} {where} a cardlab {kind} folder; give the folder "
-                           "that holds the study folders (e.g. its parent)")
+    (a study's, a report's or a training's folder): ``out`` is the folder that holds study
+    folders."""
+    if out.exists() and not out.is_dir():
+        raise CardlabError(f"--out {out} exists and is not a folder; choose a folder")
+    check_output_path(out, "--out", advice="a study writes its own folder beside other "
+                      "outputs, never in one: choose another --out (the folder that holds "
+                      "the study folders, e.g. runs/studies)")
 
 
 def _is_study_folder(folder: Path) -> bool:
-    """A study folder written before folders carried cardlab's marker: only cardlab's files."""
-    try:
-        manifest = json.loads((folder / MANIFEST).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return False
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        return False
-    ours = {MANIFEST}
-    for info in (manifest.get("tables") or {}).values():
-        if isinstance(info, dict):
-            ours.update(str(info.get(k, "")) for k in ("parquet", "csv"))
-    return {p.name for p in folder.iterdir()} <= ours
+    """A study folder written before folders carried cardlab's marker (its manifest says so;
+    what else it holds is checked file by file: analyzer.outputs.foreign_files)."""
+    return legacy_study_files(folder) is not None
 
 
 def load_study(folder: str | Path) -> StudyResult:

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.errors import CardlabError
+from analyzer.errors import CardlabError, CardlabIOError
 from analyzer.runner.play import Backend, make_spec
 from analyzer.stats.duplicate import seat_swaps
 from analyzer.stats.sequential import SequentialResult, run_sequential_many
@@ -235,7 +235,7 @@ class Tuner:
             os.replace(tmp, self.state_path)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
-            raise CardlabError(f"cannot save the tuning state to {self.state_path}: "
+            raise CardlabIOError(f"cannot save the tuning state to {self.state_path}: "
                                f"{exc.strerror or exc}; the state saved before is kept") from None
 
     # ------------------------------------------------------------------ evaluation

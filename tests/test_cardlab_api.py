@@ -105,3 +105,28 @@ def test_compare_ranks_on_the_same_deals():
     assert len(c.pairs) == 1 and c.headlines
     with pytest.raises(cardlab.CardlabError, match="play exactly alike"):
         cardlab.compare("ass", ["basic", "basic"], games=10)
+
+
+def test_match_details_add_up_to_the_engines_match_rows():
+    """Per-deal (Jass) and per-game (Who's the Ass?) rows are the same matches as the
+    engine's match rows: the last running total is the match's total, the count of parts its
+    length, the bonus sticks add up."""
+    deals = cardlab.match_details("jass", 4, ["aim-low", "basic", "aim-high", "adaptive"],
+                                  matches=40, seed=5)
+    rows = cardlab.simulate("jass", 4, ["aim-low", "basic", "aim-high", "adaptive"],
+                            games=40, seed=5, mode="matches")
+    last = deals.groupby(["index", "seat"]).last()
+    merged = rows.set_index(["index", "seat"]).join(
+        last.drop(columns=["sticks", "bonus_sticks", "strategy"]))
+    assert (merged["sticks"] == merged["total"]).all()
+    assert (merged["deals"] == merged["deal"]).all()
+    bonus = deals.groupby(["index", "seat"])["bonus_sticks"].sum()
+    assert (rows.set_index(["index", "seat"])["bonus_sticks"] == bonus).all()
+    assert (deals.groupby(["index", "deal"])["points"].sum() == 157).all()
+    assert (deals.groupby(["index", "deal"])["fixed_trump"].sum()
+            == (deals.groupby(["index", "deal"])["trump"].first() >= 0)).all()
+    evenings = cardlab.match_details("ass", 5, "basic", matches=30, seed=6)
+    totals = cardlab.simulate("ass", 5, "basic", games=30, seed=6, mode="matches")
+    final = evenings.groupby(["index", "player"])["total"].last()
+    assert (totals.set_index(["index", "seat"])["total"].to_numpy() == final.to_numpy()).all()
+    assert (evenings.groupby("index")["game"].max() == 5).all()  # K = the player count

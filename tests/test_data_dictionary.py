@@ -70,3 +70,19 @@ def test_runs_write_only_values_the_dictionary_allows(game):
                     assert values.max() <= c.high, (players, mode.name, c.name, values.max())
                 if c.name == "seat":
                     assert values.max() == players - 1
+
+
+@pytest.mark.parametrize("game", ["ass", "jass"])
+def test_match_details_write_only_values_the_dictionary_allows(game):
+    import cardlab
+
+    mode = registry.get(game).mode("matches")
+    for players in (registry.get(game).min_players, registry.get(game).max_players):
+        table = [TABLES[game][s % len(TABLES[game])] for s in range(players)]
+        rows = cardlab.match_details(game, players, table, matches=20, seed=2)
+        assert [c for c in rows.columns if c != "strategy"] == [c.name for c in mode.details]
+        for c in mode.details:
+            assert rows[c.name].dtype == np.dtype(c.dtype), c.name
+            if c.dtype != "bool":
+                assert rows[c.name].min() >= c.low, (c.name, rows[c.name].min())
+                assert c.high is None or rows[c.name].max() <= c.high, c.name

@@ -88,6 +88,12 @@ def kernel_path(game: str) -> str:
     return _KERNELS.get(game, f"analyzer.engines.{game}.kernel")
 
 
+def records_module(game: str) -> ModuleType:
+    """``game``'s records module, beside its kernel (``analyzer.engines.<game>.records``):
+    ``match_records(spec, start, count)`` and ``detail_rows(records)``."""
+    return importlib.import_module(kernel_path(game).rsplit(".", 1)[0] + ".records")
+
+
 def check_game_and_mode(spec: RunSpec, game: str, modes: tuple[str, ...]) -> str:
     """Check that ``spec`` is for ``game`` and return its mode (the first of ``modes`` when
     none is given)."""

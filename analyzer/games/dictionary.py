@@ -45,7 +45,7 @@ def rows() -> list[dict[str, str]]:
     for name in registry.names():
         game = registry.get(name)
         for mode in game.modes:
-            for column in mode.columns:
+            for column in (*mode.columns, *mode.details):
                 out.append({
                     "game": name, "mode": mode.name, "column": column.name,
                     "dtype": column.dtype, "unit": column.unit, "range": column.range_text(),
@@ -61,7 +61,7 @@ def missing() -> list[str]:
     bad = []
     for name in registry.names():
         for mode in registry.get(name).modes:
-            for c in mode.columns:
+            for c in (*mode.columns, *mode.details):
                 if not c.unit or (c.dtype != "bool" and c.low is None):
                     bad.append(f"{name}/{mode.name}/{c.name}")
     return bad
@@ -82,6 +82,18 @@ def markdown() -> str:
                 per = mode.unit if c.per_unit else mode.row_name
                 parts.append(f"| `{c.name}` | {c.dtype} | {c.unit} | {c.range_text()} | "
                              f"{per} | {c.description} |\n")
+            if mode.details:
+                parts.append(f"\n## {game.title}: each {mode.detail_unit} of the "
+                             f"{mode.name} (`cardlab.match_details`)\n\n"
+                             f"On request, from Python ([python.md](python.md)): one row per "
+                             f"{mode.row_name} of each {mode.detail_unit} of each {mode.unit}, "
+                             f"the same {mode.name} as the rows above.\n\n"
+                             "| column | type | unit | range | per | meaning |\n"
+                             "|---|---|---|---|---|---|\n")
+                for c in mode.details:
+                    per = mode.detail_unit if c.per_unit else mode.row_name
+                    parts.append(f"| `{c.name}` | {c.dtype} | {c.unit} | {c.range_text()} | "
+                                 f"{per} | {c.description} |\n")
     return "".join(parts)
 
 

@@ -59,6 +59,10 @@ class Mode:
     columns: tuple[Column, ...] = ()
     row_name: str = "seat"  # what a row's ``seat`` stands for ("player" in ass matches)
     metrics: tuple = ()  # analyzer.metrics.Metric: the per-seat table's columns
+    # on request, one row per seat of each part of a unit (a deal of a Jass match, a game of
+    # an evening), from the unit's record (cardlab.match_details)
+    details: tuple[Column, ...] = ()
+    detail_unit: str = ""
 
     def column_descriptions(self) -> dict[str, str]:
         """{column: description}, in the order play_chunk returns them."""

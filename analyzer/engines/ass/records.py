@@ -371,3 +371,36 @@ def replay_match_matches(record: dict[str, Any]) -> bool:
     again, _ = trace_match_record(spec, record["index"])
     return again == record
 
+
+
+def match_records(spec: RunSpec, start: int, count: int):
+    """The records of matches ``start`` .. ``start + count - 1`` of ``spec``, one by one."""
+    tracer = MatchTracer(spec)
+    for index in range(start, start + count):
+        record, status = tracer.record(index)
+        if status != -1:
+            raise RuntimeError(f"player {status} moved illegally in ass seed={spec.seed} "
+                               f"index={index}")
+        yield record
+
+
+def detail_rows(records) -> dict[str, np.ndarray]:
+    """One row per player of each game of each match record: the columns of the
+    description's ``MATCH_GAME_COLUMNS`` (docs/data-dictionary.md), in order."""
+    from analyzer.games.ass.description import MATCH_GAME_COLUMNS
+
+    out: dict[str, list] = {c.name: [] for c in MATCH_GAME_COLUMNS}
+    for record in records:
+        n = record["players"]
+        totals = [0] * n
+        for g, game in enumerate(record["games"], start=1):
+            seat_of = {p: s for s, p in enumerate(game["seat_players"])}
+            for p in range(n):
+                totals[p] += game["penalties"][seat_of[p]]
+                for name, value in (
+                        ("index", record["index"]), ("game", g), ("player", p),
+                        ("seat", seat_of[p]), ("dealer", game["dealer"]),
+                        ("minus_points", game["penalties"][seat_of[p]]),
+                        ("total", totals[p])):
+                    out[name].append(value)
+    return {c.name: np.asarray(out[c.name], dtype=c.dtype) for c in MATCH_GAME_COLUMNS}

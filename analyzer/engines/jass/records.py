@@ -171,3 +171,33 @@ def check_record(record: dict[str, Any]) -> list[str]:
             problems.append(f"winner {record['winner']} != {winner}")
     return problems
 
+
+
+def match_records(spec: RunSpec, start: int, count: int):
+    """The records of matches ``start`` .. ``start + count - 1`` of ``spec``, one by one."""
+    for index in range(start, start + count):
+        yield trace_record(spec, index)
+
+
+def detail_rows(records) -> dict[str, np.ndarray]:
+    """One row per seat of each deal of each match record: the columns of the description's
+    ``MATCH_DEAL_COLUMNS`` (docs/data-dictionary.md), in order."""
+    from analyzer.games.jass.description import MATCH_DEAL_COLUMNS
+
+    out: dict[str, list] = {c.name: [] for c in MATCH_DEAL_COLUMNS}
+    for record in records:
+        n = record["players"]
+        for d, deal in enumerate(record["deals"], start=1):
+            won = Counter(t["winner"] for t in deal["tricks"])
+            last = deal["tricks"][-1]["winner"]
+            trump = -1 if deal["trump"] is None else SUIT_LETTERS.index(deal["trump"])
+            for s in range(n):
+                for name, value in (
+                        ("index", record["index"]), ("deal", d), ("seat", s),
+                        ("dealer", deal["dealer"]), ("trump", trump),
+                        ("fixed_trump", deal["fixer"] == s), ("points", deal["points"][s]),
+                        ("tricks", won[s]), ("last_trick", last == s),
+                        ("sticks", deal["sticks"][s]), ("bonus_sticks", deal["bonus"][s]),
+                        ("total", deal["totals"][s])):
+                    out[name].append(value)
+    return {c.name: np.asarray(out[c.name], dtype=c.dtype) for c in MATCH_DEAL_COLUMNS}

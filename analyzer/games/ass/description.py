@@ -75,6 +75,23 @@ MATCH_COLUMNS = (
     Column("first_dealer", "int16", "the player drawn to deal the first game", per_unit=True,
            unit="player", low=0, high=LAST_SEAT),
 )
+# One row per player of each game of a match, on request (cardlab.match_details), from the
+# match's record (game-records.md).
+MATCH_GAME_COLUMNS = (
+    Column("index", "int64", "match number within the run", unit="match", low=0),
+    Column("game", "int16", "the game's number within the match, from 1 (A-12)", unit="game",
+           low=1, high=MAX_GAMES_PER_MATCH),
+    Column("player", "int16", "the player (0..n-1), fixed for the match (A-12)",
+           unit="player", low=0, high=LAST_SEAT),
+    Column("seat", "int16", "the player's seat in this game: (p - dealer - 1) mod n (A-3, A-12)",
+           unit="seat", low=0, high=LAST_SEAT),
+    Column("dealer", "int16", "the player who dealt this game (A-12)", per_unit=True,
+           unit="player", low=0, high=LAST_SEAT),
+    Column("minus_points", "int16", "minus points of this game (A-10)", unit="minus points",
+           low=0, high=ALL_MINUS_POINTS),
+    Column("total", "int32", "the player's running total after this game (A-12)",
+           unit="minus points", low=0, high=MAX_GAMES_PER_MATCH * ALL_MINUS_POINTS),
+)
 GAME_METRICS = (
     Metric("minus_points", "mean minus points"),
     Metric("ended_with_ass", "P(end with ass) %", 100.0),
@@ -97,7 +114,8 @@ DESCRIPTION = GameDescription(
         Mode("games", "game", 200_000, "minus_points", "single games, per seat",
              columns=GAME_COLUMNS, metrics=GAME_METRICS),
         Mode("matches", "match", 50_000, "win_share", "matches of K games (A-12), per player",
-             columns=MATCH_COLUMNS, row_name="player", metrics=MATCH_METRICS),
+             columns=MATCH_COLUMNS, row_name="player", metrics=MATCH_METRICS,
+             details=MATCH_GAME_COLUMNS, detail_unit="game"),
     ),
     rules=(
         RuleOption("games_per_match", None, "K, games per match (default: the number of "

@@ -52,6 +52,32 @@ DEAL_COLUMNS = (
     Column("last_trick", "bool", "the seat won the last trick (+5)",
            unit="yes/no"),
 )
+# One row per seat of each deal of a match, on request (cardlab.match_details), from the
+# match's record (game-records.md).
+MATCH_DEAL_COLUMNS = (
+    Column("index", "int64", "match number within the run", unit="match", low=0),
+    Column("deal", "int16", "the deal's number within the match, from 1", unit="deal", low=1,
+           high=MAX_DEAL_CAP),
+    Column("seat", "int16", "the player's seat, fixed for the whole match (J-3)", unit="seat",
+           low=0, high=LAST_SEAT),
+    Column("dealer", "int16", "the seat that dealt this deal (J-3)", per_unit=True,
+           unit="seat", low=0, high=LAST_SEAT),
+    Column("trump", "int8", "trump suit: -1 none, 0..3 = bells, shields, roses, acorns",
+           per_unit=True, unit="suit", low=-1, high=3),
+    Column("fixed_trump", "bool", "the seat played the card that fixed trump (J-5)",
+           unit="yes/no"),
+    Column("points", "int16", "card points won in this deal, last trick included (J-8)",
+           unit="card points", low=0, high=DEAL_TOTAL),
+    Column("tricks", "int16", "tricks won in this deal", unit="tricks", low=0,
+           high=MOST_TRICKS),
+    Column("last_trick", "bool", "the seat won the deal's last trick (+5)", unit="yes/no"),
+    Column("sticks", "int16", "sticks awarded in this deal, bonus sticks included (J-9)",
+           unit="sticks", low=0),
+    Column("bonus_sticks", "int16", "of them, extra sticks from remembered ties (J-9)",
+           unit="sticks", low=0),
+    Column("total", "int16", "the seat's running stick total after this deal (J-10)",
+           unit="sticks", low=0),
+)
 MATCH_METRICS = (
     Metric("sticks", "mean final sticks"),
     Metric("won", "P(win) %", 100.0),
@@ -70,7 +96,8 @@ DESCRIPTION = GameDescription(
     modes=(
         # chunk sizes: about 0.2-0.3 s on one core (~72k matches/s, ~650k deals/s)
         Mode("matches", "match", 20_000, "won", "whole matches (J-10)",
-             columns=MATCH_COLUMNS, metrics=MATCH_METRICS),
+             columns=MATCH_COLUMNS, metrics=MATCH_METRICS, details=MATCH_DEAL_COLUMNS,
+             detail_unit="deal"),
         Mode("deals", "deal", 150_000, "sticks", "single deals, seat n-1 deals",
              columns=DEAL_COLUMNS, metrics=DEAL_METRICS),
     ),

@@ -1,0 +1,119 @@
+"""cardlab.games.jass.State: the step-wise deal against the numba engine, clones, what a seat
+sees, and random play to the end."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.engines.jass.kernel import play_chunk
+from analyzer.engines.kernel import RunSpec
+from analyzer.errors import CardlabError
+from cardlab.games.jass import NUM_ACTIONS, TENSOR_SIZE, State
+from cardlab.games.play import RandomBot, collect_rows, play_game
+
+FIELDS = [("basic",), ("random",), ("aim-low", "random", "basic", "adaptive")]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("ruleset", ["seed", "swiss"])
+@pytest.mark.parametrize("field", FIELDS, ids="+".join)
+def test_registered_strategies_through_the_state_give_the_engines_rows(players, ruleset, field):
+    """Every card asked through State (legal_actions, apply_action) with the engines'
+    strategies and draws: the final deal rows equal the numba engine's, column for column."""
+    texts = tuple((list(field) * players)[:players])
+    seed = 500 + players
+    rules = {"ruleset": ruleset}
+    engine = play_chunk(RunSpec("jass", players, texts, seed, mode="deals", rules=rules), 0, 6)
+    mine = collect_rows("jass", players, list(texts), 6, seed, rules=rules)
+    for column, values in engine.items():
+        assert list(mine[column]) == list(values), column
+
+
+def test_a_deal_card_by_card_agrees_with_the_reference_record():
+    from analyzer.engines.jass.reference import ReferenceJass
+    from analyzer.games.jass.rules import make_rules
+    from strategies.registry import seat_strategies
+
+    state = play_game("jass", 11, 5, 4, ["random"])
+    ref = ReferenceJass(make_rules(4), seat_strategies("jass", ["random"], 4))
+    record = ref.play_single_deal(11, 5)["deals"][0]
+    assert state.d.tricks == record["tricks"]
+    assert state.points() == record["points"]
+    assert state.returns() == [float(s) for s in record["sticks"]]
+
+
+def test_clone_is_independent():
+    s = State.new_deal(5, 2, 3)
+    before = s.information_state_string(0)
+    c = s.clone()
+    while not c.is_terminal():
+        c.apply_action(c.legal_actions()[0])
+    assert s.information_state_string(0) == before and not s.is_terminal()
+    assert s.returns() == [0.0] * 3 and sum(c.points()) == 157
+
+
+def _swap_hidden(state: State, seat: int) -> State:
+    other = state.clone()
+    hands = other.d.hands
+    seats = [s for s in range(other.n) if s != seat]
+    pool = [c for s in seats for c in hands[s]]
+    np.random.default_rng(2).shuffle(pool)
+    for s in seats:
+        size = len(hands[s])
+        hands[s], pool = sorted(pool[:size]), pool[size:]
+        other.dealt[s] = hands[s] + other.d.played[s]
+    return other
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_information_state_shows_no_other_hand(players):
+    s = State.new_deal(9, 1, players)
+    bot = RandomBot(4)
+    for _ in range(7):
+        s.apply_action(bot.act(s, s.current_player()))
+    for seat in range(players):
+        swapped = _swap_hidden(s, seat)
+        assert swapped.d.hands != s.d.hands
+        assert swapped.information_state_string(seat) == s.information_state_string(seat)
+        assert swapped.information_state_tensor(seat) == s.information_state_tensor(seat)
+        assert len(s.information_state_tensor(seat)) == TENSOR_SIZE
+
+
+def test_an_illegal_card_is_one_line_naming_the_ruling():
+    s = State.new_deal(3, 0, 4)
+    s.apply_action(s.legal_actions()[0])
+    seat = s.current_player()
+    held = [c for c in s.d.hands[seat] if c not in s.legal_actions()]
+    assert held  # this deal: seat 1 holds cards it may not play
+    with pytest.raises(CardlabError, match=r"J-5") as e:
+        s.apply_action(held[0])
+    assert "\n" not in str(e.value)
+    with pytest.raises(CardlabError, match="does not hold"):
+        s.apply_action(35)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([3, 4]),
+       ruleset=st.sampled_from(["seed", "swiss"]), pick=st.integers(0, 2**31))
+def test_random_legal_play_always_reaches_the_end(seed, players, ruleset, pick):
+    s = State.new_deal(seed, 0, players, {"ruleset": ruleset})
+    rng = np.random.default_rng(pick)
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        assert legal and all(0 <= a < NUM_ACTIONS for a in legal)
+        s.apply_action(legal[rng.integers(len(legal))])
+    assert s.current_player() < 0 and s.legal_actions() == []
+    assert sum(s.points()) == 157 and sum(s.d.won) == 36 // players
+    assert all(r in (0.0, 1.0, 2.0) for r in s.returns())
+
+
+def test_the_documented_examples_run():
+    import doctest
+
+    import cardlab.games.jass
+
+    failures, tried = doctest.testmod(cardlab.games.jass)
+    assert tried >= 6 and failures == 0

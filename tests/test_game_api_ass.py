@@ -119,3 +119,49 @@ def test_the_documented_examples_run():
 
     failures, tried = doctest.testmod(cardlab.games.ass, optionflags=doctest.ELLIPSIS)
     assert tried >= 8 and failures == 0
+
+
+class BasicBot:
+    """``basic`` written against the State: what a researcher's bot looks like."""
+
+    name = "my-basic"
+
+    def act(self, state, seat):
+        from analyzer.engines.ass.reference import basic_move
+        from analyzer.engines.ass.state import action_of
+
+        return action_of(basic_move(state.table.hands[seat], state.turn))
+
+
+def test_a_python_bot_takes_a_seat_in_simulate_and_plays_like_its_twin():
+    import cardlab
+
+    mine = cardlab.simulate("ass", 4, [BasicBot(), "careful", "basic", "random"], games=12,
+                            seed=3)
+    engine = cardlab.simulate("ass", 4, ["basic", "careful", "basic", "random"], games=12,
+                              seed=3)
+    assert list(mine["strategy"][:4]) == ["my-basic", "careful", "basic", "random"]
+    assert mine.drop(columns="strategy").equals(engine.drop(columns="strategy"))
+    assert cardlab.summarize(mine)["strategy"].tolist()[0] == "my-basic"
+
+
+def test_a_python_bot_in_compare_and_its_errors():
+    import cardlab
+
+    c = cardlab.compare("ass", [BasicBot(), "careful"], players=3, games=8, seed=2)
+    assert sorted(c.ranking["strategy"]) == ["careful", "my-basic"]
+
+    class Cheat:
+        name = "cheat"
+
+        def act(self, state, seat):
+            return 16  # the ass, always
+
+    with pytest.raises(CardlabError, match="A-"):
+        cardlab.simulate("ass", 3, [Cheat(), "basic", "basic"], games=3, seed=1)
+    with pytest.raises(CardlabError, match="mode games only"):
+        cardlab.simulate("ass", 3, [BasicBot()], games=3, mode="matches")
+    named = BasicBot()
+    named.name = "basic"
+    with pytest.raises(CardlabError, match="registered strategy"):
+        cardlab.compare("ass", [named, "careful"], players=3, games=4)

@@ -117,3 +117,27 @@ def test_the_documented_examples_run():
 
     failures, tried = doctest.testmod(cardlab.games.jass)
     assert tried >= 6 and failures == 0
+
+
+class BasicBot:
+    """Plus-Minus Jass ``basic`` written against the State."""
+
+    name = "my-basic"
+
+    def act(self, state, seat):
+        from analyzer.engines.jass.reference import ReferenceJass
+
+        return ReferenceJass._basic(state.d, state.legal_actions())
+
+
+def test_a_python_bot_takes_a_seat_in_simulate_and_compare():
+    import cardlab
+
+    mine = cardlab.simulate("jass", 3, ["aim-low", BasicBot(), "random"], games=10, seed=8)
+    engine = cardlab.simulate("jass", 3, ["aim-low", "basic", "random"], games=10, seed=8,
+                              mode="deals")
+    assert list(mine["strategy"][:3]) == ["aim-low", "my-basic", "random"]
+    assert mine.attrs["mode"] == "deals"
+    assert mine.drop(columns="strategy").equals(engine.drop(columns="strategy"))
+    c = cardlab.compare("jass", [BasicBot(), "aim-low"], players=3, games=6, seed=2)
+    assert sorted(c.ranking["strategy"]) == ["aim-low", "my-basic"]

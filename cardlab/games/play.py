@@ -190,3 +190,68 @@ def collect_rows(game: str, players: int, strategies: Sequence[Any], count: int,
         for c, values in game_rows(game, index, state).items():
             columns[c].extend(values)
     return pd.DataFrame({c: np.array(v, dtype=mode.dtypes()[c]) for c, v in columns.items()})
+
+
+class BotBackend:
+    """The studies' backend (:class:`analyzer.runner.play.Backend`) for fields with bots:
+    a table with a bot is played here, through :func:`collect_rows`; a table of registered
+    strategies alone by the engines (``KernelBackend``), which give the same rows."""
+
+    def __init__(self, game: str, bots: Sequence[Any], workers: int | None = None) -> None:
+        from analyzer.runner.play import KernelBackend
+        from strategies.registry import StrategyError, parse_strategy
+
+        self.kernel = KernelBackend(workers=workers)
+        self.bots: dict[str, Any] = {}
+        for bot in bots:
+            label = bot_label(bot)
+            try:
+                parse_strategy(game, label)
+            except (StrategyError, CardlabError):
+                pass
+            else:
+                raise CardlabError(f"bot name {label!r} is a registered strategy of {game}; "
+                                   "give the bot another name")
+            if label in self.bots and self.bots[label] is not bot:
+                raise CardlabError(f"two bots are named {label!r}; give each its own name")
+            self.bots[label] = bot
+
+    def _stand_in(self, spec: Any) -> Any:
+        from dataclasses import replace
+
+        return replace(spec, strategies=tuple("basic" if s in self.bots else s
+                                              for s in spec.strategies))
+
+    def validate(self, spec: Any) -> Any:
+        from dataclasses import replace
+
+        if not any(s in self.bots for s in spec.strategies):
+            return self.kernel.validate(spec)
+        mode = check_mode(spec.game, spec.mode)
+        checked = self.kernel.validate(replace(self._stand_in(spec), mode=mode))
+        return replace(checked, strategies=tuple(spec.strategies))
+
+    def canonical(self, game: str, text: Any) -> str:
+        if is_bot(text):
+            return bot_label(text)
+        if text in self.bots:
+            return text
+        return self.kernel.canonical(game, text)
+
+    def identity(self, game: str, text: str) -> str:
+        return f"bot {text}" if text in self.bots else self.kernel.identity(game, text)
+
+    def collect(self, spec: Any, count: int, start: int = 0) -> pd.DataFrame:
+        if not any(s in self.bots for s in spec.strategies):
+            return self.kernel.collect(spec, count, start)
+        seats = [self.bots.get(s, s) for s in spec.strategies]
+        return collect_rows(spec.game, spec.players, seats, count, spec.seed, start,
+                            spec.rules)
+
+    def collect_many(self, jobs: Sequence[tuple[Any, int, int]], concat: bool = False
+                     ) -> list[pd.DataFrame] | pd.DataFrame:
+        frames = [self.collect(spec, count, start) for spec, count, start in jobs]
+        return pd.concat(frames, ignore_index=True) if concat else frames
+
+    def counterfactual(self, spec: Any, start: int, count: int) -> pd.DataFrame:
+        raise CardlabError("the trump study plays registered strategies only, not bots")

@@ -165,3 +165,14 @@ def test_a_python_bot_in_compare_and_its_errors():
     named.name = "basic"
     with pytest.raises(CardlabError, match="registered strategy"):
         cardlab.compare("ass", [named, "careful"], players=3, games=4)
+
+
+def test_the_examples_in_docs_python_md_run():
+    """docs/python.md "A game step by step" and its bot example (the >>> blocks)."""
+    import doctest
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "docs" / "python.md"
+    failures, tried = doctest.testfile(str(path), module_relative=False,
+                                       optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert tried >= 12 and failures == 0

@@ -257,7 +257,7 @@ class AssState:
         """Per seat, minus its minus points (A-10) at the end; 0 for every seat before."""
         if not self.done:
             return [0.0] * self.n
-        return [-float(p) for p in self.minus_points()]
+        return [float(-p) for p in self.minus_points()]
 
     def strategy_move(self, player: Player) -> int:
         """The action a reference :class:`Player` (a registered strategy) chooses here."""

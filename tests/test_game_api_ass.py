@@ -30,14 +30,19 @@ def test_registered_strategies_through_the_state_give_the_engines_rows(players, 
         assert list(mine[column]) == list(values), column
 
 
-def test_a_game_move_by_move_agrees_with_the_reference_record():
-    from analyzer.engines.ass.reference import play_record
-    from strategies.registry import seat_strategies
+@pytest.mark.parametrize("field", [("random",), ("careful", "basic", "random", "pimc", "learned")],
+                         ids="+".join)
+def test_a_game_move_by_move_is_the_engines_trace(field):
+    """The moves asked through State, round by round, are the numba engine's trace."""
+    from analyzer.engines.ass.records import Tracer
 
-    state = play_game("ass", 11, 5, 5, ["random"])
-    record = play_record(11, 5, seat_strategies("ass", ["random"], 5))
-    assert state.rounds == record["rounds"]
-    assert [-r for r in state.returns()] == record["penalties"]
+    texts = tuple((list(field) * 5)[:5])
+    for index in range(3):
+        state = play_game("ass", 11, index, 5, list(texts))
+        record, status = Tracer(RunSpec("ass", 5, texts, 11)).record(index)
+        assert status == -1
+        assert state.rounds == record["rounds"]
+        assert [-r for r in state.returns()] == record["penalties"]
 
 
 def test_clone_is_independent():

@@ -32,17 +32,20 @@ def test_registered_strategies_through_the_state_give_the_engines_rows(players, 
         assert list(mine[column]) == list(values), column
 
 
-def test_a_deal_card_by_card_agrees_with_the_reference_record():
-    from analyzer.engines.jass.reference import ReferenceJass
-    from analyzer.games.jass.rules import make_rules
-    from strategies.registry import seat_strategies
+@pytest.mark.parametrize("field", [("random",), ("aim-low", "pimc:worlds=4", "random")],
+                         ids="+".join)
+def test_a_deal_card_by_card_is_the_engines_trace(field):
+    """The cards asked through State, trick by trick, are the numba engine's trace."""
+    from analyzer.engines.jass.records import trace_record
 
-    state = play_game("jass", 11, 5, 4, ["random"])
-    ref = ReferenceJass(make_rules(4), seat_strategies("jass", ["random"], 4))
-    record = ref.play_single_deal(11, 5)["deals"][0]
-    assert state.d.tricks == record["tricks"]
-    assert state.points() == record["points"]
-    assert state.returns() == [float(s) for s in record["sticks"]]
+    texts = tuple((list(field) * 3)[:3])
+    spec = RunSpec("jass", 3, texts, 11, mode="deals")
+    for index in range(3):
+        state = play_game("jass", 11, index, 3, list(texts))
+        record = trace_record(spec, index)["deals"][0]
+        assert state.d.tricks == record["tricks"]
+        assert state.points() == record["points"]
+        assert state.returns() == [float(s) for s in record["sticks"]]
 
 
 def test_clone_is_independent():

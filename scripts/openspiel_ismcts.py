@@ -5,8 +5,11 @@ An outside yardstick: OpenSpiel's own imperfect-information search
 games that ``import cardlab.openspiel`` registers. Duplicate format: every deal is played
 twice with the same seat as the *hero* and ``basic`` in every other seat, once with cardlab's
 ``pimc`` as the hero and once with IS-MCTS; the hero seat rotates with the deal. pimc plays
-first; its mean time per decision (measured on these very moves) is then the time IS-MCTS
-gets for each of its decisions. The result is the per-deal paired difference of the hero's
+first; its mean CPU time per decision (``time.process_time``, measured on these very moves;
+CPU time, not wall-clock time, so that other work on a shared machine does not count) is then
+the time IS-MCTS gets for each of its decisions, but never fewer than 2 simulations (the first
+only expands the root). A second IS-MCTS hero gets a fixed number of simulations a move
+(``--ass-sims``, ``--jass-sims``): how it plays when given far more time. The result is the per-deal paired difference of the hero's
 result with its 95% interval (normal approximation over deals).
 
 Who's the Ass?: one game (the hero's minus points, lower is better). Plus-Minus Jass: one
@@ -55,10 +58,10 @@ class TimedISMCTS:
                 if len(legal) == 1:
                     return [(legal[0], 1.0)]
                 inner._root_node = inner.create_new_node(state)
-                end = time.perf_counter() + seconds
+                end = time.process_time() + seconds
                 n = 0
                 # at least 2: the first only expands the root
-                while n < max(2, simulations) or time.perf_counter() < end:
+                while n < max(2, simulations) or time.process_time() < end:
                     inner.run_simulation(inner.sample_root_state(state))
                     n += 1
                 self.simulations.append(n)
@@ -87,10 +90,10 @@ class IsmctsSeat:
     def act(self, state: Any, seat: int) -> int:
         os_state = self.game.new_initial_state()
         os_state.inner = state
-        t = time.perf_counter()
+        t = time.process_time()
         action = int(self.search.bot.step(os_state))
         if len(state.legal_actions()) > 1:
-            self.times.append(time.perf_counter() - t)
+            self.times.append(time.process_time() - t)
         return action
 
 
@@ -104,10 +107,10 @@ def _time_pimc(game: str, times: list[float]) -> None:
         def move(self, table, turn, *rest):
             if not self.strategy.label().startswith("pimc"):
                 return original(self, table, turn, *rest)
-            t = time.perf_counter()
+            t = time.process_time()
             out = original(self, table, turn, *rest)
             if len(reference.legal_moves(table.hands[turn.seat], turn)) > 1:
-                times.append(time.perf_counter() - t)
+                times.append(time.process_time() - t)
             return out
 
         reference.Player.move = move
@@ -117,10 +120,10 @@ def _time_pimc(game: str, times: list[float]) -> None:
         original = ReferenceJass._strategy_card
 
         def card(self, seat, d, legal, *rest):
-            t = time.perf_counter()
+            t = time.process_time()
             out = original(self, seat, d, legal, *rest)
             if self.strategies[seat].label().startswith("pimc") and len(legal) > 1:
-                times.append(time.perf_counter() - t)
+                times.append(time.process_time() - t)
             return out
 
         ReferenceJass._strategy_card = card
@@ -208,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jass-sims", type=int, default=100)
     p.add_argument("--games", default="ass,jass")
     args = p.parse_args(argv)
-    start = time.perf_counter()
+    start = time.process_time()
     out = []
     for game in args.games.split(","):
         if game == "ass":  # minus points run to tens: UCT's exploration scaled to match
@@ -218,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
             m = measure("jass", args.jass_players, args.deals, args.seed, args.jass_pimc, 2.0,
                         args.jass_sims)
         out += report(m) + [""]
-    out.append(f"({time.perf_counter() - start:.0f} s)")
+    out.append(f"({time.process_time() - start:.0f} s CPU time)")
     print("\n".join(out))
     return 0
 

@@ -9,8 +9,9 @@ first; its mean CPU time per decision (``time.process_time``, measured on these 
 CPU time, not wall-clock time, so that other work on a shared machine does not count) is then
 the time IS-MCTS gets for each of its decisions, but never fewer than 2 simulations (the first
 only expands the root). A second IS-MCTS hero gets a fixed number of simulations a move
-(``--ass-sims``, ``--jass-sims``): how it plays when given far more time. The result is the per-deal paired difference of the hero's
-result with its 95% interval (normal approximation over deals).
+(``--ass-sims``, ``--jass-sims``): how it plays when given far more time. The result is the
+per-deal paired difference of the hero's result with its 95% interval (normal approximation
+over deals).
 
 Who's the Ass?: one game (the hero's minus points, lower is better). Plus-Minus Jass: one
 deal (the hero's sticks, J-9, higher is better; card points beside). Both are played through
@@ -97,8 +98,9 @@ class IsmctsSeat:
         return action
 
 
-def _time_pimc(game: str, times: list[float]) -> None:
-    """Record the time of every pimc decision with more than one legal action."""
+def _time_pimc(game: str, times: list[float]) -> Any:
+    """Record the time of every pimc decision with more than one legal action; return the
+    function that undoes it."""
     if game == "ass":
         from analyzer.engines.ass import reference
 
@@ -114,6 +116,7 @@ def _time_pimc(game: str, times: list[float]) -> None:
             return out
 
         reference.Player.move = move
+        return lambda: setattr(reference.Player, "move", original)
     else:
         from analyzer.engines.jass.reference import ReferenceJass
 
@@ -127,6 +130,7 @@ def _time_pimc(game: str, times: list[float]) -> None:
             return out
 
         ReferenceJass._strategy_card = card
+        return lambda: setattr(ReferenceJass, "_strategy_card", original)
 
 
 def measure(game: str, players: int, deals: int, seed: int, pimc: str, uct_c: float,
@@ -134,7 +138,7 @@ def measure(game: str, players: int, deals: int, seed: int, pimc: str, uct_c: fl
     from cardlab.games.play import play_game
 
     times: list[float] = []
-    _time_pimc(game, times)
+    undo = _time_pimc(game, times)
     lineup = ["basic"] * players
     lineup[0] = pimc
     play_game(game, seed + 10_000, 0, players, lineup)  # compile the search first
@@ -148,6 +152,7 @@ def measure(game: str, players: int, deals: int, seed: int, pimc: str, uct_c: fl
         state = play_game(game, seed, i, players, lineup)
         finals.append((i, hero))
         results["pimc"].append(_hero(game, state, hero))
+    undo()
     per_move = float(np.mean(times))
     short = "python_whos_the_ass" if game == "ass" else "python_plus_minus_jass"
     arms = {"ismcts": IsmctsSeat(short, {"players": players}, per_move, uct_c, seed)}

@@ -85,3 +85,19 @@ def test_the_documented_examples_run():
 
     failures, tried = doctest.testmod(cardlab.openspiel)
     assert tried >= 5 and failures == 0
+
+
+def test_the_ismcts_script_reports_paired_intervals(capsys):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    import openspiel_ismcts
+
+    from analyzer.engines.jass.reference import ReferenceJass
+
+    before = ReferenceJass._strategy_card
+    assert openspiel_ismcts.main(["--deals", "3", "--games", "jass", "--jass-sims", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "| pimc |" in out and "| ismcts 3 |" in out and "pimc - it:" in out
+    assert ReferenceJass._strategy_card is before  # the timing is undone

@@ -181,3 +181,36 @@ def test_the_examples_in_docs_python_md_run():
     failures, tried = doctest.testfile(str(path), module_relative=False,
                                        optionflags=doctest.NORMALIZE_WHITESPACE)
     assert tried >= 12 and failures == 0
+
+
+def test_a_bot_is_shown_its_own_information_and_other_hands_redealt():
+    """What a bot gets cannot peek: its information state is the true one, the hands it
+    cannot see are redealt (the same sizes, the holdings the record shows kept)."""
+    shown = []
+
+    class Spy:
+        name = "spy"
+
+        def act(self, state, seat):
+            shown.append(state)
+            return state.legal_actions()[-1]
+
+    import cardlab.games.play as play
+
+    truth = State.new_game(4, 1, 4)
+    redealt = 0
+    for _ in range(20):
+        seat = truth.current_player()
+        before = truth.clone()
+        truth.apply_action(play._ask_bot(Spy(), truth, seat, play.resample_hands_for("ass"),
+                                         play.PyRng(4, 1, 99).randbelow))
+        got = shown[-1]
+        assert got.rng is None
+        assert got.information_state_string(seat) == before.information_state_string(seat)
+        assert got.information_state_tensor(seat) == before.information_state_tensor(seat)
+        for s in range(4):
+            assert sum(got.table.hands[s]) == sum(before.table.hands[s])
+            assert all(g >= k for g, k in zip(got.table.hands[s], before.table.known[s],
+                                              strict=True))
+        redealt += got.table.hands != before.table.hands
+    assert redealt >= 15

@@ -144,3 +144,35 @@ def test_a_python_bot_takes_a_seat_in_simulate_and_compare():
     assert mine.drop(columns="strategy").equals(engine.drop(columns="strategy"))
     c = cardlab.compare("jass", [BasicBot(), "aim-low"], players=3, games=6, seed=2)
     assert sorted(c.ranking["strategy"]) == ["aim-low", "my-basic"]
+
+
+def test_a_bot_is_shown_its_own_information_and_other_hands_redealt():
+    """What a bot gets cannot peek: its information state is the true one, the hands it
+    cannot see are redealt, never giving a seat a card the record proves it lacks."""
+    import cardlab.games.play as play
+
+    shown = []
+
+    class Spy:
+        name = "spy"
+
+        def act(self, state, seat):
+            shown.append(state)
+            return state.legal_actions()[-1]
+
+    truth = State.new_deal(6, 2, 3)
+    redealt = 0
+    for _ in range(30):
+        seat = truth.current_player()
+        before = truth.clone()
+        truth.apply_action(play._ask_bot(Spy(), truth, seat, play.resample_hands_for("jass"),
+                                         play.PyRng(6, 2, 99).randbelow))
+        got = shown[-1]
+        assert got.rng is None
+        assert got.information_state_string(seat) == before.information_state_string(seat)
+        assert got.information_state_tensor(seat) == before.information_state_tensor(seat)
+        for s in range(3):
+            assert len(got.d.hands[s]) == len(before.d.hands[s])
+            assert not set(got.d.hands[s]) & before.ref.banned_cards(before.d, s)
+        redealt += got.d.hands != before.d.hands
+    assert redealt >= 20

@@ -95,6 +95,15 @@ def _ask_bot(bot: Any, state: Any, seat: int, resample: Any, draw: Any) -> int:
                            "(an int from legal_actions())") from None
 
 
+def resample_hands_for(game: str) -> Any:
+    """The function that redeals the hands a seat cannot see (``resample_hands``)."""
+    if game == "ass":
+        from analyzer.engines.ass.state import resample_hands
+    else:
+        from analyzer.engines.jass.state import resample_hands
+    return resample_hands
+
+
 def play_game(game: str, seed: int, index: int, players: int, strategies: Sequence[Any],
               rules: dict[str, Any] | None = None) -> Any:
     """Play game (Who's the Ass?) or single deal (Plus-Minus Jass) ``index`` of ``seed`` to
@@ -104,8 +113,9 @@ def play_game(game: str, seed: int, index: int, players: int, strategies: Sequen
     draw = PyRng(seed, index, BOT_STREAM).randbelow
     if game == "ass":
         from analyzer.engines.ass.reference import Player
-        from analyzer.engines.ass.state import resample_hands
         from cardlab.games.ass import State
+
+        resample_hands = resample_hands_for("ass")
 
         state: Any = State.new_game(seed, index, players, rules)
         seats = [e if is_bot(e) else Player(e, state.rng) for e in entries]
@@ -117,9 +127,10 @@ def play_game(game: str, seed: int, index: int, players: int, strategies: Sequen
             state.apply_action(action)
         return state
     if game == "jass":
-        from analyzer.engines.jass.state import resample_hands
         from cardlab.games.jass import State
         from strategies.registry import parse_strategy
+
+        resample_hands = resample_hands_for("jass")
 
         state = State.new_deal(seed, index, players, rules)
         standins = [parse_strategy("jass", "basic") if is_bot(e) else e for e in entries]

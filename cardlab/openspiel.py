@@ -128,7 +128,8 @@ class _CardState(pyspiel.State):
 
     def resample_from_infostate(self, player: int, sampler: Any = None) -> _CardState:
         """A state with the same information state for ``player``: the other hands redealt
-        from what it cannot see, consistently with the public record."""
+        from what it cannot see, consistently with the public record (A-11, J-11). The draws
+        come from this module's own generator; ``sampler`` is accepted and not used."""
         out = self.clone()
         if self.inner is not None:
             out.inner = self._resample(self.inner, player, lambda n: _rng.randrange(n))

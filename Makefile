@@ -23,9 +23,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv --without-pip $(VENV)
 	if $(PYTHON) -m pip --python $(PY) install -q uv \
 	   || { $(PY) -m ensurepip --default-pip > /dev/null && $(PY) -m pip install -q uv; }; then \
-	  $(VENV)/bin/uv pip install -q --python $(PY) pip -e '.[dev]'; \
+	  $(VENV)/bin/uv pip install -q --python $(PY) pip -e '.[dev,openspiel]'; \
 	else \
-	  $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q -e '.[dev]'; \
+	  $(PY) -m pip install -q --upgrade pip && $(PY) -m pip install -q -e '.[dev,openspiel]'; \
 	fi
 	PYTHONDONTWRITEBYTECODE= $(PY) scripts/write_bytecode.py
 	touch $@

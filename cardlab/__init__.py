@@ -33,6 +33,11 @@ The names:
 - :func:`compare`: strategies in the duplicate format (every strategy in every seat of the
   same deals), ranked with paired intervals (``cardlab study compare``).
 - :func:`strategies`: the registered strategies of a game.
+
+Both games one move at a time (OpenSpiel's ``State`` interface) are in :mod:`cardlab.games`;
+a bot written against it in plain Python (an object with ``act(state, seat) -> action``) can
+take a seat in :func:`simulate` and :func:`compare` beside the registered strategies, slowly
+(the readable reference engine plays its tables, one process; :mod:`cardlab.games.play`).
 """
 
 from __future__ import annotations
@@ -102,13 +107,22 @@ def simulate(
     ``strategy`` after ``seat``. ``rows.attrs`` holds game, mode, players, seed, rules, start
     and the strategies by seat.
 
+    A strategy may also be a Python bot (an object with ``act(state, seat)``,
+    :mod:`cardlab.games.play`): then every game is played by the reference engine, step by
+    step in this process, thousands of times slower than the engines (Who's the Ass? games,
+    Plus-Minus Jass deals only; ``workers`` and ``progress`` do not apply).
+
     >>> rows = simulate("jass", players=3, strategies="aim-low", games=10, mode="deals", seed=3)
     >>> len(rows), rows.attrs["mode"], sorted(set(rows["strategy"]))
     (30, 'deals', ['aim-low'])
     """
     from analyzer.engines.kernel import RunSpec, kernel_module
     from analyzer.games import registry
+    from cardlab.games.play import is_bot
 
+    if is_bot(strategies) or (not isinstance(strategies, str)
+                              and any(is_bot(s) for s in strategies)):
+        return _simulate_bots(game, players, strategies, games, seed, mode, rules, start)
     description = registry.get(game)
     mode = mode or description.default_mode
     description.mode(mode)
@@ -120,6 +134,33 @@ def simulate(
     from analyzer.runner import collect
 
     rows = collect(spec, games, start=start, workers=workers, progress=progress)
+    return _with_strategies(rows, labels, {"game": game, "mode": spec.mode,
+                                           "players": players, "seed": seed,
+                                           "rules": dict(spec.rules), "start": start,
+                                           "count": games, "complete": True})
+
+
+def _simulate_bots(game: str, players: int, strategies: Any, games: int, seed: int, mode: str,
+                   rules: dict[str, Any] | None, start: int) -> pd.DataFrame:
+    """:func:`simulate` of a table with a Python bot: every game through the reference
+    engine's step-wise state (:mod:`cardlab.games.play`), one process, slowly."""
+    from analyzer.engines.kernel import RunSpec, kernel_module
+    from cardlab.games.play import bot_label, check_mode, collect_rows, is_bot
+
+    entries = [strategies] if is_bot(strategies) else list(strategies)
+    if len(entries) == 1:
+        entries *= players
+    if len(entries) != players:
+        raise CardlabError(f"{len(entries)} strategies for {players} players; give one for "
+                           "every seat, or one per seat")
+    mode = check_mode(game, mode)
+    if not isinstance(games, int) or games < 1:
+        raise CardlabError(f"games must be a whole number of at least 1, got {games!r}")
+    texts = ["basic" if is_bot(e) else e for e in entries]
+    spec = kernel_module(game).validate(RunSpec(game, players, tuple(texts), seed, mode,
+                                                dict(rules or {})))
+    labels = [bot_label(e) if is_bot(e) else spec.strategies[i] for i, e in enumerate(entries)]
+    rows = collect_rows(game, players, entries, games, seed, start, dict(spec.rules))
     return _with_strategies(rows, labels, {"game": game, "mode": spec.mode,
                                            "players": players, "seed": seed,
                                            "rules": dict(spec.rules), "start": start,
@@ -244,13 +285,13 @@ class Comparison:
 
 def compare(
     game: str,
-    strategies: Sequence[str],
+    strategies: Sequence[Any],
     players: int | Sequence[int] = 4,
     games: int = 1000,
     seed: int = DEFAULT_SEED,
     mode: str = "",
     rules: dict[str, Any] | None = None,
-    table: str | None = None,
+    table: Any = None,
     workers: int | None = None,
 ) -> Comparison:
     """Rank ``strategies`` in the duplicate format on ``games`` deals (matches) per player
@@ -258,16 +299,27 @@ def compare(
     deals (or, with ``table``, one seat at a table of that strategy). Identical strategies are
     refused; the pairs' intervals are adjusted for the number of comparisons.
 
+    A strategy (or ``table``) may be a Python bot (:mod:`cardlab.games.play`): its tables are
+    played by the reference engine, slowly (Who's the Ass? games, Plus-Minus Jass deals), and
+    strategies are merged by name only (no probe deals).
+
     >>> c = compare("ass", ["careful", "basic"], players=4, games=40, seed=1)
     >>> sorted(c.ranking["strategy"])
     ['basic', 'careful']
     """
     from analyzer.runner.play import KernelBackend
     from analyzer.studies.compare import run_compare
+    from cardlab.games.play import BotBackend, check_mode, is_bot
 
     counts = (players,) if isinstance(players, int) else tuple(players)
-    result = run_compare(KernelBackend(workers=workers), game, list(strategies), counts,
-                         games, seed, mode=mode, rules=rules, table=table)
+    bots = [s for s in [*strategies, table] if is_bot(s)]
+    if bots:  # a bot plays through the reference engine: no probe deals (merge_same)
+        result = run_compare(BotBackend(game, bots, workers=workers), game, list(strategies),
+                             counts, games, seed, mode=check_mode(game, mode), rules=rules,
+                             table=table, probe_deals=0)
+    else:
+        result = run_compare(KernelBackend(workers=workers), game, list(strategies), counts,
+                             games, seed, mode=mode, rules=rules, table=table)
     return Comparison(result.tables["ranking"], result.tables["pairs"],
                       list(result.headlines), list(result.alerts), dict(result.manifest))
 

@@ -43,7 +43,9 @@ def _check_players(game: str, counts: tuple[int, ...]) -> None:
 
 def _players(text: str) -> tuple[int, ...]:
     try:
-        counts = tuple(int(p) for p in text.split(","))
+        from analyzer.numbers import parse_int_list
+
+        counts = tuple(parse_int_list(text, "--players"))
     except ValueError:
         raise CardlabError(f"--players must be numbers 3..12 separated by commas; got {text!r}"
                            ) from None

@@ -33,6 +33,8 @@ OUT_HELP = "Study results folder (each study writes its own subfolder)."
 
 def parse_ints(text: str, what: str) -> list[int]:
     """'3-12' or '3,4,8' or '5' into a list of ints (one-line error otherwise)."""
+    from analyzer.numbers import parse_int
+
     values: list[int] = []
     if not text.isascii():
         raise CardlabError(f"{what} must be numbers like '3-12' or '3,4,8'; got {text!r}")
@@ -41,9 +43,9 @@ def parse_ints(text: str, what: str) -> list[int]:
             part = part.strip()
             if "-" in part[1:]:
                 lo, hi = part.split("-", 1)
-                values.extend(range(int(lo), int(hi) + 1))
+                values.extend(range(parse_int(lo.strip()), parse_int(hi.strip()) + 1))
             elif part:
-                values.append(int(part))
+                values.append(parse_int(part))
     except ValueError:
         raise CardlabError(f"{what} must be numbers like '3-12' or '3,4,8'; got {text!r}") from None
     if not values:
@@ -58,6 +60,8 @@ def parse_rules(items: list[str]) -> dict[str, str]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise CardlabError(f"a rules option is written key=value; got {item!r}")
+        if key.strip() in rules:  # the last would silently win
+            raise CardlabError(f"--rule {key.strip()} is given twice")
         rules[key.strip()] = value.strip()
     return rules
 

@@ -5,7 +5,6 @@ message of a damaged weights file. Each test names its item."""
 from __future__ import annotations
 
 import json
-import shlex
 
 import pytest
 import typer
@@ -129,3 +128,28 @@ def test_safety2_item07_the_number_parser():
     assert parse_pairs("a=1,b=2", "--x") == {"a": 1.0, "b": 2.0}
     with pytest.raises(NumberError, match="twice"):
         parse_pairs("a=1,a=2", "--x")
+
+
+@pytest.mark.parametrize("game", ["ass", "jass"])
+@pytest.mark.parametrize(("value", "word"), [(float("nan"), "NaN"), (float("inf"), "infinite")])
+def test_safety2_item20_a_non_finite_weight_is_named_by_row_and_column(tmp_path, game, value,
+                                                                       word):
+    """A weights file with NaN in it said "holds weights of shape (3, 54), not (3, 54) finite
+    numbers": the shape was right, what was wrong went unsaid."""
+    import numpy as np
+
+    from strategies.ass import learned_weights as ass_weights
+    from strategies.jass import learned_weights as jass_weights
+
+    model = {"ass": ass_weights.MODEL, "jass": jass_weights.MODEL}[game]
+    doc = model.document(np.zeros(model.phases * model.n_features), {"command": "test"})
+    doc["weights"][1][2] = value
+    doc["weights"][1][4] = value
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ValueError) as err:
+        model.load(path)
+    message = str(err.value)
+    assert f"{word}" in message and "row 1, column 2" in message and "1 more" in message
+    assert str(path) in message and "\n" not in message
+    assert f"({model.phases}, {model.n_features})" not in message

@@ -153,3 +153,50 @@ def test_safety2_item20_a_non_finite_weight_is_named_by_row_and_column(tmp_path,
     assert f"{word}" in message and "row 1, column 2" in message and "1 more" in message
     assert str(path) in message and "\n" not in message
     assert f"({model.phases}, {model.n_features})" not in message
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--hand", "1 2 3", "--sizes", "3,4,5,6", "--just-took-ass"], "--just-took-ass"),
+    (["--hand", "1 2 A", "--sizes", "4,3,5,6", "--round", "5", "--seat", "1",
+      "--just-took-ass"], "--just-took-ass"),
+])
+def test_safety2_item14_just_took_ass_needs_the_ass_and_the_lead(cli, args, words):
+    code, _, err = cli("analyze", "ass", *args)
+    assert code == 2, err
+    one_error(err, words)
+
+
+def test_safety2_item14_sticks_of_a_match_already_won_are_refused(cli):
+    hand = "B6 B7 B8 B9 B10 BU BO BK BA"
+    code, _, err = cli("analyze", "jass", "--hand", hand, "--sticks", "100,0,0,0")
+    assert code == 2
+    one_error(err, "already over")
+    code, _, err = cli("analyze", "jass", "--hand", hand, "--sticks", "7,6,0,0")
+    assert code == 2
+    one_error(err, "J-10")
+
+
+@pytest.mark.parametrize("game", ["ass", "jass"])
+@pytest.mark.parametrize(("args", "words"), [
+    (["--worlds", "5"], "--worlds applies with --analyze"),
+    (["--analysis-seed", "3"], "--analysis-seed applies with --analyze"),
+    (["--format", "json"], "--format applies with --analyze"),
+    (["--seat", "1"], "--seat applies with --analyze"),
+    (["--analyze", "--analysis-seed", "-3"], "--analysis-seed must be"),
+])
+def test_safety2_item14_analysis_options_without_analyze_are_refused_alike(cli, game, args,
+                                                                            words):
+    code, out, err = cli("replay", game, "--seed", "1", "--index", "0", *args)
+    assert code == 2 and out == "", err
+    one_error(err, words)
+
+
+def test_safety2_item14_train_from_refuses_the_options_of_rounds(cli, tmp_path):
+    (tmp_path / "dec").mkdir()
+    for option, value in (("--rounds", "5"), ("--games", "10"), ("--worlds", "8"),
+                          ("--eval-seed", "3")):
+        code, _, err = cli("train", "ass", "--from", tmp_path / "dec", "--out",
+                           tmp_path / "t", option, value)
+        assert code == 2, err
+        one_error(err, f"{option} applies to training rounds")
+    assert not (tmp_path / "t").exists()

@@ -374,6 +374,11 @@ def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | N
                                f"--hand, --round, --gone and --known; the deck has {copies}")
     if p == 0 and own.sum() == 0:
         raise CardlabError(f"seat {seat} leads but --hand is empty")
+    if just_took_ass and (p > 0 or own[ASS] == 0):
+        raise CardlabError("--just-took-ass: the seat that took the ass holds it and starts the "
+                           "next round (A-7, A-8); " + ("--round has plays before you, so you "
+                                                       "do not lead" if p > 0 else
+                                                       "--hand has no ass (A)"))
     if p == 0 and min(size) == 0:
         raise CardlabError(f"a hand of 0 cards at the start of a round: the game is over (A-9); "
                            f"--sizes {sizes}")

@@ -35,12 +35,13 @@ SEED_HELP = "Seed of the analysis (0..2**63-1): the same seed, the same numbers.
 FORMAT_HELP = "table (default) or json."
 
 
-def check_common(worlds: int, seed: int, fmt: str) -> None:
+def check_common(worlds: int, seed: int, fmt: str, seed_option: str = "--seed") -> None:
     from analyzer.analysis.ass import max_worlds_check
-    from analyzer.cli.atomic import check_seed
+    from analyzer.seeds import MAX_SEED
 
     max_worlds_check(worlds)
-    check_seed(seed)
+    if not 0 <= seed <= MAX_SEED:
+        raise CardlabError(f"{seed_option} must be between 0 and 2**63-1; got {seed}")
     if fmt not in ("table", "json"):
         raise CardlabError(f"--format must be table or json; got {fmt!r}")
 
@@ -340,16 +341,35 @@ ANALYSIS_SEED_HELP = "With --analyze: seed of the analysis (0..2**63-1)."
 
 def check_analyze_options(analyze: bool, seats: list[int], worlds: int, seed: int, fmt: str,
                           players: int | None = None) -> None:
-    """The --analyze options of a replay, checked before any work."""
+    """The --analyze options of a replay, checked before any work: without --analyze, each
+    of them given is refused (none is silently ignored)."""
     if not analyze:
-        if seats:
-            raise CardlabError("--seat applies with --analyze")
+        given = ["--seat"] if seats else []
+        given += [flag for name, flag in (("worlds", "--worlds"),
+                                          ("analysis_seed", "--analysis-seed"),
+                                          ("fmt", "--format")) if _given(name)]
+        if given:
+            raise CardlabError(f"{given[0]} applies with --analyze")
         return
-    check_common(worlds, seed, fmt)
+    check_common(worlds, seed, fmt, "--analysis-seed")
     for s in seats:
         if s < 0 or (players is not None and s >= players):
             top = "" if players is None else f" to {players - 1}"
             raise CardlabError(f"--seat must be 0{top}; got {s}")
+
+
+def _given(name: str) -> bool:
+    """Whether the running command's parameter ``name`` was given (on the command line or by
+    an environment variable), not left at its default."""
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    if ctx is None:
+        return False
+    source = ctx.get_parameter_source(name)
+    return source is not None and source not in (ParameterSource.DEFAULT,
+                                                 ParameterSource.DEFAULT_MAP)
 
 
 def show_analysis(game: str, record: dict[str, Any], seats: list[int], worlds: int, seed: int,

@@ -405,7 +405,7 @@ def analyze(pos: Position, worlds: int = 1000, seed: int = 0, index: int = 0,
             with_pimc: bool = True) -> dict[str, Any]:
     """``{"position": ..., "moves": [...]}`` (values.move_rows: sticks from the deal, higher
     is better; card points beside them), every legal card on the same worlds."""
-    from analyzer.analysis.values import move_rows
+    from analyzer.analysis.values import MIN_INTERVAL_WORLDS, TOO_FEW, move_rows
 
     cards = legal_cards(pos)
     sticks, points = outcomes(pos, cards, worlds, seed, index)
@@ -417,5 +417,7 @@ def analyze(pos: Position, worlds: int = 1000, seed: int = 0, index: int = 0,
             "unit": "sticks from the deal (higher is better); card points beside them",
             "worlds_from": "the hand, the cards played and what they prove (pimc's "
             "infer=voids)"}
+    if sticks.shape[0] < MIN_INTERVAL_WORLDS:
+        info["intervals"] = TOO_FEW
     return {"position": info, "moves": rows}
 

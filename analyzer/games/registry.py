@@ -20,13 +20,17 @@ BUILTIN = ("analyzer.games.ass.description", "analyzer.games.jass.description")
 
 @dataclass(frozen=True)
 class Column:
-    """A result column, declared once: name, numpy dtype, meaning, and whether it describes
-    the whole unit (the same value repeated on every seat's row) rather than the seat."""
+    """A result column, declared once: name, numpy dtype, meaning, whether it describes
+    the whole unit (the same value repeated on every seat's row) rather than the seat, and
+    the range its values can take by the rules (``low``/``high``; None: no bound), which
+    every interval of it respects."""
 
     name: str
     dtype: str
     description: str
     per_unit: bool = False
+    low: float | None = None
+    high: float | None = None
 
 
 @dataclass(frozen=True)

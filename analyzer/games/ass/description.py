@@ -1,8 +1,18 @@
 """Who's the Ass?: the game's one description (analyzer/games/registry.py)."""
 
-from analyzer.games.ass.cards import WIN_SHARE_UNIT
+from analyzer.games.ass.cards import (
+    ASS_PENALTY,
+    COPIES,
+    JOKER_PENALTY,
+    N_JOKERS,
+    N_VALUES,
+    WIN_SHARE_UNIT,
+)
 from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
 from analyzer.metrics import PERCENT, Metric
+
+# The most minus points one seat can hold at the end of a game: the whole deck (A-1, A-10).
+DECK_MINUS_POINTS = COPIES * sum(range(1, N_VALUES + 1)) + N_JOKERS * JOKER_PENALTY + ASS_PENALTY
 
 # The result columns, declared once (the kernel's play_chunk returns exactly these, in order).
 GAME_COLUMNS = (
@@ -10,7 +20,7 @@ GAME_COLUMNS = (
            "game)"),
     Column("seat", "int16", "seat in dealing order, 0 gets the first card, n-1 deals (A-3)"),
     Column("minus_points", "int16", "minus points at the end: ass 20, joker 14, number its "
-           "value (A-10)"),
+           "value (A-10)", low=0, high=DECK_MINUS_POINTS),
     Column("ended_with_ass", "bool", "the seat held the ass at the end"),
     Column("dealt_ass", "bool", "the seat was dealt the ass (and so started the first round)"),
     Column("cards_left", "int16", "cards in hand at the end"),

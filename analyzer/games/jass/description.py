@@ -1,5 +1,6 @@
 """Plus-Minus Jass: the game's one description (analyzer/games/registry.py)."""
 
+from analyzer.games.jass.cards import DEAL_TOTAL
 from analyzer.games.jass.rules import DEFAULT_DEAL_CAP
 from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
 from analyzer.metrics import Metric
@@ -22,9 +23,11 @@ DEAL_COLUMNS = (
     Column("index", "int64", "deal number within the run (with the seed it identifies the "
            "deal)"),
     Column("seat", "int16", "position relative to the dealer: 0 plays first, n-1 deals (J-3)"),
-    Column("points", "int16", "card points won, last trick included (J-8; a deal totals 157)"),
+    Column("points", "int16", "card points won, last trick included (J-8; a deal totals 157)",
+           low=0, high=DEAL_TOTAL),
     Column("tricks", "int16", "tricks won"),
-    Column("sticks", "int16", "sticks for this deal alone (J-9 without remembered ties)"),
+    Column("sticks", "int16", "sticks for this deal alone (J-9 without remembered ties)",
+           low=0),
     Column("fixed_trump", "bool", "the seat played the card that fixed trump (J-5)"),
     Column("trump", "int8", "trump suit: -1 none, 0..3 = bells, shields, roses, acorns",
            per_unit=True),

@@ -5,6 +5,7 @@ message of a damaged weights file. Each test names its item."""
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 import typer
@@ -200,3 +201,220 @@ def test_safety2_item14_train_from_refuses_the_options_of_rounds(cli, tmp_path):
         assert code == 2, err
         one_error(err, f"{option} applies to training rounds")
     assert not (tmp_path / "t").exists()
+
+
+def test_safety2_item18_intervals_stay_inside_the_range_the_description_declares():
+    """Minus points are never below 0 (``analyze --worlds 2`` showed -72..86), card points lie
+    in [0, 157], a chance in [0, 1]; the ranges are read from the games' descriptions."""
+    import numpy as np
+
+    from analyzer.analysis.values import MIN_INTERVAL_WORLDS, move_rows, value_ranges
+    from analyzer.games import registry
+
+    ass_range = next(c for m in registry.get("ass").modes for c in m.columns
+                     if c.name == "minus_points")
+    assert value_ranges("ass")[""] == (ass_range.low, ass_range.high) == (0, 818)
+    assert value_ranges("jass", {"points": None})["points"] == (0, 157)
+    worlds = MIN_INTERVAL_WORLDS
+    skewed = np.zeros((worlds, 2), dtype=np.int64)
+    skewed[:3, 0] = 300  # mostly 0, a few very bad endings: a t interval reaches below 0
+    skewed[:, 1] = 1
+    wins = np.zeros((worlds, 2))
+    wins[0, :] = 1.0
+    rows = move_rows("ass", skewed, ["a", "b"], None, {"win": wins})
+    for row in rows:
+        assert row["low"] >= 0 and row["win_low"] >= 0 and row["win_high"] <= 1, row
+    high_points = np.full((worlds, 2), 157, dtype=np.int64)
+    high_points[:2, 0] = 0
+    rows = move_rows("jass", np.zeros((worlds, 2)), ["x", "y"], None, {"points": high_points})
+    assert all(r["points_high"] <= 157 and r["points_low"] >= 0 for r in rows), rows
+
+
+def test_safety2_item18_too_few_worlds_give_no_interval():
+    import numpy as np
+
+    from analyzer.analysis.values import MIN_INTERVAL_WORLDS, move_rows
+
+    same = np.full((2, 2), 5, dtype=np.int64)  # two worlds that agree: no zero-width interval
+    rows = move_rows("ass", same, ["a", "b"], None)
+    assert all(r["low"] is None and r["high"] is None and r["diff_low"] is None for r in rows)
+    rows = move_rows("ass", np.full((MIN_INTERVAL_WORLDS, 2), 5), ["a", "b"], None)
+    assert rows[0]["low"] == 5
+
+
+def test_safety2_item18_analyze_says_too_few_worlds(cli):
+    args = ("analyze", "ass", "--hand", "3 3 8 J", "--players", "4", "--sizes", "4,6,5,9",
+            "--gone", "1 1 2", "--known", "3:A", "--worlds", "2")
+    code, out, err = cli(*args)
+    assert code == 0, err
+    assert "too few worlds for an interval" in out
+    code, out, err = cli(*args, "--format", "json")
+    result = json.loads(out)
+    assert "too few worlds" in result["position"]["intervals"]
+    assert all(r["low"] is None for r in result["moves"])
+
+
+# --- item 5: a record from a file is replayed through the rules before it is analyzed ------
+
+
+def _ass_record(n=4, index=0):
+    from analyzer.engines.ass.reference import play_record
+    from strategies.registry import parse_strategy
+
+    return play_record(1, index, [parse_strategy("ass", "basic")] * n)
+
+
+def _jass_record():
+    from analyzer.engines.jass.reference import ReferenceJass
+    from analyzer.games.jass.rules import make_rules
+    from strategies.registry import parse_strategy
+
+    return ReferenceJass(make_rules(4, {}), [parse_strategy("jass", "basic")] * 4).play_match(1, 0)
+
+
+def _under_the_high(record):
+    """(round, play, seat, value, k): a play into a normal round by a seat that holds k cards
+    of a value not above the round's high so far (a legal record never plays them there)."""
+    from analyzer.engines.ass.positions import state_at
+
+    for r, rnd in enumerate(record["rounds"]):
+        if rnd["ass_round"]:
+            continue
+        for p, play in enumerate(rnd["plays"][1:], start=1):
+            state = state_at(record, r, p)
+            hand = state["hands"][play["seat"]]
+            for v in range(1, state["high"] + 1):
+                if v <= 13 and hand[v] >= state["k"]:
+                    return r, p, play["seat"], v, state["k"]
+    raise AssertionError("no such play")
+
+
+def _edit(name):
+    record = _ass_record()
+    if name == "nine-jokers":
+        record["hands"][0] = ["J"] * 9 + record["hands"][0][9:]
+        return record, "hands", "A-1"
+    if name == "low-on-high":
+        r, p, seat, v, k = _under_the_high(record)
+        record["rounds"][r]["plays"][p] = {"seat": seat, "cards": [str(v)] * k}
+        return record, f"round {r}, play {p}", "A-6"
+    if name == "never-held":
+        rnd = record["rounds"][1]
+        seat = rnd["plays"][0]["seat"]
+        held = set(record["hands"][seat])
+        missing = next(str(v) for v in range(13, 0, -1) if str(v) not in held)
+        rnd["plays"][0] = {"seat": seat, "cards": [missing]}
+        return record, "round 1, play 0", "A-2"
+    if name == "seat-7":
+        record["rounds"][1]["plays"][1]["seat"] = 7
+        return record, "round 1, play 1", "A-3"
+    if name == "wrong-starter":
+        record["rounds"][0]["starter"] = (record["rounds"][0]["starter"] + 1) % 4
+        return record, "round 0", "A-8"
+    if name == "99-players":
+        record["players"] = 99
+        return record, "players", "A-2"
+    raise AssertionError(name)
+
+
+@pytest.mark.parametrize("name", ["nine-jokers", "low-on-high", "never-held", "seat-7",
+                                  "wrong-starter", "99-players"])
+def test_safety2_item05_an_illegal_ass_record_names_its_first_illegal_step(cli, tmp_path, name):
+    record, step, ruling = _edit(name)
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n" + json.dumps(record) + "\n")  # the record is on line 2
+    code, out, err = cli("analyze", "ass", "--record", path, "--move", "40")
+    assert code == 2 and out == "", err
+    one_error(err, "line 2")
+    assert step in err and f"({ruling})" in err, err
+
+
+@pytest.mark.parametrize(("name", "step", "ruling"), [
+    ("two-hands", "deal 0 hands", "J-1"), ("leader-9", "deal 0 trick 2", "J-4"),
+    ("first-leader", "deal 0 trick 0", "J-3")])
+def test_safety2_item05_an_illegal_jass_record_names_its_first_illegal_step(cli, tmp_path, name,
+                                                                           step, ruling):
+    record = _jass_record()
+    deal = record["deals"][0]
+    if name == "two-hands":
+        deal["hands"][1][0] = deal["hands"][0][0]
+    elif name == "leader-9":
+        deal["tricks"][2]["leader"] = 9
+    else:
+        deal["tricks"][0]["leader"] = (deal["tricks"][0]["leader"] + 1) % 4
+    path = tmp_path / "matches.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    code, out, err = cli("analyze", "jass", "--record", path, "--move", "20")
+    assert code == 2 and out == "", err
+    one_error(err, "line 1")
+    assert step in err and f"({ruling})" in err, err
+
+
+def test_safety2_item05_unreadable_record_files_are_one_line(cli, tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(json.dumps(_ass_record()).encode() + b"\n\xff\xfe{}\n")
+    code, _, err = cli("analyze", "ass", "--record", path, "--move", "3")
+    assert code == 2
+    one_error(err, "line 2 is not UTF-8")
+    path.write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    code, _, err = cli("analyze", "ass", "--record", path, "--move", "3")
+    assert code == 2
+    one_error(err, "line 1 is not JSON")
+    record = _ass_record()
+    del record["rounds"][2]["winner"]
+    path.write_text(json.dumps(record) + "\n")
+    code, _, err = cli("analyze", "ass", "--record", path, "--move", "3")
+    assert code == 2
+    one_error(err, "not a game record")
+
+
+def test_safety2_item05_every_legal_reference_record_passes_the_replay():
+    from analyzer.engines.ass.records import first_illegal
+    from analyzer.engines.ass.reference import play_match_record
+    from analyzer.engines.jass.records import first_illegal as jass_first
+    from strategies.registry import parse_strategy
+
+    for n in (3, 4, 9, 12):
+        for i in range(3):
+            assert first_illegal(_ass_record(n, i)) is None
+            match = play_match_record(2, i, [parse_strategy("ass", "random")] * n)
+            assert first_illegal(match) is None
+    assert jass_first(_jass_record()) is None
+
+
+def _typed_line(out: str, game: str) -> list[str]:
+    line = next(x for x in out.splitlines() if x.startswith("Typed by hand: "))
+    args = shlex.split(line[len("Typed by hand: "):])
+    assert args[:3] == ["cardlab", "analyze", game]
+    return args[1:]
+
+
+@pytest.mark.parametrize("source", ["game", "match", "jass"])
+def test_safety2_item05_the_typed_by_hand_line_is_accepted_when_typed(cli, tmp_path, source):
+    """The "Typed by hand" line a recorded position prints runs as printed (a new ass round,
+    the round after taking the ass, a match's totals, Jass sticks)."""
+    from analyzer.engines.ass.reference import play_match_record
+    from strategies.registry import parse_strategy
+
+    path = tmp_path / "r.jsonl"
+    if source == "jass":
+        record, game, extra = _jass_record(), "jass", ["--deal", "1"]
+        moves = [0, 5, 13, 30]
+    else:
+        record = _ass_record() if source == "game" else play_match_record(
+            1, 0, [parse_strategy("ass", "basic")] * 4)
+        game, extra = "ass", ([] if source == "game" else ["--game-in-match", "2"])
+        rounds = record["rounds"] if source == "game" else record["games"][2]["rounds"]
+        starts = [sum(len(r["plays"]) for r in rounds[:k]) for k in range(len(rounds))]
+        after_ass = [starts[k + 1] for k in range(len(rounds) - 1) if rounds[k]["ass_round"]]
+        assert after_ass  # the taker of the ass leads next (--just-took-ass)
+        moves = [0, 1, 4, 9, *after_ass[:2]]
+    path.write_text(json.dumps(record) + "\n")
+    for move in moves:
+        code, out, err = cli("analyze", game, "--record", path, "--move", str(move), *extra,
+                             "--worlds", "2")
+        assert code == 0, (move, err)
+        typed = _typed_line(out, game)
+        code, again, err = cli(*typed, "--worlds", "2")
+        assert code == 0, (typed, err)
+        assert again.splitlines()[0] == out.splitlines()[0], (again, out)

@@ -247,13 +247,12 @@ def from_state(state: dict[str, Any], trace: np.ndarray | None) -> Position:
 
 
 def max_minus_points() -> int:
-    """The most minus points one seat can score in a game: every card of the deck in its
-    hand (A-1, A-10), the bound a match total grows by per game."""
-    from analyzer.engines.ass.reference import minus_points
+    """The most minus points one seat can score in a game, as the game's description bounds
+    its minus_points (the whole deck in one hand, A-1, A-10): what a match total grows by
+    per game at most."""
+    from analyzer.games.ass.description import DECK_MINUS_POINTS
 
-    deck = [COPIES] * (JOKER + 1)
-    deck[ASS], deck[JOKER] = 1, N_JOKERS
-    return minus_points(deck)
+    return DECK_MINUS_POINTS
 
 
 def parse_game(text: str) -> tuple[int, int]:
@@ -524,7 +523,7 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
             with_pimc: bool = True) -> dict[str, Any]:
     """``{"position": ..., "moves": [...]}`` (values.move_rows: minus points at the end of
     the game, lower is better), every legal move on the same ``worlds`` worlds."""
-    from analyzer.analysis.values import move_rows
+    from analyzer.analysis.values import MIN_INTERVAL_WORLDS, TOO_FEW, move_rows
 
     moves = legal_codes(pos)
     ass_round, p = bool(pos.view[PUB_ASS_ROUND]), int(pos.view[PUB_POS])
@@ -533,16 +532,15 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
     chosen = None
     if with_pimc:
         chosen = 0 if len(moves) == 1 else moves.index(pimc_move(pos, seed, index))
+    # every interval inside its value's range: minus points >= 0, a chance in [0, 1]
     rows = move_rows("ass", matrix, names, chosen, None if wins is None else {"win": wins})
-    for row in rows:  # a chance: its interval stays inside [0, 1]
-        if "win" in row:
-            row["win_low"] = None if row["win_low"] is None else max(row["win_low"], 0.0)
-            row["win_high"] = None if row["win_high"] is None else min(row["win_high"], 1.0)
     info = {**pos.info, "worlds": int(matrix.shape[0]),
             "seed": seed, "unit": "minus points at the end of the game (lower is better)"
             + ("; beside them the chance to win the match" if wins is not None else ""),
             "worlds_from": "the move record (pimc's infer=policy)" if pos.trace is not None
             else "hand sizes and known holdings (pimc's infer=voids)"}
+    if matrix.shape[0] < MIN_INTERVAL_WORLDS:
+        info["intervals"] = TOO_FEW
     return {"position": info, "moves": rows}
 
 

@@ -418,3 +418,20 @@ def test_safety2_item05_the_typed_by_hand_line_is_accepted_when_typed(cli, tmp_p
         code, again, err = cli(*typed, "--worlds", "2")
         assert code == 0, (typed, err)
         assert again.splitlines()[0] == out.splitlines()[0], (again, out)
+
+
+def test_safety2_item07_rules_options_read_numbers_strictly_and_once(cli, tmp_path):
+    """--rule values are numbers like any other: games_per_match=1_0 was 10, and
+    deal_cap=3 was refused as the text '3'."""
+    ass = ("study", "compare", "--game", "ass", "-s", "basic", "-s", "random", "--players",
+           "4", "--matches", "2", "-o", tmp_path / "o", "--no-progress")
+    for rules in (["--rule", "games_per_match=1_0"], ["--rule", "games_per_match=３"],
+                  ["--rule", "games_per_match=3", "--rule", "games_per_match=4"]):
+        code, _, err = cli(*ass, *rules)
+        assert code == 2, (rules, err)
+        one_error(err, "games_per_match")
+    assert not (tmp_path / "o").exists()
+    code, _, err = cli("study", "compare", "--game", "jass", "-s", "basic", "-s", "random",
+                       "--players", "4", "--matches", "2", "-o", tmp_path / "j",
+                       "--no-progress", "--rule", "deal_cap=3")
+    assert code == 0, err

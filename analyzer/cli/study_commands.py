@@ -62,7 +62,15 @@ def parse_rules(items: list[str]) -> dict[str, str]:
             raise CardlabError(f"a rules option is written key=value; got {item!r}")
         if key.strip() in rules:  # the last would silently win
             raise CardlabError(f"--rule {key.strip()} is given twice")
-        rules[key.strip()] = value.strip()
+        value = value.strip()
+        if any(c.isdigit() for c in value) or "_" in value:  # a count: read as every number is
+            from analyzer.numbers import NumberError, parse_int
+
+            try:
+                value = parse_int(value, f"--rule {key.strip()}")
+            except NumberError as exc:
+                raise CardlabError(str(exc)) from None
+        rules[key.strip()] = value
     return rules
 
 

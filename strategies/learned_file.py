@@ -58,7 +58,7 @@ class ModelFile:
         except FileNotFoundError:
             raise ValueError(f"learned weights file {path} is missing; run `cardlab train "
                              f"{self.game}` or reinstall cardlab") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             raise ValueError(f"learned weights file {path} is corrupt "
                              f"({exc.__class__.__name__}); {remake}") from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("game") != self.game:

@@ -435,3 +435,12 @@ def test_safety2_item07_rules_options_read_numbers_strictly_and_once(cli, tmp_pa
                        "--players", "4", "--matches", "2", "-o", tmp_path / "j",
                        "--no-progress", "--rule", "deal_cap=3")
     assert code == 0, err
+
+
+def test_safety2_item12_a_deeply_nested_weights_file_is_corrupt_not_a_recursion_error(tmp_path):
+    from strategies.ass import learned_weights
+
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match="is corrupt"):
+        learned_weights.MODEL.load(path)

@@ -171,8 +171,11 @@ def match_facts(record: dict[str, Any], g: int) -> tuple[int, int, list[int]]:
     for game in record["games"][:g]:
         for s, p in enumerate(game["seat_players"]):
             totals[p] += game["penalties"][s]
+    from analyzer.games.ass.rules import games_per_match
+
     seats = record["games"][g]["seat_players"]
-    return g, int(record["rules"]["games_per_match"]), [totals[seats[s]] for s in range(n)]
+    k = games_per_match(n, record.get("rules", {}))  # default: the number of players
+    return g, k, [totals[seats[s]] for s in range(n)]
 
 
 def engine_view(state: dict[str, Any]) -> np.ndarray:

@@ -216,7 +216,8 @@ def from_record(record: dict[str, Any], deal: int, move: int) -> Position:
     mine = sum(1 << c for k, c in enumerate(history[:move])
                if _seat_of(k, history, n, first, False) == seat)
     deal_no, totals, ties = match_standing(record, deal)
-    pos = build(n, record["rules"]["ruleset"] == "swiss", first, deal_no, totals, ties,
+    swiss = (record.get("rules") or {}).get("ruleset", "seed") == "swiss"  # J-6's default
+    pos = build(n, swiss, first, deal_no, totals, ties,
                 history[:move], dealt & ~mine, seat, "record")
     pos.info.update({"record_seed": record.get("seed"), "record_index": record.get("index"),
                      "deal": deal, "move": move})

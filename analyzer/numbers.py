@@ -13,6 +13,7 @@ No numba, no pandas: the CLI, the studies' sentences and the report all import t
 from __future__ import annotations
 
 import math
+import re
 
 PM = "±"
 MAX_DECIMALS = 8
@@ -82,3 +83,95 @@ def bounds(low: float, high: float, *, percent: bool = False) -> str:
     d = decimals_for((hi - lo) / 2)
     suffix = "%" if percent else ""
     return f"[{number(lo, d)}{suffix}, {number(hi, d)}{suffix}]"
+
+
+# --- reading numbers: the one parser of the command line ----------------------------------
+#
+# Python's int() and float() read far more than a person types as a number: full-width and
+# other non-ASCII digits (``１``, ``٣``), underscores (``1_0``), surrounding spaces, and
+# float() rounds ``1e-400`` to 0. Every number on cardlab's command line (an option's value,
+# each item of a list such as --sizes 13,12,13 or --game 2/4, each value of key=value pairs)
+# is read here instead: ASCII digits, an optional sign, for a real number a decimal point and
+# an exponent; nan and inf are read as words and left to the option's own check.
+
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_WORDS = {"nan": math.nan, "inf": math.inf, "infinity": math.inf}
+
+
+class NumberError(ValueError):
+    """A value that is not a number as the command line reads numbers (the message says
+    why). cardlab's errors module turns it into its one-line error where a command raises it;
+    inside typer it is the reason of "Invalid value for '--option'"."""
+
+
+def _shown(text: object) -> str:
+    return repr(text) if isinstance(text, str) else str(text)
+
+
+def _of(what: str) -> str:
+    return f"{what}: " if what else ""
+
+
+def parse_int(text: object, what: str = "a whole number") -> int:
+    """A whole number written with ASCII digits and an optional sign, nothing else (no
+    spaces, underscores, decimal point or non-ASCII digits)."""
+    if isinstance(text, bool):
+        raise NumberError(f"{_of(what)}{text!r} is not a whole number")
+    if isinstance(text, int):
+        return text
+    if not isinstance(text, str) or not _INT.fullmatch(text):
+        raise NumberError(f"{_of(what)}{_shown(text)} is not a whole number (ASCII digits 0-9 "
+                          "and an optional sign only; no spaces, underscores or decimals)")
+    return int(text)
+
+
+def parse_float(text: object, what: str = "a number") -> float:
+    """A real number: ASCII digits, an optional sign, decimal point and exponent (``0.05``,
+    ``1e-3``); ``nan``/``inf`` are read as such for the option's own check. A value too small
+    to hold (``1e-400``, which would read as 0) or too large (``1e400``) is refused."""
+    if isinstance(text, bool):
+        raise NumberError(f"{_of(what)}{text!r} is not a number")
+    if isinstance(text, (int, float)):
+        return float(text)
+    if not isinstance(text, str):
+        raise NumberError(f"{_of(what)}{_shown(text)} is not a number")
+    word = text.lower().lstrip("+-")
+    if word in _WORDS and text.isascii():
+        value = _WORDS[word]
+        return -value if text.startswith("-") else value
+    if not _FLOAT.fullmatch(text):
+        raise NumberError(f"{_of(what)}{text!r} is not a number (ASCII digits 0-9, an optional "
+                          "sign, decimal point and exponent, e.g. 0.05 or 1e-3; no spaces or "
+                          "underscores)")
+    value = float(text)
+    if math.isinf(value):
+        raise NumberError(f"{_of(what)}{text} is too large to hold (the largest is about 1.8e308)")
+    mantissa = re.split(r"[eE]", text)[0]
+    if value == 0 and any(c in "123456789" for c in mantissa):
+        raise NumberError(f"{_of(what)}{text} is too small to hold: it would read as 0 (the "
+                          "smallest is about 5e-324)")
+    return value
+
+
+def parse_int_list(text: str, what: str, sep: str = ",") -> list[int]:
+    """Whole numbers separated by ``sep`` (spaces around each allowed), each read by
+    :func:`parse_int`; an empty item is refused."""
+    items = text.split(sep)
+    return [parse_int(item.strip(), f"{what} {text!r}") for item in items]
+
+
+def parse_pairs(text: str, what: str, value=parse_float, sep: str = ",") -> dict[str, object]:
+    """``key=value`` pairs separated by ``sep``; a key given twice is refused (it would
+    silently keep the last)."""
+    out: dict[str, object] = {}
+    for item in text.split(sep):
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise NumberError(f"{what} {text!r}: write key=value pairs separated by {sep!r}")
+        if key in out:
+            raise NumberError(f"{what} {text!r}: {key} is given twice")
+        out[key] = value(raw.strip(), f"{what} {key}")
+    return out

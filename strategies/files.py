@@ -172,6 +172,9 @@ def read_file(path: str | Path) -> dict[str, list[StrategySpec]]:
         raise StrategyError(f"strategies file {path} cannot be read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise StrategyError(f"strategies file {path} is not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib recurses per nested array or inline table
+        raise StrategyError(f"strategies file {path} nests arrays or tables too deeply to "
+                            "read (a strategies file is tables of key = value)") from None
     out: dict[str, list[StrategySpec]] = {}
     for game, presets in data.items():
         known = games_registry.names()
@@ -277,6 +280,9 @@ def _appended(path: Path, presets: list[Preset], comment: str) -> tuple[bytes, b
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise StrategyError(f"{path} exists and is not a strategies file ({exc}); it is "
                                 "left as it is") from None
+        except RecursionError:
+            raise StrategyError(f"{path} exists and is not a strategies file (arrays or tables "
+                                "nested too deeply to read); it is left as it is") from None
     else:
         before = {}
     for p in presets:

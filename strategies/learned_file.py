@@ -58,7 +58,7 @@ class ModelFile:
         except FileNotFoundError:
             raise ValueError(f"learned weights file {path} is missing; run `cardlab train "
                              f"{self.game}` or reinstall cardlab") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
             raise ValueError(f"learned weights file {path} is corrupt "
                              f"({exc.__class__.__name__}); {remake}") from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("game") != self.game:
@@ -72,9 +72,19 @@ class ModelFile:
         except (KeyError, TypeError, ValueError):
             raise ValueError(f"learned weights file {path} is corrupt (no weights array)"
                              ) from None
-        if w.shape != (self.phases, self.n_features) or not np.all(np.isfinite(w)):
-            raise ValueError(f"learned weights file {path} holds weights of shape {w.shape}, "
-                             f"not ({self.phases}, {self.n_features}) finite numbers")
+        want = (self.phases, self.n_features)
+        if w.shape != want:
+            shape = "x".join(map(str, w.shape)) or "a single number"
+            raise ValueError(f"learned weights file {path} holds weights of shape {shape}, "
+                             f"not {want[0]}x{want[1]} (phases x features); {remake}")
+        bad = np.argwhere(~np.isfinite(w))
+        if len(bad):
+            r, c = (int(x) for x in bad[0])
+            what = "NaN" if np.isnan(w[r, c]) else "an infinite value"
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            raise ValueError(f"learned weights file {path} holds {what} at row {r}, column {c} "
+                             f"of its weights{more}: every weight must be a finite number; "
+                             f"{remake}")
         if doc.get("sha256") != self.digest(w):
             raise ValueError(f"learned weights file {path} is corrupt (its weights do not "
                              "match their sha256)")

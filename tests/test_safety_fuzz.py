@@ -34,11 +34,15 @@ POOLS = {
     "-p": ["3", "4", "2", "13", "x", ""],
     "--mode": ["matches", "deals", "games", "nosuch", ""],
     "--ruleset": ["seed", "swiss", "seed,swiss", "nosuch", ""],
-    "--game": ["ass", "jass", "poker", ""],
     "--keep": ["0,2", "1", "0-2", "x", "\u0663", ""],
     "--rule": ["ruleset=swiss", "deal_cap=3", "x", "=", "a=b"],
     "--metric": ["minus_points", "won", "sticks", "nosuch", "index", ""],
     "--better": ["lower", "higher", "sideways", ""],
+    # issue 42 item 12: values past int64 overflowed numpy (OverflowError tracebacks)
+    "--totals": ["0,0,0,0", "1,2,3,99999999999999999999999", "１,0,0,0", "1_0,0,0,0"],
+    "--sticks": ["0,0,0,0", "99999999999999999999,0,0,0", "100,0,0,0", "0,0,0"],
+    "--sizes": ["3,4,5,6", "3,4,5,6_0", "99999999999999999999,1,1,1"],
+    "--game": ["ass", "jass", "poker", "", "2/4", "２/4", "1/99999999999999999999"],
 }
 POSITIONAL = ["ass", "jass", "poker", "-", "x"]
 
@@ -188,3 +192,65 @@ def test_a_count_past_the_index_space_is_one_line_before_any_work(capsys, path, 
         assert [x for x in err.splitlines() if x.startswith("error: ")] == [
             x for x in err.splitlines() if "2**63" in x], (args, err)
         assert not (out / "o").exists() or not any((out / "o").rglob("*")), args
+
+
+DEEP_TOML = "[ass.deep]\nbase = \"basic\"\nx = " + "[" * 3000 + "]" * 3000 + "\n"
+HAND = ["analyze", "ass", "--hand", "1 2 3", "--sizes", "3,4,5,6"]
+JASS_HAND = ["analyze", "jass", "--hand", "B6 B7 B8 B9 B10 BU BO BK BA"]
+
+
+@pytest.fixture(scope="module")
+def decisions_run(tmp_path_factory):
+    """A decisions run folder (one game of pimc with two worlds)."""
+    from analyzer.learn.ass_decisions import run_decisions
+    from strategies.registry import parse_strategy
+
+    out = tmp_path_factory.mktemp("dec") / "run"
+    run_decisions(out, 1, 1, 3, parse_strategy("ass", "pimc:worlds=2"), resume=False,
+                  progress=False)
+    return out
+
+
+def _case(name, root, decisions_run):
+    """The command line (and files it needs, under ``root``) of one issue-42 item-12 case."""
+    if name == "totals":
+        return [*HAND, "--game", "2/4", "--totals", "1,2,3,99999999999999999999999"]
+    if name == "sticks":
+        return [*JASS_HAND, "--sticks", "99999999999999999999,0,0,0"]
+    if name == "summarize-decisions":
+        return ["summarize", str(decisions_run)]
+    if name == "replay-decisions":
+        return ["replay", "--from", str(decisions_run), "--index", "0"]
+    if name == "train-resume":
+        (root / "t").mkdir()
+        (root / "t" / "_train.json").write_text('{"game": "ass", "seed": ')
+        return ["train", "ass", "--out", str(root / "t"), "--resume", "-q"]
+    if name == "deep-toml":
+        (root / "deep.toml").write_text(DEEP_TOML)
+        return ["--strategies", str(root / "deep.toml"), "simulate", "ass", "-n", "2", "-s",
+                "deep", "-q"]
+    raise AssertionError(name)
+
+
+WORDS = {"totals": "--totals", "sticks": "--sticks", "summarize-decisions": "decisions",
+         "replay-decisions": "search decisions", "train-resume": "_train.json",
+         "deep-toml": "too deeply"}
+ITEM12 = ["totals", "sticks", "summarize-decisions", "replay-decisions", "train-resume",
+          "deep-toml"]
+
+
+@pytest.mark.parametrize("name", ITEM12)
+def test_safety2_item12_former_tracebacks_are_one_line(capsys, monkeypatch, tmp_path,
+                                                      decisions_run, name):
+    """Issue 42 item 12: each of these printed a traceback (OverflowError, KeyError 'spec',
+    JSONDecodeError, RecursionError); each is one ``error:`` line and exit 2."""
+    from cli_check import strategies_forgetter
+
+    strategies_forgetter(monkeypatch)
+    args = _case(name, tmp_path, decisions_run)
+    code = _exit_code_in(tmp_path, args)
+    err = capsys.readouterr().err
+    assert code == 2, (args, err)
+    assert "Traceback" not in err
+    errors = [x for x in err.splitlines() if x.startswith("error: ")]
+    assert len(errors) == 1 and WORDS[name] in errors[0], err

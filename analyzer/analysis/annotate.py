@@ -37,7 +37,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from analyzer.analysis.values import THRESHOLDS, label, loss_of
+from analyzer.analysis.values import (
+    MIN_INTERVAL_WORLDS,
+    THRESHOLDS,
+    TOO_FEW,
+    label,
+    loss_of,
+)
 
 LABELS = ("inaccuracy", "mistake", "blunder")
 GAME_STRIDE = 1000  # stream index of a move: game (deal) * GAME_STRIDE + its index
@@ -58,6 +64,7 @@ def annotate_game(game: str, record: dict[str, Any], *, seats: list[int] | None 
     return {"game": game, "unit": t.unit, "worlds": worlds, "seed": seed,
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake,
                            "blunder": t.blunder},
+            **({"intervals": TOO_FEW} if worlds < MIN_INTERVAL_WORLDS else {}),
             "moves": moves, "players": summary(moves, key)}
 
 
@@ -142,6 +149,6 @@ def summary(moves: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:
     for who in sorted(out):
         s = out[who]
         half = math.sqrt(halves[who])
-        s["lost_low"], s["lost_high"] = s["lost"] - half, s["lost"] + half
+        s["lost_low"], s["lost_high"] = max(s["lost"] - half, 0.0), s["lost"] + half
         rows.append(s)
     return rows

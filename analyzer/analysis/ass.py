@@ -52,6 +52,7 @@ from analyzer.games.ass.cards import (
     hand_names,
     move_cards,
 )
+from analyzer.numbers import NumberError, parse_int, parse_int_list
 
 DEFAULT_WORLDS = 1000
 MAX_WORLDS = 20_000
@@ -114,7 +115,7 @@ def _play_of(text: str, ass_round: bool, pos: int, what: str) -> int:
     text = text.strip()
     if text.lower() == "pass":
         return PASS
-    m = re.fullmatch(r"[Jj]\s*=\s*(\d+)", text)
+    m = re.fullmatch(r"[Jj]\s*=\s*([0-9]+)", text)
     if m:
         value = int(m.group(1))
         if not (ass_round and pos > 0) or value not in (1, JOKER_HIGH):
@@ -170,8 +171,11 @@ def match_facts(record: dict[str, Any], g: int) -> tuple[int, int, list[int]]:
     for game in record["games"][:g]:
         for s, p in enumerate(game["seat_players"]):
             totals[p] += game["penalties"][s]
+    from analyzer.games.ass.rules import games_per_match
+
     seats = record["games"][g]["seat_players"]
-    return g, int(record["rules"]["games_per_match"]), [totals[seats[s]] for s in range(n)]
+    k = games_per_match(n, record.get("rules", {}))  # default: the number of players (A-12)
+    return g, k, [totals[seats[s]] for s in range(n)]
 
 
 def engine_view(state: dict[str, Any]) -> np.ndarray:
@@ -245,6 +249,34 @@ def from_state(state: dict[str, Any], trace: np.ndarray | None) -> Position:
     return pos
 
 
+def max_minus_points() -> int:
+    """The most minus points one seat can score in a game, as the game's description bounds
+    its minus_points (the whole deck in one hand, A-1, A-10): what a match total grows by
+    per game at most."""
+    from analyzer.games.ass.description import DECK_MINUS_POINTS
+
+    return DECK_MINUS_POINTS
+
+
+def parse_game(text: str) -> tuple[int, int]:
+    """``--game G/K``: (G - 1, K), game G (1 first) of a match of K games (A-12: K at most
+    games_per_match allows)."""
+    from analyzer.games.ass.rules import MAX_GAMES_PER_MATCH
+
+    shape = f"--game {text!r}: write G/K, game G (1 first) of K, e.g. 2/4"
+    first, sep, last = text.partition("/")
+    try:
+        g, k = parse_int(first.strip(), "--game"), parse_int(last.strip(), "--game")
+    except NumberError as exc:
+        raise CardlabError(f"{shape} ({exc})") from None
+    if not sep or not 1 <= g <= k:
+        raise CardlabError(shape)
+    if k > MAX_GAMES_PER_MATCH:
+        raise CardlabError(f"--game {text}: a match has at most {MAX_GAMES_PER_MATCH:,} games "
+                           "(games_per_match)")
+    return g - 1, k
+
+
 def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | None,
           gone: str | None, known: list[str], just_took_ass: bool, totals: str | None,
           game: str | None) -> Position:
@@ -307,9 +339,12 @@ def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | N
     known_counts = np.zeros((n, 16), dtype=np.int64)
     for item in known:
         who, sep, cards = item.partition(":")
-        if not sep or not who.strip().isdigit():
+        try:
+            s = parse_int(who.strip(), "--known seat")
+        except NumberError:
+            s = None
+        if not sep or s is None:
             raise CardlabError(f"--known {item!r}: write SEAT:CARDS, e.g. --known 2:A")
-        s = int(who)
         if not 0 <= s < n or s == seat:
             raise CardlabError(f"--known {item!r}: the seat must be another player's, 0 to "
                                f"{n - 1} but not {seat}")
@@ -319,10 +354,9 @@ def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | N
         raise CardlabError(f"give --sizes: the hand sizes of all {n} seats now, e.g. "
                            + ",".join(["13"] * n))
     try:
-        size = [int(x) for x in sizes.split(",")]
-    except ValueError:
-        raise CardlabError(f"--sizes {sizes!r}: write {n} whole numbers separated by commas"
-                           ) from None
+        size = parse_int_list(sizes, "--sizes")
+    except NumberError as exc:
+        raise CardlabError(f"{exc}; write {n} whole numbers separated by commas") from None
     if len(size) != n or min(size) < 0:
         raise CardlabError(f"--sizes {sizes!r}: {n} hand sizes (0 or more) are needed, one "
                            "per seat")
@@ -342,6 +376,11 @@ def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | N
                                f"--hand, --round, --gone and --known; the deck has {copies}")
     if p == 0 and own.sum() == 0:
         raise CardlabError(f"seat {seat} leads but --hand is empty")
+    if just_took_ass and (p > 0 or own[ASS] == 0):
+        raise CardlabError("--just-took-ass: the seat that took the ass holds it and starts the "
+                           "next round (A-7, A-8); " + ("--round has plays before you, so you "
+                                                       "do not lead" if p > 0 else
+                                                       "--hand has no ass (A)"))
     if p == 0 and min(size) == 0:
         raise CardlabError(f"a hand of 0 cards at the start of a round: the game is over (A-9); "
                            f"--sizes {sizes}")
@@ -363,20 +402,23 @@ def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | N
     view[PUB_STARTER], view[PUB_HIGH_SEAT] = starter, high_seat
     view[PUB_MAY_LEAD_ASS] = int(p == 0 and own[ASS] > 0 and not just_took_ass)
     if game is not None:
-        m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", game)
-        if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
-            raise CardlabError(f"--game {game!r}: write G/K, game G (1 first) of K, e.g. 2/4")
-        view[PUB_GAME], view[PUB_GAMES] = int(m.group(1)) - 1, int(m.group(2))
+        view[PUB_GAME], view[PUB_GAMES] = parse_game(game)
     if totals is not None:
         try:
-            tot = [int(x) for x in totals.split(",")]
-        except ValueError:
-            tot = []
+            tot = parse_int_list(totals, "--totals")
+        except NumberError as exc:
+            raise CardlabError(f"{exc}; write {n} running totals of minus points") from None
         if len(tot) != n or min(tot) < 0:
             raise CardlabError(f"--totals {totals!r}: {n} running totals of minus points (0 or "
                                "more), one per seat")
         if game is None:
             raise CardlabError("--totals needs --game G/K (the match's game)")
+        g = int(view[PUB_GAME])
+        most = g * max_minus_points()
+        if max(tot) > most:
+            raise CardlabError(f"--totals {totals!r}: before game {g + 1} of a match a seat "
+                               f"has at most {most:,} minus points ({g} games of at most "
+                               f"{max_minus_points()}, A-10)")
         view[PUB_TOTALS: PUB_TOTALS + n] = tot
     pos = Position(view, None, {"game": "ass", "source": "typed"})
     if count_legal(pos) == 0:
@@ -484,7 +526,7 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
             with_pimc: bool = True) -> dict[str, Any]:
     """``{"position": ..., "moves": [...]}`` (values.move_rows: minus points at the end of
     the game, lower is better), every legal move on the same ``worlds`` worlds."""
-    from analyzer.analysis.values import move_rows
+    from analyzer.analysis.values import MIN_INTERVAL_WORLDS, TOO_FEW, move_rows
 
     moves = legal_codes(pos)
     ass_round, p = bool(pos.view[PUB_ASS_ROUND]), int(pos.view[PUB_POS])
@@ -493,16 +535,15 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
     chosen = None
     if with_pimc:
         chosen = 0 if len(moves) == 1 else moves.index(pimc_move(pos, seed, index))
+    # every interval inside its value's range: minus points >= 0, a chance in [0, 1]
     rows = move_rows("ass", matrix, names, chosen, None if wins is None else {"win": wins})
-    for row in rows:  # a chance: its interval stays inside [0, 1]
-        if "win" in row:
-            row["win_low"] = None if row["win_low"] is None else max(row["win_low"], 0.0)
-            row["win_high"] = None if row["win_high"] is None else min(row["win_high"], 1.0)
     info = {**pos.info, "worlds": int(matrix.shape[0]),
             "seed": seed, "unit": "minus points at the end of the game (lower is better)"
             + ("; beside them the chance to win the match" if wins is not None else ""),
             "worlds_from": "the move record (pimc's infer=policy)" if pos.trace is not None
             else "hand sizes and known holdings (pimc's infer=voids)"}
+    if matrix.shape[0] < MIN_INTERVAL_WORLDS:
+        info["intervals"] = TOO_FEW
     return {"position": info, "moves": rows}
 
 

@@ -56,6 +56,7 @@ from analyzer.games.jass.primitives import (
     S_TRUMP,
     ST_SIZE,
 )
+from analyzer.numbers import NumberError, parse_int_list
 
 WORLD_STREAM = 0
 PIMC_STREAM = 1
@@ -215,7 +216,8 @@ def from_record(record: dict[str, Any], deal: int, move: int) -> Position:
     mine = sum(1 << c for k, c in enumerate(history[:move])
                if _seat_of(k, history, n, first, False) == seat)
     deal_no, totals, ties = match_standing(record, deal)
-    pos = build(n, record["rules"]["ruleset"] == "swiss", first, deal_no, totals, ties,
+    swiss = (record.get("rules") or {}).get("ruleset", "seed") == "swiss"  # J-6's default
+    pos = build(n, swiss, first, deal_no, totals, ties,
                 history[:move], dealt & ~mine, seat, "record")
     pos.info.update({"record_seed": record.get("seed"), "record_index": record.get("index"),
                      "deal": deal, "move": move})
@@ -237,6 +239,30 @@ def typed_options(info: dict[str, Any], cards: list[str], first: int) -> str:
         out.append("--sticks " + ",".join(map(str, info["sticks"])))
         out += [f"--ties {pair}" for pair in info["ties"]]
     return " ".join(out)
+
+
+def parse_sticks(text: str, n: int) -> list[int]:
+    """``--sticks``: every seat's stick total before this deal, of a match still running
+    (J-10: a match ends once one player has 7 or more sticks and more than every other)."""
+    from analyzer.games.jass.rules import MAX_DEAL_CAP
+
+    try:
+        standings = parse_int_list(text, "--sticks")
+    except NumberError as exc:
+        raise CardlabError(f"{exc}; write {n} stick totals separated by commas") from None
+    if len(standings) != n or min(standings) < 0:
+        raise CardlabError(f"--sticks {text!r}: {n} stick totals (0 or more), one per seat")
+    # a seat gains at most 2 sticks and one tie's bonus per deal (J-9) in at most deal_cap deals
+    most = 3 * MAX_DEAL_CAP
+    if max(standings) > most:
+        raise CardlabError(f"--sticks {text!r}: a stick total before a deal is at most "
+                           f"{most:,} (3 sticks per deal, at most {MAX_DEAL_CAP:,} deals)")
+    top = max(standings)
+    if top >= 7 and standings.count(top) == 1:
+        raise CardlabError(f"--sticks {text!r}: seat {standings.index(top)} has {top} sticks, "
+                           "7 or more and more than every other: the match is already over "
+                           "(J-10)")
+    return standings
 
 
 def typed(players: int, hand: str, tricks: str | None, first: int, seat: int | None,
@@ -276,17 +302,11 @@ def typed(players: int, hand: str, tricks: str | None, first: int, seat: int | N
     standings = [0] * n
     deal_no = 0
     if sticks is not None:
-        try:
-            standings = [int(x) for x in sticks.split(",")]
-        except ValueError:
-            standings = []
-        if len(standings) != n or min(standings) < 0:
-            raise CardlabError(f"--sticks {sticks!r}: {n} stick totals (0 or more), one per "
-                               "seat")
+        standings = parse_sticks(sticks, n)
         deal_no = 1
     pending: Counter = Counter()
     for item in ties:
-        m = re.fullmatch(r"\s*(\d)\s*-\s*(\d)\s*", item)
+        m = re.fullmatch(r"\s*([0-9])\s*-\s*([0-9])\s*", item)
         if not m or int(m.group(1)) == int(m.group(2)) or max(map(int, m.groups())) >= n:
             raise CardlabError(f"--ties {item!r}: write two different seats A-B, e.g. 0-2")
         a, b = sorted(map(int, m.groups()))
@@ -386,7 +406,7 @@ def analyze(pos: Position, worlds: int = 1000, seed: int = 0, index: int = 0,
             with_pimc: bool = True) -> dict[str, Any]:
     """``{"position": ..., "moves": [...]}`` (values.move_rows: sticks from the deal, higher
     is better; card points beside them), every legal card on the same worlds."""
-    from analyzer.analysis.values import move_rows
+    from analyzer.analysis.values import MIN_INTERVAL_WORLDS, TOO_FEW, move_rows
 
     cards = legal_cards(pos)
     sticks, points = outcomes(pos, cards, worlds, seed, index)
@@ -398,5 +418,7 @@ def analyze(pos: Position, worlds: int = 1000, seed: int = 0, index: int = 0,
             "unit": "sticks from the deal (higher is better); card points beside them",
             "worlds_from": "the hand, the cards played and what they prove (pimc's "
             "infer=voids)"}
+    if sticks.shape[0] < MIN_INTERVAL_WORLDS:
+        info["intervals"] = TOO_FEW
     return {"position": info, "moves": rows}
 

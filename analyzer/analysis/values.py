@@ -39,14 +39,62 @@ class Thresholds:
     mistake: float
     blunder: float
     unit: str
+    column: str  # the result column of the game's description that the value is
 
 
 # Who's the Ass?: minus points at the end of the game; Plus-Minus Jass: sticks from the deal
 THRESHOLDS = {
-    "ass": Thresholds(2.0, 5.0, 10.0, "minus points"),
-    "jass": Thresholds(0.1, 0.25, 0.5, "sticks"),
+    "ass": Thresholds(2.0, 5.0, 10.0, "minus points", "minus_points"),
+    "jass": Thresholds(0.1, 0.25, 0.5, "sticks", "sticks"),
 }
 LOWER_IS_BETTER = {"ass": True, "jass": False}
+# The result columns of the values shown beside the main one (the main one's column is in
+# THRESHOLDS); a column's range in the game's description bounds every interval of it.
+EXTRA_COLUMN = {"points": "points"}
+RATES = ("win",)  # chances: their range is [0, 1]
+# Fewer worlds than this give no interval: a t interval over a handful of worlds is too
+# rough to read, and a few worlds that happen to agree give a zero-width one.
+MIN_INTERVAL_WORLDS = 30
+TOO_FEW = (f"too few worlds for an interval (fewer than {MIN_INTERVAL_WORLDS}): values without "
+           "intervals, and no labels")
+
+
+def column_range(game: str, column: str) -> tuple[float | None, float | None]:
+    """(low, high) of a result column as the game's description declares it (None: no
+    bound)."""
+    from analyzer.games import registry
+
+    for mode in registry.get(game).modes:
+        for c in mode.columns:
+            if c.name == column and (c.low is not None or c.high is not None):
+                return c.low, c.high
+    return None, None
+
+
+def value_ranges(game: str, extra: dict | None = None) -> dict[str, tuple]:
+    """The ranges of a game's analysis value ("") and of the ``extra`` values beside it."""
+    out = {"": column_range(game, THRESHOLDS[game].column)}
+    for key in extra or {}:
+        out[key] = (0.0, 1.0) if key in RATES else (
+            column_range(game, EXTRA_COLUMN[key]) if key in EXTRA_COLUMN else (None, None))
+    return out
+
+
+def _clip(low: float, high: float, bounds: tuple) -> tuple[float, float]:
+    lo, hi = bounds
+    if lo is not None and not math.isnan(low):
+        low, high = max(low, lo), max(high, lo)
+    if hi is not None and not math.isnan(high):
+        low, high = min(low, hi), min(high, hi)
+    return low, high
+
+
+def _diff_bounds(bounds: tuple) -> tuple:
+    """A difference of two values in ``bounds`` lies within +-(high - low)."""
+    lo, hi = bounds
+    if lo is None or hi is None:
+        return None, None
+    return lo - hi, hi - lo
 
 
 def label(game: str, loss: float, loss_low: float) -> str | None:
@@ -78,39 +126,59 @@ def _interval(x: np.ndarray) -> tuple[float, float, float]:
 
 
 def move_rows(game: str, outcomes: np.ndarray, names: list[str], pimc: int | None,
-              extra: dict[str, np.ndarray] | None = None) -> list[dict]:
+              extra: dict[str, np.ndarray] | None = None,
+              ranges: dict[str, tuple] | None = None) -> list[dict]:
     """The rows of every move, best first (ties keep the given order).
 
     ``outcomes[w, i]``: the value of move ``names[i]`` in world w (the game's unit);
     ``pimc`` the column ``pimc`` plays (None: not asked); ``extra`` more per-world matrices of
     the same shape, shown as ``key``, ``key_low``, ``key_high``, and their paired difference
     to the best move (by the main value) as ``key_diff``, ``key_diff_low``, ``key_diff_high``.
+
+    Every interval stays inside the range of its value (``ranges``, by key, "" for the main
+    value; default: :func:`value_ranges`, from the game's description); with fewer than
+    MIN_INTERVAL_WORLDS worlds there are no intervals (None ends).
     """
     x = np.asarray(outcomes, dtype=np.float64)
+    ranges = value_ranges(game, extra) if ranges is None else ranges
+    few = x.shape[0] < MIN_INTERVAL_WORLDS
     means = x.mean(axis=0)
     sign = 1.0 if LOWER_IS_BETTER[game] else -1.0
     order = sorted(range(len(names)), key=lambda i: (sign * means[i], i))
     best = order[0]
     pairs = max(1, len(names) * (len(names) - 1) // 2)  # the family the best was picked from
 
-    def paired(d: np.ndarray) -> tuple[float, float, float]:
+    def single(column: np.ndarray, key: str) -> tuple[float, float, float]:
+        mean, low, high = _interval(column)
+        if few:
+            return mean, math.nan, math.nan
+        low, high = _clip(low, high, ranges.get(key, (None, None)))
+        return mean, low, high
+
+    def paired(d: np.ndarray, key: str) -> tuple[float, float, float]:
         mean, low, high = _interval(d)
+        if few:
+            return mean, math.nan, math.nan
         if math.isnan(low) or low == high:
             return mean, low, high
         low, high = selected_interval(mean, low, high, pairs)
+        low, high = _clip(low, high, _diff_bounds(ranges.get(key, (None, None))))
         return mean, low, high
 
+    best_ends = math.nan if few else 0.0
     rows = []
     for i in order:
-        value, low, high = _interval(x[:, i])
-        diff, dlow, dhigh = (0.0, 0.0, 0.0) if i == best else paired(x[:, i] - x[:, best])
+        value, low, high = single(x[:, i], "")
+        diff, dlow, dhigh = (0.0, best_ends, best_ends) if i == best else \
+            paired(x[:, i] - x[:, best], "")
         row = {"move": names[i], "value": value, "low": _clean(low), "high": _clean(high),
                "diff": diff, "diff_low": _clean(dlow), "diff_high": _clean(dhigh),
                "best": i == best, "pimc": pimc is not None and i == pimc}
         for key, matrix in (extra or {}).items():
             y = np.asarray(matrix, dtype=np.float64)
-            v, lo, hi = _interval(y[:, i])
-            d, dlo, dhi = (0.0, 0.0, 0.0) if i == best else paired(y[:, i] - y[:, best])
+            v, lo, hi = single(y[:, i], key)
+            d, dlo, dhi = (0.0, best_ends, best_ends) if i == best else \
+                paired(y[:, i] - y[:, best], key)
             row.update({key: v, f"{key}_low": _clean(lo), f"{key}_high": _clean(hi),
                         f"{key}_diff": d, f"{key}_diff_low": _clean(dlo),
                         f"{key}_diff_high": _clean(dhi)})

@@ -13,8 +13,10 @@ from analyzer.cli import (
 )
 from analyzer.cli.app import app, run_app
 from analyzer.cli.console import plain_help_types
+from analyzer.cli.options import strict_numbers
 
 plain_help_types()
+strict_numbers(app)  # every numeric option reads its value with analyzer.numbers
 
 __all__ = ["app", "main"]
 

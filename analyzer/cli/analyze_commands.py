@@ -35,12 +35,13 @@ SEED_HELP = "Seed of the analysis (0..2**63-1): the same seed, the same numbers.
 FORMAT_HELP = "table (default) or json."
 
 
-def check_common(worlds: int, seed: int, fmt: str) -> None:
+def check_common(worlds: int, seed: int, fmt: str, seed_option: str = "--seed") -> None:
     from analyzer.analysis.ass import max_worlds_check
-    from analyzer.cli.atomic import check_seed
+    from analyzer.seeds import MAX_SEED
 
     max_worlds_check(worlds)
-    check_seed(seed)
+    if not 0 <= seed <= MAX_SEED:
+        raise CardlabError(f"{seed_option} must be between 0 and 2**63-1; got {seed}")
     if fmt not in ("table", "json"):
         raise CardlabError(f"--format must be table or json; got {fmt!r}")
 
@@ -65,20 +66,50 @@ def load_record(game: str, run: Path | None, record_file: Path | None, index: in
         with pinned_to_plan(plan):
             return trace(spec, index)
     assert record_file is not None
+    line, record = _record_of_file(game, record_file, index)
+    problem = first_illegal(game, record)
+    if problem is not None:
+        raise CardlabError(f"--record {record_file} line {line}: {problem}; the record breaks "
+                           "the rules (docs/rulings.md), so nothing is analyzed")
+    return record
+
+
+def first_illegal(game: str, record: dict[str, Any]) -> str | None:
+    """The first step of a record the rules do not allow (engines' records.first_illegal)."""
+    if game == "jass":
+        from analyzer.engines.jass.records import first_illegal as jass_first
+
+        return jass_first(record)
+    from analyzer.engines.ass.records import first_illegal as ass_first
+
+    return ass_first(record)
+
+
+def _record_of_file(game: str, record_file: Path, index: int | None
+                    ) -> tuple[int, dict[str, Any]]:
+    """(line number, record) of the record of ``game`` that --record and --index pick."""
     try:
-        text = record_file.read_text(encoding="utf-8")
+        data = record_file.read_bytes()
     except OSError as exc:
         raise CardlabError(f"cannot read --record {record_file}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CardlabError(f"--record {record_file} line {line} is not UTF-8 text (byte "
+                           f"{exc.start}); a records file is JSON Lines in UTF-8 "
+                           "(docs/game-records.md)") from None
     records = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            records.append(json.loads(line))
-        except json.JSONDecodeError:
+            records.append((number, json.loads(line)))
+        except (json.JSONDecodeError, RecursionError):
             raise CardlabError(f"--record {record_file} line {number} is not JSON (a game "
                                "record per line, docs/game-records.md)") from None
-    records = [r for r in records if isinstance(r, dict) and r.get("game") == game]
+    records = [(number, r) for number, r in records
+               if isinstance(r, dict) and r.get("game") == game]
     if not records:
         raise CardlabError(f"--record {record_file} holds no {game} record")
     if index is None:
@@ -86,10 +117,10 @@ def load_record(game: str, run: Path | None, record_file: Path | None, index: in
             raise CardlabError(f"--record {record_file} holds {len(records)} records; pick one "
                                "with --index I")
         return records[0]
-    found = [r for r in records if r.get("index") == index]
+    found = [(number, r) for number, r in records if r.get("index") == index]
     if not found:
         raise CardlabError(f"--record {record_file} has no record with index {index}; it has "
-                           + ", ".join(str(r.get("index")) for r in records[:10]))
+                           + ", ".join(str(r.get("index")) for _, r in records[:10]))
     return found[0]
 
 
@@ -145,6 +176,8 @@ def table(result: dict[str, Any], game: str) -> str:
     lines.append(f"Values: {unit}; {numbers.count(pos['worlds'])} worlds, seed {pos['seed']}; "
                  "95% intervals; 'vs best' is paired (the same worlds for every move)"
                  " and widened for the best having been picked among the moves.")
+    if "intervals" in pos:
+        lines.append(f"Note: {pos['intervals']}.")
     extra = "points" if game == "jass" else "win" if result["moves"] and "win" in \
         result["moves"][0] else None
     title = {"points": "card points", "win": "match win"}.get(extra, "")
@@ -340,16 +373,35 @@ ANALYSIS_SEED_HELP = "With --analyze: seed of the analysis (0..2**63-1)."
 
 def check_analyze_options(analyze: bool, seats: list[int], worlds: int, seed: int, fmt: str,
                           players: int | None = None) -> None:
-    """The --analyze options of a replay, checked before any work."""
+    """The --analyze options of a replay, checked before any work: without --analyze, each
+    of them given is refused (none is silently ignored)."""
     if not analyze:
-        if seats:
-            raise CardlabError("--seat applies with --analyze")
+        given = ["--seat"] if seats else []
+        given += [flag for name, flag in (("worlds", "--worlds"),
+                                          ("analysis_seed", "--analysis-seed"),
+                                          ("fmt", "--format")) if _given(name)]
+        if given:
+            raise CardlabError(f"{given[0]} applies with --analyze")
         return
-    check_common(worlds, seed, fmt)
+    check_common(worlds, seed, fmt, "--analysis-seed")
     for s in seats:
         if s < 0 or (players is not None and s >= players):
             top = "" if players is None else f" to {players - 1}"
             raise CardlabError(f"--seat must be 0{top}; got {s}")
+
+
+def _given(name: str) -> bool:
+    """Whether the running command's parameter ``name`` was given (on the command line or by
+    an environment variable), not left at its default."""
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    if ctx is None:
+        return False
+    source = ctx.get_parameter_source(name)
+    return source is not None and source not in (ParameterSource.DEFAULT,
+                                                 ParameterSource.DEFAULT_MAP)
 
 
 def show_analysis(game: str, record: dict[str, Any], seats: list[int], worlds: int, seed: int,
@@ -389,6 +441,8 @@ def annotation_text(ann: dict[str, Any], record: dict[str, Any]) -> str:
              f"{ann['seed']}.",
              f"Labels when the loss is clear: inaccuracy >= {t['inaccuracy']:g}, mistake >= "
              f"{t['mistake']:g}, blunder >= {t['blunder']:g} {unit}; forced moves are left out."]
+    if "intervals" in ann:
+        lines.append(f"Note: {ann['intervals']}.")
     where = "deal" if game == "jass" else "game" if record.get("mode") == "matches" else None
     for m in ann["moves"]:
         if not m["analysed"] or m["forced"]:

@@ -97,9 +97,11 @@ def parse_margin(text: str | None, games: list[str]) -> float | dict[str, float]
         return None
 
     def number(value: str) -> float:
+        from analyzer.numbers import NumberError, parse_float
+
         try:
-            x = float(value)
-        except ValueError:
+            x = parse_float(value.strip(), "--margin")
+        except NumberError:
             x = math.nan
         if not math.isfinite(x) or x < 0:
             raise CardlabError(f"--margin needs numbers at least 0 (e.g. 1 or ass=1,jass=0.01);"
@@ -127,6 +129,8 @@ def per_game(text: str, value: Callable[[str], Any], shape: str,
         name = name.strip()
         if not sep or not name or (games is not None and name not in games):
             raise CardlabError(shape)
+        if name in out:  # the last would silently win
+            raise CardlabError(f"{shape.split(':')[0]}: {name} is given twice; got {text!r}")
         out[name] = value(v)
     return out
 

@@ -44,7 +44,9 @@ def _check_players(game: str, counts: tuple[int, ...]) -> None:
 
 def _players(text: str) -> tuple[int, ...]:
     try:
-        counts = tuple(int(p) for p in text.split(","))
+        from analyzer.numbers import parse_int_list
+
+        counts = tuple(parse_int_list(text, "--players"))
     except ValueError:
         raise CardlabError(f"--players must be numbers 3..12 separated by commas; got {text!r}"
                            ) from None
@@ -176,6 +178,14 @@ def train(
 
     try:
         module = _game(game)
+        if from_:  # one fit of those runs: the options of the training rounds have no use
+            unused = [name for name, value in (
+                ("--games", games_), ("--players", players), ("--worlds", worlds),
+                ("--rounds", rounds), ("--eval-games", eval_games),
+                ("--later-games", later_games), ("--eval-seed", eval_seed)) if value is not None]
+            if unused:
+                raise CardlabError(f"{unused[0]} applies to training rounds; with --from (one fit "
+                                   "of those decisions runs, no rounds) leave it out")
         d = module.DEFAULTS
         out = out if out is not None else Path(d["out"])
         games_ = d["games"] if games_ is None else games_

@@ -215,3 +215,65 @@ def merge_alias(value: Any, alias: Any, name: str, old: str) -> Any:
             raise CardlabError(f"give {name} or its old spelling {old}, not both")
         return alias
     return value
+
+
+# --- numbers: every numeric option is read by analyzer.numbers ------------------------------
+
+
+def _strict_int(value: Any) -> Any:
+    from analyzer.numbers import parse_int
+
+    return value if value is None else parse_int(value, "")
+
+
+def _strict_float(value: Any) -> Any:
+    from analyzer.numbers import parse_float
+
+    return value if value is None else parse_float(value, "")
+
+
+def _number_kind(annotation: Any) -> type | None:
+    """int or float when a parameter's annotation is one (or an Optional or list of one)."""
+    import typing
+
+    if annotation in (int, float):
+        return annotation
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (list, tuple, typing.Union) or args:
+        kinds = {_number_kind(a) for a in args}
+        if len(kinds) == 1:
+            return kinds.pop()
+    return None
+
+
+def strict_numbers(typer_app: Any) -> list[str]:
+    """Make every int and float option and argument of ``typer_app`` (its sub-apps too) read
+    its value with :func:`analyzer.numbers.parse_int` / ``parse_float``: typer reads numbers
+    the lenient way of Python's int() (``1_0`` is 10, a full-width ``１`` is 1) and float()
+    (``1e-400`` is 0). Run once, after every command is registered (analyzer.cli does);
+    returns the ``command:parameter`` names it changed (for the tests)."""
+    import inspect
+    import typing
+
+    from typer.models import ParameterInfo
+
+    changed: list[str] = []
+
+    def visit(t: Any, path: str) -> None:
+        for info in t.registered_commands:
+            fn = info.callback
+            hints = typing.get_type_hints(fn)
+            for name, param in inspect.signature(fn).parameters.items():
+                default = param.default
+                if not isinstance(default, ParameterInfo) or default.parser is not None:
+                    continue
+                kind = _number_kind(hints.get(name))
+                if kind is None:
+                    continue
+                default.parser = _strict_int if kind is int else _strict_float
+                changed.append(f"{path} {info.name or fn.__name__}:{name}".strip())
+        for group in t.registered_groups:
+            visit(group.typer_instance, f"{path} {group.name}".strip())
+
+    visit(typer_app, "")
+    return changed

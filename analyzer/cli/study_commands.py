@@ -32,6 +32,8 @@ OUT_HELP = "Study results folder (each study writes its own subfolder)."
 
 def parse_ints(text: str, what: str) -> list[int]:
     """'3-12' or '3,4,8' or '5' into a list of ints (one-line error otherwise)."""
+    from analyzer.numbers import parse_int
+
     values: list[int] = []
     if not text.isascii():
         raise CardlabError(f"{what} must be numbers like '3-12' or '3,4,8'; got {text!r}")
@@ -40,9 +42,9 @@ def parse_ints(text: str, what: str) -> list[int]:
             part = part.strip()
             if "-" in part[1:]:
                 lo, hi = part.split("-", 1)
-                values.extend(range(int(lo), int(hi) + 1))
+                values.extend(range(parse_int(lo.strip()), parse_int(hi.strip()) + 1))
             elif part:
-                values.append(int(part))
+                values.append(parse_int(part))
     except ValueError:
         raise CardlabError(f"{what} must be numbers like '3-12' or '3,4,8'; got {text!r}") from None
     if not values:
@@ -57,7 +59,17 @@ def parse_rules(items: list[str]) -> dict[str, str]:
         key, eq, value = item.partition("=")
         if not eq or not key.strip():
             raise CardlabError(f"a rules option is written key=value; got {item!r}")
-        rules[key.strip()] = value.strip()
+        if key.strip() in rules:  # the last would silently win
+            raise CardlabError(f"--rule {key.strip()} is given twice")
+        value = value.strip()
+        if any(c.isdigit() for c in value) or "_" in value:  # a count: read as every number is
+            from analyzer.numbers import NumberError, parse_int
+
+            try:
+                value = parse_int(value, f"--rule {key.strip()}")
+            except NumberError as exc:
+                raise CardlabError(str(exc)) from None
+        rules[key.strip()] = value
     return rules
 
 

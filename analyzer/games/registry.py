@@ -23,8 +23,8 @@ class Column:
     """A result column, declared once: name, numpy dtype, meaning, whether it describes the
     whole unit (the same value repeated on every seat's row) rather than the seat, its unit
     and the range the rules allow (``low`` to ``high``; ``high`` None where the rules set no
-    upper bound, e.g. a count of rounds). docs/data-dictionary.md is generated from these
-    (:mod:`analyzer.games.dictionary`)."""
+    upper bound, e.g. a count of rounds), which every interval of it respects.
+    docs/data-dictionary.md is generated from these (:mod:`analyzer.games.dictionary`)."""
 
     name: str
     dtype: str

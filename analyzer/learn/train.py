@@ -163,7 +163,11 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
     plan_file = out / "_train.json"
     doc = plan.to_dict()
     if plan_file.exists():
-        old = json.loads(plan_file.read_text())
+        try:
+            old = json.loads(plan_file.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+            raise CardlabError(f"{plan_file} is damaged (not the JSON `cardlab train` writes): "
+                               "the training cannot be continued; start a new --out") from None
         if old != doc:
             raise CardlabError(f"{out} holds a training with other parameters; use a new --out")
         if not resume:

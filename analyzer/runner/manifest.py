@@ -195,5 +195,13 @@ def _show(value: Any) -> str:
 
 
 def spec_of(plan: dict) -> RunSpec:
-    """The validated RunSpec a plan was made from."""
+    """The validated RunSpec a plan was made from (a decisions folder has none: one line)."""
+    if plan.get("kind") == "decisions" or "spec" not in plan:
+        from analyzer.errors import CardlabError
+
+        raise CardlabError(
+            "this run folder holds the search decisions `cardlab decisions` wrote, not games: "
+            "there is no per-seat table to summarize and no game to replay (`cardlab train "
+            "--from` reads it)" if plan.get("kind") == "decisions" else
+            "this run folder's plan has no run spec: not a run of games cardlab can read")
     return RunSpec.from_dict(plan["spec"])

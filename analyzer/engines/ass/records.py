@@ -404,3 +404,226 @@ def detail_rows(records) -> dict[str, np.ndarray]:
                         ("total", totals[p])):
                     out[name].append(value)
     return {c.name: np.asarray(out[c.name], dtype=c.dtype) for c in MATCH_GAME_COLUMNS}
+
+# --- a record read from a file, replayed through the rules before it is used ---------------
+
+
+class IllegalStep(Exception):
+    """The first step of a record the rules do not allow: ``where`` (the step), ``what`` is
+    wrong and the ruling (docs/rulings.md) that forbids it."""
+
+    def __init__(self, where: str, what: str, ruling: str) -> None:
+        super().__init__(f"{where}: {what} ({ruling})")
+
+
+def first_illegal(record: dict[str, Any]) -> str | None:
+    """The first step of a game or match record (from a file, perhaps edited by hand) that the
+    rules do not allow, as ``"where: what (ruling)"``; None when every step is legal. The
+    record is replayed through the rules alone: the deck and the deal's shape (A-1, A-2), who
+    starts (A-8, A-6, A-7), every play against the hand it comes from (A-4 to A-8), each
+    round's taker, the end of the game (A-9), final hands and minus points (A-10) and, for a
+    match, the seats, games and running totals (A-12). Not checked: that the deal is the one
+    the record's seed gives (a game played at a real table has no seed)."""
+    try:
+        _check_record(record)
+    except IllegalStep as exc:
+        return str(exc)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+        return (f"not a game record as docs/game-records.md describes it ({type(exc).__name__}:"
+                f" {what})")
+    return None
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_record(record: dict[str, Any]) -> None:
+    from analyzer.errors import CardlabError
+    from analyzer.games.ass.rules import (
+        MAX_PLAYERS,
+        MIN_PLAYERS,
+        games_per_match,
+        rules_from_options,
+    )
+
+    if not isinstance(record, dict):
+        raise IllegalStep("record", "not a JSON object", "docs/game-records.md")
+    n = record["players"]
+    if not _whole(n) or not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise IllegalStep("players", f"{n!r} players; Who's the Ass? is played by "
+                          f"{MIN_PLAYERS} to {MAX_PLAYERS}", "A-2")
+    matches = record.get("mode") == "matches"
+    options = record.get("rules", {})
+    if not isinstance(options, dict):
+        raise IllegalStep("rules", f"{options!r} is not an object of rules options", "A-2")
+    try:
+        rules = rules_from_options(n, options, matches=matches)
+        k = games_per_match(n, options) if matches else 1
+    except CardlabError as exc:
+        raise IllegalStep("rules", str(exc), "A-2" if not matches else "A-12") from None
+    if not matches:
+        _check_game(record, rules, "")
+        return
+    games = record["games"]
+    if not isinstance(games, list) or not 1 <= len(games) <= k:
+        raise IllegalStep("games", f"{len(games) if isinstance(games, list) else games!r} "
+                          f"games; a match has 1 to games_per_match = {k}", "A-12")
+    first = record["first_dealer"]
+    if not _whole(first) or not 0 <= first < n:
+        raise IllegalStep("first_dealer", f"{first!r} is not a player 0 to {n - 1}", "A-12")
+    totals = [0] * n
+    for g, game in enumerate(games):
+        dealer = (first + g) % n
+        seats = [(dealer + 1 + s) % n for s in range(n)]
+        if game["dealer"] != dealer or game["seat_players"] != seats:
+            raise IllegalStep(f"game {g}", f"dealer {game['dealer']}, seat_players "
+                              f"{game['seat_players']}; the deal moves one player on each "
+                              f"game: dealer {dealer}, seat_players {seats}", "A-12")
+        _check_game(game, rules, f"game {g}, ")
+        for s, p in enumerate(seats):
+            totals[p] += game["penalties"][s]
+    if "totals" in record and record["totals"] != totals:
+        raise IllegalStep("totals", f"{record['totals']}; the games add up to {totals}", "A-12")
+
+
+def _hand_of(names: Any, where: str) -> list[int]:
+    from analyzer.engines.ass.reference import KINDS
+
+    if not isinstance(names, list):
+        raise IllegalStep(where, f"{names!r} is not a list of cards", "A-1")
+    counts = [0] * KINDS
+    for name in names:
+        try:
+            counts[card_kind(name)] += 1
+        except (ValueError, TypeError):
+            raise IllegalStep(where, f"unknown card {name!r}; cards are 1..13, J, A",
+                              "A-1") from None
+    return counts
+
+
+def _check_game(game: dict[str, Any], rules, at: str) -> None:
+    """Replay one game of a record through the rules (IllegalStep at the first bad step)."""
+    from analyzer.engines.ass.reference import KINDS, Turn, legal_moves, minus_points
+    from analyzer.games.ass.cards import COPIES, N_JOKERS
+
+    n = rules.players
+    dealt = game["hands"]
+    if not isinstance(dealt, list) or len(dealt) != n:
+        raise IllegalStep(f"{at}hands", f"{len(dealt) if isinstance(dealt, list) else 0} "
+                          f"hands for {n} players", "A-2")
+    hands = [_hand_of(h, f"{at}hands seat {s}") for s, h in enumerate(dealt)]
+    for s, h in enumerate(hands):
+        if sum(h) != rules.per_player:
+            raise IllegalStep(f"{at}hands seat {s}", f"{sum(h)} cards; with {n} players each "
+                              f"is dealt {rules.per_player}", "A-2")
+    for kind in range(KINDS):
+        held = sum(h[kind] for h in hands)
+        copies = 1 if kind == ASS else N_JOKERS if kind == JOKER else COPIES
+        name = {ASS: "the ass", JOKER: "jokers"}.get(kind, f"{kind}s")
+        if held > copies or (kind == ASS and held != 1):
+            raise IllegalStep(f"{at}hands", f"{name} {held} times in the hands; the deck has "
+                              f"{copies}" + (" and it is always dealt" if kind == ASS else ""),
+                              "A-1" if held > copies else "A-2")
+    starter = next(s for s in range(n) if hands[s][ASS])
+    blocked = -1
+    rounds = game["rounds"]
+    if not isinstance(rounds, list) or not rounds:
+        raise IllegalStep(f"{at}rounds", "no rounds; a game is played until a hand is empty",
+                          "A-9")
+    move = 0
+    for r, rnd in enumerate(rounds):
+        where = f"{at}round {r}"
+        if rnd["starter"] != starter:
+            why = ("the holder of the ass starts the first round" if r == 0 else
+                   "the previous round's highest play starts the next")
+            raise IllegalStep(where, f"starter {rnd['starter']}; seat {starter} starts: {why}",
+                              "A-8" if r == 0 else "A-7" if blocked >= 0 else "A-6")
+        plays = rnd["plays"]
+        if not isinstance(plays, list) or len(plays) != n:
+            raise IllegalStep(where, f"{len(plays) if isinstance(plays, list) else 0} plays; "
+                              f"every seat has one turn in a round, {n}", "A-6")
+        turn = Turn(seat=starter, position=0,
+                    may_lead_ass=hands[starter][ASS] > 0 and starter != blocked)
+        on_table = [0] * KINDS
+        high_seat = starter
+        for pos, play in enumerate(plays):
+            seat = (starter + pos) % n
+            step = f"{where}, play {pos} (--move {move})"
+            move += 1
+            turn.seat, turn.position = seat, pos
+            if not isinstance(play, dict) or play.get("seat") != seat:
+                who = play.get("seat") if isinstance(play, dict) else play
+                raise IllegalStep(step, f"by seat {who!r}; play goes clockwise from the "
+                                  f"starter: seat {seat}", "A-3")
+            try:
+                mv = play_move(play, turn.ass_round)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise IllegalStep(step, f"seat {seat}: {exc}", "A-4") from None
+            if mv is not None:
+                v, c, j = mv
+                need = [0] * KINDS
+                if v <= N_VALUES and c:
+                    need[v] += c
+                need[JOKER] += j
+                short = [k for k in range(KINDS) if need[k] > hands[seat][k]]
+                if short:
+                    k = short[0]
+                    name = {ASS: "the ass", JOKER: "jokers"}.get(k, f"{k}s")
+                    raise IllegalStep(step, f"seat {seat} plays {' '.join(play['cards'])} but "
+                                      f"holds {hands[seat][k]} of {name} (its dealt hand and "
+                                      "the rounds so far)", "A-2")
+            forced = pos > 0 and not turn.ass_round and sum(hands[seat]) < turn.k
+            if forced and mv is not None:
+                raise IllegalStep(step, f"seat {seat} plays with fewer than {turn.k} cards",
+                                  "A-6")
+            if not forced and mv not in legal_moves(hands[seat], turn):
+                shown = "pass" if mv is None else " ".join(play["cards"])
+                ruling = ("A-8" if mv is not None and mv[0] == ASS else "A-5" if pos == 0
+                          else "A-7" if turn.ass_round else "A-6")
+                why = {"A-8": "the ass is led alone by the starter, not in the round after "
+                              "taking it",
+                       "A-5": "the starter leads a set",
+                       "A-7": "in an ass round each plays exactly one card, a joker as 1 or 14",
+                       "A-6": f"pass, or exactly {turn.k} cards of a value above {turn.high}"}
+                raise IllegalStep(step, f"seat {seat} plays {shown}: {why[ruling]}", ruling)
+            if mv is None:
+                continue
+            v, c, j = mv
+            if v <= N_VALUES:
+                hands[seat][v] -= c
+                on_table[v] += c
+            hands[seat][JOKER] -= j
+            on_table[JOKER] += j
+            if pos == 0:
+                turn.ass_round = v == ASS
+                turn.k = 1 if turn.ass_round else c + j
+                turn.high = v
+                turn.may_lead_ass = False
+            elif v > turn.high or (turn.ass_round and v == turn.high):
+                turn.high, high_seat = v, seat
+        if rnd.get("ass_round") != turn.ass_round:
+            raise IllegalStep(where, f"ass_round {rnd.get('ass_round')}; the lead makes it "
+                              f"{turn.ass_round}", "A-7")
+        if rnd["winner"] != high_seat:
+            raise IllegalStep(where, f"winner {rnd['winner']}; seat {high_seat} played the "
+                              "highest", "A-7" if turn.ass_round else "A-6")
+        if turn.ass_round:
+            for kind in range(KINDS):
+                hands[high_seat][kind] += on_table[kind]
+        blocked = high_seat if turn.ass_round else -1
+        starter = high_seat
+        out = any(sum(h) == 0 for h in hands)
+        if out and r < len(rounds) - 1:
+            raise IllegalStep(f"{at}round {r + 1}", "a round after a hand went empty: the game "
+                              "ended with round " + str(r), "A-9")
+        if not out and r == len(rounds) - 1:
+            raise IllegalStep(f"{at}round {r}", "the last round leaves every hand with cards; "
+                              "the game ends only when a hand is empty", "A-9")
+    if "final_hands" in game and [_hand_of(h, f"{at}final_hands") for h in
+                                  game["final_hands"]] != hands:
+        raise IllegalStep(f"{at}final_hands", "differ from the hands the rounds leave", "A-9")
+    if "penalties" in game and game["penalties"] != [minus_points(h) for h in hands]:
+        raise IllegalStep(f"{at}penalties", f"{game['penalties']}; the final hands score "
+                          f"{[minus_points(h) for h in hands]}", "A-10")

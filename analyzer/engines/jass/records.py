@@ -201,3 +201,151 @@ def detail_rows(records) -> dict[str, np.ndarray]:
                         ("total", deal["totals"][s])):
                     out[name].append(value)
     return {c.name: np.asarray(out[c.name], dtype=c.dtype) for c in MATCH_DEAL_COLUMNS}
+
+# --- a record read from a file, replayed through the rules before it is used ---------------
+
+
+class IllegalStep(Exception):
+    """The first step of a record the rules do not allow: the step, what is wrong and the
+    ruling (docs/rulings.md) that forbids it."""
+
+    def __init__(self, where: str, what: str, ruling: str) -> None:
+        super().__init__(f"{where}: {what} ({ruling})")
+
+
+def first_illegal(record: dict[str, Any]) -> str | None:
+    """The first step of a match or deal record (from a file, perhaps edited by hand) that the
+    rules do not allow, as ``"where: what (ruling)"``; None when every step is legal: the deck
+    and the deal (J-1, J-2), dealers and leaders (J-3, J-4), every card (J-5, J-6), every
+    trick's winner (J-7), points (J-8), sticks and totals (J-9) and the end of the match
+    (J-10). Not checked: that the deal is the one the record's seed gives."""
+    try:
+        _check_jass(record)
+    except IllegalStep as exc:
+        return str(exc)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+        return (f"not a game record as docs/game-records.md describes it ({type(exc).__name__}:"
+                f" {what})")
+    return None
+
+
+def _seat(value: Any, n: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < n
+
+
+def _check_jass(record: dict[str, Any]) -> None:
+    from analyzer.errors import CardlabError
+    from analyzer.games.jass.rules import PLAYERS, make_rules
+
+    if not isinstance(record, dict):
+        raise IllegalStep("record", "not a JSON object", "docs/game-records.md")
+    n = record["players"]
+    if n not in PLAYERS or isinstance(n, bool):
+        raise IllegalStep("players", f"{n!r} players; Plus-Minus Jass is played by "
+                          f"{' or '.join(map(str, PLAYERS))}", "J-2")
+    try:
+        rules = make_rules(n, record.get("rules"))
+    except CardlabError as exc:
+        raise IllegalStep("rules", str(exc), "J-6") from None
+    single = record.get("mode") == "deals"
+    deals = record["deals"]
+    if not isinstance(deals, list) or not deals or (single and len(deals) != 1):
+        raise IllegalStep("deals", "a match record holds its deals, a deal record one deal",
+                          "J-10")
+    per = 36 // n
+    dealer = n - 1 if single else record.get("first_dealer", deals[0].get("dealer"))
+    if not _seat(dealer, n):
+        raise IllegalStep("first_dealer", f"{dealer!r} is not a seat 0 to {n - 1}", "J-3")
+    pending: Counter[tuple[int, int]] = Counter()
+    totals = [0] * n
+    for k, deal in enumerate(deals):
+        at = f"deal {k}"
+        if k and not single:
+            top = max(totals)
+            if top >= 7 and totals.count(top) == 1:
+                raise IllegalStep(at, f"a deal after seat {totals.index(top)} won the match "
+                                  f"with {top} sticks", "J-10")
+        if deal["dealer"] != dealer:
+            raise IllegalStep(at, f"dealer {deal['dealer']}; the deal passes one seat on: "
+                              f"seat {dealer} deals", "J-3")
+        hands = deal["hands"]
+        if not isinstance(hands, list) or len(hands) != n:
+            raise IllegalStep(f"{at} hands", f"{n} hands are dealt", "J-2")
+        seen: dict[int, int] = {}
+        held: list[list[int]] = []
+        for s, names in enumerate(hands):
+            cards = []
+            for name in names:
+                try:
+                    c = parse_card(name)
+                except (ValueError, TypeError, KeyError):
+                    raise IllegalStep(f"{at} hands seat {s}", f"unknown card {name!r}",
+                                      "J-1") from None
+                if c in seen:
+                    raise IllegalStep(f"{at} hands", f"{name} is in the hands of seat "
+                                      f"{seen[c]} and seat {s}; the deck has one", "J-1")
+                seen[c] = s
+                cards.append(c)
+            if len(cards) != per:
+                raise IllegalStep(f"{at} hands seat {s}", f"{len(cards)} cards; with {n} "
+                                  f"players each is dealt {per}", "J-2")
+            held.append(cards)
+        trump = -1
+        leader = (dealer + 1) % n
+        taken: list[list[int]] = [[] for _ in range(n)]
+        tricks = deal["tricks"]
+        if not isinstance(tricks, list) or len(tricks) != per:
+            raise IllegalStep(at, f"{len(tricks) if isinstance(tricks, list) else 0} tricks; "
+                              f"every card is played, {per} tricks", "J-4")
+        move = 0
+        last = leader
+        for t, trick in enumerate(tricks):
+            where = f"{at} trick {t}"
+            if trick["leader"] != leader:
+                why = ("the seat after the dealer leads the first trick" if t == 0 else
+                       "the previous trick's winner leads")
+                raise IllegalStep(where, f"leader {trick['leader']}; seat {leader} leads: {why}",
+                                  "J-3" if t == 0 else "J-4")
+            names = trick["cards"]
+            if not isinstance(names, list) or len(names) != n:
+                raise IllegalStep(where, f"every seat plays one card, {n}", "J-4")
+            cards: list[int] = []
+            for pos, name in enumerate(names):
+                seat = (leader + pos) % n
+                step = f"{where}, card {pos} (--move {move})"
+                move += 1
+                try:
+                    c = parse_card(name)
+                except (ValueError, TypeError, KeyError):
+                    raise IllegalStep(step, f"unknown card {name!r}", "J-1") from None
+                if c not in held[seat]:
+                    raise IllegalStep(step, f"seat {seat} plays {name}, which it does not hold "
+                                      "(its dealt hand less the cards it played)", "J-2")
+                if c not in legal_cards(held[seat], cards, trump, rules.ruleset):
+                    raise IllegalStep(step, f"seat {seat} may not play {name} here",
+                                      "J-5" if trump < 0 else "J-6")
+                if trump < 0 and cards and c // 9 != cards[0] // 9:
+                    trump = c // 9
+                held[seat].remove(c)
+                cards.append(c)
+            w = (leader + trick_winner(cards, trump)) % n
+            if trick["winner"] != w:
+                raise IllegalStep(where, f"winner {trick['winner']}; seat {w} takes it", "J-7")
+            taken[w].extend(cards)
+            leader = last = w
+        if (SUIT_LETTERS[trump] if trump >= 0 else None) != deal["trump"]:
+            raise IllegalStep(at, f"trump {deal['trump']}; the play fixes "
+                              f"{SUIT_LETTERS[trump] if trump >= 0 else 'none'}", "J-5")
+        pts = [sum(card_points(c, trump) for c in taken[i]) for i in range(n)]
+        pts[last] += LAST_TRICK_BONUS
+        if deal["points"] != pts:
+            raise IllegalStep(at, f"points {deal['points']}; the tricks give {pts}", "J-8")
+        award, ties = deal_sticks(pts)
+        bonus = [0] * n if single else pay_ties(pending, award, ties)
+        got = [award[i] + bonus[i] for i in range(n)]
+        totals = [totals[i] + got[i] for i in range(n)]
+        if deal["sticks"] != got or deal["totals"] != totals:
+            raise IllegalStep(at, f"sticks {deal['sticks']}, totals {deal['totals']}; the points "
+                              f"give {got}, {totals}", "J-9")
+        dealer = (dealer + 1) % n

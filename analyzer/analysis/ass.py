@@ -253,9 +253,9 @@ def max_minus_points() -> int:
     """The most minus points one seat can score in a game, as the game's description bounds
     its minus_points (the whole deck in one hand, A-1, A-10): what a match total grows by
     per game at most."""
-    from analyzer.games.ass.description import DECK_MINUS_POINTS
+    from analyzer.games.ass.description import ALL_MINUS_POINTS
 
-    return DECK_MINUS_POINTS
+    return ALL_MINUS_POINTS
 
 
 def parse_game(text: str) -> tuple[int, int]:

@@ -52,6 +52,22 @@ def _players(text: str) -> tuple[int, ...]:
     return counts
 
 
+def _check_eval_seed(seed: int, eval_seed: int, counts: tuple[int, ...], rounds: int) -> None:
+    """The held-out deals must be no training deals: ``eval_seed`` is none of the data seeds
+    (analyzer/learn/train.py ``data_seed``: one per round and player count), nor ``seed``."""
+    from analyzer.learn.train import data_seed
+
+    used = {seed} | {data_seed(seed, r, p) for r in range(1, rounds + 1) for p in counts}
+    if eval_seed in used:
+        where = next(((r, p) for r in range(1, rounds + 1) for p in counts
+                      if data_seed(seed, r, p) == eval_seed), None)
+        what = ("--seed" if where is None else
+                f"the seed of round {where[0]}'s {where[1]}-player decision data")
+        raise CardlabError(f"--eval-seed {eval_seed} is {what} (the held-out deals must be "
+                           f"no training deals); the data seeds are --seed + 1000 x round + "
+                           f"players: choose another --eval-seed")
+
+
 @app.command("decisions")
 def decisions(
     game: str = typer.Argument(..., help="ass (Who's the Ass?) or jass (Plus-Minus Jass)."),
@@ -163,8 +179,7 @@ def train(
             raise CardlabError(f"--worlds must be 1..256; got {worlds}")
         if not 1 <= rounds <= 20:
             raise CardlabError(f"--rounds must be 1..20; got {rounds}")
-        if eval_seed == seed:
-            raise CardlabError("--eval-seed must differ from --seed (held-out deals)")
+        _check_eval_seed(seed, eval_seed, counts, rounds)
         for path in from_ or []:
             if not (path / "_run.json").is_file():
                 raise CardlabError(f"--from {path} is not a decisions run folder")

@@ -118,6 +118,12 @@ class TrainPlan:
         return doc
 
 
+def data_seed(seed: int, r: int, players: int) -> int:
+    """The seed of round ``r``'s decision data at ``players`` players (``cardlab train``'s
+    evaluation seed must be none of them)."""
+    return seed + 1000 * r + players
+
+
 def later_searcher(game, worlds: int, r: int) -> tuple[str, str | None]:
     """The searcher and the field (None: the searcher in every seat) of round ``r``'s data:
     round 1 ``pimc:worlds=W`` in every seat; later rounds, with the previous round's
@@ -193,7 +199,7 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
             data = folder / f"decisions-{players}"
             count = plan.round_games[0 if r == 1 else 1]
             args = ["decisions", game.GAME, "--out", str(data), "--games", str(count),
-                    "--seed", str(plan.seed + 1000 * r + players), "--players", str(players),
+                    "--seed", str(data_seed(plan.seed, r, players)), "--players", str(players),
                     "--searcher", searcher] + (["--strategy", field] if field else [])
             if not (data / "_manifest.json").exists():
                 say(f"round {r}: decision data at {players} players ({searcher}"

@@ -1,0 +1,64 @@
+"""Issue 42, runs, replays and processes: each test is named after the item it proves.
+
+4: a replay or analysis of a run plays what the run recorded (or refuses); 8: standard output
+carries only the requested format; 9: any terminal width prints the results; 10: bounded
+match length, Ctrl-C stops an analysis; 11: no child outlives ``train``; 13: a damaged
+decisions run has a repair that works; 15: children use the cache the parent chose; 19: the
+evaluation seed never overlaps a data seed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from cli_check import one_error
+
+MAIN = "from analyzer.cli import main; main()"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# --- item 9: any terminal width prints the results -------------------------------------------
+
+
+WIDTHS = ["0", "1", "-3", "abc", "", " 7 ", str(10**9), "9" * 30, "１２０"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_safety2_item09_any_terminal_width_prints_the_results(tmp_path, fresh_cli, width,
+                                                               monkeypatch):
+    run = tmp_path / "run"
+    code, _, err = fresh_cli("simulate", "ass", "--games", "20", "--seed", "1", "--backend",
+                             "serial", "--out", run, "-q")
+    assert code == 0, err
+    monkeypatch.setenv("COLUMNS", width)
+    for args in (("simulate", "ass", "--games", "20", "--seed", "1", "--backend", "serial",
+                  "-q"), ("summarize", run)):
+        code, out, err = fresh_cli(*args)
+        assert code == 0, err
+        seats = [line for line in out.splitlines() if "basic" in line]
+        assert len(seats) == 4, (width, args, out)  # one row per seat
+        assert all(len(line) <= 10_000 for line in out.splitlines())
+
+
+# --- item 19: the evaluation seed never overlaps a data seed -----------------------------------
+
+
+@pytest.mark.parametrize("args,seed", [
+    ((), 1004),  # round 1, 4 players (ass defaults: players 4,6; rounds 2)
+    ((), 2006),  # round 2, 6 players
+    (("--players", "5", "--rounds", "3"), 3005),
+    (("--seed", "7"), 7 + 1006),
+])
+def test_safety2_item19_eval_seed_overlapping_a_data_seed_is_refused(tmp_path, fresh_cli, args,
+                                                                     seed):
+    out = tmp_path / "train"
+    full = ["train", "ass", "--out", out, "--eval-seed", str(seed), "--games", "2",
+            "--eval-games", "2", "--worlds", "2", "-q"]
+    if "--seed" not in args:
+        full += ["--seed", "0"]
+    code, stdout, err = fresh_cli(*full, *args)
+    assert code == 2, err
+    one_error(err, "--eval-seed")
+    assert str(seed) in err
+    assert not out.exists()

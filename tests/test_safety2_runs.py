@@ -9,6 +9,7 @@ evaluation seed never overlaps a data seed.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,70 @@ def test_safety2_item19_eval_seed_overlapping_a_data_seed_is_refused(tmp_path, f
     one_error(err, "--eval-seed")
     assert str(seed) in err
     assert not out.exists()
+
+
+# --- item 8: standard output carries only the requested format --------------------------------
+
+
+def _commands_with_format() -> set[str]:
+    """Every command (its words, e.g. "simulate ass"; "replay" for its --from callback) that
+    takes ``--format``, read from the command line's own definition."""
+    import typer.main
+
+    from analyzer.cli import app
+
+    found = set()
+
+    def walk(command, words):
+        if any("--format" in getattr(p, "opts", ()) for p in command.params):
+            found.add(" ".join(words))
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, [*words, name])
+
+    walk(typer.main.get_command(app), [])
+    return found
+
+
+def _json_invocations(tmp_path: Path, fresh_cli) -> dict[str, list[list]]:
+    """For each command with --format: invocations with --format json and every option that
+    writes something besides (--out, --html), which then must say so on standard error."""
+    run = tmp_path / "run"
+    code, _, err = fresh_cli("simulate", "ass", "--games", "6", "--seed", "3", "--backend",
+                             "serial", "--out", run, "-q")
+    assert code == 0, err
+    page = iter(tmp_path / f"page{i}.html" for i in range(100))
+    few = ["--worlds", "8"]
+    return {
+        "simulate ass": [["simulate", "ass", "--games", "5", "--backend", "serial",
+                          "--out", tmp_path / "a", "-s", "peek", "-s", "basic", "-s", "basic",
+                          "-s", "basic"]],
+        "simulate jass": [["simulate", "jass", "--deals", "5", "--backend", "serial",
+                           "--out", tmp_path / "j"]],
+        "summarize": [["summarize", run]],
+        "analyze ass": [["analyze", "ass", "--from", run, "--index", "1", "--move", "0",
+                         *few]],
+        "analyze jass": [["analyze", "jass", "--hand", "B6 B9 S10 RU AA B7 B8 S6 S7",
+                          *few]],
+        "replay": [["replay", "--from", run, "--index", "2", "--analyze", "--html",
+                    next(page), *few]],
+        "replay ass": [["replay", "ass", "--index", "2", "--analyze", "--html", next(page),
+                        *few]],
+        "replay jass": [["replay", "jass", "--index", "0", "--deals", "--analyze", "--html",
+                         next(page), *few]],
+        "study compare": [["study", "compare", "--game", "ass", "-s", "basic", "-s", "careful",
+                           "--games", "8", "-o", tmp_path / "study", "-q"]],
+    }
+
+
+def test_safety2_item08_standard_output_is_only_the_json_asked_for(tmp_path, fresh_cli):
+    invocations = _json_invocations(tmp_path, fresh_cli)
+    assert set(invocations) == _commands_with_format()  # a new --format command joins here
+    for name, runs in invocations.items():
+        for args in runs:
+            code, out, err = fresh_cli(*args, "--format", "json")
+            assert code == 0, (name, err)
+            json.loads(out)  # one JSON document, nothing else
+            assert out.strip().count("\n") == 0, (name, out)
+            for target in args:
+                if isinstance(target, Path) and target.suffix == ".html":
+                    assert target.is_file() and str(target) in err, (name, err)

@@ -10,6 +10,9 @@ evaluation seed never overlaps a data seed.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,3 +133,41 @@ def test_safety2_item08_standard_output_is_only_the_json_asked_for(tmp_path, fre
             for target in args:
                 if isinstance(target, Path) and target.suffix == ".html":
                     assert target.is_file() and str(target) in err, (name, err)
+
+
+# --- item 15: children use the cache the parent chose ------------------------------------------
+
+
+def test_safety2_item15_train_children_compile_into_the_users_numba_cache(tmp_path,
+                                                                           monkeypatch):
+    """A training's children (decisions, learn-strength) compile with other weights, so they
+    hash a folder of their own, but inside the NUMBA_CACHE_DIR the user gave, never in the
+    package's own cache."""
+    from analyzer import numba_env
+    from analyzer.learn import ass_decisions, train
+
+    user = tmp_path / "user-cache"
+    parent = numba_env.choose_cache_dir(numba_env.PACKAGE_ROOT,
+                                        {**os.environ, "NUMBA_CACHE_DIR": str(user)})
+    # the parent process as analyzer/__init__.py configures it under NUMBA_CACHE_DIR=user
+    monkeypatch.setenv("NUMBA_CACHE_DIR", parent)
+    monkeypatch.setenv(numba_env.OWN_ENV, f"{numba_env.PACKAGE_ROOT}{os.pathsep}{parent}")
+    weights = tmp_path / "w.json"
+    weights.write_text((ROOT / "strategies/ass/learned.json").read_text() + "\n")
+    seen = []
+    real_run = subprocess.run
+
+    def child(args, env):  # the child process as far as choosing its cache
+        probe = "import analyzer, os; print(os.environ['NUMBA_CACHE_DIR'])"
+        done = real_run([sys.executable, "-c", probe], env=env, capture_output=True,
+                              text=True, cwd=ROOT, check=True)
+        seen.append(done.stdout.strip())
+        return subprocess.CompletedProcess(args, 0)
+
+    monkeypatch.setattr(train.subprocess, "run", child)
+    train._cardlab(["learn-strength", "ass"], weights, ass_decisions)  # other weights
+    train._cardlab(["decisions", "ass"], None, ass_decisions)  # the shipped weights
+    assert len(seen) == 2
+    for folder in seen:
+        assert Path(folder).parent == user, (folder, user)
+    assert seen[0] != seen[1]  # other weights: another folder (they are frozen into kernels)

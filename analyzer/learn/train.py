@@ -141,9 +141,9 @@ def _cardlab(args: list[str], env_weights: Path | None, game) -> None:
     """Run a cardlab command in a process of its own (with ``env_weights`` as ``game``'s
     weights)."""
     env_name = game.WEIGHTS_FILE.env
-    env = dict(os.environ)
-    if env.pop("CARDLAB_NUMBA_CACHE", None):  # chosen here: the child hashes its own weights
-        env.pop("NUMBA_CACHE_DIR", None)
+    from analyzer.numba_env import child_env
+
+    env = child_env(dict(os.environ))  # the child hashes its own weights, in the same base
     if env_weights is not None:
         env[env_name] = str(env_weights)
     else:

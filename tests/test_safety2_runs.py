@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -155,19 +158,284 @@ def test_safety2_item15_train_children_compile_into_the_users_numba_cache(tmp_pa
     weights = tmp_path / "w.json"
     weights.write_text((ROOT / "strategies/ass/learned.json").read_text() + "\n")
     seen = []
-    real_run = subprocess.run
 
-    def child(args, env):  # the child process as far as choosing its cache
-        probe = "import analyzer, os; print(os.environ['NUMBA_CACHE_DIR'])"
-        done = real_run([sys.executable, "-c", probe], env=env, capture_output=True,
-                              text=True, cwd=ROOT, check=True)
-        seen.append(done.stdout.strip())
-        return subprocess.CompletedProcess(args, 0)
+    class Children:  # runs the child as far as choosing its cache
+        def run(self, argv, env):
+            probe = "import analyzer, os; print(os.environ['NUMBA_CACHE_DIR'])"
+            done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                                  text=True, cwd=ROOT, check=True)
+            seen.append(done.stdout.strip())
+            return 0
 
-    monkeypatch.setattr(train.subprocess, "run", child)
-    train._cardlab(["learn-strength", "ass"], weights, ass_decisions)  # other weights
-    train._cardlab(["decisions", "ass"], None, ass_decisions)  # the shipped weights
+    train._cardlab(Children(), ["learn-strength", "ass"], weights, ass_decisions)  # others
+    train._cardlab(Children(), ["decisions", "ass"], None, ass_decisions)  # shipped weights
     assert len(seen) == 2
     for folder in seen:
         assert Path(folder).parent == user, (folder, user)
     assert seen[0] != seen[1]  # other weights: another folder (they are frozen into kernels)
+
+
+# --- item 4: what the run recorded is what replays ---------------------------------------------
+
+
+def _other_weights(path: Path, game: str = "ass") -> Path:
+    """A valid weights file of ``game`` with other weights than the shipped ones."""
+    import importlib
+
+    model = importlib.import_module(f"strategies.{game}.learned_weights").MODEL
+    weights, doc = model.load(model.default)
+    weights = weights.reshape(model.phases, -1).copy()
+    weights[0, 0] += 1.0
+    path.write_text(model.text(weights, doc["provenance"]))
+    return path
+
+
+def _cardlab(*args, env=None, timeout=120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", MAIN, *map(str, args)], cwd=ROOT,
+                          env={**os.environ, **(env or {})}, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_safety2_item04_replay_and_analyze_refuse_other_weights_than_the_run_played(
+        tmp_path, fresh_cli):
+    run = tmp_path / "run"
+    code, _, err = fresh_cli("simulate", "ass", "--games", "6", "--seed", "5", "-s", "learned",
+                             "-s", "basic", "-s", "careful", "-s", "basic", "--backend",
+                             "serial", "--out", run, "-q")
+    assert code == 0, err
+    # the weights the run played: it replays and analyzes
+    code, same, err = fresh_cli("replay", "--from", run, "--index", "3")
+    assert code == 0, err
+    other = {"CARDLAB_LEARNED_ASS": str(_other_weights(tmp_path / "other.json"))}
+    for args in (("replay", "--from", run, "--index", "3"),
+                 ("replay", "--from", run, "--index", "3", "--analyze", "--worlds", "4"),
+                 ("analyze", "ass", "--from", run, "--index", "3", "--move", "0", "--worlds",
+                  "4")):
+        done = _cardlab(*args, env=other)
+        assert done.returncode == 2, (args, done.stdout[-500:], done.stderr[-2000:])
+        one_error(done.stderr, "weights")
+        assert "CARDLAB_LEARNED_ASS" in done.stderr and done.stdout == ""
+
+
+def test_safety2_item04_a_rollout_by_learned_records_its_weights(tmp_path):
+    """pimc:rollout=learned reads the weights too, though its knobs do not say which: the
+    plan records them, and a replay under other weights is refused."""
+    from analyzer.cli.runs import check_recorded_weights
+    from analyzer.engines.kernel import RunSpec
+    from analyzer.errors import CardlabError
+    from analyzer.runner.manifest import build_plan
+    from strategies.ass.learned_weights import MODEL, WEIGHTS
+
+    spec = RunSpec("ass", 4, ("pimc:worlds=2,rollout=learned", "basic", "basic", "basic"), 1)
+    import analyzer.engines.ass.kernel as kernel
+
+    plan = build_plan(spec, kernel, 0, 10, "rows")
+    assert plan["weights"] == {"ass": MODEL.digest(WEIGHTS)}
+    check_recorded_weights(plan, tmp_path)  # the weights in use: fine
+    for edited in ({**plan, "weights": {"ass": "0" * 64}}, {k: v for k, v in plan.items()
+                                                           if k != "weights"}):
+        with pytest.raises(CardlabError, match="weights"):
+            check_recorded_weights(edited, tmp_path)
+    plain = build_plan(RunSpec("ass", 4, ("basic",) * 4, 1), kernel, 0, 10, "rows")
+    assert "weights" not in plain  # runs that read no weights: plans as before
+
+
+# --- item 10: a bounded match, and Ctrl-C stops an analysis -------------------------------------
+
+
+ASS_POSITION = ["--hand", "3 3 8 J", "--players", "4", "--sizes", "4,6,5,9", "--gone", "1 1 2",
+                "--known", "3:A", "--totals", "10,20,30,40"]
+
+
+@pytest.mark.parametrize("k", ["1001", "1000000", "99999999999999999999"])
+def test_safety2_item10_match_length_is_bounded_as_simulate_bounds_it(fresh_cli, k):
+    code, out, err = fresh_cli("analyze", "ass", *ASS_POSITION, "--game", f"1/{k}",
+                               "--worlds", "2")
+    assert code == 2 and out == ""
+    one_error(err, "1000")
+
+
+def _interrupted(args, warm, timeout=60) -> tuple[float, subprocess.CompletedProcess]:
+    """Start ``cardlab ARGS`` (a long analysis) once ``cardlab WARM`` (the same, short) has
+    compiled its kernels, send SIGINT when it is surely inside them, and return how long it
+    took to stop and its result."""
+    began = time.monotonic()
+    done = _cardlab(*warm, timeout=900)
+    assert done.returncode == 0, done.stderr[-2000:]
+    short = time.monotonic() - began
+    proc = subprocess.Popen([sys.executable, "-c", MAIN, *map(str, args)], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(max(2 * short, short + 3))  # past the imports and the worlds' drawing
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGINT)
+        sent = time.monotonic()
+        out, err = proc.communicate(timeout=timeout)
+        return time.monotonic() - sent, subprocess.CompletedProcess(args, proc.returncode,
+                                                                    out, err)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize("kind", ["analyze", "replay"])
+def test_safety2_item10_ctrl_c_stops_an_analysis_within_seconds(kind):
+    if kind == "analyze":
+        args = ["analyze", "ass", *ASS_POSITION, "--game", "1/1000", "--worlds", "20000"]
+        warm = ["analyze", "ass", *ASS_POSITION, "--game", "1/1000", "--worlds", "1"]
+    else:
+        base = ["replay", "ass", "--matches", "--games-per-match", "1000", "--index", "0",
+                "--analyze", "--seat", "0"]
+        args = [*base, "--worlds", "20000"]
+        warm = ["replay", "ass", "--matches", "--games-per-match", "2", "--index", "0",
+                "--analyze", "--seat", "0", "--worlds", "1"]
+    took, done = _interrupted(args, warm)
+    assert done.returncode == 130, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "Error" not in done.stderr
+    assert took < 4, took  # within a chunk of worlds (about 0.25 s) plus the exit
+
+
+# --- item 11: no process outlives the command that started it -----------------------------------
+
+
+def _alive(proc) -> bool:
+    import psutil
+
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def _wait_for(predicate, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def _running(parent, kind: str) -> bool:
+    """Whether a descendant of ``parent`` runs ``cardlab KIND``."""
+    return any(kind in " ".join(p.cmdline()) for p in parent.children(recursive=True)
+               if _alive(p))
+
+
+def _all_gone(family) -> bool:
+    return not any(_alive(p) for p in family)
+
+
+def test_safety2_item11_signals_to_train_leave_no_child_running(tmp_path):
+    """SIGTERM and SIGINT to `cardlab train` alone (not to its process group), while its
+    decisions child runs and while its learn-strength child runs: it stops within seconds,
+    with 128 + the signal, and no process it started is left; --resume then continues."""
+    import psutil
+
+    out = tmp_path / "train"
+    command = [sys.executable, "-c", MAIN, "train", "ass", "--out", str(out), "--games", "3",
+               "--players", "4", "--rounds", "1", "--worlds", "2", "--eval-games", "2", "-q"]
+    points = [("decisions", signal.SIGTERM), ("decisions", signal.SIGINT),
+              ("learn-strength", signal.SIGTERM), ("learn-strength", signal.SIGINT)]
+    for number, (child_kind, signum) in enumerate(points):
+        parent = subprocess.Popen(command + (["--resume"] if number else []), cwd=ROOT,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        me = psutil.Process(parent.pid)
+        try:
+            assert _wait_for(partial(_running, me, child_kind), 600), (
+                child_kind, parent.poll(), parent.stderr.read() if parent.poll() is not None
+                else "")
+            family = me.children(recursive=True)
+            parent.send_signal(signum)
+            _, err = parent.communicate(timeout=30)
+            assert parent.returncode == 128 + signum, (child_kind, signum, err)
+            assert "Traceback" not in err and "--resume" in err, err
+            assert _wait_for(partial(_all_gone, family), 5), [
+                p.cmdline() for p in family if _alive(p)]
+        finally:
+            for p in [*me.children(recursive=True), me] if _alive(me) else []:
+                p.kill()
+            parent.wait()
+
+
+# --- item 13: a damaged decisions run has a repair that works ----------------------------------
+
+
+DECISIONS = ["--games", "3", "--seed", "4", "--players", "4", "--searcher", "pimc:worlds=2"]
+
+
+def _damage_a_part(folder: Path) -> Path:
+    part = sorted(folder.glob("part-*.parquet"))[0]
+    part.write_bytes(part.read_bytes()[:100])
+    return part
+
+
+def _suggested(err: str) -> list[str]:
+    """The command a refusal suggests ("repair it with `cardlab ...`"), as arguments."""
+    import re
+    import shlex
+
+    found = re.search(r"repair it with `([^`]+)`", err)
+    assert found, err
+    words = shlex.split(found.group(1))
+    assert words[0] == "cardlab", words
+    return words[1:]
+
+
+def test_safety2_item13_a_damaged_decisions_run_is_repaired_by_the_command_suggested(
+        tmp_path, fresh_cli):
+    run = tmp_path / "data"
+    code, _, err = fresh_cli("decisions", "ass", "--out", run, *DECISIONS, "-q")
+    assert code == 0, err
+    rows = len(__import__("pandas").read_parquet(run))
+    part = _damage_a_part(run)
+    code, _, err = fresh_cli("decisions", "ass", "--out", run, *DECISIONS, "--resume", "-q")
+    assert code == 2
+    command = _suggested(err)
+    assert "simulate" not in command and "--repair" in command
+    code, _, err = fresh_cli(*command)
+    assert code == 0, err
+    assert (run / "_damaged" / part.name).is_file()
+    # train --from names the same command for a damaged run it is given
+    _damage_a_part(run)
+    code, _, err = fresh_cli("train", "ass", "--from", run, "--out", tmp_path / "fit", "-q")
+    assert code == 2
+    assert _suggested(err) == command
+    code, _, err = fresh_cli(*command)
+    assert code == 0, err
+    code, _, err = fresh_cli("train", "ass", "--from", run, "--out", tmp_path / "fit2", "-q")
+    assert code == 0, err
+    assert len(__import__("pandas").read_parquet(run)) == rows
+    # --repair without --resume: one line
+    code, _, err = fresh_cli("decisions", "ass", "--out", run, *DECISIONS, "--repair")
+    assert code == 2
+    one_error(err, "--repair needs --resume")
+
+
+def test_safety2_item13_train_repairs_its_own_damaged_decision_data(tmp_path, fresh_cli):
+    """A training whose round-1 data were damaged after it finished: --resume refuses and
+    names `cardlab train ... --resume --repair`, which repairs them and trains again."""
+    from analyzer.learn.train import TrainPlan
+
+    out = tmp_path / "train"
+    args = ["--out", out, "--seed", "0", "--games", "3", "--players", "4", "--rounds", "1",
+            "--worlds", "2", "--eval-games", "2", "-q"]
+    plan = TrainPlan("ass", 0, 3, (4,), 2, 1, 2, 9923)
+    (out / "round-1").mkdir(parents=True)
+    (out / "_train.json").write_text(json.dumps(plan.to_dict(), indent=1) + "\n")
+    # the round's strength as if measured (the measurement is not what this test is about)
+    (out / "round-1" / "strength.json").write_text(json.dumps(
+        {"learned": 20.0, "careful": 21.0, "tuned": 22.0, "basic": 23.0}))
+    code, _, err = fresh_cli("train", "ass", *args, "--resume")
+    assert code == 0, err
+    weights = (out / "learned.json").read_text()
+    part = _damage_a_part(out / "round-1" / "decisions-4")
+    code, _, err = fresh_cli("train", "ass", *args, "--resume")
+    assert code == 2
+    command = _suggested(err)
+    assert command[:2] == ["train", "ass"] and command[-2:] == ["--resume", "--repair"]
+    code, _, err = fresh_cli(*command)
+    assert code == 0, err
+    assert (out / "round-1" / "decisions-4" / "_damaged" / part.name).is_file()
+    assert (out / "learned.json").read_text() == weights  # the same data, the same weights

@@ -366,6 +366,11 @@ def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | N
         m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", game)
         if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
             raise CardlabError(f"--game {game!r}: write G/K, game G (1 first) of K, e.g. 2/4")
+        from analyzer.games.ass.rules import MAX_GAMES_PER_MATCH
+
+        if int(m.group(2)) > MAX_GAMES_PER_MATCH:  # as simulate --games-per-match
+            raise CardlabError(f"--game {game!r}: a match has 1 to {MAX_GAMES_PER_MATCH} "
+                               f"games (K of G/K); got {int(m.group(2))}")
         view[PUB_GAME], view[PUB_GAMES] = int(m.group(1)) - 1, int(m.group(2))
     if totals is not None:
         try:

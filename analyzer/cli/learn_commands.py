@@ -84,6 +84,9 @@ def decisions(
                                     "mod players), which plays learned's card (the positions "
                                     "learned reaches itself)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
+    repair: bool = typer.Option(False, "--repair", help="With --resume: move damaged parts "
+                                "(and a damaged manifest) into _damaged/ and play exactly "
+                                "their ranges again."),
     quiet: bool = opt.quiet(),
 ) -> None:
     """Play games (Jass: single deals) with a search player in every seat and write, for
@@ -94,6 +97,8 @@ def decisions(
 
     try:
         module = _game(game)
+        if repair and not resume:
+            raise CardlabError("--repair needs --resume (it repairs the run it continues)")
         check_seed(seed)
         check_range(start, games_)
         _check_players(game, (players,))
@@ -112,11 +117,17 @@ def decisions(
             if module.MODEL.WEIGHTS_ERROR:  # the searched seat plays learned's card
                 raise CardlabError(module.MODEL.WEIGHTS_ERROR)
         from analyzer.learn.decisions import run_decisions
+        from analyzer.runner.interrupts import watch_parent_from_env
 
+        watch_parent_from_env()  # started by `cardlab train`: never outlive it
         manifest = run_decisions(module, out, seed, games_, players, strategy, resume,
-                                 not quiet, start=start, field=others)
+                                 not quiet, start=start, field=others, repair=repair)
     except (CardlabError, StrategyError) as exc:
         fail(exc)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted; the finished parts are kept in {out}: continue with the "
+                   "same command and --resume", err=True)
+        raise typer.Exit(130) from None
     typer.echo(f"{out}: {manifest['count']} {module.UNIT}s, {manifest['candidate_rows']} "
                "candidate rows")
 
@@ -149,6 +160,9 @@ def train(
     from_: list[Path] = typer.Option(None, "--from",
                                      help="Train on these decisions runs instead (no rounds)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted training."),
+    repair: bool = typer.Option(False, "--repair", help="With --resume: repair the training's "
+                                "damaged decision data (their damaged parts are played "
+                                "again)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --weights file."),
     quiet: bool = opt.quiet(),
 ) -> None:
@@ -159,6 +173,8 @@ def train(
 
     try:
         module = _game(game)
+        if repair and not resume:
+            raise CardlabError("--repair needs --resume (it repairs the training it continues)")
         d = module.DEFAULTS
         out = out if out is not None else Path(d["out"])
         games_ = d["games"] if games_ is None else games_
@@ -193,9 +209,15 @@ def train(
         plan = TrainPlan(game, seed, games_, counts, worlds, rounds, eval_games, eval_seed,
                          later_games)
         result = run_training(out, plan, resume, not quiet, weights or out / "learned.json",
-                              list(from_) if from_ else None, say=typer.echo)
+                              list(from_) if from_ else None, say=typer.echo,
+                              repair=repair)
     except CardlabError as exc:
         fail(exc)
+    except KeyboardInterrupt as exc:  # interrupts.Stopped: no child process is left running
+        signum = getattr(exc, "signum", 2)
+        typer.echo(f"interrupted; the finished steps are kept in {out}: continue with the "
+                   "same command and --resume", err=True)
+        raise typer.Exit(128 + signum) from None
     typer.echo(f"weights: {result['weights']}")
 
 
@@ -208,12 +230,18 @@ def learn_strength(
 ) -> None:
     """The strength of learned (the weights of CARDLAB_LEARNED_GAME) against its field."""
     from analyzer.runner.folder import atomic_write_bytes
+    from analyzer.runner.interrupts import checked_interrupts, watch_parent_from_env
     from strategies.registry import StrategyError, parse_strategy
 
     try:
         module = _game(game)
         parse_strategy(game, "learned")  # the weights file's one-line check
-        result = module.strength(games_, seed)
+        watch_parent_from_env()  # started by `cardlab train`: never outlive it
+        with checked_interrupts():  # Ctrl-C: once the measurement in hand is done
+            result = module.strength(games_, seed)
     except (CardlabError, StrategyError) as exc:
         fail(exc)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
     atomic_write_bytes(out, (json.dumps(result, indent=1) + "\n").encode())

@@ -279,9 +279,13 @@ def _interrupted(args, warm, timeout=60) -> tuple[float, subprocess.CompletedPro
             proc.wait()
 
 
-@pytest.mark.parametrize("kind", ["analyze", "replay"])
-def test_safety2_item10_ctrl_c_stops_an_analysis_within_seconds(kind):
-    if kind == "analyze":
+@pytest.mark.parametrize("kind", ["analyze", "replay", "decisions"])
+def test_safety2_item10_ctrl_c_stops_an_analysis_within_seconds(kind, tmp_path):
+    if kind == "decisions":
+        base = ["decisions", "jass", "--searcher", "pimc:worlds=64", "-q"]
+        args = [*base, "--out", tmp_path / "long", "--games", "100000"]
+        warm = [*base, "--out", tmp_path / "short", "--games", "2"]
+    elif kind == "analyze":
         args = ["analyze", "ass", *ASS_POSITION, "--game", "1/1000", "--worlds", "20000"]
         warm = ["analyze", "ass", *ASS_POSITION, "--game", "1/1000", "--worlds", "1"]
     else:

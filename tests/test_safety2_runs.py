@@ -124,6 +124,22 @@ def _json_invocations(tmp_path: Path, fresh_cli) -> dict[str, list[list]]:
     }
 
 
+def test_safety2_item08_summarize_of_a_run_with_nothing_finished_prints_json(tmp_path,
+                                                                           fresh_cli):
+    run = tmp_path / "run"
+    code, _, err = fresh_cli("simulate", "ass", "--games", "6", "--backend", "serial", "--out",
+                             run, "-q")
+    assert code == 0, err
+    for piece in [*run.glob("part-*"), run / "_manifest.json"]:  # as if stopped at once
+        piece.unlink()
+    code, out, err = fresh_cli("summarize", run, "--format", "json")
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["seats"] == [] and doc["complete"] is False and "no game finished" in err
+    code, out, err = fresh_cli("summarize", run, "--format", "csv")
+    assert code == 0 and out == "" and "no game finished" in err
+
+
 def test_safety2_item08_standard_output_is_only_the_json_asked_for(tmp_path, fresh_cli):
     invocations = _json_invocations(tmp_path, fresh_cli)
     assert set(invocations) == _commands_with_format()  # a new --format command joins here
@@ -398,6 +414,8 @@ def test_safety2_item13_a_damaged_decisions_run_is_repaired_by_the_command_sugge
     assert code == 2
     command = _suggested(err)
     assert "simulate" not in command and "--repair" in command
+    code, _, err = fresh_cli("summarize", run)  # names the command that wrote the folder
+    assert code == 2 and "the same decisions command plus --resume --repair" in err, err
     code, _, err = fresh_cli(*command)
     assert code == 0, err
     assert (run / "_damaged" / part.name).is_file()

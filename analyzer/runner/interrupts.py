@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 
@@ -168,12 +169,25 @@ def stopping_children() -> Iterator[Children]:
                 signal.signal(sig, old)
 
 
+PR_SET_PDEATHSIG = 1  # Linux prctl: the signal this process gets when its parent dies
+
+
 def watch_parent_from_env() -> None:
-    """In a child of :class:`Children`: exit when the parent that started it dies."""
+    """In a child of :class:`Children`: exit when the parent that started it dies. On Linux
+    the kernel sends SIGTERM then (prctl PR_SET_PDEATHSIG: heard even while jitted code
+    holds the interpreter); elsewhere a thread polls the parent (runner/tasks.py)."""
     import os
 
     parent = os.environ.get(PARENT_ENV, "")
-    if parent.isdigit() and int(parent) == os.getppid():
-        from analyzer.runner.tasks import watch_parent
+    if not parent.isdigit():
+        return
+    if sys.platform.startswith("linux"):
+        import ctypes
 
-        watch_parent(int(parent))
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM))
+    if int(parent) != os.getppid():  # the parent died before it could be watched
+        os._exit(1)
+    from analyzer.runner.tasks import watch_parent
+
+    watch_parent(int(parent))

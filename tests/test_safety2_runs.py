@@ -71,6 +71,14 @@ def test_safety2_item19_eval_seed_overlapping_a_data_seed_is_refused(tmp_path, f
     assert not out.exists()
 
 
+def test_safety2_item19_data_seeds_past_2_63_are_refused_before_any_work(tmp_path, fresh_cli):
+    out = tmp_path / "train"
+    code, _, err = fresh_cli("train", "ass", "--out", out, "--seed", str(2**63 - 1000), "-q")
+    assert code == 2
+    one_error(err, "--seed")
+    assert not out.exists()
+
+
 # --- item 8: standard output carries only the requested format --------------------------------
 
 

@@ -56,7 +56,11 @@ def _check_eval_seed(seed: int, eval_seed: int, counts: tuple[int, ...], rounds:
     """The held-out deals must be no training deals: ``eval_seed`` is none of the data seeds
     (analyzer/learn/train.py ``data_seed``: one per round and player count), nor ``seed``."""
     from analyzer.learn.train import data_seed
+    from analyzer.seeds import MAX_SEED
 
+    if data_seed(seed, rounds, max(counts)) > MAX_SEED:
+        raise CardlabError(f"--seed {seed} leaves no room for the data seeds (--seed + 1000 x "
+                           f"round + players must stay below 2**63): give a smaller --seed")
     used = {seed} | {data_seed(seed, r, p) for r in range(1, rounds + 1) for p in counts}
     if eval_seed in used:
         where = next(((r, p) for r in range(1, rounds + 1) for p in counts

@@ -208,8 +208,9 @@ def _train(children, out: Path, plan: TrainPlan, resume: bool, progress: bool,
          f"--rounds {plan.rounds}", f"--eval-games {plan.eval_games}",
          f"--eval-seed {plan.eval_seed}"]
         + ([f"--later-games {plan.later_games}"] if "later_games" in doc else []))
+    # (--force: the weights file this training wrote may be there by then)
     where = ["--out", str(out)] + ([] if weights_out == out / "learned.json"
-                                   else ["--weights", str(weights_out)])
+                                   else ["--weights", str(weights_out), "--force"])
     how = f"`{command} {shlex.join(where)} --resume --repair`"  # repairs the training's data
     if from_runs:
         frame = read_decisions(from_runs, game)

@@ -131,25 +131,23 @@ def _ass_rollouts(view, moves, rollout_code, world_hands, streams, futures, w0, 
 CHUNK_SECONDS = 0.25  # about this long per chunk of worlds: Ctrl-C is heard between chunks
 
 
-def in_chunks(total: int, roll) -> None:
+def in_chunks(total: int, roll, check) -> None:
     """``roll(w0, w1)`` on consecutive chunks of ``0 .. total-1`` that take about
-    :data:`CHUNK_SECONDS` each (one world first, then doubled or halved), a Ctrl-C between
-    two chunks raising KeyboardInterrupt (only between them: never inside a kernel)."""
-    from analyzer.runner.interrupts import checked_interrupts
-
-    with checked_interrupts() as check:
-        w, size = 0, 1
-        while w < total:
-            end = min(total, w + size)
-            began = time.perf_counter()
-            roll(w, end)
-            w = end
-            check()
-            took = time.perf_counter() - began
-            if took < CHUNK_SECONDS / 2:
-                size *= 2
-            elif took > 2 * CHUNK_SECONDS and size > 1:
-                size //= 2
+    :data:`CHUNK_SECONDS` each (one world first, then doubled or halved), ``check()``
+    (analyzer/runner/interrupts.py ``checked_interrupts``: raises KeyboardInterrupt after a
+    Ctrl-C) between two chunks, never inside a kernel."""
+    w, size = 0, 1
+    while w < total:
+        end = min(total, w + size)
+        began = time.perf_counter()
+        roll(w, end)
+        w = end
+        check()
+        took = time.perf_counter() - began
+        if took < CHUNK_SECONDS / 2:
+            size *= 2
+        elif took > 2 * CHUNK_SECONDS and size > 1:
+            size //= 2
 
 
 def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, rng, out,
@@ -178,15 +176,19 @@ def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, r
     streams = np.zeros(worlds, dtype=np.uint64)
     futures = np.zeros(worlds, dtype=np.uint64)
     rview = np.zeros(VIEW_LEN, dtype=np.int64)
+    from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
+
     policy = np.bool_(policy)
-    _ass_worlds(view, trace, worlds, oversample, policy, rollout_code, rng, world_hands,
-                streams, futures, rview)
     scratch = (rview, np.zeros(16, dtype=np.uint64), np.zeros(1, dtype=np.uint64),
                np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64),
                np.zeros(16, dtype=np.uint64), np.zeros(109, dtype=np.uint8))
-    in_chunks(worlds, lambda w0, w1: _ass_rollouts(
-        view, moves, rollout_code, world_hands, streams, futures, w0, w1, out, wins,
-        per_player, template, *scratch))
+    with checked_interrupts() as check:
+        _ass_worlds(view, trace, worlds, oversample, policy, rollout_code, rng, world_hands,
+                    streams, futures, rview)
+        check()
+        in_chunks(worlds, lambda w0, w1: _ass_rollouts(
+            view, moves, rollout_code, world_hands, streams, futures, w0, w1, out, wins,
+            per_player, template, *scratch), check)
 
 
 @njit_runtime()  # allocates (draw_worlds)
@@ -242,14 +244,18 @@ def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points
     with ``infer=policy`` the weights of the kept worlds are not applied (eps = 1 keeps them
     alike). The inputs are not changed. The rollouts run in chunks of worlds (module
     docstring)."""
-    pool, seeds, keep = _jass_worlds(prm, seat, hand, st, played, rng)
-    if keep[0] < 0:
-        return -1
-    scratch = (np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-               np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-               np.empty(ST_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64),
-               np.zeros((5, 8), dtype=np.int64), np.zeros(1, dtype=np.uint64))
-    in_chunks(len(keep), lambda w0, w1: _jass_rollouts(
-        prm, seat, st, played, taken, cards, pool, seeds, keep, w0, w1, sticks, points,
-        *scratch))
+    from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
+
+    with checked_interrupts() as check:
+        pool, seeds, keep = _jass_worlds(prm, seat, hand, st, played, rng)
+        check()
+        if keep[0] < 0:
+            return -1
+        scratch = (np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+                   np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+                   np.empty(ST_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64),
+                   np.zeros((5, 8), dtype=np.int64), np.zeros(1, dtype=np.uint64))
+        in_chunks(len(keep), lambda w0, w1: _jass_rollouts(
+            prm, seat, st, played, taken, cards, pool, seeds, keep, w0, w1, sticks, points,
+            *scratch), check)
     return len(keep)

@@ -45,6 +45,10 @@ class RunProgress:
         self, total: int, done: int, unit: str, enabled: bool, console: Console | None = None
     ) -> None:
         self.console = console or Console()
+        if console is None and not 20 <= self.console.width <= 10_000:
+            # rich takes COLUMNS as it is (COLUMNS=0: a bar of no width); held as the
+            # tables' width is (analyzer/cli/console.py)
+            self.console = Console(width=min(max(self.console.width, 20), 10_000))
         self.enabled = enabled and self.console.is_terminal
         self.unit = unit
         self._progress: Progress | None = None

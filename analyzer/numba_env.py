@@ -20,7 +20,9 @@ numba's own cache key (``NUMBA_OPT``, ``NUMBA_BOUNDSCHECK``, ...: :data:`CODEGEN
 compiled under one is never loaded under another.
 
 Hash folders of older sources in a base cardlab owns are pruned (the newest few are kept).
-Worker processes inherit the chosen folder through the environment and do not hash again.
+Worker processes inherit the chosen folder through the environment and do not hash again;
+a child that compiles with other data (``cardlab train``'s children, with another weights
+file: :func:`child_env`) hashes its own folder in the same base.
 
 The vector width (:func:`configure_vector_width`): on a CPU with 512-bit vectors (AVX-512)
 LLVM's tuning for it prefers 256-bit ones, and numba compiles for the host CPU with that
@@ -213,6 +215,24 @@ def _own(package_root: Path, env: dict[str, str]) -> str | None:
     if sep and root == str(package_root) and env.get("NUMBA_CACHE_DIR") == folder:
         return folder
     return None
+
+
+def child_env(env: dict[str, str], package_root: Path = PACKAGE_ROOT) -> dict[str, str]:
+    """The environment of a child process that compiles with other data files than this one
+    (another weights file, :data:`KERNEL_DATA`): it hashes a folder of its own, in the base
+    this process chose (the user's ``NUMBA_CACHE_DIR``, or cardlab's default base), never in
+    another."""
+    env = dict(env)
+    own = _own(package_root, env)
+    env.pop(OWN_ENV, None)
+    if own is None:  # nothing chosen here: the child chooses as this process would
+        return env
+    base = Path(own).parent
+    env.pop("NUMBA_CACHE_DIR", None)
+    default, _ = cache_base(package_root, env)
+    if base != default:  # the user's folder
+        env["NUMBA_CACHE_DIR"] = str(base)
+    return env
 
 
 def prune(base: Path, current: Path, keep: int = KEEP_VERSIONS,

@@ -12,9 +12,20 @@ state with the known holdings, and, with ``policy``, the public move record, as 
 draws them with its defaults: ``infer=policy``, ``oversample`` worlds drawn per world kept,
 every kept world weighted alike) or from its hand and the public state (Plus-Minus Jass:
 ``draw_worlds``, with the bans the play proves). The random draws all come from ``rng``.
+
+Each routine is two kernels: one draws the worlds (all of them, as before), one rolls the
+moves out on worlds ``w0 .. w1-1``. :func:`ass_outcomes` and :func:`jass_outcomes` call the
+second on chunks of worlds of about a quarter of a second, and between chunks a Ctrl-C stops
+the analysis (analyzer/runner/interrupts.py ``checked_interrupts``): a kernel of 20,000 worlds
+in a match of 1,000 games would otherwise run for many minutes deaf to it. Every world's
+rollouts depend on that world's own stream only, and the scratch arrays live across the
+chunks as they lived across the worlds of the one loop before, so the results are the same,
+bit for bit, whatever the chunks.
 """
 
 from __future__ import annotations
+
+import time
 
 import numpy as np
 from numba import njit
@@ -56,36 +67,16 @@ DEAL_OBJECTIVE = np.int64(OBJ_DEAL)
 
 
 @njit(cache=True)
-def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, rng, out,
-                 wins, per_player, template):
-    """Who's the Ass?: ``out[w, i]`` = the decider's minus points at the end of the game when
-    it plays ``moves[i]`` in sampled world w and everybody then plays the rollout strategy
-    (``rollout_code``, catalog.encode_rollout) to the end.
-
-    In a match (``view[PUB_GAMES]`` > 0, A-12) also ``wins[w, i]``: the decider's share of
-    the match win (1, 1/k for a k-way tie, or 0) when the rest of the match is played out as
-    well: the running totals (PUB_TOTALS) plus this game's minus points, then every game
-    left dealt afresh (engine.deal_packed: ``per_player`` cards each from ``template``, the
-    canonical deck) from a stream of world w's own and played by the rollout strategy, the
-    deal moving one seat on each game (A-3). Every move of world w meets the same future
-    deals.
-
-    ``view`` is the decider's view (A-11; not changed), ``trace`` the public move record
-    (pimc.py's module docstring), read when ``policy`` is true and it reaches the current
-    round: then ``oversample * worlds`` worlds are drawn and the ``worlds`` that best explain
-    the opponents' moves kept (pimc's ``_policy_worlds``, eps = 1: all weigh alike);
-    otherwise ``worlds`` worlds are dealt from the view alone (known holdings respected).
-    Per world: its deal, then one 64-bit seed of its rollout stream (in a match a second,
-    of its future deals)."""
+def _ass_worlds(view, trace, worlds, oversample, policy, rollout_code, rng, world_hands,
+                streams, futures, rview):
+    """:func:`ass_outcomes`'s worlds: every world's hands (``world_hands``), the seed of its
+    rollout stream (``streams``) and, in a match, of its future deals (``futures``), all drawn
+    from ``rng``; ``rview`` is the scratch view the rollouts use next."""
     n = view[PUB_PLAYERS]
     fam, pp = rollout_strategy(rollout_code)
-    world_hands = np.zeros((worlds + 1) * n, dtype=np.uint64)
-    streams = np.zeros(worlds, dtype=np.uint64)
     weights = np.zeros(worlds, dtype=np.int64)
     pool = np.zeros(128, dtype=np.int64)
-    rview = np.zeros(VIEW_LEN, dtype=np.int64)
     match = view[PUB_GAMES] > 0
-    futures = np.zeros(worlds, dtype=np.uint64)
     if policy and trace.shape[0] > view[PUB_ROUND]:
         _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, rview,
                        max(oversample, 1), 1.0, weights)
@@ -101,16 +92,20 @@ def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, r
                 futures[w] = next_u64(rng)
     for i in range(SCRATCH):
         rview[i] = 0
-    cur = np.zeros(16, dtype=np.uint64)
-    roll_rng = np.zeros(1, dtype=np.uint64)
+
+
+@njit(cache=True)
+def _ass_rollouts(view, moves, rollout_code, world_hands, streams, futures, w0, w1, out, wins,
+                  per_player, template, rview, cur, roll_rng, totals, shares, packed, deck):
+    """:func:`ass_outcomes`'s rollouts on worlds ``w0 .. w1-1`` (the arrays after
+    ``template`` are scratch, kept from one chunk of worlds to the next)."""
+    n = view[PUB_PLAYERS]
+    fam, pp = rollout_strategy(rollout_code)
+    match = view[PUB_GAMES] > 0
     gone = pack_counts(view, PUB_GONE)
     table0 = pack_counts(view, PUB_TABLE)
-    totals = np.zeros(16, dtype=np.int64)
-    shares = np.zeros(16, dtype=np.int64)
-    packed = np.zeros(16, dtype=np.uint64)
-    deck = np.zeros(109, dtype=np.uint8)
     me = view[PUB_SEAT]
-    for w in range(worlds):
+    for w in range(w0, w1):
         for i in range(moves.shape[0]):
             roll_rng[0] = streams[w]
             out[w, i] = _roll(view, world_hands, w * n, moves[i], fam, pp, rview, roll_rng,
@@ -133,38 +128,90 @@ def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, r
                 wins[w, i] = shares[me] / WIN_SHARE_UNIT if k > 0 else 0.0
 
 
-@njit_runtime()  # allocates (draw_worlds)
-def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points):
-    """Plus-Minus Jass: for every sampled world w and card ``cards[i]``, the decider's sticks
-    from the deal (J-9 given the standings and remembered ties in ``st``, as the search's
-    ``objective=deal``) in ``sticks[w, i]`` and its card points (J-8) in ``points[w, i]``,
-    when it plays the card and every seat then plays the rollout preset ``prm[P_ROLLOUT]``.
+CHUNK_SECONDS = 0.25  # about this long per chunk of worlds: Ctrl-C is heard between chunks
 
-    The worlds are ``draw_worlds(prm, ...)``'s (``prm`` a ``pimc`` parameter vector: its
-    ``worlds`` and ``infer``): dealt from the decider's hand and the public state only.
-    Returns the number of worlds kept (the rows filled), -1 on an inconsistent state;
-    with ``infer=policy`` the weights of the kept worlds are not applied (eps = 1 keeps them
-    alike). The inputs are not changed."""
+
+def in_chunks(total: int, roll, check) -> None:
+    """``roll(w0, w1)`` on consecutive chunks of ``0 .. total-1`` that take about
+    :data:`CHUNK_SECONDS` each (one world first, then doubled or halved), ``check()``
+    (analyzer/runner/interrupts.py ``checked_interrupts``: raises KeyboardInterrupt after a
+    Ctrl-C) between two chunks, never inside a kernel."""
+    w, size = 0, 1
+    while w < total:
+        end = min(total, w + size)
+        began = time.perf_counter()
+        roll(w, end)
+        w = end
+        check()
+        took = time.perf_counter() - began
+        if took < CHUNK_SECONDS / 2:
+            size *= 2
+        elif took > 2 * CHUNK_SECONDS and size > 1:
+            size //= 2
+
+
+def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, rng, out,
+                 wins, per_player, template):
+    """Who's the Ass?: ``out[w, i]`` = the decider's minus points at the end of the game when
+    it plays ``moves[i]`` in sampled world w and everybody then plays the rollout strategy
+    (``rollout_code``, catalog.encode_rollout) to the end.
+
+    In a match (``view[PUB_GAMES]`` > 0, A-12) also ``wins[w, i]``: the decider's share of
+    the match win (1, 1/k for a k-way tie, or 0) when the rest of the match is played out as
+    well: the running totals (PUB_TOTALS) plus this game's minus points, then every game
+    left dealt afresh (engine.deal_packed: ``per_player`` cards each from ``template``, the
+    canonical deck) from a stream of world w's own and played by the rollout strategy, the
+    deal moving one seat on each game (A-3). Every move of world w meets the same future
+    deals.
+
+    ``view`` is the decider's view (A-11; not changed), ``trace`` the public move record
+    (pimc.py's module docstring), read when ``policy`` is true and it reaches the current
+    round: then ``oversample * worlds`` worlds are drawn and the ``worlds`` that best explain
+    the opponents' moves kept (pimc's ``_policy_worlds``, eps = 1: all weigh alike);
+    otherwise ``worlds`` worlds are dealt from the view alone (known holdings respected).
+    Per world: its deal, then one 64-bit seed of its rollout stream (in a match a second,
+    of its future deals). The rollouts run in chunks of worlds (module docstring)."""
+    n = int(view[PUB_PLAYERS])
+    world_hands = np.zeros((worlds + 1) * n, dtype=np.uint64)
+    streams = np.zeros(worlds, dtype=np.uint64)
+    futures = np.zeros(worlds, dtype=np.uint64)
+    rview = np.zeros(VIEW_LEN, dtype=np.int64)
+    from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
+
+    policy = np.bool_(policy)
+    scratch = (rview, np.zeros(16, dtype=np.uint64), np.zeros(1, dtype=np.uint64),
+               np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64),
+               np.zeros(16, dtype=np.uint64), np.zeros(109, dtype=np.uint8))
+    with checked_interrupts() as check:
+        _ass_worlds(view, trace, worlds, oversample, policy, rollout_code, rng, world_hands,
+                    streams, futures, rview)
+        check()
+        in_chunks(worlds, lambda w0, w1: _ass_rollouts(
+            view, moves, rollout_code, world_hands, streams, futures, w0, w1, out, wins,
+            per_player, template, *scratch), check)
+
+
+@njit_runtime()  # allocates (draw_worlds)
+def _jass_worlds(prm, seat, hand, st, played, rng):
+    """:func:`jass_outcomes`'s worlds: ``draw_worlds``'s (pool, seeds, keep)."""
+    nothing = np.zeros(4, dtype=np.uint64)
+    pool, seeds, keep, weight = draw_worlds(prm, seat, hand, st, played, rng, nothing,
+                                            NO_PEEK)
+    return pool, seeds, keep
+
+
+@njit_runtime()  # allocates (the rollout presets' arrays)
+def _jass_rollouts(prm, seat, st, played, taken, cards, pool, seeds, keep, w0, w1, sticks,
+                   points, wh, h2, p2, t2, st2, memo, ints, rr):
+    """:func:`jass_outcomes`'s rollouts on kept worlds ``w0 .. w1-1`` (the arrays after
+    ``points`` are scratch, kept from one chunk of worlds to the next)."""
     n = st[S_N]
     rk = int(prm[P_ROLLOUT])
     rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
     rprms = np.empty((4, N_PARAMS), dtype=np.float64)
     for i in range(4):
         rprms[i, :] = ROLLOUT_PRMS[rk]
-    nothing = np.zeros(4, dtype=np.uint64)
-    pool, seeds, keep, weight = draw_worlds(prm, seat, hand, st, played, rng, nothing,
-                                            NO_PEEK)
-    if keep[0] < 0:
-        return -1
-    wh = np.zeros(4, dtype=np.uint64)
-    h2 = np.zeros(4, dtype=np.uint64)
-    p2 = np.zeros(4, dtype=np.uint64)
-    t2 = np.zeros(4, dtype=np.uint64)
-    st2 = np.empty(ST_SIZE, dtype=np.int64)
-    memo = np.zeros(4, dtype=np.int64)
-    ints = np.zeros((5, 8), dtype=np.int64)
-    rr = np.zeros(1, dtype=np.uint64)
-    for w in range(len(keep)):
+    for w in range(w0, w1):
         g = keep[w]
         for p in range(4):
             wh[p] = pool[g, p]
@@ -183,5 +230,32 @@ def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points
                                     ints[3], ints[4])
             deal_points(t2, st2, ints[0])
             points[w, ci] = ints[0, seat]
-    return len(keep)
 
+
+def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points):
+    """Plus-Minus Jass: for every sampled world w and card ``cards[i]``, the decider's sticks
+    from the deal (J-9 given the standings and remembered ties in ``st``, as the search's
+    ``objective=deal``) in ``sticks[w, i]`` and its card points (J-8) in ``points[w, i]``,
+    when it plays the card and every seat then plays the rollout preset ``prm[P_ROLLOUT]``.
+
+    The worlds are ``draw_worlds(prm, ...)``'s (``prm`` a ``pimc`` parameter vector: its
+    ``worlds`` and ``infer``): dealt from the decider's hand and the public state only.
+    Returns the number of worlds kept (the rows filled), -1 on an inconsistent state;
+    with ``infer=policy`` the weights of the kept worlds are not applied (eps = 1 keeps them
+    alike). The inputs are not changed. The rollouts run in chunks of worlds (module
+    docstring)."""
+    from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
+
+    with checked_interrupts() as check:
+        pool, seeds, keep = _jass_worlds(prm, seat, hand, st, played, rng)
+        check()
+        if keep[0] < 0:
+            return -1
+        scratch = (np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+                   np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+                   np.empty(ST_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64),
+                   np.zeros((5, 8), dtype=np.int64), np.zeros(1, dtype=np.uint64))
+        in_chunks(len(keep), lambda w0, w1: _jass_rollouts(
+            prm, seat, st, played, taken, cards, pool, seeds, keep, w0, w1, sticks, points,
+            *scratch), check)
+    return len(keep)

@@ -421,7 +421,7 @@ def show_analysis(game: str, record: dict[str, Any], seats: list[int], worlds: i
         from analyzer.cli.atomic import write_html
 
         try:
-            write_html(html, record, force, ann)
+            write_html(html, record, force, ann, err=fmt != "table")
         except ValueError as exc:  # the annotation does not fit the record: a bug, said plainly
             raise CardlabError(f"the analysis does not fit the game's moves ({exc}); "
                                "--html not written") from None

@@ -81,10 +81,12 @@ def check_html(html: Path | None, force: bool) -> None:
     check_file_target(html, force, "--html")
 
 
-def write_html(html: Path, record: dict, force: bool, annotations: dict | None = None) -> None:
-    """Write the viewer page of ``record`` to ``html`` (atomically) and say so."""
+def write_html(html: Path, record: dict, force: bool, annotations: dict | None = None,
+               err: bool = False) -> None:
+    """Write the viewer page of ``record`` to ``html`` (atomically) and say so (on standard
+    error with ``err``: where standard output carries JSON)."""
     from reports.viewer import write_viewer
 
     write_viewer(html, record, annotations, force)
     if str(html) != STDOUT:
-        typer.echo(f"wrote the game viewer to {html} (open it in any browser)")
+        typer.echo(f"wrote the game viewer to {html} (open it in any browser)", err=err)

@@ -1,7 +1,9 @@
 """The terminal as cardlab writes to it: width, colour, and tables that fit.
 
 * Width: the terminal's, or ``COLUMNS`` when set; output that goes to a pipe or a file with
-  no ``COLUMNS`` is not wrapped at all (200 columns), so scripts get whole lines.
+  no ``COLUMNS`` is not wrapped at all (200 columns), so scripts get whole lines. A width
+  that is no positive whole number (``COLUMNS=0``, ``-3``, ``abc``) is ignored, and any
+  width is held to 20..10,000 columns (:func:`env_columns`): every width prints the results.
 * Colour: none when ``NO_COLOR`` is set (https://no-color.org), and never on a pipe.
 * Tables: the columns that say whose numbers these are (seat, strategy, n) are never
   squeezed or cut with "…"; long headers wrap onto two lines instead, numbers never do.
@@ -14,7 +16,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import shutil
 import sys
 import textwrap
 import unicodedata
@@ -24,6 +25,7 @@ from rich.console import Console
 from rich.table import Table
 
 PIPE_WIDTH = 200
+MIN_WIDTH, MAX_WIDTH = 20, 10_000  # any width (COLUMNS=1, 10**9) is held to these
 
 # ASCII stand-ins for the symbols cardlab prints; other characters lose their accents
 # (NFKD) or become "?".
@@ -75,14 +77,40 @@ def stdout_closed() -> bool:
     return False
 
 
+def _held(width: int) -> int:
+    return min(max(width, MIN_WIDTH), MAX_WIDTH)
+
+
+def env_columns() -> int | None:
+    """``COLUMNS`` as a width (held to MIN_WIDTH..MAX_WIDTH), or None when it is unset or is
+    no positive whole number in ASCII digits (``0``, ``-3``, ``abc``: then ignored)."""
+    text = os.environ.get("COLUMNS", "").strip()
+    if not text.isascii() or not text.isdigit():
+        return None
+    digits = text.lstrip("0")
+    if not digits:  # 0
+        return None
+    return MAX_WIDTH if len(digits) > 6 else _held(int(digits))
+
+
+def _terminal_width(stderr: bool) -> int | None:
+    """The width of the terminal standard output (error) is, None when it is none."""
+    stream = sys.stderr if stderr else sys.stdout
+    try:
+        if stream is None or not stream.isatty():
+            return None
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, ValueError, OSError):
+        return None
+    return _held(columns) if columns > 0 else None
+
+
 def console(stderr: bool = False) -> Console:
-    """A rich Console honouring COLUMNS and NO_COLOR."""
-    probe = Console(stderr=stderr)
-    width = None
-    if os.environ.get("COLUMNS", "").strip().isdigit():
-        width = int(os.environ["COLUMNS"])
-    elif not probe.is_terminal:
-        width = PIPE_WIDTH
+    """A rich Console honouring COLUMNS and NO_COLOR, always with a usable width."""
+    probe = Console(stderr=stderr, width=PIPE_WIDTH)
+    width = env_columns()
+    if width is None:
+        width = (_terminal_width(stderr) or 80) if probe.is_terminal else PIPE_WIDTH
     no_color = os.environ.get("NO_COLOR", "") != ""
     return Console(stderr=stderr, width=width, no_color=no_color, highlight=False,
                    color_system=None if no_color else "auto")
@@ -91,11 +119,10 @@ def console(stderr: bool = False) -> Console:
 def prose_width() -> int | None:
     """The width to wrap sentences to: COLUMNS when set, else the terminal's; None when
     standard output is not a terminal (a pipe or a file keeps one line per sentence)."""
-    if os.environ.get("COLUMNS", "").strip().isdigit():
-        return max(int(os.environ["COLUMNS"]), 20)
-    if sys.stdout is not None and sys.stdout.isatty():
-        return shutil.get_terminal_size().columns
-    return None
+    width = env_columns()
+    if width is not None:
+        return width
+    return _terminal_width(False)
 
 
 def wrap_prose(text: str, first: str = "", rest: str = "", width: int | None = None) -> str:

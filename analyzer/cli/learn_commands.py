@@ -87,6 +87,26 @@ def _check_training_outputs(out: Path, weights: Path | None, force: bool,
     return weights
 
 
+def _check_eval_seed(seed: int, eval_seed: int, counts: tuple[int, ...], rounds: int) -> None:
+    """The held-out deals must be no training deals: ``eval_seed`` is none of the data seeds
+    (analyzer/learn/train.py ``data_seed``: one per round and player count), nor ``seed``."""
+    from analyzer.learn.train import data_seed
+    from analyzer.seeds import MAX_SEED
+
+    if data_seed(seed, rounds, max(counts)) > MAX_SEED:
+        raise CardlabError(f"--seed {seed} leaves no room for the data seeds (--seed + 1000 x "
+                           f"round + players must stay below 2**63): give a smaller --seed")
+    used = {seed} | {data_seed(seed, r, p) for r in range(1, rounds + 1) for p in counts}
+    if eval_seed in used:
+        where = next(((r, p) for r in range(1, rounds + 1) for p in counts
+                      if data_seed(seed, r, p) == eval_seed), None)
+        what = ("--seed" if where is None else
+                f"the seed of round {where[0]}'s {where[1]}-player decision data")
+        raise CardlabError(f"--eval-seed {eval_seed} is {what} (the held-out deals must be "
+                           f"no training deals); the data seeds are --seed + 1000 x round + "
+                           f"players: choose another --eval-seed")
+
+
 @app.command("decisions")
 def decisions(
     game: str = typer.Argument(..., help="ass (Who's the Ass?) or jass (Plus-Minus Jass)."),
@@ -103,6 +123,9 @@ def decisions(
                                     "mod players), which plays learned's card (the positions "
                                     "learned reaches itself)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
+    repair: bool = typer.Option(False, "--repair", help="With --resume: move damaged parts "
+                                "(and a damaged manifest) into _damaged/ and play exactly "
+                                "their ranges again."),
     quiet: bool = opt.quiet(),
 ) -> None:
     """Play games (Jass: single deals) with a search player in every seat and write, for
@@ -113,6 +136,8 @@ def decisions(
 
     try:
         module = _game(game)
+        if repair and not resume:
+            raise CardlabError("--repair needs --resume (it repairs the run it continues)")
         check_seed(seed)
         check_range(start, games_)
         _check_players(game, (players,))
@@ -131,11 +156,17 @@ def decisions(
             if module.MODEL.WEIGHTS_ERROR:  # the searched seat plays learned's card
                 raise CardlabError(module.MODEL.WEIGHTS_ERROR)
         from analyzer.learn.decisions import run_decisions
+        from analyzer.runner.interrupts import watch_parent_from_env
 
+        watch_parent_from_env()  # started by `cardlab train`: never outlive it
         manifest = run_decisions(module, out, seed, games_, players, strategy, resume,
-                                 not quiet, start=start, field=others)
+                                 not quiet, start=start, field=others, repair=repair)
     except (CardlabError, StrategyError) as exc:
         fail(exc)
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted; the finished parts are kept in {out}: continue with the "
+                   "same command and --resume", err=True)
+        raise typer.Exit(130) from None
     typer.echo(f"{out}: {manifest['count']} {module.UNIT}s, {manifest['candidate_rows']} "
                "candidate rows")
 
@@ -168,6 +199,9 @@ def train(
     from_: list[Path] = typer.Option(None, "--from",
                                      help="Train on these decisions runs instead (no rounds)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted training."),
+    repair: bool = typer.Option(False, "--repair", help="With --resume: repair the training's "
+                                "damaged decision data (their damaged parts are played "
+                                "again)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing --weights file."),
     quiet: bool = opt.quiet(),
 ) -> None:
@@ -178,6 +212,8 @@ def train(
 
     try:
         module = _game(game)
+        if repair and not resume:
+            raise CardlabError("--repair needs --resume (it repairs the training it continues)")
         if from_:  # one fit of those runs: the options of the training rounds have no use
             unused = [name for name, value in (
                 ("--games", games_), ("--players", players), ("--worlds", worlds),
@@ -206,8 +242,7 @@ def train(
             raise CardlabError(f"--worlds must be 1..256; got {worlds}")
         if not 1 <= rounds <= 20:
             raise CardlabError(f"--rounds must be 1..20; got {rounds}")
-        if eval_seed == seed:
-            raise CardlabError("--eval-seed must differ from --seed (held-out deals)")
+        _check_eval_seed(seed, eval_seed, counts, rounds)
         for path in from_ or []:
             if not (path / "_run.json").is_file():
                 raise CardlabError(f"--from {path} is not a decisions run folder")
@@ -215,9 +250,15 @@ def train(
         plan = TrainPlan(game, seed, games_, counts, worlds, rounds, eval_games, eval_seed,
                          later_games)
         result = run_training(out, plan, resume, not quiet, weights or out / "learned.json",
-                              list(from_) if from_ else None, say=typer.echo)
+                              list(from_) if from_ else None, say=typer.echo,
+                              repair=repair)
     except CardlabError as exc:
         fail(exc)
+    except KeyboardInterrupt as exc:  # interrupts.Stopped: no child process is left running
+        signum = getattr(exc, "signum", 2)
+        typer.echo(f"interrupted; the finished steps are kept in {out}: continue with the "
+                   "same command and --resume", err=True)
+        raise typer.Exit(128 + signum) from None
     typer.echo(f"weights: {result['weights']}")
 
 
@@ -230,6 +271,7 @@ def learn_strength(
 ) -> None:
     """The strength of learned (the weights of CARDLAB_LEARNED_GAME) against its field."""
     from analyzer.runner.folder import atomic_write_bytes
+    from analyzer.runner.interrupts import checked_interrupts, watch_parent_from_env
     from strategies.registry import StrategyError, parse_strategy
 
     try:
@@ -239,7 +281,12 @@ def learn_strength(
         check_output_path(out, "--out", within=Path(within) if within else None)
         module = _game(game)
         parse_strategy(game, "learned")  # the weights file's one-line check
-        result = module.strength(games_, seed)
+        watch_parent_from_env()  # started by `cardlab train`: never outlive it
+        with checked_interrupts():  # Ctrl-C: once the measurement in hand is done
+            result = module.strength(games_, seed)
     except (CardlabError, StrategyError) as exc:
         fail(exc)
+    except KeyboardInterrupt:
+        typer.echo("interrupted", err=True)
+        raise typer.Exit(130) from None
     atomic_write_bytes(out, (json.dumps(result, indent=1) + "\n").encode())

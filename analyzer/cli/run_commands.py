@@ -302,14 +302,17 @@ def summarize(
         state = "complete (verified)"
     else:
         state = f"unfinished: {so_far}; continue with simulate ... --resume"
-    if summary.moments is None:
-        typer.echo(f"{run}: {state}; no {unit} finished yet")
-        return
-    metrics = mode_metrics(plan["game"], plan["mode"])
     extra = {"game": plan["game"], "mode": plan["mode"], "players": spec.players,
              "seed": spec.seed, "rules": dict(spec.rules), "count": plan["count"],
              "start": plan["start"], "complete": bool(summary.complete), "unit": unit,
              "version": plan["version"]}
+    if summary.moments is None:  # csv and json: standard output holds only their format
+        if fmt == "json":
+            title = _title(plan["game"], spec, plan["count"], unit, plan["start"])
+            typer.echo(json.dumps({"title": title, "seats": [], **extra}, default=str))
+        typer.echo(f"{run}: {state}; no {unit} finished yet", err=fmt != "table")
+        return
+    metrics = mode_metrics(plan["game"], plan["mode"])
     print_seat_table(_title(plan["game"], spec, plan["count"], unit, plan["start"]),
                      summary.moments, metrics, labels, fmt, extra,
                      row_name(plan["game"], plan["mode"]))

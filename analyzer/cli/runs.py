@@ -1,4 +1,5 @@
-"""A run folder as the replaying commands read it: verified first, then its plan.
+"""A run folder as the replaying commands read it: verified first, then its plan, then the
+files its strategies read (a learned family's weights) checked against the run's record.
 
 Shared by ``replay --from`` and ``analyze --from`` (both below the commands that use them).
 """
@@ -23,6 +24,44 @@ def run_spec(run: Path):
     if check.damage and not folder.is_locked():
         raise damaged_error(folder, check, "nothing is replayed")
     try:
-        return spec_of(plan), int(plan["start"]), int(plan["count"]), plan
+        spec, start, count = spec_of(plan), int(plan["start"]), int(plan["count"])
     except (ValueError, KeyError, TypeError) as exc:
         raise CardlabError(f"cannot read the plan of {run}: {exc}") from None
+    check_recorded_weights(plan, run)
+    return spec, start, count, plan
+
+
+def check_recorded_weights(plan: dict, run: Path) -> None:
+    """One line, before anything is played, when a strategy of the run reads learned weights
+    (a ``learned`` seat, ``pimc:rollout=learned``) and the weights this process would play are
+    not those the run recorded: the replay would play another game. A ``learned`` seat's
+    recorded description names its weights' sha256; a rollout's are in the plan's
+    ``weights`` (a run that did not record them cannot be replayed faithfully)."""
+    import re
+
+    from analyzer.runner.manifest import reads_weights, recorded_strategies, weights_in_use
+    from strategies.registry import StrategyError, from_definition
+
+    game = plan.get("game")
+    for text, definition in recorded_strategies(plan).items():
+        try:
+            how = reads_weights(from_definition(game, definition))
+        except StrategyError as exc:  # the weights in use are unusable, or the record edited
+            raise CardlabError(f"cannot replay {run}: {exc}") from None
+        if how is None:
+            continue
+        now, model = weights_in_use(game)
+        if how == "family":
+            found = re.search(r"\(weights ([0-9a-f]{12})\)", str(definition.get("description")))
+            played = found.group(1) if found else None
+            same = played == now[:12]
+        else:
+            played = (plan.get("weights") or {}).get(game)
+            same = played == now
+        if not same:
+            was = (f"learned weights {played[:12]}" if isinstance(played, str) and played
+                   else "learned weights it did not record")
+            raise CardlabError(
+                f"cannot replay {run}: its {text!r} played {was}, the weights in use now "
+                f"({model.path()}) are {now[:12]}, and a replay would play another game; "
+                f"set {model.env} to the weights file the run played")

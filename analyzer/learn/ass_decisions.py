@@ -91,8 +91,9 @@ class _Recorder(Player):
 
 
 def play_games(seed: int, start: int, count: int, players: int, searcher: Strategy,
-               field: Strategy | None = None) -> dict[str, np.ndarray]:
-    """The decision rows (module docstring) of games ``start .. start+count-1``."""
+               field: Strategy | None = None, check=None) -> dict[str, np.ndarray]:
+    """The decision rows (module docstring) of games ``start .. start+count-1``; ``check()``
+    (analyzer/runner/interrupts.py) is called after each, to stop on Ctrl-C."""
     if searcher.family not in SEARCH_FAMILIES or searcher.spec.name == "peek":
         raise ValueError("the searcher must be pimc")
     if field is not None:
@@ -107,6 +108,8 @@ def play_games(seed: int, start: int, count: int, players: int, searcher: Strate
         table = Table(rules, hands, known=dealt_known(players, ass_seat))
         seats = [_Recorder(searcher, rng, rows, index) for _ in range(players)]
         play_from(table, seats, ass_seat)
+        if check is not None:
+            check()
     return columns(rows, learned.N_FEATURES)
 
 
@@ -163,7 +166,7 @@ def describe(measured: dict) -> str:
 
 
 def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
-                  resume: bool, progress: bool, start: int = 0) -> dict:
+                  resume: bool, progress: bool, start: int = 0, repair: bool = False) -> dict:
     """Play games ``start .. start+count-1`` and write their decision rows to the run folder
     ``out`` (analyzer/learn/decisions.py). Returns the manifest."""
     import sys
@@ -171,4 +174,4 @@ def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
     from analyzer.learn.decisions import run_decisions as run
 
     return run(sys.modules[__name__], out, seed, count, players, searcher, resume, progress,
-               start)
+               start, repair=repair)

@@ -83,16 +83,57 @@ def plan_of(game, seed: int, start: int, count: int, players: int, searcher: Str
     })
 
 
+def repair_command(out, plan: dict) -> str:
+    """The command that repairs the decisions run folder ``out`` of ``plan``: the command
+    that wrote it (every option from the plan) plus ``--resume --repair``."""
+    import shlex
+
+    from strategies.registry import from_definition
+
+    game = plan["game"]
+    words = ["cardlab", "decisions", game, "--out", str(out), "--games", str(plan["count"]),
+             "--seed", str(plan["seed"]), "--start", str(plan["start"]), "--players",
+             str(plan["players"]), "--searcher",
+             from_definition(game, plan["searcher"]).label()]
+    if plan.get("field"):
+        words += ["--strategy", from_definition(game, plan["field"]).label()]
+    return shlex.join([*words, "--resume", "--repair"])
+
+
+def damaged(folder, check, plan: dict, action: str, how: str | None = None):
+    """The error for a damaged decisions run folder (runner/folder.py ``damaged_error``'s
+    form): one detail line per damaged file, and the command that repairs it (``how``, or
+    :func:`repair_command`)."""
+    from analyzer.runner import folder as fo
+
+    n = len(check.damage)
+    if all(d.movable for d in check.damage):
+        try:
+            how = how or f"`{repair_command(folder.path, plan)}`"
+        except (KeyError, TypeError, ValueError):  # an edited plan: no command to rebuild
+            how = "the command that wrote it plus --resume --repair"
+        advice = (f"repair it with {how} (damaged files move to "
+                  f"{folder.path / fo.DAMAGED_DIR} and exactly their ranges are played again)")
+    else:
+        advice = "restore the edited file or start a new --out"
+    return fo.DamagedRunError(
+        f"run folder {folder.path} is damaged ({n} file{'s' if n != 1 else ''}); {action}; "
+        + advice, [d.line(folder.path) for d in check.damage])
+
+
 def run_decisions(game, out, seed: int, count: int, players: int, searcher: Strategy,
                   resume: bool, progress: bool, start: int = 0,
-                  field: Strategy | None = None) -> dict:
+                  field: Strategy | None = None, repair: bool = False) -> dict:
     """Play units ``start .. start+count-1`` of ``game`` (its decisions module) and write
     their decision rows to the run folder ``out`` (one part per ``game.CHUNK`` units,
     atomically; resumable: finished parts are verified and kept, the rest is played).
+    Ctrl-C stops it after the game (deal) in hand, never inside the search's kernels. With
+    ``repair`` (and ``resume``) damaged parts move to ``_damaged/`` and are played again.
     Returns the manifest."""
     from analyzer.runner import folder as fo
     from analyzer.runner import manifest as mf
     from analyzer.runner.chunks import Chunk
+    from analyzer.runner.interrupts import checked_interrupts
     from analyzer.runner.progress import RunProgress
 
     plan = plan_of(game, seed, start, count, players, searcher, field)
@@ -101,24 +142,30 @@ def run_decisions(game, out, seed: int, count: int, players: int, searcher: Stra
         folder.remove_temporaries()
         check = folder.verify(plan)
         if check.damage:
-            raise fo.damaged_error(folder, check, "nothing was played")
+            if not repair:
+                raise damaged(folder, check, plan, "nothing was played")
+            folder.repair(check)  # the damaged pieces to _damaged/, their ranges played again
+            check = folder.verify(plan)
+            if check.damage:
+                raise damaged(folder, check, plan, "the repair did not fix it")
         done = {(c.start, c.count) for c, _ in check.parts}
         size = game.CHUNK
         chunks = [Chunk(s, min(size, start + count - s)) for s in range(start, start + count, size)]
         finished = sum(c.count for c in chunks if (c.start, c.count) in done)
         meta = mf.to_bytes(plan)
-        with RunProgress(count, finished, game.UNIT, progress) as bar:
+        with RunProgress(count, finished, game.UNIT, progress) as bar, \
+                checked_interrupts() as check:
             for chunk in chunks:
                 if (chunk.start, chunk.count) in done:
                     continue
                 rows = game.play_games(seed, chunk.start, chunk.count, players, searcher,
-                                       field)
+                                       field, check=check)
                 fo.write_part(folder.path, chunk, rows, meta)
                 finished += chunk.count
                 bar.advance(chunk.count, finished)
         check = folder.verify(plan)
         if check.damage or check.done != count:
-            raise fo.damaged_error(folder, check, "the run did not complete")
+            raise damaged(folder, check, plan, "the run did not complete")
         rows = sum(fo.pq.read_metadata(p).num_rows for _, p in check.parts)
         manifest = {**plan, "complete": True, "rows": None, "parts": len(check.parts),
                     "candidate_rows": rows}

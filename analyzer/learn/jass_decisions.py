@@ -131,8 +131,9 @@ class _Recorder(ReferenceJass):
 
 
 def play_games(seed: int, start: int, count: int, players: int, searcher: Strategy,
-               field: Strategy | None = None) -> dict[str, np.ndarray]:
-    """The decision rows (module docstring) of deals ``start .. start+count-1``."""
+               field: Strategy | None = None, check=None) -> dict[str, np.ndarray]:
+    """The decision rows (module docstring) of deals ``start .. start+count-1``; ``check()``
+    (analyzer/runner/interrupts.py) is called after each, to stop on Ctrl-C."""
     if searcher.family != FAM_PIMC:
         raise ValueError("the searcher must be pimc")
     if field is not None and field.family == FAM_PIMC:
@@ -142,6 +143,8 @@ def play_games(seed: int, start: int, count: int, players: int, searcher: Strate
     ref = _Recorder(make_rules(players, {}), searcher, rows, field)
     for index in range(start, start + count):
         ref.play_deal(seed, index)
+        if check is not None:
+            check()
     return columns(rows, learned.N_FEATURES)
 
 
@@ -195,7 +198,7 @@ def describe(measured: dict) -> str:
 
 def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
                   resume: bool, progress: bool, start: int = 0,
-                  field: Strategy | None = None) -> dict:
+                  field: Strategy | None = None, repair: bool = False) -> dict:
     """Play deals ``start .. start+count-1`` and write their decision rows to the run folder
     ``out`` (analyzer/learn/decisions.py). Returns the manifest."""
     import sys
@@ -203,4 +206,4 @@ def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
     from analyzer.learn.decisions import run_decisions as run
 
     return run(sys.modules[__name__], out, seed, count, players, searcher, resume, progress,
-               start, field)
+               start, field, repair)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -44,10 +45,12 @@ from analyzer.learn.ridge import fit  # noqa: F401  (Who's the Ass?'s fit, re-ex
 GAMES = {m.GAME: m for m in (ass_decisions, jass_decisions)}  # the games with a learned family
 
 
-def read_decisions(paths: list[Path], game) -> pd.DataFrame:
+def read_decisions(paths: list[Path], game, how: str | None = None) -> pd.DataFrame:
     """The rows of finished, verified decision run folders of ``game`` (its decisions
-    module), each tagged with its ``run``."""
-    from analyzer.runner.folder import RunFolder, damaged_error
+    module), each tagged with its ``run``. A damaged folder is refused with the command that
+    repairs it: ``how`` (the training's own) or the folder's ``cardlab decisions``."""
+    from analyzer.learn.decisions import damaged
+    from analyzer.runner.folder import RunFolder
 
     model = game.WEIGHTS_FILE
     frames = []
@@ -62,7 +65,7 @@ def read_decisions(paths: list[Path], game) -> pd.DataFrame:
                                f"trains on {model.feature_set!r}: make the data again")
         check = folder.verify(plan)
         if check.damage:
-            raise damaged_error(folder, check, "training refused")
+            raise damaged(folder, check, plan, "training refused", how)
         if check.manifest is None:
             raise CardlabError(f"{path} is an unfinished decisions run: finish it with "
                                f"`cardlab decisions {game.GAME} ... --resume` first")
@@ -118,6 +121,12 @@ class TrainPlan:
         return doc
 
 
+def data_seed(seed: int, r: int, players: int) -> int:
+    """The seed of round ``r``'s decision data at ``players`` players (``cardlab train``'s
+    evaluation seed must be none of them)."""
+    return seed + 1000 * r + players
+
+
 def later_searcher(game, worlds: int, r: int) -> tuple[str, str | None]:
     """The searcher and the field (None: the searcher in every seat) of round ``r``'s data:
     round 1 ``pimc:worlds=W`` in every seat; later rounds, with the previous round's
@@ -131,33 +140,59 @@ def later_searcher(game, worlds: int, r: int) -> tuple[str, str | None]:
     return base, game.LATER_FIELD
 
 
-def _cardlab(args: list[str], env_weights: Path | None, game,
+def _cardlab(children, args: list[str], env_weights: Path | None, game,
              training: Path | None = None) -> None:
     """Run a cardlab command in a process of its own (with ``env_weights`` as ``game``'s
-    weights; ``training``: the training folder its output may lie inside)."""
+    weights; ``training``: the training folder its output may lie inside), through
+    ``children`` (analyzer/runner/interrupts.py ``Children``: a signal to this process is
+    handed on to it, and it never outlives this one)."""
+    from analyzer.numba_env import child_env
     from analyzer.outputs import TRAINING_ENV
 
     env_name = game.WEIGHTS_FILE.env
-    env = dict(os.environ)
+    env = child_env(dict(os.environ))  # the child hashes its own weights, in the same base
     env.pop(TRAINING_ENV, None)
     if training is not None:
         env[TRAINING_ENV] = os.path.abspath(training)
-    if env.pop("CARDLAB_NUMBA_CACHE", None):  # chosen here: the child hashes its own weights
-        env.pop("NUMBA_CACHE_DIR", None)
     if env_weights is not None:
         env[env_name] = str(env_weights)
     else:
         env.pop(env_name, None)
-    done = subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()",
-                           *args], env=env)
-    if done.returncode != 0:
-        raise CardlabError(f"`cardlab {' '.join(args)}` failed (exit {done.returncode})")
+    code = children.run([sys.executable, "-c", "from analyzer.cli import main; main()", *args],
+                        env)
+    if code != 0:
+        raise CardlabError(f"`cardlab {' '.join(args)}` failed (exit {code})")
 
 
 def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out: Path,
-          from_runs: list[Path] | None = None, say=print) -> dict:
+          from_runs: list[Path] | None = None, say=print, repair: bool = False) -> dict:
     """Expert iteration (module docstring) in work folder ``out``; the best round's weights
-    go to ``weights_out``. With ``from_runs``: one fit of those decision runs, no rounds."""
+    go to ``weights_out``. With ``from_runs``: one fit of those decision runs, no rounds.
+    With ``repair`` (and ``resume``): a damaged decisions folder of the training is repaired
+    (``cardlab decisions ... --resume --repair``) before it is read.
+
+    SIGINT and SIGTERM stop it (analyzer/runner/interrupts.py ``Stopped``, after the child
+    process in hand has stopped: none outlives it); the finished steps stay in ``out``."""
+    from analyzer.runner.interrupts import stopping_children
+
+    with stopping_children() as children:
+        return _train(children, out, plan, resume, progress, weights_out, from_runs, say,
+                      repair)
+
+
+def _damaged(data: Path) -> bool:
+    """Whether the decisions run folder ``data`` fails verification."""
+    from analyzer.runner.folder import RunFolder
+
+    folder = RunFolder(data)
+    try:
+        return bool(folder.verify(folder.read_plan()).damage)
+    except CardlabError:
+        return True
+
+
+def _train(children, out: Path, plan: TrainPlan, resume: bool, progress: bool,
+           weights_out: Path, from_runs: list[Path] | None, say, repair: bool) -> dict:
     game = GAMES[plan.game]
     model = game.WEIGHTS_FILE
     plan_file = out / "_train.json"
@@ -185,6 +220,10 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
          f"--rounds {plan.rounds}", f"--eval-games {plan.eval_games}",
          f"--eval-seed {plan.eval_seed}"]
         + ([f"--later-games {plan.later_games}"] if "later_games" in doc else []))
+    # (--force: the weights file this training wrote may be there by then)
+    where = ["--out", str(out)] + ([] if weights_out == out / "learned.json"
+                                   else ["--weights", str(weights_out), "--force"])
+    how = f"`{command} {shlex.join(where)} --resume --repair`"  # repairs the training's data
     if frame is not None:
         w = game.fit_weights(frame, plan.seed)
         prov = {"command": command + " --from " + " ".join(map(str, from_runs)),
@@ -204,16 +243,19 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
             data = folder / f"decisions-{players}"
             count = plan.round_games[0 if r == 1 else 1]
             args = ["decisions", game.GAME, "--out", str(data), "--games", str(count),
-                    "--seed", str(plan.seed + 1000 * r + players), "--players", str(players),
+                    "--seed", str(data_seed(plan.seed, r, players)), "--players", str(players),
                     "--searcher", searcher] + (["--strategy", field] if field else [])
-            if not (data / "_manifest.json").exists():
+            started = (data / "_run.json").exists()
+            if not (data / "_manifest.json").exists() or (repair and _damaged(data)):
                 say(f"round {r}: decision data at {players} players ({searcher}"
                     + (f"; learned against {field}" if field else "") + ")")
-                _cardlab(args + (["--resume"] if (data / "_run.json").exists() else [])
+                _cardlab(children, args + (["--resume"] if started else [])
+                         + (["--repair"] if started and repair else [])
                          + ([] if progress else ["--quiet"]), previous, game, out)
             runs.append(data)
+        children.check()
         weights_file = folder / "learned.json"
-        frame = read_decisions(runs, game)
+        frame = read_decisions(runs, game, how)
         w = game.fit_weights(frame, plan.seed)
         prov = {"command": command, "seed": plan.seed, "round": r,
                 "decisions": int(frame.groupby(["run", "index", "decision"]).ngroups),
@@ -223,14 +265,15 @@ def train(out: Path, plan: TrainPlan, resume: bool, progress: bool, weights_out:
                                      for k in range(1, r + 1)}),
                 **({"fields": [game.LATER_FIELD]} if r > 1 and game.LATER_FIELD else {}),
                 "commit": git_commit()}
+        children.check()
         _write(weights_file, w, prov, model)
         strength_file = folder / "strength.json"
         if not strength_file.exists():
             say(f"round {r}: measuring on {plan.eval_games} held-out {game.EVAL_UNIT} x every "
                 "seating")
-            _cardlab(["learn-strength", game.GAME, "--games", str(plan.eval_games), "--seed",
-                      str(plan.eval_seed), "--out", str(strength_file)], weights_file, game,
-                     out)
+            _cardlab(children, ["learn-strength", game.GAME, "--games", str(plan.eval_games),
+                                "--seed", str(plan.eval_seed), "--out", str(strength_file)],
+                     weights_file, game, out)
         measured = json.loads(strength_file.read_text())
         say(f"round {r}: {game.describe(measured)}")
         results.append({"round": r, **measured})

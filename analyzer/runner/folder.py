@@ -626,7 +626,11 @@ def damaged_error(folder: RunFolder, check: FolderCheck, action: str) -> Damaged
     """The error for a damaged folder: one detail line per damaged file, and how to repair."""
     n = len(check.damage)
     movable = all(d.movable for d in check.damage)
-    how = (f"repair it with the same simulate command plus --resume --repair (damaged files "
+    try:  # the command that wrote the folder takes the repair (decisions too)
+        command = "decisions" if folder.read_plan().get("kind") == "decisions" else "simulate"
+    except (CardlabError, OSError, AttributeError):
+        command = "simulate"
+    how = (f"repair it with the same {command} command plus --resume --repair (damaged files "
            f"move to {folder.path / DAMAGED_DIR} and exactly their ranges are played again)"
            if movable else "restore the edited file or start a new --out")
     return DamagedRunError(

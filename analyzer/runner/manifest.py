@@ -113,6 +113,28 @@ def pinned_to_plan(plan: dict):
     return pinned(plan["game"], recorded)
 
 
+LEARNED = "learned"  # the family whose weights file (strategies/<game>/learned.json) play reads
+
+
+def reads_weights(strategy) -> str | None:
+    """How a Strategy reads its game's learned weights: ``"family"`` (a ``learned`` seat: its
+    description names the weights' sha256), ``"knob"`` (a knob names learned, as
+    ``pimc:rollout=learned``: nothing in its definition says which weights), or None."""
+    if strategy.family_name() == LEARNED:
+        return "family"
+    if any(p.show(strategy.values[p.slot]) == LEARNED for p in strategy.spec.params):
+        return "knob"
+    return None
+
+
+def weights_in_use(game: str) -> tuple[str, object]:
+    """(sha256 of ``game``'s learned weights this process plays, their ModelFile)."""
+    import importlib
+
+    module = importlib.import_module(f"strategies.{game}.learned_weights")
+    return module.MODEL.digest(module.WEIGHTS), module.MODEL
+
+
 def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: str) -> dict:
     """The plan of a run of ``count`` units from index ``start`` of a validated ``spec``."""
     if kind not in KINDS:
@@ -136,6 +158,10 @@ def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: 
         "unit_columns": mode_unit_columns(spec.game, spec.mode),
         "version": analyzer.__version__,
     }
+    if any(reads_weights(s) == "knob" for s in parse_strategies(spec.game, spec.strategies)):
+        # the weights a rollout by learned reads: replay and resume check them (a learned
+        # seat's own description names them already; runs without either read as before)
+        plan["weights"] = {spec.game: weights_in_use(spec.game)[0]}
     if kind == "aggregate":
         plan["stored"] = (
             "per chunk, counts per (seat, given, given_value, column, value): every result "

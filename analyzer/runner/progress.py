@@ -77,6 +77,10 @@ class RunProgress:
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.console = console or Console()
+        if console is None and not 20 <= self.console.width <= 10_000:
+            # rich takes COLUMNS as it is (COLUMNS=0: a bar of no width); held as the
+            # tables' width is (analyzer/cli/console.py)
+            self.console = Console(width=min(max(self.console.width, 20), 10_000))
         self.enabled = enabled and self.console.is_terminal
         self.unit = unit
         self.total = total

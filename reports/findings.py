@@ -28,11 +28,11 @@ from reports.claims import (
     Claim,
     check,
     difference_kind,
-    group_cells,
     make_cell,
     probe,
     scope_words,
     selected_interval,
+    several,
     withdrawn,
 )
 from reports.figures import compare_unit, diff_against
@@ -354,7 +354,10 @@ def _field(result: StudyResult) -> str:
 
 def trump_claims(result: StudyResult) -> list[Claim]:
     """One claim per aim and per group of cells (player count x rule set) that agree on the
-    rule losing fewest sticks: never pooled across cells whose best rule differs."""
+    rule losing fewest sticks and on the rules it is not clearly ahead of: never pooled across
+    cells whose best rule or runners-up differ. Each claim carries, beside the best rule of
+    each cell, the paired comparison (table ``pairs``) behind every "not clearly fewer" and
+    "clearly fewer" it says."""
     rules = result.table("rules")
     named = rules[(rules["rule"] != AS_PLAYED_RULE) & np.isfinite(rules["sticks_loss"])]
     field_ = _field(result)
@@ -365,80 +368,100 @@ def trump_claims(result: StudyResult) -> list[Claim]:
         sub = named[named["aim"] == aim]
         reader = probe(study_game("trump"), "trump", "best", "rules",
                        extra={"exclude": [AS_PLAYED_RULE]})
-        cells = []
+        groups: dict[tuple[str, tuple[str, ...]], list[tuple[Claim, Cell]]] = {}
         for (n, rs), part in sub.groupby(["players", "ruleset"], sort=True):
             best = part.loc[part["sticks_loss"].idxmin(), "rule"]
-            cells.append(make_cell(reader, result, int(n), str(best), "sticks_loss",
-                                   ruleset=str(rs), field_=field_, aim=str(aim)))
-        groups = group_cells(cells)
-        for i, (rule, group) in enumerate(groups.items()):
+            cell = make_cell(reader, result, int(n), str(best), "sticks_loss",
+                             ruleset=str(rs), field_=field_, aim=str(aim))
+            pairs = _runner_up_cells(result, cell)
+            close = tuple(c.choice for r, c in pairs if r.kind == "unclear")
+            groups.setdefault((str(best), close), []).append((reader, cell))
+            groups[(str(best), close)] += pairs
+        for i, ((rule, close), parts) in enumerate(groups.items()):
+            group = [c for r, c in parts if r.table == "rules"]
             lo = min(c.value for c in group)
             hi = max(c.value for c in group)
             where = scope_words(group, rulesets)
             size = (f"{number(lo, 3)} sticks per trump choice" if len(group) == 1 else
                     f"{number(lo, 3)} to {number(hi, 3)} sticks per trump choice")
-            close = _runners_up(result, group)
+            compared = [c for r, c in parts if r.table == "pairs"]
+            ending = (f", though not clearly fewer than "
+                      f"{' or '.join(rule_label(x) for x in close)}." if close else
+                      ", clearly fewer than every other rule." if compared else ".")
             sentence = (f"{AIM_WHO[aim]}, at {where} (a table of {field_}): fix "
                         f"{rule_phrase(rule)}; it loses {size} against the best suit in "
-                        "hindsight, the fewest of the named rules there"
-                        + (f", though not clearly fewer than {close}." if close else
-                           ", clearly fewer than every other rule."))
-            claims.append(Claim(f"trump-{aim}-{i + 1}", question("trump"), sentence,
-                                study_game("trump"), "trump", command, "best", "rules",
-                                tuple(group), extra={"exclude": [AS_PLAYED_RULE]}))
+                        "hindsight, the fewest of the named rules there" + ending)
+            claims.append(several(f"trump-{aim}-{i + 1}", sentence, parts,
+                                  game=study_game("trump"), study="trump",
+                                  question=question("trump"), command=command))
     return claims
 
 
 AS_PLAYED_RULE = "as-played"
 
 
-def _runners_up(result: StudyResult, cells) -> str:
-    """The rules the best one is not clearly ahead of in ``cells`` (paired on the same
-    decisions, the study's pairs table), in words; "" when it is clearly ahead everywhere."""
+def _runner_up_cells(result: StudyResult, best: Cell) -> list[tuple[Claim, Cell]]:
+    """Every named rule against the best one of cell ``best``, paired on the same decisions
+    (table ``pairs``, rule minus best), as a cell stating what its interval says: ``unclear``
+    (not clearly worse) or ``positive`` (clearly worse). [] without a pairs table."""
     if "pairs" not in result.tables:
-        return ""
+        return []
     pairs = result.table("pairs")
-    close: list[str] = []
-    for c in cells:
-        p = pairs[(pairs["players"] == c.players) & (pairs["ruleset"].astype(str) == c.ruleset)
-                  & (pairs["aim"].astype(str) == c.aim) & (pairs["b"] == c.choice)
-                  & (pairs["a"] != AS_PLAYED_RULE) & (pairs["low"] <= 0)]
-        for rule in p["a"]:
-            if rule_label(str(rule)) not in close:
-                close.append(rule_label(str(rule)))
-    return " or ".join(close)
+    p = pairs[(pairs["players"] == best.players)
+              & (pairs["ruleset"].astype(str) == str(best.ruleset))
+              & (pairs["aim"].astype(str) == str(best.aim)) & (pairs["b"] == best.choice)
+              & (pairs["a"] != AS_PLAYED_RULE)]
+    out = []
+    for row in p.itertuples():
+        kind = "unclear" if row.low <= 0 else "positive"
+        reader = probe(study_game("trump"), "trump", kind, "pairs", against=best.choice)
+        out.append((reader, make_cell(reader, result, best.players, str(row.a), "difference",
+                                      ruleset=best.ruleset, aim=best.aim)))
+    return out
 
 
 def chooser_claims(result: StudyResult) -> list[Claim]:
     """Each chooser's own choice against the best fixed rule on its own decisions, per player
     count and rule set (paired, the choosers table's ``own_minus``), grouped by what the
-    interval says: clearly fewer lost sticks, clearly more, or not clear."""
+    study decided: the table's ``clear`` column (Holm over the rules), never the plain
+    interval. Each cell of a claim carries the difference, the table's verdict and its
+    Holm-adjusted p."""
     if "choosers" not in result.tables:
         return []
     c = result.table("choosers")
     best = c[c["best_rule"].astype(bool)]
     command = study_command(result) or ""
     claims = []
+    game = study_game("trump")
     for chooser, part in best.groupby("chooser", sort=False):
-        cells: dict[str, list] = {}
+        groups: dict[str, list[tuple[Claim, Cell]]] = {}
         for row in part.itertuples():
-            kind = difference_kind(row.own_minus_low, row.own_minus_high)
-            reader = probe(study_game("trump"), "trump", kind, "choosers")
-            cells.setdefault(kind, []).append(make_cell(
-                reader, result, int(row.players), str(row.rule), "own_minus",
-                ruleset=str(row.ruleset), field_=str(chooser)))
-        for kind, group in cells.items():
+            clear = bool(row.clear)
+            kind = ("unclear" if not clear else
+                    "negative" if row.own_minus < 0 else "positive")
+            at = dict(ruleset=str(row.ruleset), field_=str(chooser))
+            diff = probe(game, "trump", "value", "choosers")
+            said = probe(game, "trump", "equals", "choosers", extra={"equals": str(clear)})
+            p = probe(game, "trump", "value", "choosers", extra={"exact": True})
+            groups.setdefault(kind, []).extend(
+                (r, make_cell(r, result, int(row.players), str(row.rule), m, **at))
+                for r, m in ((diff, "own_minus"), (said, "clear"), (p, "p_holm")))
+        for kind, parts in groups.items():
             what = {"negative": "loses clearly fewer sticks", "positive":
                     "loses clearly more sticks", "unclear": "is not clearly better or worse"}[kind]
+            diffs = [x for r, x in parts if x.metric == "own_minus"]
+            ps = {(x.players, x.ruleset): x for r, x in parts if x.metric == "p_holm"}
             each = "; ".join(
                 f"{x.players} players, {x.ruleset}: "
                 f"{interval(x.value, (x.high - x.low) / 2, signed=True)} against "
-                f"{rule_label(x.choice)}" for x in group)
+                f"{rule_label(x.choice)}, Holm-adjusted p "
+                f"{number(ps[(x.players, x.ruleset)].value, 3)}" for x in diffs)
             sentence = (f"{chooser}'s own trump choice (a table of {chooser}) {what} than "
-                        f"the best fixed rule on the same decisions ({each}).")
-            claims.append(Claim(f"trump-chooser-{chooser}-{kind}", question("trump"),
-                                sentence, study_game("trump"), "trump", command, kind, "choosers",
-                                tuple(group)))
+                        f"the best fixed rule on the same decisions ({each}; clear only "
+                        "after Holm's correction over the rules, as in the study's table).")
+            claims.append(several(f"trump-chooser-{chooser}-{kind}", sentence, parts,
+                                  game=game, study="trump", question=question("trump"),
+                                  command=command))
     return claims
 
 

@@ -152,3 +152,79 @@ def test_issue43_item4_a_cell_outside_its_own_bounds_never_holds():
                  (make_cell(reader, broken, 6, "0", "seat_effect", field_="learned"),),
                  extra={"key": "seat"})
     assert check(same, broken) != []
+
+
+# ------------------------------------------------------------------ 3: every part's seed
+class _BothGames:
+    """Who's the Ass? rows and Jass trump counterfactuals from the synthetic backends."""
+
+    def __init__(self):
+        from analyzer.runner.synthetic import SyntheticAssBackend, SyntheticTrumpBackend
+
+        self.ass = SyntheticAssBackend(effects={"h1": 2.0}, seat_slope=0.5)
+        self.jass = SyntheticTrumpBackend()
+        self.workers = 1
+
+    def validate(self, spec):
+        return (self.ass if spec.game == "ass" else self.jass).validate(spec)
+
+    def canonical(self, game, text):
+        return text
+
+    def __getattr__(self, name):  # collect, matches (Who's the Ass?) and the rest
+        return getattr(self.ass, name)
+
+    def counterfactual(self, spec, start, count):
+        return self.jass.counterfactual(spec, start, count)
+
+
+def _study_at(name: str, seed: int) -> StudyResult:
+    from analyzer.runner.synthetic import SyntheticAssBackend, SyntheticTrumpBackend
+    from analyzer.studies.best_response import run_best_response
+    from analyzer.studies.compare import run_compare
+    from analyzer.studies.fields import run_fields
+    from analyzer.studies.jokers import run_jokers
+    from analyzer.studies.ladder import run_ladder
+    from analyzer.studies.seats import run_seats
+    from analyzer.studies.trump import run_trump
+
+    ass = SyntheticAssBackend
+    makers = {
+        "seats": lambda: run_seats(ass(seat_slope=0.5), players=[3, 4], games=200,
+                                   strong_fields=("x",), strong_players=(4,), slow_games=100,
+                                   seed=seed),
+        "compare": lambda: run_compare(ass(effects={"good": -1.0}), "ass", ["good", "a"],
+                                       players=[4], games=200, seed=seed),
+        "trump": lambda: run_trump(SyntheticTrumpBackend(), players=[3], rulesets=["seed"],
+                                   deals=100, choosers=["hindsight"], seed=seed),
+        "jokers": lambda: run_jokers(ass(effects={"joker-hoarder": 3.0}), players=[4],
+                                     keep=[0, 4], games=100, seed=seed),
+        "fields": lambda: run_fields(_BothGames(), ["F1", "F2"], players=[4], games=50,
+                                     seats_games=50, trump_fields=["adaptive"],
+                                     trump_deals=50, seed=seed),
+        "ladder": lambda: run_ladder(ass(effects={"s1": -1.0, "s2": 0.0, "s3": 1.0}), "ass",
+                                     ["s1", "s2", "s3"], players=[4], games=120,
+                                     probe_deals=0, seatings=20, seed=seed),
+        "best-response": lambda: run_best_response(
+            ass(effects={"basic": 1.0}), "ass", ["basic"], players=[4], games=200,
+            confirm=20, knobs=["lead"], slow_share=2, seed=seed),
+    }
+    return makers[name]()
+
+
+# tables that hold no played number (what was run, not what came of it)
+_NOT_PLAYED: set[tuple[str, str]] = set()
+
+
+def test_issue43_item3_every_table_that_plays_games_follows_the_study_seed():
+    for name in ("seats", "compare", "trump", "jokers", "fields", "ladder", "best-response"):
+        a, b = _study_at(name, 2), _study_at(name, 60013)
+        assert a.manifest.get("seed") == 2 and b.manifest.get("seed") == 60013, name
+        for table in a.tables:
+            if (name, table) in _NOT_PLAYED:
+                continue
+            numbers_a = a.table(table).select_dtypes("number")
+            numbers_b = b.table(table).select_dtypes("number")
+            if numbers_a.empty and numbers_b.empty:  # nothing played there (no rows)
+                continue
+            assert not numbers_a.equals(numbers_b), f"{name}/{table} ignores the seed"

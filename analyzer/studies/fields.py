@@ -433,22 +433,24 @@ def run_fields(backend: Backend, fields: Sequence[str] = DEFAULT_FIELDS,
                seats_games: int = 20_000, level: float = 0.95,
                slow_share: int = SLOW_SHARE) -> StudyResult:
     """The joker answer across fields and, unless their budgets are 0, the trump answer and
-    the seat effects across fields. Fields tagged slow (pimc) play 1/``slow_share`` of each
-    budget."""
+    the seat effects across fields, every part on the deals of ``seed`` (the manifest's).
+    Fields tagged slow (pimc) play 1/``slow_share`` of each budget."""
     result = run_joker_fields(backend, fields, players, games, seed, level,
                               slow_share=slow_share)
     if seats_games:
         result.tables["seats"] = seats_field_table(backend, fields, games=seats_games,
-                                                   level=level, slow_share=slow_share)
+                                                   seed=seed, level=level,
+                                                   slow_share=slow_share)
         result.say([seats_field_claim(result)])
         result.manifest["seats"] = {"fields": list(fields), "games": seats_games,
-                                    "players": [4, 6]}
+                                    "players": [4, 6], "seed": seed}
     if trump_deals and trump_fields:
         result.tables.update(trump_field_tables(backend, trump_fields, deals=trump_deals,
-                                                level=level, slow_share=slow_share))
+                                                seed=seed, level=level,
+                                                slow_share=slow_share))
         result.say(trump_field_claims(result))
         result.manifest["trump"] = {"fields": list(trump_fields), "deals": trump_deals,
-                                    "players": [3, 4], "rulesets": ["seed"]}
+                                    "players": [3, 4], "rulesets": ["seed"], "seed": seed}
     return result
 
 

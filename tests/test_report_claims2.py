@@ -228,3 +228,42 @@ def test_issue43_item3_every_table_that_plays_games_follows_the_study_seed():
             if numbers_a.empty and numbers_b.empty:  # nothing played there (no rows)
                 continue
             assert not numbers_a.equals(numbers_b), f"{name}/{table} ignores the seed"
+
+
+# ------------------------------------------------------------------ 6: the smaller ones
+SIX = ("longest", "most_points", "under_nine", "fewest_points", "shortest", "random")
+
+
+def _fields_trump_study():
+    """At 3 players fewest points loses least and all six rules are tied; at 4 players the
+    longest suit is best, tied with most points and Under+Nine."""
+    rows = []
+    losses = {3: dict(zip(SIX, (0.42, 0.43, 0.44, 0.40, 0.45, 0.46), strict=True)),
+              4: dict(zip(SIX, (0.30, 0.31, 0.31, 0.50, 0.52, 0.60), strict=True))}
+    for n, by_rule in losses.items():
+        for aim in ("high", "n/a"):
+            for rule, x in by_rule.items():
+                top = n == 3 or rule in ("longest", "most_points", "under_nine")
+                rows.append({"field": "adaptive", "players": n, "ruleset": "seed", "aim": aim,
+                             "rule": rule, "decisions": 500, "sticks_loss": x,
+                             "sticks_loss_low": x - 0.03, "sticks_loss_high": x + 0.03,
+                             "own_choice_is": "", "top": top})
+    return StudyResult("fields", {"trump": pd.DataFrame(rows)}, {})
+
+
+def test_issue43_item6_fields_trump_says_where_another_rule_is_best_and_all_are_tied():
+    from analyzer.studies.fields import trump_field_claims
+
+    study = _fields_trump_study()
+    claims = trump_field_claims(study)
+    for claim in claims:
+        assert check(claim, study) == [], claim.id
+        assert "aiming n/a" not in claim.sentence
+    high = next(c for c in claims if c.id == "fields-trump-high")
+    assert "fewest points" in high.sentence and "3 players" in high.sentence
+    assert "every one of the 6 rules is tied" in high.sentence
+    assert any(c.sentence.startswith("Choosers without an aim") for c in claims)
+    # the clause is the cells': fewest points no longer best at 3 players fails the claim
+    table = study.tables["trump"].copy()
+    table.loc[(table["players"] == 3) & (table["rule"] == "fewest_points"), "sticks_loss"] = 0.5
+    assert check(high, StudyResult("fields", {"trump": table}, {})) != []

@@ -84,10 +84,11 @@ def _top_seat_claim(result: StudyResult, table: str, part: pd.DataFrame, field_:
     cell = make_cell(reader, result, int(top["players"]), str(int(top["seat"])),
                      "seat_effect", field_=field_)
     where = f"seat {int(top['seat'])} at {int(top['players'])} players"
+    # the interval shown is the one the verdict used: widened for the pick (Bonferroni)
     sentence = (f"{scope}, the biggest difference from the table's average seat is "
-                f"{interval(top['seat_effect'], _hi(top, 'seat_effect'), signed=True)} minus "
-                f"points per game ({where}): {CLEARLY[kind]} the average seat once its pick as "
-                f"the biggest of {len(part)} is allowed for.")
+                f"{interval(cell.value, (cell.high - cell.low) / 2, signed=True)} minus "
+                f"points per game ({where}; the interval allows for its pick as the biggest "
+                f"of {len(part)}): {CLEARLY[kind]} the average seat.")
     return Claim(f"{claim_id}-{kind}", question("seats"), sentence, study_game("seats"),
                  "seats", command, kind, table, (cell,), extra=extra)
 

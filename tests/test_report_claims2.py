@@ -267,3 +267,51 @@ def test_issue43_item6_fields_trump_says_where_another_rule_is_best_and_all_are_
     table = study.tables["trump"].copy()
     table.loc[(table["players"] == 3) & (table["rule"] == "fewest_points"), "sticks_loss"] = 0.5
     assert check(high, StudyResult("fields", {"trump": table}, {})) != []
+
+
+def _numbers(text: str) -> list[tuple[float, float]]:
+    import re
+
+    return [(float(a.replace("−", "-")), float(b)) for a, b in
+            re.findall(r"([+\-−]?\d+\.\d+) ± (\d+\.\d+)", text)]
+
+
+def test_issue43_item6_a_not_clearly_seat_sentence_prints_the_interval_it_was_judged_on():
+    from reports.findings import seats_finding
+
+    # seat 5 at 6 players: +0.25 ± 0.20 excludes 0 on its own, not once picked of 6
+    rows = []
+    for seat in range(6):
+        effect = 0.25 if seat == 5 else -0.05
+        rows.append({"players": 6, "seat": seat, "games": 5000, "minus_points": 5 + effect,
+                     "seat_effect": effect, "seat_effect_low": effect - 0.2,
+                     "seat_effect_high": effect + 0.2, "exact_inside": True})
+    study = StudyResult("seats", {"seats": pd.DataFrame(rows)},
+                        base_manifest("seats", game="ass", seed=0, games=5000, players=[6],
+                                      strategies=["basic"]))
+    finding = seats_finding(study)
+    top = finding.claims[0]
+    assert "not clearly" in top.sentence and check(top, study) == []
+    shown = _numbers(top.sentence)
+    assert shown and all(v - h <= 0 <= v + h for v, h in shown)
+
+
+def test_issue43_item6_jokers_precision_names_the_pair_and_until_sure_counts_are_cells():
+    import inspect
+
+    from analyzer.studies import compare, jokers
+
+    assert "headline pair" not in inspect.getsource(jokers._precision_claim).split('"""')[2]
+    source = inspect.getsource(compare._claims)
+    assert '"seq_units", field_=field_)' in source
+    # the count of units is its own exact cell (value = low = high), never a value beside
+    # the difference's bounds
+    from analyzer.runner.synthetic import SyntheticAssBackend
+
+    result = compare.run_compare(SyntheticAssBackend(effects={"good": -1.0}), "ass",
+                                 ["good", "a"], players=[4], games=300, until_sure=True)
+    seq = next(c for c in result.claims if c.id.endswith("until-sure"))
+    units = [c for c in seq.cells if c.metric == "seq_units"]
+    assert units and all(c.value == c.low == c.high for c in units)
+    assert all(c.low <= c.value <= c.high for c in seq.cells if np.isfinite(c.low))
+    assert check(seq, result) == []

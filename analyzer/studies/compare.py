@@ -214,8 +214,8 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
                 f"{count(spent.value)} {units}; stopped because {how} (the difference lies "
                 f"in {where_}{' percentage points' if rate else ''}; error rate "
                 f"{percent_text(alpha.value)} for this pair)."),
-                [(seq, estimate), (fig, spent), *said_cells, (fig, alpha)], game=game, study="compare",
-                question=q))
+                [(seq, estimate), (fig, spent), *said_cells, (fig, alpha)], game=game,
+                study="compare", question=q))
         claims.append(several(f"compare-{players}-{row['a']}-{row['b']}", sentence, parts,
                               game=game, study="compare", question=q))
     claims += sequential
@@ -382,7 +382,8 @@ def run_compare(
                 seq_rows.append({"players": n, "a": a, "b": b, "seq_decision": res.decision,
                                  "seq_answer": seq_answer(res.decision, a, b, lower),
                                  "seq_stopped_by": res.stopped_by, "seq_units": spent,
-                                 "seq_estimate": res.estimate, "seq_low": res.low, "seq_high": res.high,
+                                 "seq_estimate": res.estimate, "seq_low": res.low,
+                                 "seq_high": res.high,
                                  "seq_alpha": res.alpha, "seq_reason": res.reason})
         else:
             games_table = play(0, units)

@@ -653,8 +653,8 @@ def joker_claims(result: StudyResult, field_text: str, verbs: dict[str, str],
 
     One claim per finding: hoarding in points, hoarding in match wins, the best policy (judged
     after Holm's correction over every pair of distinct policies), the keep-until sweep, the
-    precision of the headline pair, and the policies merged because they play identically
-    (in every seat of ``probe_deals`` deals: :func:`identical_policies`)."""
+    precision of hoarding against dumping, and the policies merged because they play
+    identically (in every seat of ``probe_deals`` deals: :func:`identical_policies`)."""
     ranking = result.table("policies")
     pairs = result.table("differences")
     field_ = ",".join(result.manifest.get("field") or []) or None
@@ -770,8 +770,8 @@ def joker_claims(result: StudyResult, field_text: str, verbs: dict[str, str],
 
 
 def _precision_claim(result: StudyResult, field_: str | None) -> Claim | None:
-    """How much the duplicate format narrowed the headline pair (hoard - dump), beside the
-    median over every pair of different policies (table ``differences``)."""
+    """How much the duplicate format narrowed hoarding against dumping (hoard - dump),
+    beside the median over every pair of different policies (table ``differences``)."""
     pairs = result.table("differences")
     live = pairs[~pairs["identical"]] if "identical" in pairs else pairs
     head_rows = live[(live["a"] == "hoard") & (live["b"] == "dump")]
@@ -793,7 +793,7 @@ def _precision_claim(result: StudyResult, field_: str | None) -> Claim | None:
         lo, hi = min(head), max(head)
         span = f"{lo:.1f}" if f"{lo:.1f}" == f"{hi:.1f}" else f"{lo:.1f} to {hi:.1f}"
         sentence = (
-            f"For the headline pair, hoarding against dumping jokers, the duplicate format "
+            f"For hoarding against dumping jokers, the duplicate format "
             f"made the comparison {span} times more precise in variance than unpaired runs "
             f"of the same size (median over the {len(every)} pairs of different policies with "
             f"enough deals for the figure: {float(np.median(every)):.1f}); pairs of identical "

@@ -23,6 +23,7 @@ from analyzer.studies import registry as studies
 from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
+from reports import facts
 from reports.claims import (
     Cell,
     Claim,
@@ -498,7 +499,7 @@ def compare_finding(result: StudyResult) -> Finding:
     pairs = result.table("pairs")
     m = result.manifest
     metric = str(m.get("metric", ""))
-    better = str(m.get("better") or "lower")
+    better = facts.better(m)  # the game's direction for the metric, never the file's
     rate = is_rate(metric)
     unit = compare_unit(m)
     game = str(m.get("game"))
@@ -756,6 +757,13 @@ def _pair_alerts(study: str, pairs: pd.DataFrame, count_option: str = "--games")
 def study_alerts(result: StudyResult) -> list[Alert]:
     """What to know before trusting this study's numbers."""
     out: list[Alert] = []
+    from analyzer.studies.results import DIGEST
+
+    if result.manifest and result.manifest.get("format") and DIGEST not in result.manifest:
+        out.append(Alert(result.study, (
+            "This study's manifest carries no checksum (written by an older cardlab, or the "
+            "checksum was removed): an edit of its fields cannot be detected. Run the study "
+            "again to be sure of its settings.")))
     if result.study == "seats":
         t = result.table("seats")
         missed = int((~t["exact_inside"].astype(bool)).sum())

@@ -66,3 +66,57 @@ def test_safety2_item06_which_way_is_better_comes_from_the_game(tmp_path):
     captions = " ".join(f.caption for f in figures)
     assert "lower is better" in captions and "higher is better" not in captions
     assert any("no checksum" in a.text for a in study_alerts(result))
+
+
+# ------------------------------------------------------------------ 21: shares in [0, 1]
+def _per_game_counts(games):
+    """habits_of's counts from per-game (ends with joker, fillers, alone, as 1, as 14)."""
+    import numpy as np
+
+    cols = list(zip(*games, strict=True)) if games else [()] * 5
+    ends, filler, alone, as1, as14 = (np.array(c, dtype=np.float64) for c in cols)
+    played = filler + alone + as1 + as14
+    return {"ends_with_joker": ends, "jokers_played": played, "filler": filler,
+            "alone": alone, "ass_as_1": as1, "ass_as_14": as14,
+            "hand_size_sum": played * 7}
+
+
+def test_safety2_item21_every_share_and_its_bounds_stay_in_0_1_at_every_budget():
+    import re
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from analyzer.studies.claims import Cell
+    from analyzer.studies.jokers import _share, habits_rows
+
+    game = st.tuples(st.integers(0, 1), st.integers(0, 2), st.integers(0, 2),
+                     st.integers(0, 2), st.integers(0, 1))
+
+    @settings(max_examples=300, deadline=None, derandomize=True)
+    @given(st.lists(game, min_size=1, max_size=25), st.sampled_from([0.8, 0.95, 0.99]))
+    def shares_stay_shares(games, level):
+        row = habits_rows(_per_game_counts(games), level)
+        for key in ("ends_with_joker", "filler", "alone", "ass_as_1", "ass_as_14"):
+            value, low, high = row[key], row[f"{key}_low"], row[f"{key}_high"]
+            for x in (value, low, high):
+                assert x != x or 0.0 <= x <= 1.0, (key, value, low, high)
+            if low == low and high == high:
+                assert low <= value <= high, (key, value, low, high)
+            shown = _share(Cell(4, None, "basic", None, "x", key, value, low, high, True))
+            for pct in re.findall(r"(-?\d+(?:\.\d+)?)%", shown):
+                assert 0.0 <= float(pct) <= 100.0, shown
+
+    shares_stay_shares()
+
+
+def test_safety2_item21_few_jokers_do_not_push_a_share_past_its_ends():
+    """The reported case: a share near 0 or 1 over a few jokers in a few games (the ratio
+    interval gave -15% and 108%)."""
+    from analyzer.studies.jokers import habits_rows
+
+    games = [(0, 0, 1, 2, 0), (1, 0, 0, 1, 0), (0, 1, 0, 0, 0), (0, 0, 0, 1, 0),
+             (0, 0, 0, 0, 0), (1, 0, 0, 1, 0)]
+    row = habits_rows(_per_game_counts(games), 0.95)
+    assert 0 <= row["filler_low"] <= row["filler"] <= row["filler_high"] <= 1
+    assert 0 <= row["ass_as_1_low"] <= row["ass_as_1"] <= row["ass_as_1_high"] <= 1

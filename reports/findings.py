@@ -20,6 +20,7 @@ from analyzer.games.registry import get as game_description
 from analyzer.games.registry import title as game_title
 from analyzer.numbers import count, interval, number, percent
 from analyzer.studies import registry as studies
+from analyzer.studies.claims import statement
 from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
@@ -467,29 +468,90 @@ def chooser_claims(result: StudyResult) -> list[Claim]:
     return claims
 
 
+FACTOR_WORDS = {"players": "the player count", "aim": "your aim", "ruleset": "the rule set"}
+
+
+def _trump_cells(claims: list[Claim]) -> dict[tuple, tuple[Cell, list[tuple[Claim, Cell]]]]:
+    """Per (players, rule set, aim): the best rule's cell and its paired comparisons, as the
+    trump claims carry them."""
+    out: dict[tuple, tuple[Cell, list[tuple[Claim, Cell]]]] = {}
+    for claim in claims:
+        for i, cell in enumerate(claim.cells):
+            stated = statement(claim, i)
+            key = (cell.players, cell.ruleset, cell.aim)
+            if stated.table == "rules":
+                out[key] = (cell, out.get(key, (cell, []))[1])
+            else:
+                out.setdefault(key, (cell, []))[1].append((stated, cell))
+    return out
+
+
+def _top(best: Cell, pairs: list[tuple[Claim, Cell]]) -> set[str]:
+    """The best rule of a cell and the rules not clearly worse than it there."""
+    return {best.choice} | {c.choice for r, c in pairs if r.kind == "unclear"}
+
+
+def trump_verdict(result: StudyResult, claims: list[Claim]) -> tuple[str, Claim | None]:
+    """The trump answer's first words, saying only what is clear, as a claim on its cells: a
+    rule to fix where one is best or not clearly worse in every cell; otherwise each of
+    player count, aim and rule set that the answer clearly depends on: two cells that differ
+    only in it share no rule that is best or not clearly worse in both (each other rule is
+    clearly worse in one of them, paired on the same decisions)."""
+    cells = _trump_cells(claims)
+    if not cells:
+        return "See below.", None
+    reader = probe(study_game("trump"), "trump", "best", "rules",
+                   extra={"exclude": [AS_PLAYED_RULE]})
+    tops = {k: _top(best, pairs) for k, (best, pairs) in cells.items()}
+    common = set.intersection(*tops.values())
+    parts: list[tuple[Claim, Cell]] = []
+    if common:
+        everywhere = [r for r in common if all(b.choice == r for b, _ in cells.values())]
+        rule = (everywhere or sorted(common))[0]
+        for best, pairs in cells.values():
+            parts.append((reader, best))
+            parts += [(r, c) for r, c in pairs if c.choice == rule]
+        verdict = (f"Fix {rule_phrase(rule)}." if everywhere else
+                   f"Fix {rule_phrase(rule)} (the best, or not clearly worse, everywhere).")
+    else:
+        shown = []
+        for i, factor in enumerate(("players", "ruleset", "aim")):
+            for a, b in ((a, b) for a in cells for b in cells if a < b):
+                same = all(a[j] == b[j] for j in range(3) if j != i)
+                if same and a[i] != b[i] and not tops[a] & tops[b]:
+                    shown.append(factor)
+                    for key in (a, b):
+                        parts.append((reader, cells[key][0]))
+                        parts += cells[key][1]
+                    break
+        if shown:
+            words = [FACTOR_WORDS[f] for f in ("players", "aim", "ruleset") if f in shown]
+            verdict = "It depends on " + (" and ".join(words)) + "."
+        else:
+            for best, pairs in cells.values():
+                parts.append((reader, best))
+                parts += pairs
+            verdict = ("No one rule is best or tied everywhere, but no single factor (player "
+                       "count, aim, rule set) clearly decides it alone.")
+    return verdict, several("trump-verdict", verdict, parts, game=study_game("trump"),
+                            study="trump", question=question("trump"),
+                            command=study_command(result) or "")
+
+
 def trump_finding(result: StudyResult) -> Finding:
     """The rule that loses fewest sticks, per aim and per cell (player count, rule set),
-    stated for each group of cells that agree (analyzer/studies/claims.py)."""
+    stated for each group of cells that agree (analyzer/studies/claims.py); the verdict says
+    only the dependence that is clear (:func:`trump_verdict`)."""
     claims = trump_claims(result)
     if not claims:
         return Finding("trump", question("trump"), "See below.", "")
-    best = {c.cells[0].choice for c in claims}
-    by_aim: dict[str, set[str]] = {}
-    for c in claims:
-        by_aim.setdefault(str(c.cells[0].aim), set()).add(c.cells[0].choice)
-    if len(best) == 1:
-        verdict = f"Fix {rule_phrase(next(iter(best)))}."
-    elif all(len(v) == 1 for v in by_aim.values()):
-        verdict = "It depends on your aim."
-    else:
-        verdict = "It depends on the player count" + (
-            " and your aim." if len(by_aim) > 1 else ".")
+    verdict, said = trump_verdict(result, claims)
     choosers = chooser_claims(result)
     detail = " ".join(c.sentence for c in claims + choosers)
     return Finding("trump", question("trump"), verdict,
                    detail + " Lost sticks: how many fewer sticks the chooser gets than with "
                    "the suit that would have been best, knowing every hand.",
-                   tuple(claims + choosers))
+                   tuple(([said] if said else []) + claims + choosers))
 
 
 def compare_finding(result: StudyResult) -> Finding:
@@ -687,12 +749,14 @@ def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]
     (analyzer/studies/claims.py): a claim that fails in any cell is not printed; it becomes
     an alert naming the cells."""
     alerts, kept = [], []
-    detail = finding.detail
+    detail, verdict = finding.detail, finding.verdict
     for claim in finding.claims:
         problems = check(claim, result)
         if problems:
             detail = detail.replace(claim.sentence, "").strip()
             alerts.append(Alert(finding.study, withdrawn(claim, problems)))
+            if claim.sentence == verdict:  # the verdict itself does not hold
+                verdict = "See below."
         else:
             kept.append(claim)
     if not alerts:
@@ -700,8 +764,7 @@ def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]
     if not kept:
         return Finding(finding.study, finding.question, "See below.",
                        detail or "No statement holds in every cell; see the study.", ()), alerts
-    return Finding(finding.study, finding.question, finding.verdict, detail,
-                   tuple(kept)), alerts
+    return Finding(finding.study, finding.question, verdict, detail, tuple(kept)), alerts
 
 
 def vetted_study(result: StudyResult) -> tuple[list[Claim], list[str], list[Alert]]:

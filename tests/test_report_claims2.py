@@ -315,3 +315,48 @@ def test_issue43_item6_jokers_precision_names_the_pair_and_until_sure_counts_are
     assert units and all(c.value == c.low == c.high for c in units)
     assert all(c.low <= c.value <= c.high for c in seq.cells if np.isfinite(c.low))
     assert check(seq, result) == []
+
+
+# ------------------------------------------------------------------ 5: say only what is clear
+def _aim_study():
+    """Two player counts and two aims (seed rules). At 3 players aiming high most points is
+    best with fewest points tied, aiming low fewest points is best: fewest points is best or
+    tied for both aims. At 4 players the longest suit is best for both aims, every other rule
+    clearly worse. So the answer depends on the player count, not clearly on the aim."""
+    best = {(3, "high"): ("most_points", {"fewest_points": (0.005, 0.006),
+                                          "longest": (0.1, 0.02)}),
+            (3, "low"): ("fewest_points", {"most_points": (0.1, 0.02),
+                                           "longest": (0.2, 0.02)}),
+            (4, "high"): ("longest", {"most_points": (0.1, 0.02),
+                                      "fewest_points": (0.2, 0.02)}),
+            (4, "low"): ("longest", {"most_points": (0.1, 0.02),
+                                     "fewest_points": (0.05, 0.02)})}
+    rules, pairs = [], []
+    for (n, aim), (top, others) in best.items():
+        rules.append({**_rule_row("seed", top, 0.3), "players": n, "aim": aim})
+        for rule, (d, h) in others.items():
+            rules.append({**_rule_row("seed", rule, 0.3 + d), "players": n, "aim": aim})
+            pairs.append({**_pair_row("seed", rule, top, d, h), "players": n, "aim": aim})
+    return StudyResult("trump", {"rules": pd.DataFrame(rules), "pairs": pd.DataFrame(pairs)},
+                       _trump_manifest())
+
+
+def test_issue43_item5_the_verdict_names_only_the_dependence_that_is_clear():
+    from reports.findings import trump_finding, vetted
+
+    study = _aim_study()
+    finding = trump_finding(study)
+    assert finding.verdict == "It depends on the player count."
+    verdict = next(c for c in finding.claims if c.id == "trump-verdict")
+    assert verdict.sentence == finding.verdict and check(verdict, study) == []
+    # make fewest points clearly worse than most points at 3 players aiming high: now no
+    # rule is best or tied for both aims at 3 players, and the aim is shown too
+    pairs = study.tables["pairs"].copy()
+    at = (pairs["players"] == 3) & (pairs["aim"] == "high") & (pairs["a"] == "fewest_points")
+    pairs.loc[at, ["difference", "low", "high"]] = [0.05, 0.03, 0.07]
+    shown = StudyResult("trump", {**study.tables, "pairs": pairs}, study.manifest)
+    assert trump_finding(shown).verdict == "It depends on the player count and your aim."
+    # the verdict is a claim on its cells: against the first tables' answer, it is withdrawn
+    stale = trump_finding(shown)
+    kept, alerts = vetted(stale, study)
+    assert kept.verdict == "See below." and any("trump-verdict" in a.text for a in alerts)

@@ -377,7 +377,7 @@ def trump_claims(result: StudyResult) -> list[Claim]:
             cell = make_cell(reader, result, int(n), str(best), "sticks_loss",
                              ruleset=str(rs), field_=field_, aim=str(aim))
             pairs = _runner_up_cells(result, cell)
-            close = tuple(c.choice for r, c in pairs if r.kind == "unclear")
+            close = tuple(c.choice for r, c in pairs if r.kind != "positive")
             groups.setdefault((str(best), close), []).append((reader, cell))
             groups[(str(best), close)] += pairs
         for i, ((rule, close), parts) in enumerate(groups.items()):
@@ -406,7 +406,9 @@ AS_PLAYED_RULE = "as-played"
 def _runner_up_cells(result: StudyResult, best: Cell) -> list[tuple[Claim, Cell]]:
     """Every named rule against the best one of cell ``best``, paired on the same decisions
     (table ``pairs``, rule minus best), as a cell stating what its interval says: ``unclear``
-    (not clearly worse) or ``positive`` (clearly worse). [] without a pairs table."""
+    (not clearly worse) or ``positive`` (clearly worse; ``negative`` only in a table whose
+    best is not its best, which the best rule's own cell then fails). [] without a pairs
+    table."""
     if "pairs" not in result.tables:
         return []
     pairs = result.table("pairs")
@@ -416,7 +418,7 @@ def _runner_up_cells(result: StudyResult, best: Cell) -> list[tuple[Claim, Cell]
               & (pairs["a"] != AS_PLAYED_RULE)]
     out = []
     for row in p.itertuples():
-        kind = "unclear" if row.low <= 0 else "positive"
+        kind = difference_kind(float(row.low), float(row.high))
         reader = probe(study_game("trump"), "trump", kind, "pairs", against=best.choice)
         out.append((reader, make_cell(reader, result, best.players, str(row.a), "difference",
                                       ruleset=best.ruleset, aim=best.aim)))
@@ -488,7 +490,7 @@ def _trump_cells(claims: list[Claim]) -> dict[tuple, tuple[Cell, list[tuple[Clai
 
 def _top(best: Cell, pairs: list[tuple[Claim, Cell]]) -> set[str]:
     """The best rule of a cell and the rules not clearly worse than it there."""
-    return {best.choice} | {c.choice for r, c in pairs if r.kind == "unclear"}
+    return {best.choice} | {c.choice for r, c in pairs if r.kind != "positive"}
 
 
 def trump_verdict(result: StudyResult, claims: list[Claim]) -> tuple[str, Claim | None]:

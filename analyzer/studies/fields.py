@@ -419,14 +419,15 @@ def trump_field_claims(result: StudyResult) -> list[Claim]:
         claims.append(several(f"fields-trump-{aim}", sentence, parts, game=JASS,
                               study="fields", question=q))
     own = table[(table["rule"] == AS_PLAYED) & (table["own_choice_is"] != "")]
-    for (f, aim), part in own.groupby(["field", "aim"], sort=False):
-        rule = part["own_choice_is"].iloc[0]
+    for (f, aim, rule), part in own.groupby(["field", "aim", "own_choice_is"], sort=False):
         parts = [_cell(result, _probe("equals", "trump", "rule", equals=str(rule)),
                        int(r["players"]), AS_PLAYED, "own_choice_is", str(f),
                        ruleset=str(r["ruleset"]), aim=str(aim)) for _, r in part.iterrows()]
+        where = ", ".join(f"{c.players} players ({c.ruleset})" for _, c in parts)
+        who = AIM_WHO.get(str(aim), f"aiming {aim}").replace("Choosers ", "")
         claims.append(several(
-            f"fields-trump-own-{f}-{aim}",
-            f"{f}, aiming {aim}: its own choice is {RULE_WORDS.get(rule, rule)} on "
+            f"fields-trump-own-{f}-{aim}-{rule}",
+            f"{f}, {who}, at {where}: its own choice is {RULE_WORDS.get(rule, rule)} on "
             "every decision (identical losses), so the two are not compared.", parts,
             game=JASS, study="fields", question=q))
     return claims

@@ -11,6 +11,7 @@ of a study's own sentences) that its table does not bear out.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -538,6 +539,48 @@ def trump_verdict(result: StudyResult, claims: list[Claim]) -> tuple[str, Claim 
     return verdict, several("trump-verdict", verdict, parts, game=study_game("trump"),
                             study="trump", question=question("trump"),
                             command=study_command(result) or "")
+
+
+def trump_decision_table(claims: Iterable[Claim]) -> pd.DataFrame:
+    """The trump answer as a table a player can read at the table, rendered from the cells of
+    the (vetted) trump claims only: per player count, rule set and aim, the rule to fix and
+    its loss, the runner-up and whether it is clearly worse or tied (paired on the same
+    decisions), and beside it what each strong chooser's own judgement does against the
+    best fixed rule (the choosers table, 'clear' after Holm). Empty without trump claims."""
+    claims = list(claims)
+    cells = _trump_cells([c for c in claims if c.id.startswith("trump-")
+                          and not c.id.startswith(("trump-chooser-", "trump-verdict"))])
+    judged: dict[tuple, list[str]] = {}
+    for claim in claims:
+        if not claim.id.startswith("trump-chooser-"):
+            continue
+        flags = {(c.players, c.ruleset, c.field): c for i, c in enumerate(claim.cells)
+                 if c.metric == "clear"}
+        for c in claim.cells:
+            if c.metric != "own_minus":
+                continue
+            flag = flags.get((c.players, c.ruleset, c.field))
+            said = statement(claim, claim.cells.index(flag)).extra.get("equals") if flag \
+                else None
+            verdict = "clear" if said == "True" else "not clear"
+            judged.setdefault((c.players, c.ruleset), []).append(
+                f"{c.field}: {interval(c.value, (c.high - c.low) / 2, signed=True)} "
+                f"({verdict})")
+    rows = []
+    for (n, rs, aim), (best, pairs) in sorted(cells.items(), key=lambda x: (
+            x[0][0], str(x[0][1]), str(x[0][2]))):
+        tied = [p for p in pairs if p[0].kind != "positive"]  # not clearly worse
+        runner = min(tied or pairs, key=lambda p: p[1].value, default=None)
+        rows.append({
+            "players": n, "rule set": rs, "aim": AIM_WHO.get(str(aim), str(aim)).lower(),
+            "fix": rule_label(best.choice),
+            "sticks lost": interval(best.value, (best.high - best.low) / 2),
+            "runner-up": rule_label(runner[1].choice) if runner else "",
+            "runner-up is": ("" if runner is None else "clearly worse" if
+                             runner[0].kind == "positive" else "tied"),
+            "own judgement minus the fixed rule": "; ".join(judged.get((n, rs), [])),
+        })
+    return pd.DataFrame(rows)
 
 
 def trump_finding(result: StudyResult) -> Finding:

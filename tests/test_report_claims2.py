@@ -360,3 +360,30 @@ def test_issue43_item5_the_verdict_names_only_the_dependence_that_is_clear():
     stale = trump_finding(shown)
     kept, alerts = vetted(stale, study)
     assert kept.verdict == "See below." and any("trump-verdict" in a.text for a in alerts)
+
+
+# ------------------------------------------------------------------ 10: a decision table
+def test_issue43_item10_the_trump_answer_is_a_decision_table_from_its_cells(tmp_path):
+    from reports.findings import trump_decision_table, trump_finding
+
+    study = _aim_study()
+    table = trump_decision_table(trump_finding(study).claims)
+    assert len(table) == 4 and list(table["players"]) == [3, 3, 4, 4]
+    row = table[(table["players"] == 3) & (table["aim"].str.contains("many"))].iloc[0]
+    assert row["fix"] == "most points" or "most" in row["fix"]
+    assert row["runner-up is"] == "tied" and "fewest" in row["runner-up"]
+    four = table[table["players"] == 4]
+    assert (four["runner-up is"] == "clearly worse").all()
+    # the table is its cells': planting a clear runner-up changes the row
+    pairs = study.tables["pairs"].copy()
+    at = (pairs["players"] == 3) & (pairs["aim"] == "high") & (pairs["a"] == "fewest_points")
+    pairs.loc[at, ["difference", "low", "high"]] = [0.05, 0.03, 0.07]
+    planted = StudyResult("trump", {**study.tables, "pairs": pairs}, study.manifest)
+    again = trump_decision_table(trump_finding(planted).claims)
+    row = again[(again["players"] == 3) & (again["aim"].str.contains("many"))].iloc[0]
+    assert row["runner-up is"] == "clearly worse"
+    # with choosers: the strong player's judgement beside the best fixed rule
+    both = StudyResult("trump", {**study.tables, **_chooser_study().tables}, study.manifest)
+    table = trump_decision_table(trump_finding(both).claims)
+    judged = table[table["players"] == 4]["own judgement minus the fixed rule"]
+    assert judged.str.contains("pimc: \\+0.09").all() and judged.str.contains("not clear").all()

@@ -203,7 +203,7 @@ def jokers_claims(result: StudyResult) -> list[Claim]:
     main = fields[0]
     counts = sorted(int(n) for n in t["players"].unique())
     n0 = JOKER_HEADLINE_PLAYERS if JOKER_HEADLINE_PLAYERS in counts else counts[0]
-    claims: list[Claim] = []
+    claims: list[Claim] = cost_curve_claims(result, command, n0)
     top = _hoard_cell(result, command, "hoard", n0, main)
     if top is not None:
         head, kind = top
@@ -247,6 +247,52 @@ def jokers_claims(result: StudyResult) -> list[Claim]:
     habits = _habits_claim(result, command, n0)
     if habits is not None:
         claims.append(habits)
+    return claims
+
+
+def cost_curve_claims(result: StudyResult, command: str, first: int) -> list[Claim]:
+    """How long is it worth holding jokers? Per player count (``first`` first), what keeping
+    them back until k cards are left costs against using them as needed on the same deals
+    and seats, for every k of the study's sweep (fewest cards kept back first), with the
+    hoarder (never a joker while number cards remain) as the extreme: one claim per player
+    count on table ``differences``, every figure a cell, "not clear" where its interval
+    says so. [] for a study without the sweep."""
+    keep = sorted({int(k) for k in result.manifest.get("keep") or []}, reverse=True)
+    pairs = result.table("differences") if "differences" in result.tables else None
+    if not keep or pairs is None:
+        return []
+    field_ = _field(result)
+    game = study_game("jokers")
+    names = [(f"keep-until-{k}", "until 1 card is left" if k == 1 else
+              f"until {k} cards are left") for k in keep] + [
+        ("hoard", "never while number cards remain (the hoarder)")]
+    counts = sorted({int(n) for n in pairs["players"]}, key=lambda n: (n != first, n))
+    claims = []
+    for n in counts:
+        parts, said = [], []
+        for name, words in names:
+            row = pairs[(pairs["players"] == n)
+                        & (((pairs["a"] == name) & (pairs["b"] == "as-needed"))
+                           | ((pairs["a"] == "as-needed") & (pairs["b"] == name)))]
+            if len(row) != 1:
+                continue
+            a, b = str(row["a"].iloc[0]), str(row["b"].iloc[0])
+            kind = difference_kind(float(row["low"].iloc[0]), float(row["high"].iloc[0]))
+            reader = probe(game, "jokers", kind, "differences", against=b)
+            cell = make_cell(reader, result, n, a, "difference", field_=field_)
+            parts.append((reader, cell))
+            sign = 1.0 if a == name else -1.0  # the words speak of keeping minus as-needed
+            clear = "" if kind != "unclear" else " (not clear)"
+            cost = interval(sign * cell.value, (cell.high - cell.low) / 2, signed=True)
+            said.append(f"{words}: {cost}{clear}")
+        if not parts:
+            continue
+        sentence = (f"How long is it worth holding jokers? At {n} players against "
+                    f"{_field_words(field_)}, keeping them back costs, in minus points per "
+                    "game against using them as needed on the same deals and seats: "
+                    + "; ".join(said) + ".")
+        claims.append(several(f"jokers-cost-curve-{n}", sentence, parts, game=game,
+                              study="jokers", question=question("jokers"), command=command))
     return claims
 
 

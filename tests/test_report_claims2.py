@@ -387,3 +387,32 @@ def test_issue43_item10_the_trump_answer_is_a_decision_table_from_its_cells(tmp_
     table = trump_decision_table(trump_finding(both).claims)
     judged = table[table["players"] == 4]["own judgement minus the fixed rule"]
     assert judged.str.contains("pimc: \\+0.09").all() and judged.str.contains("not clear").all()
+
+
+# ------------------------------------------------------------------ 9: a cost curve
+def test_issue43_item9_jokers_lead_with_the_cost_of_holding_them_back_k_cards():
+    from analyzer.runner.synthetic import SyntheticAssBackend
+    from analyzer.studies.jokers import run_jokers
+    from reports.findings import jokers_finding
+
+    effects = {"joker-hoarder": 3.0, "joker-hoarder:ass_jokers=throw": 1.5,
+               **{f"hold-jokers:keep={k}": max(0, 8 - k) * 0.4 for k in range(14)}}
+    study = run_jokers(SyntheticAssBackend(effects=effects), players=[4, 6], keep=[0, 4, 8],
+                       games=300)
+    finding = jokers_finding(study)
+    first = finding.claims[0]
+    assert first.id == "jokers-cost-curve-4" and check(first, study) == []
+    words = first.sentence
+    assert words.startswith("How long is it worth holding jokers? At 4 players")
+    assert (words.index("until 8 cards") < words.index("until 4 cards")
+            < words.index("until 0 cards") < words.index("(the hoarder)"))
+    assert any(c.id == "jokers-cost-curve-6" for c in finding.claims)
+    # every figure is a cell: a planted difference fails the claim
+    pairs = study.tables["differences"].copy()
+    hit = (pairs["players"] == 4) & pairs["b"].isin(["keep-until-4"]) \
+        | (pairs["players"] == 4) & pairs["a"].isin(["keep-until-4"]) \
+        & (pairs["b"] == "as-needed")
+    pairs.loc[hit & ((pairs["a"] == "as-needed") | (pairs["b"] == "as-needed")),
+              "difference"] += 5
+    planted = StudyResult("jokers", {**study.tables, "differences": pairs}, study.manifest)
+    assert check(first, planted) != []

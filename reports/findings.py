@@ -38,7 +38,7 @@ from reports.claims import (
     several,
     withdrawn,
 )
-from reports.figures import compare_unit, diff_against
+from reports.figures import compare_unit
 from reports.names import policy_label, rule_label, rule_phrase
 from reports.reproduce import study_command
 
@@ -662,17 +662,32 @@ def compare_finding(result: StudyResult) -> Finding:
     field_ = ",".join(str(x) for x in m.get("strategies", []))
     claims, verdicts = [], []
     for n in sorted(rank["players"].unique()):
-        part = rank[rank["players"] == n].sort_values("rank")
+        # the best by the metric itself, in the game's direction (the cell's statement)
+        part = rank[rank["players"] == n].sort_values("mean", kind="stable",
+                                                      ascending=better == "lower")
         best = part.iloc[0]
         p = pairs[pairs["players"] == n]
-        unclear = []
-        for other in part["strategy"].iloc[1:]:
-            d = diff_against(p, str(best["strategy"]), str(other))
-            if len(d) and abs(float(d["difference"].iloc[0])) <= float(d["half"].iloc[0]):
-                unclear.append(str(other))
         reader = probe(game, "compare", "best", "ranking", better=better)
         cell = make_cell(reader, result, int(n), str(best["strategy"]), "mean", field_=field_)
-        value = interval(best["mean"], best["half"], percent=rate)
+        dealt = probe(game, "compare", "value", "ranking", extra={"exact": True})
+        deals = make_cell(dealt, result, int(n), cell.choice, "deals", field_=field_)
+        parts = [(reader, cell), (dealt, deals)]
+        unclear = []
+        for other in part["strategy"].iloc[1:].astype(str):
+            row = p[((p["a"] == cell.choice) & (p["b"] == other))
+                    | ((p["a"] == other) & (p["b"] == cell.choice))]
+            if len(row) != 1:
+                continue
+            a, b = str(row["a"].iloc[0]), str(row["b"].iloc[0])
+            kind = difference_kind(float(row["low"].iloc[0]), float(row["high"].iloc[0]))
+            pair = probe(game, "compare", kind, "pairs", against=b)
+            parts.append((pair, make_cell(pair, result, int(n), a, "difference",
+                                          field_=field_)))
+            # clearly ahead: the paired difference clearly in the best's favour
+            ahead = "negative" if (a == cell.choice) == (better == "lower") else "positive"
+            if kind != ahead:
+                unclear.append(other)
+        value = interval(cell.value, (cell.high - cell.low) / 2, percent=rate)
         fair = f" against a fair share of {100 / int(n):.0f}%" if metric == "won" else ""
         what = (f"wins {value} of its {units}{fair}" if metric == "won" else
                 f"has a {metric_words(metric)} of {value} per {unit}")
@@ -683,13 +698,13 @@ def compare_finding(result: StudyResult) -> Finding:
         seated = "" if table else f" (the seating drawn afresh every few {units})"
         among = (f"among {', '.join(part['strategy'])}, " if len(part) > 1 else "")
         sentence = (f"At {int(n)} players of {title}, {among}"
-                    f"{best['strategy']} {what}, {where} of the same "
-                    f"{count(best['deals'])} {units}{seated}"
+                    f"{cell.choice} {what}, {where} of the same "
+                    f"{count(deals.value)} {units}{seated}"
                     + (f"; not clearly ahead of {', '.join(unclear)}." if unclear else
                        "." if len(part) == 1 else ", clearly ahead of every other strategy."))
-        claims.append(Claim(f"compare-{int(n)}", f"Which strategy wins? ({title})", sentence,
-                            game, "compare", command, "best", "ranking", (cell,),
-                            better=better))
+        claims.append(several(f"compare-{int(n)}", sentence, parts, game=game,
+                              study="compare", question=f"Which strategy wins? ({title})",
+                              command=command))
         verdicts.append(
             (f"No clear winner between {best['strategy']} and {', '.join(unclear)}"
              if unclear else f"{best['strategy']} {what} at a table of {table}"

@@ -76,6 +76,38 @@ def _render_fields_trump(result):
     return trump_field_claims(result)
 
 
+def _jokers():
+    from analyzer.runner.synthetic import SyntheticAssBackend
+    from analyzer.studies.jokers import run_jokers
+
+    effects = {"joker-hoarder": 3.0, "joker-hoarder:ass_jokers=throw": 1.5,
+               **{f"hold-jokers:keep={k}": max(0, 8 - k) * 0.4 for k in range(14)}}
+    return run_jokers(SyntheticAssBackend(effects=effects), players=[4], keep=[0, 8],
+                      games=200)
+
+
+def _render_jokers(result):
+    from reports.findings import jokers_finding
+
+    return list(jokers_finding(result).claims)
+
+
+def _compare():
+    from analyzer.runner.synthetic import SyntheticAssBackend
+    from analyzer.studies.compare import run_compare
+
+    return run_compare(SyntheticAssBackend(effects={"good": -1.0}), "ass", ["good", "a", "b"],
+                       players=[4], games=300)
+
+
+def _render_compare(result):
+    from analyzer.studies.compare import _claims
+    from reports.findings import compare_finding
+
+    return [*compare_finding(result).claims,
+            *_claims(result, 4, "ass", "minus_points", True, "game")]
+
+
 # A summary names no cell (the trump verdict: "It depends on your aim."): several pairs of
 # cells may each bear it out, and it carries the first; a planted witness withdraws it, and
 # the summary rendered again carries another witness that holds (checked above).
@@ -87,7 +119,8 @@ SUMMARIES = {"trump-verdict"}
 DECIDED = ("fields-trump-merged-", "trump-chooser-")  # and the choosers' best_rule column
 
 CASES = {"trump": (_trump, _render_trump), "seats": (_seats, _render_seats),
-         "fields-trump": (_fields_trump, _render_fields_trump)}
+         "fields-trump": (_fields_trump, _render_fields_trump),
+         "jokers": (_jokers, _render_jokers), "compare": (_compare, _render_compare)}
 
 
 @functools.cache

@@ -133,7 +133,9 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
     # rates in percent; their differences in percentage points
     scale, diff_unit = (100.0, f"percentage points of {words}") if rate else (1.0, words)
     ranking = result.table("ranking")
-    ranking = ranking[ranking["players"] == players].sort_values("rank", kind="stable")
+    # the best by the metric itself (the statement its cell makes), not by a stored rank
+    ranking = ranking[ranking["players"] == players].sort_values("mean", kind="stable",
+                                                                 ascending=lower)
     pairs = result.table("pairs")
     pairs = pairs[pairs["players"] == players]
     field_ = ",".join(str(x) for x in result.manifest.get("strategies") or ranking["strategy"])

@@ -555,7 +555,8 @@ def seats_field_claim(result: StudyResult) -> Claim:
     if clear.empty:
         line = (f"In all {where}, no seat pays clearly more or less than the average seat at "
                 f"its table after Holm's correction over all {len(table)} seats (largest "
-                f"effect: {top_text} minus points per game).")
+                f"effect: {top_text} minus points per game, its own 95% interval, before "
+                "the correction).")
     else:
         named = []
         for _, r in clear.iterrows():

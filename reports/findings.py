@@ -928,7 +928,8 @@ def study_alerts(result: StudyResult) -> list[Alert]:
     out: list[Alert] = []
     from analyzer.studies.results import DIGEST
 
-    if result.manifest and result.manifest.get("format") and DIGEST not in result.manifest:
+    # a manifest read from a study folder (it lists its table files) without a checksum
+    if result.manifest.get("tables") and DIGEST not in result.manifest:
         out.append(Alert(result.study, (
             "This study's manifest carries no checksum (written by an older cardlab, or the "
             "checksum was removed): an edit of its fields cannot be detected. Run the study "

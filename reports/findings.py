@@ -369,6 +369,26 @@ def _pair_claims(result: StudyResult) -> list[Claim]:
     return claims
 
 
+def joker_verdict(effects: set[str]) -> str:
+    """Is it worth holding jokers, from what the hoarder's claims say cell by cell
+    (``positive``: hoarding clearly costs, ``negative``: clearly saves, ``unclear``): "it
+    depends" only where it clearly costs in some cells and clearly saves in others; an
+    unclear cell beside clear ones of one sign is no dependence."""
+    if effects == {"positive"}:
+        return "No."
+    if effects == {"negative"}:
+        return "Yes."
+    if "positive" in effects and "negative" in effects:
+        return "It depends on the player count and the field."
+    if "positive" in effects:
+        return ("No: hoarding jokers costs wherever the difference is clear, and never "
+                "clearly saves.")
+    if "negative" in effects:
+        return ("Yes where it is clear: hoarding jokers saves wherever the difference is "
+                "clear, and never clearly costs.")
+    return "Not clearly either way."
+
+
 def jokers_finding(result: StudyResult) -> Finding:
     """Hoarding against using jokers as needed, naming the field: the headline at 4 players
     by jokers dealt and by field, each hoarder at every player count and field, and what
@@ -379,9 +399,7 @@ def jokers_finding(result: StudyResult) -> Finding:
         return Finding("jokers", question("jokers"), "See below.", "")
     effects = {c.extra["effect"] for c in claims
                if "effect" in c.extra and c.extra.get("policy", "hoard") == "hoard"}
-    verdict = ("No." if effects == {"positive"} else
-               "Yes." if effects == {"negative"} else
-               "It depends on the player count and the field.")
+    verdict = joker_verdict(effects)
     best = []
     for n in sorted(pol["players"].unique()):
         part = pol[pol["players"] == n].sort_values("mean", kind="stable")

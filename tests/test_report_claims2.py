@@ -416,3 +416,16 @@ def test_issue43_item9_jokers_lead_with_the_cost_of_holding_them_back_k_cards():
               "difference"] += 5
     planted = StudyResult("jokers", {**study.tables, "differences": pairs}, study.manifest)
     assert check(first, planted) != []
+
+
+def test_issue43_item5_the_joker_verdict_says_it_depends_only_on_opposite_clear_signs():
+    from reports.findings import joker_verdict
+
+    assert joker_verdict({"positive"}) == "No."
+    assert joker_verdict({"negative"}) == "Yes."
+    assert "depends" not in joker_verdict({"positive", "unclear"})
+    assert joker_verdict({"positive", "unclear"}).startswith("No:")
+    assert "depends" not in joker_verdict({"negative", "unclear"})
+    assert joker_verdict({"unclear"}) == "Not clearly either way."
+    assert "depends" in joker_verdict({"positive", "negative"})
+    assert "depends" in joker_verdict({"positive", "negative", "unclear"})

@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: setup bytecode test test-deep lint demo bench bench-scaling clean-cache clean
+.PHONY: setup bytecode test test-deep lint demo replicate bench bench-scaling clean-cache clean
 
 # uv installs the same packages from PyPI as pip, in parallel: about 10 s instead of about 65 s
 # on the 2-core machine (make demo and make test from a fresh clone start here). The venv is
@@ -66,6 +66,13 @@ lint: setup
 SCALE ?= 1
 demo: setup
 	$(VENV)/bin/cardlab study all --out runs/studies --scale $(SCALE) --report report
+
+# After `make demo`: the same suite at another seed, every claim compared; the report says
+# for each claim whether it replicated (runs/replicate holds the rerun).
+REPLICATE_SEED ?= 60013
+replicate: setup
+	$(VENV)/bin/cardlab study replicate --from runs/studies --seed $(REPLICATE_SEED) \
+		--out runs/replicate --report report
 
 # One core, both games, engine against the pure-Python reference (about two minutes).
 bench: setup

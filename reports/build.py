@@ -37,7 +37,8 @@ DATA = "data"
 
 
 def build_report(results: str | Path, out: str | Path,
-                 find_sample: FindSample | None = None) -> Path:
+                 find_sample: FindSample | None = None,
+                 replica: str | Path | None = None) -> Path:
     """Read every study under ``results`` and write the report into ``out``; return index.html.
 
     ``find_sample`` picks a study's sample game (the command line passes
@@ -47,18 +48,23 @@ def build_report(results: str | Path, out: str | Path,
     so the folder never mixes runs and a failure leaves the earlier report as it was.
     """
     studies = find_studies(results)
-    return write_report(studies, out, find_sample)
+    again = find_studies(replica) if replica is not None else None
+    return write_report(studies, out, find_sample, again)
 
 
 def write_report(studies: list[StudyResult], out: str | Path,
-                 find_sample: FindSample | None = None) -> Path:
-    """Write the report for already loaded studies (built beside ``out``, then swapped in)."""
-    replace_folder(out, "report", lambda tmp: _write_into(studies, tmp, find_sample))
+                 find_sample: FindSample | None = None,
+                 replica: list[StudyResult] | None = None) -> Path:
+    """Write the report for already loaded studies (built beside ``out``, then swapped in);
+    with ``replica`` (the same suite at another seed) every claim says whether it
+    replicated (reports/replication.py)."""
+    replace_folder(out, "report", lambda tmp: _write_into(studies, tmp, find_sample, replica))
     return Path(out) / "index.html"
 
 
 def _write_into(studies: list[StudyResult], out: Path,
-                find_sample: FindSample | None) -> None:
+                find_sample: FindSample | None,
+                replica: list[StudyResult] | None = None) -> None:
     (out / FIGURES).mkdir(parents=True, exist_ok=True)
     sections = []
     claims = []
@@ -90,8 +96,18 @@ def _write_into(studies: list[StudyResult], out: Path,
             reproduce=[command, report_command()] if command else [],
         ))
     (out / DATA).mkdir(parents=True, exist_ok=True)
+    document = findings_document(claims)
+    if replica is not None:
+        from reports.findings import Alert
+        from reports.replication import compare, replica_seed, suite_claims
+
+        replicated = compare(claims, suite_claims(replica), replica_seed(replica))
+        for saved, status in zip(document["claims"], replicated.statuses, strict=True):
+            saved["replicated"] = status
+        document["replication"] = {"seed": replicated.seed, "counts": replicated.counts()}
+        vetting.append(Alert("findings", replicated.summary()))  # links to the answers
     (out / DATA / "findings.json").write_text(
-        json.dumps(findings_document(claims), indent=1, default=str) + "\n")
+        json.dumps(document, indent=1, default=str) + "\n")
     alerts = vetting + [a for result in studies for a in study_alerts(result)]
     created = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     (out / "index.html").write_text(

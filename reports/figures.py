@@ -21,6 +21,7 @@ from analyzer.games.registry import title as game_title
 from analyzer.numbers import interval
 from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
+from reports import facts
 from reports.names import aim_label, policy_label, rule_label, ruleset_label
 
 DPI = 110
@@ -226,17 +227,11 @@ def jokers_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
 
 # -------------------------------------------------------------------------------- compare
 def compare_unit(manifest: dict) -> str:
-    """What one compared unit is: a game, a deal or a match (older results: from the mode)."""
-    if manifest.get("unit"):
-        return str(manifest["unit"])
-    from analyzer.errors import CardlabError
-    from analyzer.games.registry import get as game_description
+    """What one compared unit is: a game, a deal or a match, from the game's description
+    (reports/facts.py; a manifest's ``unit`` only for an unknown game or mode)."""
+    from reports.facts import unit
 
-    try:
-        return game_description(str(manifest.get("game"))).mode(
-            str(manifest.get("mode") or "")).unit
-    except CardlabError:  # an unknown game or mode in an old manifest
-        return "game"
+    return unit(manifest)
 
 
 def compare_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
@@ -247,7 +242,7 @@ def compare_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
     metric = metric_words(metric_col)
     rate = is_rate(metric_col)
     scale = 100.0 if rate else 1.0
-    better = result.manifest.get("better", "lower")
+    better = facts.better(result.manifest)  # the game's direction, not the file's
     unit = compare_unit(result.manifest)
     game = game_title(str(result.manifest.get("game")))
     counts = sorted(rank["players"].unique())

@@ -11,6 +11,7 @@ of a study's own sentences) that its table does not bear out.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -20,22 +21,24 @@ from analyzer.games.registry import get as game_description
 from analyzer.games.registry import title as game_title
 from analyzer.numbers import count, interval, number, percent
 from analyzer.studies import registry as studies
+from analyzer.studies.claims import statement
 from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
+from reports import facts
 from reports.claims import (
     Cell,
     Claim,
     check,
     difference_kind,
-    group_cells,
     make_cell,
     probe,
     scope_words,
     selected_interval,
+    several,
     withdrawn,
 )
-from reports.figures import compare_unit, diff_against
+from reports.figures import compare_unit
 from reports.names import policy_label, rule_label, rule_phrase
 from reports.reproduce import study_command
 
@@ -84,10 +87,11 @@ def _top_seat_claim(result: StudyResult, table: str, part: pd.DataFrame, field_:
     cell = make_cell(reader, result, int(top["players"]), str(int(top["seat"])),
                      "seat_effect", field_=field_)
     where = f"seat {int(top['seat'])} at {int(top['players'])} players"
+    # the interval shown is the one the verdict used: widened for the pick (Bonferroni)
     sentence = (f"{scope}, the biggest difference from the table's average seat is "
-                f"{interval(top['seat_effect'], _hi(top, 'seat_effect'), signed=True)} minus "
-                f"points per game ({where}): {CLEARLY[kind]} the average seat once its pick as "
-                f"the biggest of {len(part)} is allowed for.")
+                f"{interval(cell.value, (cell.high - cell.low) / 2, signed=True)} minus "
+                f"points per game ({where}; the interval allows for its pick as the biggest "
+                f"of {len(part)}): {CLEARLY[kind]} the average seat.")
     return Claim(f"{claim_id}-{kind}", question("seats"), sentence, study_game("seats"),
                  "seats", command, kind, table, (cell,), extra=extra)
 
@@ -199,7 +203,7 @@ def jokers_claims(result: StudyResult) -> list[Claim]:
     main = fields[0]
     counts = sorted(int(n) for n in t["players"].unique())
     n0 = JOKER_HEADLINE_PLAYERS if JOKER_HEADLINE_PLAYERS in counts else counts[0]
-    claims: list[Claim] = []
+    claims: list[Claim] = cost_curve_claims(result, command, n0)
     top = _hoard_cell(result, command, "hoard", n0, main)
     if top is not None:
         head, kind = top
@@ -243,6 +247,52 @@ def jokers_claims(result: StudyResult) -> list[Claim]:
     habits = _habits_claim(result, command, n0)
     if habits is not None:
         claims.append(habits)
+    return claims
+
+
+def cost_curve_claims(result: StudyResult, command: str, first: int) -> list[Claim]:
+    """How long is it worth holding jokers? Per player count (``first`` first), what keeping
+    them back until k cards are left costs against using them as needed on the same deals
+    and seats, for every k of the study's sweep (fewest cards kept back first), with the
+    hoarder (never a joker while number cards remain) as the extreme: one claim per player
+    count on table ``differences``, every figure a cell, "not clear" where its interval
+    says so. [] for a study without the sweep."""
+    keep = sorted({int(k) for k in result.manifest.get("keep") or []}, reverse=True)
+    pairs = result.table("differences") if "differences" in result.tables else None
+    if not keep or pairs is None:
+        return []
+    field_ = _field(result)
+    game = study_game("jokers")
+    names = [(f"keep-until-{k}", "until 1 card is left" if k == 1 else
+              f"until {k} cards are left") for k in keep] + [
+        ("hoard", "never while number cards remain (the hoarder)")]
+    counts = sorted({int(n) for n in pairs["players"]}, key=lambda n: (n != first, n))
+    claims = []
+    for n in counts:
+        parts, said = [], []
+        for name, words in names:
+            row = pairs[(pairs["players"] == n)
+                        & (((pairs["a"] == name) & (pairs["b"] == "as-needed"))
+                           | ((pairs["a"] == "as-needed") & (pairs["b"] == name)))]
+            if len(row) != 1:
+                continue
+            a, b = str(row["a"].iloc[0]), str(row["b"].iloc[0])
+            kind = difference_kind(float(row["low"].iloc[0]), float(row["high"].iloc[0]))
+            reader = probe(game, "jokers", kind, "differences", against=b)
+            cell = make_cell(reader, result, n, a, "difference", field_=field_)
+            parts.append((reader, cell))
+            sign = 1.0 if a == name else -1.0  # the words speak of keeping minus as-needed
+            clear = "" if kind != "unclear" else " (not clear)"
+            cost = interval(sign * cell.value, (cell.high - cell.low) / 2, signed=True)
+            said.append(f"{words}: {cost}{clear}")
+        if not parts:
+            continue
+        sentence = (f"How long is it worth holding jokers? At {n} players against "
+                    f"{_field_words(field_)}, keeping them back costs, in minus points per "
+                    "game against using them as needed on the same deals and seats: "
+                    + "; ".join(said) + ".")
+        claims.append(several(f"jokers-cost-curve-{n}", sentence, parts, game=game,
+                              study="jokers", question=question("jokers"), command=command))
     return claims
 
 
@@ -319,6 +369,26 @@ def _pair_claims(result: StudyResult) -> list[Claim]:
     return claims
 
 
+def joker_verdict(effects: set[str]) -> str:
+    """Is it worth holding jokers, from what the hoarder's claims say cell by cell
+    (``positive``: hoarding clearly costs, ``negative``: clearly saves, ``unclear``): "it
+    depends" only where it clearly costs in some cells and clearly saves in others; an
+    unclear cell beside clear ones of one sign is no dependence."""
+    if effects == {"positive"}:
+        return "No."
+    if effects == {"negative"}:
+        return "Yes."
+    if "positive" in effects and "negative" in effects:
+        return "It depends on the player count and the field."
+    if "positive" in effects:
+        return ("No: hoarding jokers costs wherever the difference is clear, and never "
+                "clearly saves.")
+    if "negative" in effects:
+        return ("Yes where it is clear: hoarding jokers saves wherever the difference is "
+                "clear, and never clearly costs.")
+    return "Not clearly either way."
+
+
 def jokers_finding(result: StudyResult) -> Finding:
     """Hoarding against using jokers as needed, naming the field: the headline at 4 players
     by jokers dealt and by field, each hoarder at every player count and field, and what
@@ -329,9 +399,7 @@ def jokers_finding(result: StudyResult) -> Finding:
         return Finding("jokers", question("jokers"), "See below.", "")
     effects = {c.extra["effect"] for c in claims
                if "effect" in c.extra and c.extra.get("policy", "hoard") == "hoard"}
-    verdict = ("No." if effects == {"positive"} else
-               "Yes." if effects == {"negative"} else
-               "It depends on the player count and the field.")
+    verdict = joker_verdict(effects)
     best = []
     for n in sorted(pol["players"].unique()):
         part = pol[pol["players"] == n].sort_values("mean", kind="stable")
@@ -354,7 +422,10 @@ def _field(result: StudyResult) -> str:
 
 def trump_claims(result: StudyResult) -> list[Claim]:
     """One claim per aim and per group of cells (player count x rule set) that agree on the
-    rule losing fewest sticks: never pooled across cells whose best rule differs."""
+    rule losing fewest sticks and on the rules it is not clearly ahead of: never pooled across
+    cells whose best rule or runners-up differ. Each claim carries, beside the best rule of
+    each cell, the paired comparison (table ``pairs``) behind every "not clearly fewer" and
+    "clearly fewer" it says."""
     rules = result.table("rules")
     named = rules[(rules["rule"] != AS_PLAYED_RULE) & np.isfinite(rules["sticks_loss"])]
     field_ = _field(result)
@@ -365,106 +436,231 @@ def trump_claims(result: StudyResult) -> list[Claim]:
         sub = named[named["aim"] == aim]
         reader = probe(study_game("trump"), "trump", "best", "rules",
                        extra={"exclude": [AS_PLAYED_RULE]})
-        cells = []
+        groups: dict[tuple[str, tuple[str, ...]], list[tuple[Claim, Cell]]] = {}
         for (n, rs), part in sub.groupby(["players", "ruleset"], sort=True):
             best = part.loc[part["sticks_loss"].idxmin(), "rule"]
-            cells.append(make_cell(reader, result, int(n), str(best), "sticks_loss",
-                                   ruleset=str(rs), field_=field_, aim=str(aim)))
-        groups = group_cells(cells)
-        for i, (rule, group) in enumerate(groups.items()):
+            cell = make_cell(reader, result, int(n), str(best), "sticks_loss",
+                             ruleset=str(rs), field_=field_, aim=str(aim))
+            pairs = _runner_up_cells(result, cell)
+            close = tuple(c.choice for r, c in pairs if r.kind != "positive")
+            groups.setdefault((str(best), close), []).append((reader, cell))
+            groups[(str(best), close)] += pairs
+        for i, ((rule, close), parts) in enumerate(groups.items()):
+            group = [c for r, c in parts if r.table == "rules"]
             lo = min(c.value for c in group)
             hi = max(c.value for c in group)
             where = scope_words(group, rulesets)
             size = (f"{number(lo, 3)} sticks per trump choice" if len(group) == 1 else
                     f"{number(lo, 3)} to {number(hi, 3)} sticks per trump choice")
-            close = _runners_up(result, group)
+            compared = [c for r, c in parts if r.table == "pairs"]
+            ending = (f", though not clearly fewer than "
+                      f"{' or '.join(rule_label(x) for x in close)}." if close else
+                      ", clearly fewer than every other rule." if compared else ".")
             sentence = (f"{AIM_WHO[aim]}, at {where} (a table of {field_}): fix "
                         f"{rule_phrase(rule)}; it loses {size} against the best suit in "
-                        "hindsight, the fewest of the named rules there"
-                        + (f", though not clearly fewer than {close}." if close else
-                           ", clearly fewer than every other rule."))
-            claims.append(Claim(f"trump-{aim}-{i + 1}", question("trump"), sentence,
-                                study_game("trump"), "trump", command, "best", "rules",
-                                tuple(group), extra={"exclude": [AS_PLAYED_RULE]}))
+                        "hindsight, the fewest of the named rules there" + ending)
+            claims.append(several(f"trump-{aim}-{i + 1}", sentence, parts,
+                                  game=study_game("trump"), study="trump",
+                                  question=question("trump"), command=command))
     return claims
 
 
 AS_PLAYED_RULE = "as-played"
 
 
-def _runners_up(result: StudyResult, cells) -> str:
-    """The rules the best one is not clearly ahead of in ``cells`` (paired on the same
-    decisions, the study's pairs table), in words; "" when it is clearly ahead everywhere."""
+def _runner_up_cells(result: StudyResult, best: Cell) -> list[tuple[Claim, Cell]]:
+    """Every named rule against the best one of cell ``best``, paired on the same decisions
+    (table ``pairs``, rule minus best), as a cell stating what its interval says: ``unclear``
+    (not clearly worse) or ``positive`` (clearly worse; ``negative`` only in a table whose
+    best is not its best, which the best rule's own cell then fails). [] without a pairs
+    table."""
     if "pairs" not in result.tables:
-        return ""
+        return []
     pairs = result.table("pairs")
-    close: list[str] = []
-    for c in cells:
-        p = pairs[(pairs["players"] == c.players) & (pairs["ruleset"].astype(str) == c.ruleset)
-                  & (pairs["aim"].astype(str) == c.aim) & (pairs["b"] == c.choice)
-                  & (pairs["a"] != AS_PLAYED_RULE) & (pairs["low"] <= 0)]
-        for rule in p["a"]:
-            if rule_label(str(rule)) not in close:
-                close.append(rule_label(str(rule)))
-    return " or ".join(close)
+    p = pairs[(pairs["players"] == best.players)
+              & (pairs["ruleset"].astype(str) == str(best.ruleset))
+              & (pairs["aim"].astype(str) == str(best.aim)) & (pairs["b"] == best.choice)
+              & (pairs["a"] != AS_PLAYED_RULE)]
+    out = []
+    for row in p.itertuples():
+        kind = difference_kind(float(row.low), float(row.high))
+        reader = probe(study_game("trump"), "trump", kind, "pairs", against=best.choice)
+        out.append((reader, make_cell(reader, result, best.players, str(row.a), "difference",
+                                      ruleset=best.ruleset, aim=best.aim)))
+    return out
 
 
 def chooser_claims(result: StudyResult) -> list[Claim]:
     """Each chooser's own choice against the best fixed rule on its own decisions, per player
     count and rule set (paired, the choosers table's ``own_minus``), grouped by what the
-    interval says: clearly fewer lost sticks, clearly more, or not clear."""
+    study decided: the table's ``clear`` column (Holm over the rules), never the plain
+    interval. Each cell of a claim carries the difference, the table's verdict and its
+    Holm-adjusted p."""
     if "choosers" not in result.tables:
         return []
     c = result.table("choosers")
     best = c[c["best_rule"].astype(bool)]
     command = study_command(result) or ""
     claims = []
+    game = study_game("trump")
     for chooser, part in best.groupby("chooser", sort=False):
-        cells: dict[str, list] = {}
+        groups: dict[str, list[tuple[Claim, Cell]]] = {}
         for row in part.itertuples():
-            kind = difference_kind(row.own_minus_low, row.own_minus_high)
-            reader = probe(study_game("trump"), "trump", kind, "choosers")
-            cells.setdefault(kind, []).append(make_cell(
-                reader, result, int(row.players), str(row.rule), "own_minus",
-                ruleset=str(row.ruleset), field_=str(chooser)))
-        for kind, group in cells.items():
+            clear = bool(row.clear)
+            kind = ("unclear" if not clear else
+                    "negative" if row.own_minus < 0 else "positive")
+            at = dict(ruleset=str(row.ruleset), field_=str(chooser))
+            diff = probe(game, "trump", "value", "choosers")
+            said = probe(game, "trump", "equals", "choosers", extra={"equals": str(clear)})
+            p = probe(game, "trump", "value", "choosers", extra={"exact": True})
+            groups.setdefault(kind, []).extend(
+                (r, make_cell(r, result, int(row.players), str(row.rule), m, **at))
+                for r, m in ((diff, "own_minus"), (said, "clear"), (p, "p_holm")))
+        for kind, parts in groups.items():
             what = {"negative": "loses clearly fewer sticks", "positive":
                     "loses clearly more sticks", "unclear": "is not clearly better or worse"}[kind]
+            diffs = [x for r, x in parts if x.metric == "own_minus"]
+            ps = {(x.players, x.ruleset): x for r, x in parts if x.metric == "p_holm"}
             each = "; ".join(
                 f"{x.players} players, {x.ruleset}: "
                 f"{interval(x.value, (x.high - x.low) / 2, signed=True)} against "
-                f"{rule_label(x.choice)}" for x in group)
+                f"{rule_label(x.choice)}, Holm-adjusted p "
+                f"{number(ps[(x.players, x.ruleset)].value, 3)}" for x in diffs)
             sentence = (f"{chooser}'s own trump choice (a table of {chooser}) {what} than "
-                        f"the best fixed rule on the same decisions ({each}).")
-            claims.append(Claim(f"trump-chooser-{chooser}-{kind}", question("trump"),
-                                sentence, study_game("trump"), "trump", command, kind, "choosers",
-                                tuple(group)))
+                        f"the best fixed rule on the same decisions ({each}; clear only "
+                        "after Holm's correction over the rules, as in the study's table).")
+            claims.append(several(f"trump-chooser-{chooser}-{kind}", sentence, parts,
+                                  game=game, study="trump", question=question("trump"),
+                                  command=command))
     return claims
+
+
+FACTOR_WORDS = {"players": "the player count", "aim": "your aim", "ruleset": "the rule set"}
+
+
+def _trump_cells(claims: list[Claim]) -> dict[tuple, tuple[Cell, list[tuple[Claim, Cell]]]]:
+    """Per (players, rule set, aim): the best rule's cell and its paired comparisons, as the
+    trump claims carry them."""
+    out: dict[tuple, tuple[Cell, list[tuple[Claim, Cell]]]] = {}
+    for claim in claims:
+        for i, cell in enumerate(claim.cells):
+            stated = statement(claim, i)
+            key = (cell.players, cell.ruleset, cell.aim)
+            if stated.table == "rules":
+                out[key] = (cell, out.get(key, (cell, []))[1])
+            else:
+                out.setdefault(key, (cell, []))[1].append((stated, cell))
+    return out
+
+
+def _top(best: Cell, pairs: list[tuple[Claim, Cell]]) -> set[str]:
+    """The best rule of a cell and the rules not clearly worse than it there."""
+    return {best.choice} | {c.choice for r, c in pairs if r.kind != "positive"}
+
+
+def trump_verdict(result: StudyResult, claims: list[Claim]) -> tuple[str, Claim | None]:
+    """The trump answer's first words, saying only what is clear, as a claim on its cells: a
+    rule to fix where one is best or not clearly worse in every cell; otherwise each of
+    player count, aim and rule set that the answer clearly depends on: two cells that differ
+    only in it share no rule that is best or not clearly worse in both (each other rule is
+    clearly worse in one of them, paired on the same decisions)."""
+    cells = _trump_cells(claims)
+    if not cells:
+        return "See below.", None
+    reader = probe(study_game("trump"), "trump", "best", "rules",
+                   extra={"exclude": [AS_PLAYED_RULE]})
+    tops = {k: _top(best, pairs) for k, (best, pairs) in cells.items()}
+    common = set.intersection(*tops.values())
+    parts: list[tuple[Claim, Cell]] = []
+    if common:
+        everywhere = [r for r in common if all(b.choice == r for b, _ in cells.values())]
+        rule = (everywhere or sorted(common))[0]
+        for best, pairs in cells.values():
+            parts.append((reader, best))
+            parts += [(r, c) for r, c in pairs if c.choice == rule]
+        verdict = (f"Fix {rule_phrase(rule)}." if everywhere else
+                   f"Fix {rule_phrase(rule)} (the best, or not clearly worse, everywhere).")
+    else:
+        shown = []
+        for i, factor in enumerate(("players", "ruleset", "aim")):
+            for a, b in ((a, b) for a in cells for b in cells if a < b):
+                same = all(a[j] == b[j] for j in range(3) if j != i)
+                if same and a[i] != b[i] and not tops[a] & tops[b]:
+                    shown.append(factor)
+                    for key in (a, b):
+                        parts.append((reader, cells[key][0]))
+                        parts += cells[key][1]
+                    break
+        if shown:
+            words = [FACTOR_WORDS[f] for f in ("players", "aim", "ruleset") if f in shown]
+            verdict = "It depends on " + (" and ".join(words)) + "."
+        else:
+            for best, pairs in cells.values():
+                parts.append((reader, best))
+                parts += pairs
+            verdict = ("No one rule is best or tied everywhere, but no single factor (player "
+                       "count, aim, rule set) clearly decides it alone.")
+    return verdict, several("trump-verdict", verdict, parts, game=study_game("trump"),
+                            study="trump", question=question("trump"),
+                            command=study_command(result) or "")
+
+
+def trump_decision_table(claims: Iterable[Claim]) -> pd.DataFrame:
+    """The trump answer as a table a player can read at the table, rendered from the cells of
+    the (vetted) trump claims only: per player count, rule set and aim, the rule to fix and
+    its loss, the runner-up and whether it is clearly worse or tied (paired on the same
+    decisions), and beside it what each strong chooser's own judgement does against the
+    best fixed rule (the choosers table, 'clear' after Holm). Empty without trump claims."""
+    claims = list(claims)
+    cells = _trump_cells([c for c in claims if c.id.startswith("trump-")
+                          and not c.id.startswith(("trump-chooser-", "trump-verdict"))])
+    judged: dict[tuple, list[str]] = {}
+    for claim in claims:
+        if not claim.id.startswith("trump-chooser-"):
+            continue
+        flags = {(c.players, c.ruleset, c.field): c for i, c in enumerate(claim.cells)
+                 if c.metric == "clear"}
+        for c in claim.cells:
+            if c.metric != "own_minus":
+                continue
+            flag = flags.get((c.players, c.ruleset, c.field))
+            said = statement(claim, claim.cells.index(flag)).extra.get("equals") if flag \
+                else None
+            verdict = "clear" if said == "True" else "not clear"
+            judged.setdefault((c.players, c.ruleset), []).append(
+                f"{c.field}: {interval(c.value, (c.high - c.low) / 2, signed=True)} "
+                f"({verdict})")
+    rows = []
+    for (n, rs, aim), (best, pairs) in sorted(cells.items(), key=lambda x: (
+            x[0][0], str(x[0][1]), str(x[0][2]))):
+        tied = [p for p in pairs if p[0].kind != "positive"]  # not clearly worse
+        runner = min(tied or pairs, key=lambda p: p[1].value, default=None)
+        rows.append({
+            "players": n, "rule set": rs, "aim": AIM_WHO.get(str(aim), str(aim)).lower(),
+            "fix": rule_label(best.choice),
+            "sticks lost": interval(best.value, (best.high - best.low) / 2),
+            "runner-up": rule_label(runner[1].choice) if runner else "",
+            "runner-up is": ("" if runner is None else "clearly worse" if
+                             runner[0].kind == "positive" else "tied"),
+            "own judgement minus the fixed rule": "; ".join(judged.get((n, rs), [])),
+        })
+    return pd.DataFrame(rows)
 
 
 def trump_finding(result: StudyResult) -> Finding:
     """The rule that loses fewest sticks, per aim and per cell (player count, rule set),
-    stated for each group of cells that agree (analyzer/studies/claims.py)."""
+    stated for each group of cells that agree (analyzer/studies/claims.py); the verdict says
+    only the dependence that is clear (:func:`trump_verdict`)."""
     claims = trump_claims(result)
     if not claims:
         return Finding("trump", question("trump"), "See below.", "")
-    best = {c.cells[0].choice for c in claims}
-    by_aim: dict[str, set[str]] = {}
-    for c in claims:
-        by_aim.setdefault(str(c.cells[0].aim), set()).add(c.cells[0].choice)
-    if len(best) == 1:
-        verdict = f"Fix {rule_phrase(next(iter(best)))}."
-    elif all(len(v) == 1 for v in by_aim.values()):
-        verdict = "It depends on your aim."
-    else:
-        verdict = "It depends on the player count" + (
-            " and your aim." if len(by_aim) > 1 else ".")
+    verdict, said = trump_verdict(result, claims)
     choosers = chooser_claims(result)
     detail = " ".join(c.sentence for c in claims + choosers)
     return Finding("trump", question("trump"), verdict,
                    detail + " Lost sticks: how many fewer sticks the chooser gets than with "
                    "the suit that would have been best, knowing every hand.",
-                   tuple(claims + choosers))
+                   tuple(([said] if said else []) + claims + choosers))
 
 
 def compare_finding(result: StudyResult) -> Finding:
@@ -474,7 +670,7 @@ def compare_finding(result: StudyResult) -> Finding:
     pairs = result.table("pairs")
     m = result.manifest
     metric = str(m.get("metric", ""))
-    better = str(m.get("better") or "lower")
+    better = facts.better(m)  # the game's direction for the metric, never the file's
     rate = is_rate(metric)
     unit = compare_unit(m)
     game = str(m.get("game"))
@@ -484,17 +680,32 @@ def compare_finding(result: StudyResult) -> Finding:
     field_ = ",".join(str(x) for x in m.get("strategies", []))
     claims, verdicts = [], []
     for n in sorted(rank["players"].unique()):
-        part = rank[rank["players"] == n].sort_values("rank")
+        # the best by the metric itself, in the game's direction (the cell's statement)
+        part = rank[rank["players"] == n].sort_values("mean", kind="stable",
+                                                      ascending=better == "lower")
         best = part.iloc[0]
         p = pairs[pairs["players"] == n]
-        unclear = []
-        for other in part["strategy"].iloc[1:]:
-            d = diff_against(p, str(best["strategy"]), str(other))
-            if len(d) and abs(float(d["difference"].iloc[0])) <= float(d["half"].iloc[0]):
-                unclear.append(str(other))
         reader = probe(game, "compare", "best", "ranking", better=better)
         cell = make_cell(reader, result, int(n), str(best["strategy"]), "mean", field_=field_)
-        value = interval(best["mean"], best["half"], percent=rate)
+        dealt = probe(game, "compare", "value", "ranking", extra={"exact": True})
+        deals = make_cell(dealt, result, int(n), cell.choice, "deals", field_=field_)
+        parts = [(reader, cell), (dealt, deals)]
+        unclear = []
+        for other in part["strategy"].iloc[1:].astype(str):
+            row = p[((p["a"] == cell.choice) & (p["b"] == other))
+                    | ((p["a"] == other) & (p["b"] == cell.choice))]
+            if len(row) != 1:
+                continue
+            a, b = str(row["a"].iloc[0]), str(row["b"].iloc[0])
+            kind = difference_kind(float(row["low"].iloc[0]), float(row["high"].iloc[0]))
+            pair = probe(game, "compare", kind, "pairs", against=b)
+            parts.append((pair, make_cell(pair, result, int(n), a, "difference",
+                                          field_=field_)))
+            # clearly ahead: the paired difference clearly in the best's favour
+            ahead = "negative" if (a == cell.choice) == (better == "lower") else "positive"
+            if kind != ahead:
+                unclear.append(other)
+        value = interval(cell.value, (cell.high - cell.low) / 2, percent=rate)
         fair = f" against a fair share of {100 / int(n):.0f}%" if metric == "won" else ""
         what = (f"wins {value} of its {units}{fair}" if metric == "won" else
                 f"has a {metric_words(metric)} of {value} per {unit}")
@@ -505,13 +716,13 @@ def compare_finding(result: StudyResult) -> Finding:
         seated = "" if table else f" (the seating drawn afresh every few {units})"
         among = (f"among {', '.join(part['strategy'])}, " if len(part) > 1 else "")
         sentence = (f"At {int(n)} players of {title}, {among}"
-                    f"{best['strategy']} {what}, {where} of the same "
-                    f"{count(best['deals'])} {units}{seated}"
+                    f"{cell.choice} {what}, {where} of the same "
+                    f"{count(deals.value)} {units}{seated}"
                     + (f"; not clearly ahead of {', '.join(unclear)}." if unclear else
                        "." if len(part) == 1 else ", clearly ahead of every other strategy."))
-        claims.append(Claim(f"compare-{int(n)}", f"Which strategy wins? ({title})", sentence,
-                            game, "compare", command, "best", "ranking", (cell,),
-                            better=better))
+        claims.append(several(f"compare-{int(n)}", sentence, parts, game=game,
+                              study="compare", question=f"Which strategy wins? ({title})",
+                              command=command))
         verdicts.append(
             (f"No clear winner between {best['strategy']} and {', '.join(unclear)}"
              if unclear else f"{best['strategy']} {what} at a table of {table}"
@@ -662,12 +873,14 @@ def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]
     (analyzer/studies/claims.py): a claim that fails in any cell is not printed; it becomes
     an alert naming the cells."""
     alerts, kept = [], []
-    detail = finding.detail
+    detail, verdict = finding.detail, finding.verdict
     for claim in finding.claims:
         problems = check(claim, result)
         if problems:
             detail = detail.replace(claim.sentence, "").strip()
             alerts.append(Alert(finding.study, withdrawn(claim, problems)))
+            if claim.sentence == verdict:  # the verdict itself does not hold
+                verdict = "See below."
         else:
             kept.append(claim)
     if not alerts:
@@ -675,8 +888,7 @@ def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]
     if not kept:
         return Finding(finding.study, finding.question, "See below.",
                        detail or "No statement holds in every cell; see the study.", ()), alerts
-    return Finding(finding.study, finding.question, finding.verdict, detail,
-                   tuple(kept)), alerts
+    return Finding(finding.study, finding.question, verdict, detail, tuple(kept)), alerts
 
 
 def vetted_study(result: StudyResult) -> tuple[list[Claim], list[str], list[Alert]]:
@@ -732,6 +944,14 @@ def _pair_alerts(study: str, pairs: pd.DataFrame, count_option: str = "--games")
 def study_alerts(result: StudyResult) -> list[Alert]:
     """What to know before trusting this study's numbers."""
     out: list[Alert] = []
+    from analyzer.studies.results import DIGEST
+
+    # a manifest read from a study folder (it lists its table files) without a checksum
+    if result.manifest.get("tables") and DIGEST not in result.manifest:
+        out.append(Alert(result.study, (
+            "This study's manifest carries no checksum (written by an older cardlab, or the "
+            "checksum was removed): an edit of its fields cannot be detected. Run the study "
+            "again to be sure of its settings.")))
     if result.study == "seats":
         t = result.table("seats")
         missed = int((~t["exact_inside"].astype(bool)).sum())

@@ -339,6 +339,20 @@ def _finding_body(f: Finding) -> str:
             f"</summary><ul>{more}</ul></details>" + (f"<p>{_e(rest)}</p>" if rest else ""))
 
 
+def _decision_html(f: Finding) -> str:
+    """The trump decision table of the first screen ("" without trump claims)."""
+    from reports.findings import trump_decision_table
+
+    df = trump_decision_table(f.claims)
+    if df.empty:
+        return ""
+    head = "".join(f"<th>{_e(c)}</th>" for c in df.columns)
+    rows = "".join("<tr>" + "".join(f"<td>{_e(v)}</td>" for v in rec) + "</tr>"
+                   for rec in df.itertuples(index=False))
+    return (f'<div class="scroll"><table class="decision"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{rows}</tbody></table></div>")
+
+
 def findings_html(sections: Sequence[SectionContent]) -> str:
     """The first screen: one verdict per question, each linking to its section."""
     items = []
@@ -346,8 +360,11 @@ def findings_html(sections: Sequence[SectionContent]) -> str:
         f = s.finding
         if f is None:
             continue
+        table = _decision_html(f) if f.study == "trump" else ""
+        body = (f"{table}<details><summary>The answer cell by cell</summary>"
+                f"<p>{_finding_body(f)}</p></details>" if table else _finding_body(f))
         items.append(f'<li><a class="q" href="#{_e(s.study)}">{_e(f.question)}</a><br>'
-                     f'<span class="verdict">{_e(f.verdict)}</span> {_finding_body(f)}</li>')
+                     f'<span class="verdict">{_e(f.verdict)}</span> {body}</li>')
     return ('<section id="findings" class="findings"><h2>Key findings</h2>'
             f"<ol>{''.join(items)}</ol>"
             '<p class="more">Every ± is a 95% interval. Strategies are compared on the very '

@@ -10,6 +10,7 @@ import pandas as pd
 from analyzer.games.registry import title as game_title
 from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
+from reports import facts
 from reports.figures import BLUE, FigureInfo, _grid, _save
 from reports.findings import margin_text
 from reports.tables import TableView, interval_cell
@@ -32,7 +33,7 @@ def ladder_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
 def _game_figures(manifest: dict, ratings: pd.DataFrame, pairs: pd.DataFrame, folder: Path,
                   stem: str) -> list[FigureInfo]:
     metric = metric_words(str(manifest.get("metric", "value")))
-    better = manifest.get("better", "lower")
+    better = facts.better(manifest)  # the game's direction, not the file's
     game = game_title(str(manifest.get("game")))
     margin = margin_text(manifest, str(manifest.get("game")))
     counts = sorted(ratings["players"].unique())
@@ -182,7 +183,7 @@ def best_response_figures(result: StudyResult, folder: Path) -> list[FigureInfo]
         part = gains[gains["game"] == g] if g else gains
         info = {**result.manifest, **by_game.get(g, {})}
         metric = metric_words(str(info.get("metric", "value")))
-        verb = "saved" if info.get("better") == "lower" else "gained"
+        verb = "saved" if facts.better(info, g or None) == "lower" else "gained"
         labels = [f"{f} ({int(n)} players)" + (" = own best response" if same else "")
                   for f, n, same in zip(part["field"], part["players"], part["identical"],
                                         strict=True)]

@@ -10,6 +10,7 @@ import shlex
 
 from analyzer.games.registry import get as game_description
 from analyzer.studies.results import StudyResult
+from reports import facts
 
 OUT = "runs/studies"
 
@@ -64,7 +65,7 @@ def study_command(result: StudyResult, out: str = OUT) -> str | None:
         if rules.get("ruleset", "seed") != "seed":
             args += ["--ruleset", str(rules["ruleset"])]
         if m.get("metric"):
-            args += ["--metric", str(m["metric"]), "--better", str(m.get("better", "lower"))]
+            args += ["--metric", str(m["metric"]), "--better", facts.better(m)]
         seq = m.get("sequential") or {}
         if seq.get("until_sure"):
             args += ["--until-sure", "--alpha", f"{seq.get('alpha', 0.05):g}"]

@@ -38,7 +38,8 @@ EXPECTED = {
     "study best-response": {"players", "games", "strategy", "out", "workers", "quiet", "seed"},
     "study fields": {"players", "games", "strategy", "out", "workers", "quiet", "seed"},
     "tune": {"players", "games", "strategy", "out", "workers", "quiet", "seed", "ruleset"},
-    "study all": {"out", "workers", "quiet"},
+    "study all": {"out", "workers", "quiet", "seed"},
+    "study replicate": {"out", "workers", "seed"},
     "report": {"out"},
     "analyze ass": {"players", "seed"},
     "analyze jass": {"players", "seed", "ruleset"},
@@ -73,7 +74,7 @@ def test_shared_options_have_one_spelling(path):
         if short and not (path.startswith("replay") and name in ("matches", "deals")):
             assert short in visible[long].opts, f"{path}: {long} without {short}"
     for p in cmd.params:
-        if "--seed" in p.opts:
+        if "--seed" in p.opts and not p.required:  # replicate: a seed must be given
             assert p.default == opt.SEED_DEFAULT, f"{path}: --seed default {p.default}"
     # the old spellings are gone from the help: no --progress, --field or --mode shown
     for old in ("--progress", "--field", "--mode"):

@@ -102,7 +102,7 @@ def test_seat_sentences_judge_clear_after_holm_and_never_crown_noise():
     lines = headlines(pd.DataFrame(rows), "every seat basic")
     by_count = {line.split(":")[0]: line for line in lines if line[0].isdigit()}
     assert "no seat differs clearly" in by_count["8 players"]  # 0.24 +/- 0.19: chance
-    assert "clearly different from the average (Holm, all seats): seat 1." in by_count["3 players"]
+    assert "clearly different from the average (Holm, all seats): seat 1;" in by_count["3 players"]
     assert not any("costs most" in line for line in lines)
     ass = next(line for line in lines if "ends each game with the ass" in line)
     assert "not clearly more once its pick as the largest of 11" in ass

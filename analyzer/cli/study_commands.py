@@ -343,6 +343,8 @@ def study_all(
     out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
     report_dir: Path = typer.Option(None, "--report", help="Also write the HTML report here."),
     scale: float = typer.Option(1.0, help="Multiply every study's default budget (e.g. 10)."),
+    seed: int = opt.seed("Master seed of every study (0..2**63-1); another seed "
+                         "replicates the suite (see cardlab study replicate)."),
     workers: int = opt.workers(),
     quiet: bool = opt.quiet(QUIET_HELP),
     progress: bool = opt.progress_alias(),
@@ -351,6 +353,10 @@ def study_all(
     from analyzer.studies.suite import Warming, check, run_all
 
     check(scale)
+    from analyzer.seeds import MAX_SEED
+
+    if not 0 <= seed <= MAX_SEED:
+        raise CardlabError(f"--seed must be 0 to {MAX_SEED}; got {seed}")
     if report_dir is not None:
         from analyzer.outputs import claim_output_folder
 
@@ -359,7 +365,7 @@ def study_all(
                        ("seats", "jokers", "trump", "compare", "ladder", "best-response",
                         "fields"))
     with Warming(backend.workers) as warming:  # compiles beside the first studies
-        for result in run_all(backend, scale, warming):
+        for result in run_all(backend, scale, warming, seed=seed):
             _finish(result, out)
     if report_dir is not None:
         from analyzer.studies.samples import find_sample
@@ -372,11 +378,54 @@ def study_all(
 def report(
     out: Path = opt.out(Path("report"), "Report folder (index.html, figures/, data/)."),
     source: Path = typer.Option(DEFAULT_OUT, "--from", help="Study results folder."),
+    replica: Path = typer.Option(None, "--replica",
+                                 help="The same suite at another seed (cardlab study "
+                                      "replicate): every claim says whether it replicated."),
 ) -> None:
     """Turn study results into a self-contained HTML report with PNG figures."""
     from analyzer.studies.samples import find_sample
     from reports.build import build_report
 
-    index = build_report(source, out, find_sample)
+    index = build_report(source, out, find_sample, replica)
     typer.echo(f"report written to {index} (open it in any browser; PNGs in {index.parent}/"
                "figures)")
+
+
+@study_app.command("replicate")
+def study_replicate(
+    source: Path = typer.Option(DEFAULT_OUT, "--from", help="A finished suite's results."),
+    seed: int = typer.Option(..., "--seed", help="The master seed to run it again at."),
+    out: Path = opt.out(Path("runs/replicate"), "Folder for the rerun's study results."),
+    report_dir: Path = typer.Option(None, "--report",
+                                    help="Also write the first suite's report, every claim "
+                                         "saying whether it replicated."),
+    workers: int = opt.workers(),
+) -> None:
+    """Run every study of a finished suite again at another seed (each with its own command)
+    and compare every claim: the same, clear on one seed only, another best option while
+    unclear, clearly one way vs clearly the other (must be 0)."""
+    from analyzer.seeds import MAX_SEED
+    from analyzer.studies.results import find_studies
+    from reports.replication import compare_suites, rerun_commands, table_lines
+
+    if not 0 <= seed <= MAX_SEED:
+        raise CardlabError(f"--seed must be 0 to {MAX_SEED}; got {seed}")
+    first = find_studies(source)
+    here, there = Path(os.path.abspath(source)), Path(os.path.abspath(out))
+    if here == there or here in there.parents or there in here.parents:
+        raise CardlabError(f"--out {out} must be a folder apart from --from {source}: the "
+                           "rerun never writes over the suite it replicates")
+    if seed in {s.manifest.get("seed") for s in first}:
+        raise CardlabError(f"--seed {seed} is a seed the suite already played; give another")
+    for args in rerun_commands(first, str(out), seed):
+        typer.echo("cardlab " + " ".join(args), err=True)
+        more = ["--workers", str(workers)] if workers is not None else []
+        app([*args, *more, "--quiet"], standalone_mode=False)
+    again = find_studies(out)
+    for line in table_lines(compare_suites(first, again)):
+        typer.echo(line)
+    if report_dir is not None:
+        from analyzer.studies.samples import find_sample
+        from reports.build import build_report
+
+        typer.echo(f"report written to {build_report(source, report_dir, find_sample, out)}")

@@ -361,10 +361,11 @@ def read_cell(claim: Claim, cell: Cell, result: Tables) -> tuple[float, float, f
         low, high = selected_interval(value, low, high, family)
     if claim.kind == "best":
         values = options["value"].astype(float)
-        if claim.extra.get("abs"):  # the largest in size, either sign
-            values, value = values.abs(), abs(value)
+        mine_value = value
+        if claim.extra.get("abs"):  # the largest in size, either sign (the value keeps it)
+            values, mine_value = values.abs(), abs(value)
         target = values.min() if claim.better == "lower" else values.max()
-        holds = value == target
+        holds = mine_value == target
     elif claim.kind == "top-group":
         holds = int(row["tier"]) == int(options["tier"].min())
     elif claim.kind == "positive":
@@ -375,7 +376,17 @@ def read_cell(claim: Claim, cell: Cell, result: Tables) -> tuple[float, float, f
         holds = low <= 0 <= high
     else:  # value: a quoted figure holds where the table has it (check compares numbers)
         holds = True
-    return value, low, high, bool(holds)
+    return value, low, high, bool(holds) and inside(value, low, high)
+
+
+def inside(value: float, low: float, high: float) -> bool:
+    """Whether ``value`` lies within its own interval [``low``, ``high``] (True where a bound
+    is not a number: a figure without an interval). A cell whose value lies outside its own
+    bounds never holds: its number and its interval cannot both be the table's answer."""
+    if not all(math.isfinite(x) for x in (value, low, high)):
+        return True
+    slack = 1e-9 * max(1.0, abs(low), abs(high))
+    return low - slack <= value <= high + slack
 
 
 def where(cell: Cell) -> str:
@@ -454,6 +465,12 @@ def _cell_problems(stated: Claim, cell: Cell, result: Tables) -> list[str]:
     if not _same(value, cell.value):
         return [f"{where(cell)}: the table says {value:g} for {cell.choice}, "
                 f"the claim {cell.value:g}"]
+    if not inside(cell.value, cell.low, cell.high):
+        return [f"{where(cell)}: the claim's value {cell.value:g} for {cell.choice} lies "
+                f"outside its own interval [{cell.low:g}, {cell.high:g}]"]
+    if not inside(value, low, high):
+        return [f"{where(cell)}: the table's value {value:g} for {cell.choice} lies outside "
+                f"its own interval [{low:g}, {high:g}]"]
     if not holds:
         return [f"{where(cell)}: {_negation(stated, cell)}"]
     if not (_same(low, cell.low) and _same(high, cell.high)):

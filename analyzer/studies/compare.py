@@ -133,7 +133,9 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
     # rates in percent; their differences in percentage points
     scale, diff_unit = (100.0, f"percentage points of {words}") if rate else (1.0, words)
     ranking = result.table("ranking")
-    ranking = ranking[ranking["players"] == players].sort_values("rank", kind="stable")
+    # the best by the metric itself (the statement its cell makes), not by a stored rank
+    ranking = ranking[ranking["players"] == players].sort_values("mean", kind="stable",
+                                                                 ascending=lower)
     pairs = result.table("pairs")
     pairs = pairs[pairs["players"] == players]
     field_ = ",".join(str(x) for x in result.manifest.get("strategies") or ranking["strategy"])
@@ -193,9 +195,13 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
             f"unpaired the interval would be {PM} "
             f"{number(unpaired.value * scale, decimals_for(h * scale))}).")
         if "seq_stopped_by" in row and isinstance(row["seq_stopped_by"], str):
+            # the sequential estimate with its bounds, and the units it rests on (a count,
+            # its own cell: never a value beside an interval that is not its own)
             seq = probe(game, "compare", "value", "pairs", against=str(row["b"]),
                         extra={"low": "seq_low", "high": "seq_high"})
-            spent = make_cell(seq, result, players, str(row["a"]), "seq_units", field_=field_)
+            estimate = make_cell(seq, result, players, str(row["a"]), "seq_estimate",
+                                 field_=field_)
+            spent = make_cell(fig, result, players, str(row["a"]), "seq_units", field_=field_)
             said = [(probe(game, "compare", "equals", "pairs", against=str(row["b"]),
                            extra={"equals": str(row[col])}), col)
                     for col in ("seq_answer", "seq_stopped_by")]
@@ -204,14 +210,14 @@ def _claims(result: StudyResult, players: int, game: str, metric: str, lower: bo
             alpha = make_cell(fig, result, players, str(row["a"]), "seq_alpha", field_=field_)
             how = ("the answer was clear" if row["seq_stopped_by"] == "answer"
                    else "the budget was spent")
-            where_ = bounds(spent.low, spent.high, percent=rate)
+            where_ = bounds(estimate.low, estimate.high, percent=rate)
             sequential.append(several(f"compare-{players}-{row['a']}-{row['b']}-until-sure", (
                 f"Until sure, {row['a']} vs {row['b']}: {row['seq_answer']} after "
                 f"{count(spent.value)} {units}; stopped because {how} (the difference lies "
                 f"in {where_}{' percentage points' if rate else ''}; error rate "
                 f"{percent_text(alpha.value)} for this pair)."),
-                [(seq, spent), *said_cells, (fig, alpha)], game=game, study="compare",
-                question=q))
+                [(seq, estimate), (fig, spent), *said_cells, (fig, alpha)], game=game,
+                study="compare", question=q))
         claims.append(several(f"compare-{players}-{row['a']}-{row['b']}", sentence, parts,
                               game=game, study="compare", question=q))
     claims += sequential
@@ -378,7 +384,8 @@ def run_compare(
                 seq_rows.append({"players": n, "a": a, "b": b, "seq_decision": res.decision,
                                  "seq_answer": seq_answer(res.decision, a, b, lower),
                                  "seq_stopped_by": res.stopped_by, "seq_units": spent,
-                                 "seq_low": res.low, "seq_high": res.high,
+                                 "seq_estimate": res.estimate, "seq_low": res.low,
+                                 "seq_high": res.high,
                                  "seq_alpha": res.alpha, "seq_reason": res.reason})
         else:
             games_table = play(0, units)

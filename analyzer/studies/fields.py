@@ -373,6 +373,7 @@ def trump_field_claims(result: StudyResult) -> list[Claim]:
     keys = ["field", "players", "ruleset", "aim"]
     named = table[table["rule"] != AS_PLAYED]
     for aim, part in named.groupby("aim", sort=True):
+        who = AIM_WHO.get(str(aim), f"Choosers aiming {aim}")
         n_cells = part[keys].drop_duplicates().shape[0]
         nf = part["field"].nunique()
         cells = (f"{nf} field{'s' if nf > 1 else ''}, {n_cells} (field, players, rule set) "
@@ -393,9 +394,13 @@ def trump_field_claims(result: StudyResult) -> list[Claim]:
             d = decimals_for(min(half(c) for c in losses))
             names = " and ".join(RULE_WORDS.get(r, r) for r in always)
             where = f"in all {cells}" if nf > 1 else f"in {cells} ({part['field'].iloc[0]})"
-            sentence = (f"Choosers aiming {aim}: {where}, fixing {names} is the best rule or "
+            sentence = (f"{who}: {where}, fixing {names} is the best rule or "
                         f"not clearly worse than it ({lo:.{d}f} to {hi:.{d}f} sticks lost per "
-                        "decision against the best suit in hindsight).")
+                        "decision against the best suit in hindsight)")
+            # the cells where that is not the whole answer: another rule loses least, or
+            # every rule is tied (no rule clearly worse), each said from its own cells
+            notes = _trump_cell_notes(result, part, keys, str(aim), always, parts)
+            sentence += ("; but " + "; ".join(notes) + "." if notes else ".")
         else:
             best = (part.sort_values("sticks_loss", kind="stable")
                     .groupby(keys, sort=False).head(1))
@@ -409,22 +414,60 @@ def trump_field_claims(result: StudyResult) -> list[Claim]:
                                      f"{int(r['players'])} players ({r['ruleset']})"
                                      for _, r in g.sort_values("players").iterrows())
                 for f, g in best.groupby("field", sort=False))
-            sentence = (f"Choosers aiming {aim}: no rule is best or tied for best in every "
+            sentence = (f"{who}: no rule is best or tied for best in every "
                         f"cell ({cells}); the rule that loses least: {by}.")
         claims.append(several(f"fields-trump-{aim}", sentence, parts, game=JASS,
                               study="fields", question=q))
     own = table[(table["rule"] == AS_PLAYED) & (table["own_choice_is"] != "")]
-    for (f, aim), part in own.groupby(["field", "aim"], sort=False):
-        rule = part["own_choice_is"].iloc[0]
+    for (f, aim, rule), part in own.groupby(["field", "aim", "own_choice_is"], sort=False):
         parts = [_cell(result, _probe("equals", "trump", "rule", equals=str(rule)),
                        int(r["players"]), AS_PLAYED, "own_choice_is", str(f),
                        ruleset=str(r["ruleset"]), aim=str(aim)) for _, r in part.iterrows()]
+        where = ", ".join(f"{c.players} players ({c.ruleset})" for _, c in parts)
+        who = AIM_WHO.get(str(aim), f"aiming {aim}").replace("Choosers ", "")
         claims.append(several(
-            f"fields-trump-own-{f}-{aim}",
-            f"{f}, aiming {aim}: its own choice is {RULE_WORDS.get(rule, rule)} on "
+            f"fields-trump-own-{f}-{aim}-{rule}",
+            f"{f}, {who}, at {where}: its own choice is {RULE_WORDS.get(rule, rule)} on "
             "every decision (identical losses), so the two are not compared.", parts,
             game=JASS, study="fields", question=q))
     return claims
+
+
+AIM_WHO = {"high": "Choosers aiming high", "low": "Choosers aiming low",
+           "n/a": "Choosers without an aim"}
+
+
+def _trump_cell_notes(result: StudyResult, part: pd.DataFrame, keys: list[str], aim: str,
+                      always: list[str], parts: list[tuple[Claim, Cell]]) -> list[str]:
+    """For each (field, players, rule set) cell of ``part`` where a rule outside ``always``
+    loses least, or where no rule is clearly worse than the best: the rule that loses least
+    and the rules tied with it, in words, their cells appended to ``parts``."""
+    from analyzer.studies.trump import RULE_WORDS
+
+    notes = []
+    for (f, n, rs, _), cell in part.groupby(keys, sort=True):
+        best = str(cell.loc[cell["sticks_loss"].idxmin(), "rule"])
+        tied = cell["top"].astype(bool)
+        if best in always and not tied.all():
+            continue
+        at = dict(ruleset=str(rs), aim=aim)
+        parts.append(_cell(result, _probe("best", "trump", "rule", exclude=["as-played"]),
+                           int(n), best, "sticks_loss", str(f), **at))
+        b = parts[-1][1]
+        for _, r in cell.iterrows():
+            parts.append(_cell(result, _probe("equals", "trump", "rule",
+                                              equals=str(bool(r["top"]))),
+                               int(n), str(r["rule"]), "top", str(f), **at))
+        said = [c for _, c in parts[-len(cell):]]
+        ties = [c.choice for c in said if c.choice != best and bool(tied[cell["rule"]
+                                                                       == c.choice].iloc[0])]
+        what = (f"every one of the {len(said)} rules is tied with it (none clearly worse)"
+                if len(ties) == len(said) - 1 else
+                "tied with " + " and ".join(RULE_WORDS.get(t, t) for t in ties) if ties else
+                "clearly ahead of every other rule")
+        notes.append(f"at {int(n)} players ({f}, {rs}) {RULE_WORDS.get(best, best)} loses "
+                     f"least ({pm(b.value, half(b))}), {what}")
+    return notes
 
 
 def run_fields(backend: Backend, fields: Sequence[str] = DEFAULT_FIELDS,
@@ -433,22 +476,24 @@ def run_fields(backend: Backend, fields: Sequence[str] = DEFAULT_FIELDS,
                seats_games: int = 20_000, level: float = 0.95,
                slow_share: int = SLOW_SHARE) -> StudyResult:
     """The joker answer across fields and, unless their budgets are 0, the trump answer and
-    the seat effects across fields. Fields tagged slow (pimc) play 1/``slow_share`` of each
-    budget."""
+    the seat effects across fields, every part on the deals of ``seed`` (the manifest's).
+    Fields tagged slow (pimc) play 1/``slow_share`` of each budget."""
     result = run_joker_fields(backend, fields, players, games, seed, level,
                               slow_share=slow_share)
     if seats_games:
         result.tables["seats"] = seats_field_table(backend, fields, games=seats_games,
-                                                   level=level, slow_share=slow_share)
+                                                   seed=seed, level=level,
+                                                   slow_share=slow_share)
         result.say([seats_field_claim(result)])
         result.manifest["seats"] = {"fields": list(fields), "games": seats_games,
-                                    "players": [4, 6]}
+                                    "players": [4, 6], "seed": seed}
     if trump_deals and trump_fields:
         result.tables.update(trump_field_tables(backend, trump_fields, deals=trump_deals,
-                                                level=level, slow_share=slow_share))
+                                                seed=seed, level=level,
+                                                slow_share=slow_share))
         result.say(trump_field_claims(result))
         result.manifest["trump"] = {"fields": list(trump_fields), "deals": trump_deals,
-                                    "players": [3, 4], "rulesets": ["seed"]}
+                                    "players": [3, 4], "rulesets": ["seed"], "seed": seed}
     return result
 
 
@@ -510,7 +555,8 @@ def seats_field_claim(result: StudyResult) -> Claim:
     if clear.empty:
         line = (f"In all {where}, no seat pays clearly more or less than the average seat at "
                 f"its table after Holm's correction over all {len(table)} seats (largest "
-                f"effect: {top_text} minus points per game).")
+                f"effect: {top_text} minus points per game, its own 95% interval, before "
+                "the correction).")
     else:
         named = []
         for _, r in clear.iterrows():

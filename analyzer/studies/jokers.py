@@ -31,6 +31,7 @@ many deals the merge rests on.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -214,6 +215,31 @@ def ratio_interval(num: np.ndarray, den: np.ndarray, level: float = 0.95
     return value, value - half, value + half
 
 
+def share_interval(num: np.ndarray, den: np.ndarray, level: float = 0.95
+                   ) -> tuple[float, float, float]:
+    """sum(num) / sum(den), a share of ``den``'s items (e.g. of the jokers played) over
+    independent units that hold several items each, with an interval that never leaves
+    [0, 1]: Wilson's on the effective number of items (the items over the design effect the
+    ratio estimator's variance shows, :func:`ratio_interval`). Where the share is 0 or 1
+    the units show no spread, and Wilson's interval on every item is used."""
+    from analyzer.stats.intervals import t_quantile, wilson_bounds
+
+    num, den = np.asarray(num, np.float64), np.asarray(den, np.float64)
+    total = float(den.sum())
+    if num.size < 2 or total <= 0:
+        value = float(num.sum() / total) if total > 0 else float("nan")
+        return min(max(value, 0.0), 1.0) if np.isfinite(value) else value, math.nan, math.nan
+    value = min(max(float(num.sum()) / total, 0.0), 1.0)
+    _, low, high = ratio_interval(num, den, level)
+    half = (high - low) / 2
+    q = t_quantile(level, num.size - 1)
+    var = (half / q) ** 2 if q > 0 else 0.0
+    items = total if var <= 0 or value in (0.0, 1.0) else min(
+        total, value * (1 - value) / var)  # never more than the items themselves
+    lo, hi = wilson_bounds(np.array([value * items]), np.array([items]), level)
+    return value, float(min(lo[0], value)), float(max(hi[0], value))
+
+
 def seat_costs(table: pd.DataFrame, name: str, against: str) -> pd.DataFrame:
     """(index, seat, cost): ``name``'s minus points minus ``against``'s on each deal and seat
     both played."""
@@ -330,8 +356,8 @@ def habits_rows(counts: dict[str, np.ndarray], level: float) -> dict[str, float]
            "jokers_played": int(counts["jokers_played"].sum()),
            "jokers_per_game": float(counts["jokers_played"].mean()) if games else float("nan")}
     played = counts["jokers_played"]
-    for key in ("filler", "alone", "ass_as_1", "ass_as_14"):
-        row[key], row[f"{key}_low"], row[f"{key}_high"] = ratio_interval(counts[key], played,
+    for key in ("filler", "alone", "ass_as_1", "ass_as_14"):  # shares: inside [0, 1]
+        row[key], row[f"{key}_low"], row[f"{key}_high"] = share_interval(counts[key], played,
                                                                          level)
     row["hand_size"], row["hand_size_low"], row["hand_size_high"] = ratio_interval(
         counts["hand_size_sum"], played, level)
@@ -653,8 +679,8 @@ def joker_claims(result: StudyResult, field_text: str, verbs: dict[str, str],
 
     One claim per finding: hoarding in points, hoarding in match wins, the best policy (judged
     after Holm's correction over every pair of distinct policies), the keep-until sweep, the
-    precision of the headline pair, and the policies merged because they play identically
-    (in every seat of ``probe_deals`` deals: :func:`identical_policies`)."""
+    precision of hoarding against dumping, and the policies merged because they play
+    identically (in every seat of ``probe_deals`` deals: :func:`identical_policies`)."""
     ranking = result.table("policies")
     pairs = result.table("differences")
     field_ = ",".join(result.manifest.get("field") or []) or None
@@ -770,8 +796,8 @@ def joker_claims(result: StudyResult, field_text: str, verbs: dict[str, str],
 
 
 def _precision_claim(result: StudyResult, field_: str | None) -> Claim | None:
-    """How much the duplicate format narrowed the headline pair (hoard - dump), beside the
-    median over every pair of different policies (table ``differences``)."""
+    """How much the duplicate format narrowed hoarding against dumping (hoard - dump),
+    beside the median over every pair of different policies (table ``differences``)."""
     pairs = result.table("differences")
     live = pairs[~pairs["identical"]] if "identical" in pairs else pairs
     head_rows = live[(live["a"] == "hoard") & (live["b"] == "dump")]
@@ -793,7 +819,7 @@ def _precision_claim(result: StudyResult, field_: str | None) -> Claim | None:
         lo, hi = min(head), max(head)
         span = f"{lo:.1f}" if f"{lo:.1f}" == f"{hi:.1f}" else f"{lo:.1f} to {hi:.1f}"
         sentence = (
-            f"For the headline pair, hoarding against dumping jokers, the duplicate format "
+            f"For hoarding against dumping jokers, the duplicate format "
             f"made the comparison {span} times more precise in variance than unpaired runs "
             f"of the same size (median over the {len(every)} pairs of different policies with "
             f"enough deals for the figure: {float(np.median(every)):.1f}); pairs of identical "

@@ -150,6 +150,19 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+# The manifest's own checksum: over everything else it holds, as read back from its JSON. A
+# manifest whose checksum differs was edited (or damaged) after the study wrote it; one
+# without (written before manifests carried it) is read as it is.
+DIGEST = "manifest_sha256"
+
+
+def manifest_digest(manifest: dict[str, Any]) -> str:
+    """The checksum of ``manifest`` without its own checksum, as its JSON file reads back."""
+    plain = json.loads(json.dumps({k: v for k, v in manifest.items() if k != DIGEST},
+                                  default=str))
+    return hashlib.sha256(json.dumps(plain, sort_keys=True).encode()).hexdigest()
+
+
 def save_study(result: StudyResult, out: str | Path) -> Path:
     """Write ``result`` to ``<out>/<study>/``, replacing an earlier result of that study.
 
@@ -174,6 +187,7 @@ def save_study(result: StudyResult, out: str | Path) -> Path:
                     "headlines": list(result.headlines),
                     "claims": [c.to_json() for c in result.claims],
                     "alerts": list(result.alerts), "tables": files}
+        manifest[DIGEST] = manifest_digest(manifest)
         (tmp / MANIFEST).write_text(json.dumps(manifest, indent=2, default=str) + "\n")
 
     replace_folder(out / result.study, "study", build, what="study folder",
@@ -249,6 +263,9 @@ def load_study(folder: str | Path) -> StudyResult:
     except (KeyError, TypeError, ValueError) as exc:
         raise CardlabError(f"{path} is damaged: a saved claim cannot be read ({exc}); run "
                            "the study again") from None
+    if DIGEST in manifest and manifest_digest(manifest) != manifest[DIGEST]:
+        raise CardlabError(f"{path} is damaged: it was changed after the study wrote it "
+                           "(its checksum differs); run the study again")
     return StudyResult(study, tables, manifest, list(manifest.get("headlines", [])), claims,
                        list(manifest.get("alerts") or []))
 

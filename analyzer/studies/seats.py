@@ -143,7 +143,8 @@ def seat_claims(result: StudyResult, field_text: str, field_: str) -> list[Claim
                    "seat_effect", field_=field_)
     extremes = (f"the largest is seat {hi.choice} at {hi.players} players "
                 f"({cpm(hi)} minus points per game against the average seat), "
-                f"the smallest seat {lo.choice} at {lo.players} players ({cpm(lo)})")
+                f"the smallest seat {lo.choice} at {lo.players} players ({cpm(lo)}; each "
+                "seat's own 95% interval, before Holm's correction)")
     named_cells = [c for r, c in holm_cells if r.kind == "holm-clear"]
     if named_cells:
         named = ", ".join(f"seat {c.choice} at {c.players} players ({cpm(c)})"
@@ -177,8 +178,9 @@ def seat_claims(result: StudyResult, field_text: str, field_: str) -> list[Claim
         f"above that is seat {excess.choice} at {excess.players} players "
         f"({cpm(excess)}: an expected {cpm(penalty)}), "
         + ("clearly more even once its pick as the largest of "
-           f"{tested} is allowed for." if judged.kind == "positive" else
-           f"not clearly more once its pick as the largest of {tested} is allowed for.")),
+           f"{tested} is allowed for" if judged.kind == "positive" else
+           f"not clearly more once its pick as the largest of {tested} is allowed for")
+        + f" ({cpm(verdict)} with the interval widened for that pick)."),
         [(_probe("best", better="higher", extra={"key": "seat", "all_players": True}), excess),
          (judged, verdict), (reader, penalty)], game=GAME, study="seats", question=q))
     counted = []
@@ -213,9 +215,10 @@ def seat_claims(result: StudyResult, field_text: str, field_: str) -> list[Claim
         sentence = (
             f"{n} players: {cpm(seat0)} minus points per game in seat 0; the worst seat is "
             f"{w.choice} ({cpm(w)} vs the average seat), the best seat {b.choice} ({cpm(b)}); "
-            + ("no seat differs clearly from the average (Holm, all seats)." if not which else
+            + ("no seat differs clearly from the average (Holm, all seats)" if not which else
                "clearly different from the average (Holm, all seats): seat "
-               + ", ".join(which) + "."))
+               + ", ".join(which))
+            + "; the intervals are each seat's own 95%, before Holm's correction.")
         claims.append(several(f"seats-{n}", sentence,
                               [(first, seat0), (worst_r, w), (best_r, b), *mine],
                               game=GAME, study="seats", question=q))
@@ -333,6 +336,7 @@ def strong_claim(result: StudyResult, label: str, games: int) -> Claim:
                    "average (Holm over these seats)" if which else
                    "no seat differs clearly from its table's average (Holm over these seats)")
                 + f"; the largest effect is seat {t.choice} at {t.players} players, "
-                f"{cpm(t)} minus points per game.")
+                f"{cpm(t)} minus points per game (its own 95% interval, before Holm's "
+                "correction).")
     return several(f"seats-strong-{label}", sentence, [*holm_cells, (biggest, t), (played, g)],
                    game=GAME, study="seats", question=question("seats"))

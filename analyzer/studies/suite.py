@@ -266,31 +266,35 @@ def _scale_fits(scale: float) -> bool:
 
 
 def run_all(backend: Backend, scale: float = 1.0,
-            warming: Warming | None = None) -> Iterator[StudyResult]:
+            warming: Warming | None = None, seed: int | None = None) -> Iterator[StudyResult]:
     """Run seats, jokers, trump (with its default choosers), compare, the ladder and
     the best response (both games) and the answers across fields, yielding each result when
     done. In this order, except that a study whose games' parts of ``warming`` are compiled
     goes before those still waiting for theirs (on a cold cache the Plus-Minus Jass studies
     play while Who's the Ass? is still compiling); each study's results are the same in any
-    order (it plays its own seeded games)."""
+    order (it plays its own seeded games). ``seed``: every study plays that master seed
+    (default: each study's own default seed), so a whole suite replicates with one command."""
+    at = {} if seed is None else {"seed": int(seed)}
     studies = [
-        ("seats", lambda: run_seats(backend, games=budget("seats", scale))),
+        ("seats", lambda: run_seats(backend, games=budget("seats", scale), **at)),
         ("jokers", lambda: run_jokers(backend, games=budget("jokers", scale),
-                                      slow_games=budget("jokers-slow", scale))),
+                                      slow_games=budget("jokers-slow", scale), **at)),
         ("trump", lambda: run_trump(backend, deals=budget("trump", scale),
                                     choosers=DEFAULT_CHOOSERS,
-                                    slow_deals=budget("trump-slow", scale))),
+                                    slow_deals=budget("trump-slow", scale), **at)),
         ("compare", lambda: run_compare(backend, COMPARE["game"], COMPARE["strategies"],
                                         COMPARE["players"], games=budget("compare", scale),
-                                        until_sure=True)),
-        ("ladder", lambda: run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale))),
+                                        until_sure=True, **at)),
+        ("ladder", lambda: run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale),
+                                         **at)),
         ("best-response", lambda: run_best_response(
             backend, tuple(BEST_RESPONSE_BUDGETS),
             games={g: budget(b, scale) for g, b in BEST_RESPONSE_BUDGETS.items()},
-            confirm=budget("best-response-confirm", scale), knobs=BEST_RESPONSE_KNOBS)),
+            confirm=budget("best-response-confirm", scale), knobs=BEST_RESPONSE_KNOBS,
+            **at)),
         ("fields", lambda: run_fields(backend, games=budget("fields", scale),
                                       trump_deals=budget("trump-fields", scale),
-                                      seats_games=budget("seats-fields", scale))),
+                                      seats_games=budget("seats-fields", scale), **at)),
     ]
     while studies:
         k = 0 if warming is None else warming.first_ready([parts_of(n) for n, _ in studies])

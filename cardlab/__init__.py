@@ -32,6 +32,8 @@ The names:
   Who's the Ass? evening.
 - :func:`compare`: strategies in the duplicate format (every strategy in every seat of the
   same deals), ranked with paired intervals (``cardlab study compare``).
+- :func:`analyze`: every legal move of a typed position, valued with intervals
+  (``cardlab analyze``).
 - :func:`strategies`: the registered strategies of a game.
 
 Both games one move at a time (OpenSpiel's ``State`` interface) are in :mod:`cardlab.games`;
@@ -54,6 +56,7 @@ from analyzer.seeds import DEFAULT_SEED
 
 __all__ = [
     "CardlabError",
+    "analyze",
     "Comparison",
     "compare",
     "load_run",
@@ -267,6 +270,63 @@ def match_details(
                                            "rules": dict(spec.rules), "start": start,
                                            "count": matches, "complete": True},
                             mode.row_name)
+
+
+# The typed-position options of ``cardlab analyze GAME`` (Python names; docs/analyzing.md),
+# with their defaults, in the order the game's analysis reads them.
+_POSITION = {
+    "ass": {"players": 4, "seat": 0, "hand": None, "sizes": None, "round": None, "gone": None,
+            "known": (), "just_took_ass": False, "totals": None, "match_game": None},
+    "jass": {"players": 4, "hand": None, "tricks": None, "first": 0, "seat": None,
+             "trump": None, "ruleset": "seed", "sticks": None, "ties": ()},
+}
+
+
+def analyze(game: str, hand: str, worlds: int = 1000, seed: int = 0, **position: Any
+            ) -> pd.DataFrame:
+    """Every legal move of a position typed as ``cardlab analyze GAME`` types it: one row per
+    move with its value and 95% interval, its paired difference to the best move, ``best``
+    and ``pimc`` (the move the search player plays). ``attrs["position"]`` says whose move it
+    is and what the values mean (their unit and which way is better).
+
+    The options are the command's, with Python names: Who's the Ass? ``players``, ``seat``,
+    ``sizes``, ``round``, ``gone``, ``known`` (a list of ``"SEAT:CARDS"``),
+    ``just_took_ass``, ``totals``, ``match_game`` (``--game G/K``); Plus-Minus Jass
+    ``players``, ``tricks``, ``first``, ``seat``, ``trump``, ``ruleset``, ``sticks``, ``ties``.
+
+    >>> moves = analyze("jass", "B6 B9 S10 SU R7 RO A6 AU", tricks="R10 RK R6 RA", worlds=60,
+    ...                 seed=1)
+    >>> list(moves.columns[:3]), int(moves["best"].sum()) >= 1
+    (['move', 'value', 'low'], True)
+    """
+    import importlib
+
+    from analyzer.games import registry
+
+    registry.get(game)
+    if game not in _POSITION:
+        raise CardlabError(f"no analysis of typed positions for {game}")
+    allowed = _POSITION[game]
+    unknown = sorted(set(position) - set(allowed))
+    if unknown:
+        raise CardlabError(f"analyze {game} has no option {unknown[0]!r}; options: "
+                           f"{', '.join(allowed)}")
+    values = {**allowed, **position, "hand": hand}
+    values = {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+    if not isinstance(worlds, int) or not isinstance(seed, int):
+        raise CardlabError("worlds and seed must be whole numbers")
+    from analyzer.analysis.ass import max_worlds_check  # the command line's bound, both games
+    from analyzer.seeds import MAX_SEED
+
+    max_worlds_check(worlds)
+    if not 0 <= seed <= MAX_SEED:
+        raise CardlabError(f"seed must be between 0 and 2**63-1; got {seed}")
+    analysis = importlib.import_module(f"analyzer.analysis.{game}")
+    pos = analysis.typed(*values.values())
+    result = analysis.analyze(pos, worlds, seed)
+    moves = pd.DataFrame(result["moves"])
+    moves.attrs["position"] = result["position"]
+    return moves
 
 
 @dataclass(frozen=True)

@@ -130,3 +130,23 @@ def test_match_details_add_up_to_the_engines_match_rows():
     final = evenings.groupby(["index", "player"])["total"].last()
     assert (totals.set_index(["index", "seat"])["total"].to_numpy() == final.to_numpy()).all()
     assert (evenings.groupby("index")["game"].max() == 5).all()  # K = the player count
+
+
+@pytest.mark.parametrize("game, hand, options, argv", [
+    ("ass", "3 3 8 J", dict(players=4, sizes="4,6,5,9", gone="1 1 2", known=["3:A"]),
+     ["--players", "4", "--sizes", "4,6,5,9", "--gone", "1 1 2", "--known", "3:A"]),
+    ("jass", "B6 B9 S10 SU R7 RO A6 AU", dict(tricks="R10 RK R6 RA"),
+     ["--tricks", "R10 RK R6 RA"]),
+])
+def test_analyze_gives_the_commands_values(game, hand, options, argv, capsys):
+    from cli_check import run_cli
+
+    moves = cardlab.analyze(game, hand, worlds=80, seed=5, **options)
+    code, out, _ = run_cli(capsys, "analyze", game, "--hand", hand, *argv, "--worlds", "80",
+                           "--seed", "5", "--format", "json")
+    assert code in (0, None)
+    shown = json.loads(out)
+    assert moves.to_dict("records") == shown["moves"]
+    assert moves.attrs["position"] == shown["position"]
+    with pytest.raises(cardlab.CardlabError, match="no option 'sizes'"):
+        cardlab.analyze("jass", hand, sizes="1,2,3")

@@ -333,7 +333,7 @@ def analyze_jass(
     Each value with its 95% interval, and each card's difference to the best with a paired
     interval (the same sampled worlds for every card); docs/analyzing.md.
 
-    Example: cardlab analyze jass --hand 'B6 B9 S10 SU R7 RK A6 AU' --tricks 'R10 RK R6 RA'
+    Example: cardlab analyze jass --hand 'B6 B9 S10 SU R7 RO A6 AU' --tricks 'R10 RK R6 RA'
     """
     from analyzer.analysis import jass
 

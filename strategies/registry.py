@@ -35,6 +35,7 @@ import numpy as np
 
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games
+from analyzer.numbers import NumberError, parse_float
 
 N_PARAMS = 8
 # A knob value: ASCII digits only (float() would also read "٣" or "１"), no nan/inf.
@@ -76,7 +77,10 @@ class Param:
         kind = "a number (a whole number)" if self.integer else "a number"
         if not NUMBER_RE.fullmatch(text):
             raise StrategyError(f"parameter {self.name!r} needs {kind}, got {text!r}")
-        value = float(text)
+        try:  # the command line's one number parser: 1e-400 is not silently 0
+            value = parse_float(text, f"parameter {self.name!r}")
+        except NumberError as exc:
+            raise StrategyError(str(exc)) from None
         if not math.isfinite(value):
             raise StrategyError(f"parameter {self.name!r} needs a finite number, got {text!r}")
         if self.integer and value != int(value):

@@ -444,3 +444,14 @@ def test_safety2_item12_a_deeply_nested_weights_file_is_corrupt_not_a_recursion_
     path.write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(ValueError, match="is corrupt"):
         learned_weights.MODEL.load(path)
+
+
+@pytest.mark.parametrize("knob", ["heuristic:chase=1e-400", "heuristic:keep=1_0",
+                                  "pimc:worlds=１６", "pimc:worlds=16,worlds=32"])
+def test_safety2_item07_strategy_knobs_read_numbers_as_the_options_do(knob):
+    """A knob's number on the command line goes through the same parser: 1e-400 is not 0."""
+    from strategies.registry import StrategyError, parse_strategy
+
+    with pytest.raises(StrategyError) as info:
+        parse_strategy("ass", knob)
+    assert "\n" not in str(info.value)

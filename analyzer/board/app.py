@@ -1,7 +1,8 @@
 """The board's server: a Starlette application the ``cardlab board`` command runs with uvicorn.
 
-Routes (JSON in and out; every error is ``{"error": one line, "field": name or null}`` with
-status 400, 413 or 404, never a traceback):
+Routes (JSON in and out; every error is ``{"error": one line, "field": name or null}``, never
+a traceback: status 400, 413 or 404 for a request the board refuses, 200 for a position the
+rules refuse, the CLI's line naming the field at fault):
 
 - ``GET /``: the page (board.html);
 - ``GET /api/info``: whether the compiled code is warm, the limits, the games opened;
@@ -482,9 +483,10 @@ def make_app(board: Board | None = None) -> Starlette:
                                  + ", ".join(names), None)
             try:
                 pos, typed = (typed_ass if game == "ass" else typed_jass)(fields)
-            except CardlabError as exc:
+            except CardlabError as exc:  # a well-formed request about an impossible
+                # position: answered (200) with the CLI's line, as a browser logs every 4xx
                 message = " ".join(str(exc).split())
-                raise BadRequest(message, field_of(message, names)) from None
+                raise BadRequest(message, field_of(message, names), 200) from None
             recorded = None
             key = json.dumps(["typed", game, typed, worlds, seed])
         started = time.monotonic()

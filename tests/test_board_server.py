@@ -154,3 +154,46 @@ def test_a_records_file_opens_and_its_study_runs_in_the_background(client):
                                           "move": 5, "worlds": 20, "seed": 3})
     assert r.status_code == 200, r.text
     assert r.json()["command"].startswith("cardlab analyze jass --players 3 --hand ")
+
+
+def test_the_board_command_opens_a_record_and_refuses_bad_options(tmp_path, monkeypatch,
+                                                                   capsys):
+    import socket
+
+    import uvicorn
+
+    from analyzer.cli.app import run_app
+
+    served = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.update(app=app, **kw))
+
+    def board(*args):
+        with pytest.raises(SystemExit) as ended:
+            run_app(["board", *args])
+        out = capsys.readouterr()
+        return ended.value.code, out.out + out.err
+
+    path = tmp_path / "game.jsonl"
+    path.write_text(json.dumps(_records()[0]) + "\n", encoding="utf-8")
+    code, text = board("--record", str(path), "--port", "0")
+    assert code == 2 and text == "error: --port must be 1 to 65535; got 0\n"
+    code, text = board("--index", "3")
+    assert code == 2 and text == "error: --index applies with --from or --record\n"
+    code, text = board("--record", str(tmp_path / "none.jsonl"))
+    assert code == 2 and text.startswith("error: cannot read --record")
+    assert not served
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.listen()
+    code, text = board("--record", str(path), "--port", str(port))  # the port is taken
+    assert code == 1 and text.startswith(f"error: cannot serve on 127.0.0.1:{port}")
+    sock.close()
+    code, text = board("--record", str(path), "--port", str(port))
+    assert code == 0, text
+    assert served["host"] == "127.0.0.1" and served["port"] == port
+    board_state = served["app"].state.board
+    [entry] = board_state.records.values()
+    assert entry["record"]["_source"] == f"--record {path}"
+    assert "warming the compiled code" in text
+    board_state.pool.shutdown(wait=True)

@@ -225,6 +225,8 @@ def test_practice_hides_the_other_hands_and_asks_for_the_move(page):
         "#seats .seat",
         "ss => ss.map(s => [s.dataset.seat, !!s.querySelector('[data-test=hidden]')])")
     assert hands == [["0", True], ["1", False], ["2", True]]
+    names = page.eval_on_selector_all("#seats .seat .name", "ns => ns.map(n => n.textContent)")
+    assert ["minus points" in n for n in names] == [False, True, False]  # they tell of cards
     mover = page.evaluate("G.data.moves.indexOf(1)")  # seat 1's first move
     for _ in range(mover + 1):
         page.keyboard.press("ArrowRight")

@@ -197,3 +197,32 @@ def test_the_board_command_opens_a_record_and_refuses_bad_options(tmp_path, monk
     assert entry["record"]["_source"] == f"--record {path}"
     assert "warming the compiled code" in text
     board_state.pool.shutdown(wait=True)
+
+
+def test_a_run_folders_game_opens_from_the_page(tmp_path):
+    from starlette.testclient import TestClient
+
+    from analyzer.cli.app import run_app
+    from analyzer.cli.board_commands import open_run
+
+    run = tmp_path / "run"
+    with pytest.raises(SystemExit) as ended:
+        run_app(["simulate", "ass", "-n", "2", "--seed", "4", "--out", str(run), "--quiet"])
+    assert ended.value.code == 0
+    with TestClient(make_app(Board(open_run))) as c:
+        r = c.post("/api/open", json={"run": str(run), "index": 1})
+        assert r.status_code == 200, r.text
+        opened = r.json()
+        assert opened["data"]["title"].startswith("Who's the Ass? seed 4, game 1")
+        r = c.post("/api/analyze", json={"game": "ass", "record": opened["id"], "part": 0,
+                                         "move": 3, "worlds": 30})
+        assert r.json()["recorded"] == (f"cardlab analyze ass --from {run} --index 1 --move 3 "
+                                        "--worlds 30 --seed 0")
+        r = c.post("/api/open", json={"run": str(run), "index": 7})
+        assert r.json() == {"error": f"--index 7 is outside the run {run}: it holds indices "
+                                     "0 to 1", "field": "run"}
+        r = c.post("/api/open", json={"run": str(tmp_path / "nothing")})
+        assert r.json()["field"] == "run" and r.json()["error"]
+    with TestClient(make_app()) as c:  # a board made without the command's loader
+        r = c.post("/api/open", json={"run": str(run)})
+        assert r.status_code == 400 and "started by cardlab board" in r.json()["error"]

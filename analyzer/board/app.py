@@ -11,7 +11,8 @@ rules refuse, the CLI's line naming the field at fault):
   "record": ID, "part": G, "move": K, ...}``): every legal move valued, the verdict in plain
   words and the command line that reproduces it;
 - ``POST /api/open``: a records file's text (JSON Lines, docs/game-records.md) and the index
-  of the record; the game's steps as the viewer draws them;
+  of the record, or a run folder's path and the game's index (with the loader ``cardlab
+  board`` gives); the game's steps as the viewer draws them;
 - ``POST /api/study``: start the annotation of an opened game (every move against the best,
   as ``replay --analyze`` does, plus the best alternatives); ``GET /api/study/{job}``: its
   progress and, when done, the result.
@@ -58,8 +59,9 @@ JASS_FIELDS = ("players", "hand", "tricks", "first", "seat", "trump", "ruleset",
                "ties")
 
 
-class BadRequest(Exception):
-    """A request the board refuses: one line, the field at fault, an HTTP status."""
+class BadRequest(CardlabError):
+    """A request the board refuses: one line, the field at fault, an HTTP status (on the
+    command line, a CardlabError like any other)."""
 
     def __init__(self, message: str, field: str | None = None, status: int = 400) -> None:
         super().__init__(message)
@@ -305,7 +307,8 @@ def record_position(game: str, record: dict[str, Any], part: int, move: int):
 class Board:
     """The state of one server: the games opened, the analyses in flight, the studies."""
 
-    def __init__(self) -> None:
+    def __init__(self, open_run=None) -> None:
+        self.open_run = open_run  # (path, index) -> (record, options); the command gives it
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardlab-analysis")
         self.inflight: dict[str, asyncio.Future] = {}
         self.records: dict[str, dict[str, Any]] = {}
@@ -483,6 +486,8 @@ def make_app(board: Board | None = None) -> Starlette:
                                  + ", ".join(names), None)
             try:
                 pos, typed = (typed_ass if game == "ass" else typed_jass)(fields)
+            except BadRequest:  # a malformed field: the request is at fault
+                raise
             except CardlabError as exc:  # a well-formed request about an impossible
                 # position: answered (200) with the CLI's line, as a browser logs every 4xx
                 message = " ".join(str(exc).split())
@@ -499,6 +504,8 @@ def make_app(board: Board | None = None) -> Starlette:
 
     async def open_record(request: Request):
         data = await body_json(request, MAX_RECORD_BODY)
+        if "run" in data:
+            return await open_run(data)
         text = data.get("text")
         if not isinstance(text, str) or not text.strip():
             raise BadRequest("give a records file (JSON Lines: one game record per line)",
@@ -524,6 +531,23 @@ def make_app(board: Board | None = None) -> Starlette:
             records = found
         key = board.add_record(records[0])
         return JSONResponse(opened(key))
+
+    async def open_run(data: dict[str, Any]):
+        path = _text(data.get("run"), "run")
+        index = _int(data.get("index"), "index", None)
+        if path is None:
+            raise BadRequest("give the path of a run folder (simulate --out)", "run")
+        if board.open_run is None:
+            raise BadRequest("this board opens run folders only when started by cardlab "
+                             "board", "run")
+        try:  # a run's game is replayed by the engine: on the worker, as an analysis
+            record, source = await board.once(json.dumps(["run", path, index]),
+                                              board.open_run, path, index)
+        except BadRequest:
+            raise
+        except CardlabError as exc:
+            return error(BadRequest(" ".join(str(exc).split()), "run", 200))
+        return JSONResponse(opened(board.add_record(record, source)))
 
     def opened(key: str) -> dict[str, Any]:
         entry = board.record(key)

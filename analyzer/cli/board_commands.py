@@ -33,6 +33,30 @@ def _game_of_file(path: Path) -> str:
                        "docs/game-records.md)")
 
 
+def open_game(run: Path | None, record_file: Path | None, index: int | None
+              ) -> tuple[dict, str]:
+    """The record of game ``index`` of a run folder (default its first) or a records file,
+    and the ``cardlab analyze`` options that name it; bad input is a CardlabError."""
+    from analyzer.cli.analyze_commands import load_record, readable
+
+    if run is not None and record_file is None:
+        from analyzer.cli.runs import run_spec
+
+        spec, start, _count, _plan = run_spec(run)
+        index = start if index is None else index
+        record = load_record(spec.game, run, None, index)
+        return record, f"--from {run} --index {index}"
+    game = _game_of_file(record_file) if record_file is not None else "ass"
+    with readable(record_file):
+        record = load_record(game, run, record_file, index)
+    return record, f"--record {record_file}" + ("" if index is None else f" --index {index}")
+
+
+def open_run(path: str, index: int | None) -> tuple[dict, str]:
+    """The board's loader of a run folder named in the page."""
+    return open_game(Path(path).expanduser(), None, index)
+
+
 @app.command("board")
 def board(
     port: int = typer.Option(8765, "--port", help="The port to serve on (1 to 65535)."),
@@ -54,26 +78,13 @@ def board(
     """
     import logging
 
-    from analyzer.cli.analyze_commands import load_record, readable
-
     if not 1 <= port <= 65535:
         raise CardlabError(f"--port must be 1 to 65535; got {port}")
+    if run is None and record_file is None and index is not None:
+        raise CardlabError("--index applies with --from or --record")
     record = source = None
     if run is not None or record_file is not None:
-        if run is not None and record_file is None:
-            from analyzer.cli.runs import run_spec
-
-            spec, start, _count, _plan = run_spec(run)
-            game = spec.game
-            index = start if index is None else index
-            source = f"--from {run} --index {index}"
-        else:
-            game = _game_of_file(record_file) if record_file is not None else "ass"
-        record = load_record(game, run, record_file, index)
-        if source is None:
-            source = f"--record {record_file}" + ("" if index is None else f" --index {index}")
-    elif index is not None:
-        raise CardlabError("--index applies with --from or --record")
+        record, source = open_game(run, record_file, index)
     try:  # the port is free: say so in one line before any warming
         probe = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -86,10 +97,9 @@ def board(
 
     from analyzer.board.app import Board, make_app
 
-    b = Board()
+    b = Board(open_run)
     if record is not None:
-        with readable(record_file):
-            b.add_record(record, source)
+        b.add_record(record, source)
     if host not in LOCAL:
         typer.echo(f"warning: --host {host} lets other machines on the network use this board "
                    "(and its analysis time); it has no login", err=True)

@@ -238,3 +238,23 @@ def test_practice_hides_the_other_hands_and_asks_for_the_move(page):
     assert page.locator("#seats [data-test=hidden]").count() == 2  # still hidden after it
     assert _count(page).startswith(f"game · move {mover + 1} (")
     _no_sideways_scroll(page)
+
+
+def test_a_records_file_opened_in_the_page_is_stepped(page, tmp_path):
+    record = _records()[1]  # a Plus-Minus Jass deal of three
+    path = tmp_path / "deal.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    page.click("#tab-study")
+    page.set_input_files("#file", str(path))
+    page.click("#open")
+    page.wait_for_selector("#game-title:has-text('Plus-Minus Jass')")
+    assert _count(page) == f"deal 1 (step 1 of {len(page.evaluate('G.data.steps'))})"
+    page.click("#step-text")
+    page.keyboard.press("ArrowRight")
+    assert _count(page).startswith("deal 1 · move 1 (step 2 of ")
+    first = record["deals"][0]["tricks"][0]["cards"][0]
+    assert first in page.inner_text("#table-now")
+    page.fill("#file-index", "99")
+    page.click("#open")
+    page.wait_for_selector("#open-error:not(:empty)")
+    assert page.inner_text("#open-error").startswith("no record with index 99")

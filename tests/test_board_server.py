@@ -81,7 +81,7 @@ def test_oversized_and_malformed_requests_are_refused_and_the_server_goes_on(cli
     r = client.post("/api/analyze", json={"game": "ass", "typed": {"hand": 5}})
     assert r.status_code == 400 and "Traceback" not in r.text
     r = client.post("/api/open", json={"text": "{}\n"})
-    assert r.status_code == 400 and r.json()["error"] == "the file holds no game record"
+    assert r.json() == {"error": "the file holds no game record", "field": "file"}
     r = client.get("/api/game/nope")
     assert r.status_code == 404
     assert client.get("/api/info").status_code == 200  # still serving

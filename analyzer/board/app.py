@@ -1,8 +1,9 @@
 """The board's server: a Starlette application the ``cardlab board`` command runs with uvicorn.
 
 Routes (JSON in and out; every error is ``{"error": one line, "field": name or null}``, never
-a traceback: status 400, 413 or 404 for a request the board refuses, 200 for a position the
-rules refuse, the CLI's line naming the field at fault):
+a traceback: status 400, 413 or 404 for a request the board refuses; 200 for a position the
+rules refuse (the CLI's line, naming the field at fault) or a file or run folder that holds no
+such game, as a browser logs every 4xx as a console error):
 
 - ``GET /``: the page (board.html);
 - ``GET /api/info``: whether the compiled code is warm, the limits, the games opened;
@@ -509,7 +510,7 @@ def make_app(board: Board | None = None) -> Starlette:
         text = data.get("text")
         if not isinstance(text, str) or not text.strip():
             raise BadRequest("give a records file (JSON Lines: one game record per line)",
-                             "file")
+                             "file", 200)
         index = _int(data.get("index"), "index", None)
         records = []
         for number, line in enumerate(text.splitlines(), start=1):
@@ -519,17 +520,21 @@ def make_app(board: Board | None = None) -> Starlette:
                 records.append(json.loads(line))
             except json.JSONDecodeError:
                 raise BadRequest(f"line {number} is not JSON (a game record per line, "
-                                 "docs/game-records.md)", "file") from None
+                                 "docs/game-records.md)", "file", 200) from None
         records = [r for r in records if isinstance(r, dict) and r.get("game") in ("ass", "jass")]
         if not records:
-            raise BadRequest("the file holds no game record", "file")
+            raise BadRequest("the file holds no game record", "file", 200)
         if index is not None:
             found = [r for r in records if r.get("index") == index]
             if not found:
-                raise BadRequest(f"no record with index {index}; the file has "
-                                 + ", ".join(str(r.get("index")) for r in records[:10]), "index")
+                have = ", ".join(str(r.get("index")) for r in records[:10])
+                raise BadRequest(f"no record with index {index}; the file has {have}", "index",
+                                 200)
             records = found
-        key = board.add_record(records[0])
+        try:
+            key = board.add_record(records[0])
+        except BadRequest as exc:  # the file's content, not the request, is at fault
+            raise BadRequest(str(exc), "file", 200) from None
         return JSONResponse(opened(key))
 
     async def open_run(data: dict[str, Any]):

@@ -575,6 +575,9 @@ def make_app(board: Board | None = None) -> Starlette:
         job = {"id": uuid.uuid4().hex[:12], "key": key, "done": 0,
                "total": sum(len(p["seats"]) for p in entry["steps"]["parts_moves"]),
                "result": None, "error": None}
+        for old in [k for k, j in board.jobs.items() if j["result"] or j["error"]
+                    ][:max(0, len(board.jobs) - MAX_RECORDS)]:
+            board.jobs.pop(old)  # the finished studies beyond the last few are let go
         board.jobs[job["id"]] = job
         board.pool.submit(run_study, job, entry["record"], worlds, seed)
         return JSONResponse({"job": job["id"]})

@@ -258,3 +258,26 @@ def test_a_records_file_opened_in_the_page_is_stepped(page, tmp_path):
     page.click("#open")
     page.wait_for_selector("#open-error:not(:empty)")
     assert page.inner_text("#open-error").startswith("no record with index 99")
+
+
+def test_a_match_is_studied_by_player_across_its_games(page, tmp_path):
+    from analyzer.engines.ass.reference import play_match_record
+    from strategies.registry import parse_strategy
+
+    record = play_match_record(2, 0, [parse_strategy("ass", "random")] * 3, games=2)
+    path = tmp_path / "match.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    page.click("#tab-study")
+    page.set_input_files("#file", str(path))
+    page.click("#open")
+    page.wait_for_selector("#game-title:has-text('match 0')")
+    assert _count(page).startswith("game 1 (step 1 of ")
+    page.fill("#study-worlds", "10")
+    page.click("#study")
+    page.wait_for_selector("#graph polyline", timeout=120_000)
+    assert page.inner_text("#mistake-key") == "Player"  # a match's seats change each game
+    assert page.inner_text("#graph-part") == "game 1"
+    page.click("#step-text")
+    page.keyboard.press("End")
+    assert page.inner_text("#graph-part") == "game 2"
+    assert page.inner_text("#alternatives").startswith("game 2 move ")

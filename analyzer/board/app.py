@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse
 from starlette.routing import Route
@@ -512,29 +513,35 @@ def make_app(board: Board | None = None) -> Starlette:
             raise BadRequest("give a records file (JSON Lines: one game record per line)",
                              "file", 200)
         index = _int(data.get("index"), "index", None)
-        records = []
-        for number, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
+
+        def parse_and_add() -> str:  # a large file is parsed off the event loop
+            records = []
+            for number, line in enumerate(text.splitlines(), start=1):
+                if not line.strip():
+                    continue
+                try:
+                    records.append(json.loads(line))
+                except json.JSONDecodeError:
+                    raise BadRequest(f"line {number} is not JSON (a game record per line, "
+                                     "docs/game-records.md)", "file", 200) from None
+            records = [r for r in records
+                       if isinstance(r, dict) and r.get("game") in ("ass", "jass")]
+            if not records:
+                raise BadRequest("the file holds no game record", "file", 200)
+            if index is not None:
+                found = [r for r in records if r.get("index") == index]
+                if not found:
+                    have = ", ".join(str(r.get("index")) for r in records[:10])
+                    raise BadRequest(f"no record with index {index}; the file has {have}",
+                                     "index", 200)
+                records = found
             try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError:
-                raise BadRequest(f"line {number} is not JSON (a game record per line, "
-                                 "docs/game-records.md)", "file", 200) from None
-        records = [r for r in records if isinstance(r, dict) and r.get("game") in ("ass", "jass")]
-        if not records:
-            raise BadRequest("the file holds no game record", "file", 200)
-        if index is not None:
-            found = [r for r in records if r.get("index") == index]
-            if not found:
-                have = ", ".join(str(r.get("index")) for r in records[:10])
-                raise BadRequest(f"no record with index {index}; the file has {have}", "index",
-                                 200)
-            records = found
-        try:
-            key = board.add_record(records[0])
-        except BadRequest as exc:  # the file's content, not the request, is at fault
-            raise BadRequest(str(exc), "file", 200) from None
+                key = board.add_record(records[0])
+            except BadRequest as exc:  # the file's content, not the request, is at fault
+                raise BadRequest(str(exc), "file", 200) from None
+            return key
+
+        key = await run_in_threadpool(parse_and_add)
         return JSONResponse(opened(key))
 
     async def open_run(data: dict[str, Any]):

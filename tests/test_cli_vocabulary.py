@@ -46,6 +46,7 @@ EXPECTED = {
     "decisions": {"players", "games", "out", "quiet", "seed", "strategy"},
     "train": {"players", "games", "out", "quiet", "seed"},
     "learn-strength": {"games", "out", "seed"},  # the player count: the game's measure
+    "board": set(),  # a server: the page sets the players and seeds
 }
 
 

@@ -3,6 +3,7 @@
 from analyzer.cli import (
     analyze_commands,  # noqa: F401
     ass_commands,  # noqa: F401
+    board_commands,  # noqa: F401
     common_commands,  # noqa: F401
     jass_commands,  # noqa: F401
     ladder_commands,  # noqa: F401

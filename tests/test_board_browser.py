@@ -194,7 +194,7 @@ def test_a_game_is_stepped_studied_and_its_mistakes_found_by_keyboard(page):
     assert _count(page).endswith(f"(step {total} of {total})")
     page.keyboard.press("Home")
     assert _count(page) == first
-    page.fill("#study-worlds", "20")
+    page.fill("#study-worlds", "40")  # intervals (and labels) need 30 worlds or more
     page.click("#study")
     page.wait_for_selector("#graph polyline", timeout=120_000)
     assert page.locator("#graph polyline").count() == 3  # one line per seat

@@ -21,7 +21,7 @@ from analyzer.games.registry import get as game_description
 from analyzer.games.registry import title as game_title
 from analyzer.numbers import count, interval, number, percent
 from analyzer.studies import registry as studies
-from analyzer.studies.claims import statement
+from analyzer.studies.claims import half, statement
 from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
@@ -244,10 +244,124 @@ def jokers_claims(result: StudyResult) -> list[Claim]:
                         f"minus points per game against using them as needed ({each}).")
             claims.append(_hoard_claim(f"jokers-{name}-{kind}", sentence, command, name, kind,
                                        cells))
+    source = ass_jokers_claim(result, command, n0)
+    if source is not None:
+        claims.append(source)
     habits = _habits_claim(result, command, n0)
     if habits is not None:
         claims.append(habits)
     return claims
+
+
+def _curve_words(name: str, keep: float) -> str:
+    if name == "hoard":
+        return "never while number cards remain (the hoarder)"
+    if name == "hoard-normal":
+        return "never in normal rounds, thrown into ass rounds"
+    k = int(keep)
+    return "until 1 card is left" if k == 1 else f"until {k} cards are left"
+
+
+def _curve_order(part: pd.DataFrame) -> pd.DataFrame:
+    """Fewest cards kept back first (largest k), then hoarding in normal rounds only, then
+    the hoarder (the extreme)."""
+    rank = {"hoard-normal": 1, "hoard": 2}
+    key = [(rank.get(str(p), 0), -(k if np.isfinite(k) else 0))
+           for p, k in zip(part["policy"], part["keep"].astype(float), strict=True)]
+    return part.iloc[sorted(range(len(part)), key=lambda i: key[i])]
+
+
+def curve_claims(result: StudyResult, command: str, first: int) -> list[Claim]:
+    """How long is it worth holding jokers? Per player count (``first`` first), for each
+    field (the study's, then each strong field), what keeping them back until k cards are
+    left costs against using them as needed on the same deals and seats (table
+    ``cost_curve``), fewest cards kept back first, the hoarder as the extreme: one claim per
+    player count, every figure a cell, each "(not clear)" its cell's ``clear`` test."""
+    t = result.table("cost_curve")
+    game = study_game("jokers")
+    fields = list(dict.fromkeys(t["field"].astype(str)))
+    counts = sorted({int(n) for n in t["players"]}, key=lambda n: (n != first, n))
+    claims = []
+    for n in counts:
+        parts, by_field = [], []
+        for f in fields:
+            part = _curve_order(t[(t["players"] == n) & (t["field"].astype(str) == f)])
+            said = []
+            for r in part.itertuples():
+                kind = difference_kind(float(r.cost_low), float(r.cost_high))
+                reader = probe(game, "jokers", kind, "cost_curve", against=str(r.b),
+                               extra={"key": "policy"})
+                cell = make_cell(reader, result, n, str(r.policy), "cost", field_=f)
+                parts.append((reader, cell))
+                clear = "" if kind != "unclear" else " (not clear)"
+                said.append(f"{_curve_words(str(r.policy), float(r.keep))}: "
+                            f"{interval(cell.value, half(cell), signed=True)}{clear}")
+            if said:
+                deals = int(part["deals"].max())
+                by_field.append(f"Against {_field_words(f)} ({count(deals)} deals): "
+                                + "; ".join(said) + ".")
+        if not parts:
+            continue
+        sentence = (f"How long is it worth holding jokers? At {n} players, keeping them back "
+                    "costs (minus points per game against using them as needed on the same "
+                    "deals and seats): " + " ".join(by_field))
+        claims.append(several(f"jokers-cost-curve-{n}", sentence, parts, game=game,
+                              study="jokers", question=question("jokers"), command=command))
+    return claims
+
+
+def ass_jokers_claim(result: StudyResult, command: str, first: int) -> Claim | None:
+    """Where the hoarder's cost with no joker dealt comes from, field by field at ``first``
+    players (table ``ass_jokers``): with none dealt every joker it holds at the end was
+    taken in an ass round; the part of the cost those jokers are, and the rest, each judged
+    by its own interval."""
+    if "ass_jokers" not in result.tables or not len(result.table("ass_jokers")):
+        return None
+    t = result.table("ass_jokers")
+    n = first if first in set(t["players"]) else int(t["players"].min())
+    game = study_game("jokers")
+    parts, said = [], []
+
+    def cell(kind: str, metric: str, f: str) -> Cell:
+        reader = probe(game, "jokers", kind, "ass_jokers", against="as-needed",
+                       extra={"key": "policy"})
+        got = make_cell(reader, result, n, "hoard", metric, field_=f)
+        parts.append((reader, got))
+        return got
+
+    for r in t[t["players"] == n].itertuples():
+        f = str(r.field)
+        total = cell("value", "cost", f)
+        held = cell(difference_kind(float(r.held_cost_low), float(r.held_cost_high)),
+                    "held_cost", f)
+        rest_kind = difference_kind(float(r.rest_low), float(r.rest_high))
+        rest = cell(rest_kind, "rest", f)
+        ends = cell("value", "ends_holding", f)
+        ends_b = cell("value", "ends_holding_b", f)
+        rest_words = (f"the rest {interval(rest.value, half(rest), signed=True)}, "
+                      + ("not clearly different from 0" if rest_kind == "unclear"
+                         else "clearly " + ("above" if rest_kind == "positive" else "below")
+                         + " 0"))
+        said.append(f"against {_field_words(f)}, of its "
+                    f"{interval(total.value, half(total), signed=True)}, those jokers are "
+                    f"{interval(held.value, half(held), signed=True)} and {rest_words} (it "
+                    f"ends {_share_words(ends)} of these games holding a joker, using them "
+                    f"as needed {_share_words(ends_b)})")
+    if not parts:
+        return None
+    sentence = (f"Where the hoarder's cost comes from with no joker dealt to its seat, at {n} "
+                "players: every joker it then holds was taken in an ass round (A-7: the taker "
+                "of an ass round takes the cards, jokers included), and the jokers it holds at "
+                "the end (14 minus points each, less those of using them as needed) are, in "
+                "minus points per game: " + "; ".join(said) + ".")
+    return several("jokers-ass-round-jokers", sentence, parts, game=game, study="jokers",
+                   question=question("jokers"), command=command)
+
+
+def _share_words(cell: Cell) -> str:
+    if not (math.isfinite(cell.low) and math.isfinite(cell.high)):
+        return percent(cell.value)
+    return f"{percent(cell.value)} [{percent(cell.low)}, {percent(cell.high)}]"
 
 
 def cost_curve_claims(result: StudyResult, command: str, first: int) -> list[Claim]:
@@ -257,6 +371,8 @@ def cost_curve_claims(result: StudyResult, command: str, first: int) -> list[Cla
     hoarder (never a joker while number cards remain) as the extreme: one claim per player
     count on table ``differences``, every figure a cell, "not clear" where its interval
     says so. [] for a study without the sweep."""
+    if "cost_curve" in result.tables and len(result.table("cost_curve")):
+        return curve_claims(result, command, first)
     keep = sorted({int(k) for k in result.manifest.get("keep") or []}, reverse=True)
     pairs = result.table("differences") if "differences" in result.tables else None
     if not keep or pairs is None:

@@ -524,3 +524,16 @@ def test_issue43_item5_the_joker_verdict_says_it_depends_only_on_opposite_clear_
     assert joker_verdict({"unclear"}) == "Not clearly either way."
     assert "depends" in joker_verdict({"positive", "negative"})
     assert "depends" in joker_verdict({"positive", "negative", "unclear"})
+
+
+def test_issue43_item9_the_report_shows_the_cost_curve_as_a_figure_and_a_folded_table(tmp_path):
+    from reports.views import study_figures, study_views
+
+    study = _joker_study(_AssWithJokersLeft(effects=JOKER_EFFECTS))
+    figures = study_figures(study, tmp_path)
+    assert figures[0].file == "jokers_cost_curve.png" and (tmp_path / figures[0].file).exists()
+    views = study_views(study)
+    assert views[0].source == "cost_curve"
+    assert len(views[0].frame) == len(study.table("cost_curve"))
+    assert set(views[0].frame["opponents"]) == {"basic", "learned", "pimc"}
+    assert any(v.source == "ass_jokers" for v in views)

@@ -342,18 +342,18 @@ def ass_jokers_claim(result: StudyResult, command: str, first: int) -> Claim | N
                       + ("not clearly different from 0" if rest_kind == "unclear"
                          else "clearly " + ("above" if rest_kind == "positive" else "below")
                          + " 0"))
-        said.append(f"against {_field_words(f)}, of its "
+        said.append(f"Against {_field_words(f)}: it ends {_share_words(ends)} of these games "
+                    f"holding a joker (using them as needed: {_share_words(ends_b)}); of its "
                     f"{interval(total.value, half(total), signed=True)}, those jokers are "
-                    f"{interval(held.value, half(held), signed=True)} and {rest_words} (it "
-                    f"ends {_share_words(ends)} of these games holding a joker, using them "
-                    f"as needed {_share_words(ends_b)})")
+                    f"{interval(held.value, half(held), signed=True)} and {rest_words}.")
     if not parts:
         return None
-    sentence = (f"Where the hoarder's cost comes from with no joker dealt to its seat, at {n} "
+    sentence = (f"Where the hoarder's cost with no joker dealt to its seat comes from, at {n} "
                 "players: every joker it then holds was taken in an ass round (A-7: the taker "
-                "of an ass round takes the cards, jokers included), and the jokers it holds at "
-                "the end (14 minus points each, less those of using them as needed) are, in "
-                "minus points per game: " + "; ".join(said) + ".")
+                "of an ass round takes the cards, jokers included). In minus points per game "
+                "against using them as needed, its cost splits into the jokers it holds at the "
+                "end (14 each, less those of using them as needed) and the rest (what holding "
+                "them back does to the rest of its game). " + " ".join(said))
     return several("jokers-ass-round-jokers", sentence, parts, game=game, study="jokers",
                    question=question("jokers"), command=command)
 

@@ -505,10 +505,45 @@ def joker_verdict(effects: set[str]) -> str:
     return "Not clearly either way."
 
 
-def jokers_finding(result: StudyResult) -> Finding:
+def headline_replication(claims: list[Claim], replica: StudyResult) -> str:
+    """Whether the joker headline (hoarding against using jokers as needed at the headline
+    player count and field) replicated in ``replica``, the same study at another seed: its
+    verdict compared cell by cell as the replication compares every claim
+    (reports/replication.py), and its figure beside the replica's, with their difference and
+    that difference's 95% interval (the two seeds are independent). '' where either has no
+    headline."""
+    from reports.replication import SAME, compare
+
+    mine = next((c for c in claims if c.id.startswith("jokers-hoard-headline-")), None)
+    theirs = next((c for c in jokers_claims(replica)
+                   if c.id.startswith("jokers-hoard-headline-")), None)
+    if mine is None or theirs is None:
+        return ""
+    a, b = mine.cells[0], theirs.cells[0]
+    if (a.players, a.field, a.choice) != (b.players, b.field, b.choice):
+        return ""
+    seed = replica.manifest.get("seed")
+    at = f"master seed {seed}" if seed is not None else "another seed"
+    status = compare([mine], [theirs], seed).statuses[0]
+    d = a.value - b.value
+    hd = math.hypot(half(a), half(b))
+    figures = (f"{interval(a.value, half(a))} here, {interval(b.value, half(b))} at {at} "
+               f"(they differ by {interval(d, hd, signed=True)}")
+    if status != SAME:
+        return (f"The headline did not replicate at {at} ({status}): {figures}).")
+    if abs(d) <= hd:
+        return f"The headline replicated at {at}: {figures}, within chance)."
+    low, high = min(a.low, b.low), max(a.high, b.high)
+    return (f"The headline's verdict replicated at {at}, its figure not within chance: "
+            f"{figures}); both seeds together support {number(low, 1)} to {number(high, 1)} "
+            "minus points per game.")
+
+
+def jokers_finding(result: StudyResult, replica: StudyResult | None = None) -> Finding:
     """Hoarding against using jokers as needed, naming the field: the headline at 4 players
     by jokers dealt and by field, each hoarder at every player count and field, and what
-    strong play does with its jokers."""
+    strong play does with its jokers. With ``replica`` (the same study at another seed) the
+    verdict says whether the headline replicated there (:func:`headline_replication`)."""
     pol = result.table("policies")
     claims = jokers_claims(result)
     if not claims:
@@ -516,6 +551,8 @@ def jokers_finding(result: StudyResult) -> Finding:
     effects = {c.extra["effect"] for c in claims
                if "effect" in c.extra and c.extra.get("policy", "hoard") == "hoard"}
     verdict = joker_verdict(effects)
+    if replica is not None:
+        verdict = " ".join(x for x in (verdict, headline_replication(claims, replica)) if x)
     best = []
     for n in sorted(pol["players"].unique()):
         part = pol[pol["players"] == n].sort_values("mean", kind="stable")
@@ -978,10 +1015,21 @@ def question(study: str) -> str:
     return studies.get(study).question
 
 
-def key_finding(result: StudyResult) -> Finding | None:
-    """The study's one-line answer, or None for a study without one."""
+REPLICATED_FINDINGS = {"jokers"}  # findings that say whether their headline replicated
+
+
+def key_finding(result: StudyResult, replica: Iterable[StudyResult] | None = None
+                ) -> Finding | None:
+    """The study's one-line answer, or None for a study without one. ``replica``: the
+    studies of the same suite at another seed (cardlab study replicate); a finding of
+    REPLICATED_FINDINGS then says whether its headline replicated in the same study there."""
     make = FINDINGS.get(result.study)
-    return make(result) if make else None
+    if not make:
+        return None
+    twin = next((r for r in replica or () if r.study == result.study), None)
+    if twin is not None and result.study in REPLICATED_FINDINGS:
+        return make(result, twin)
+    return make(result)
 
 
 def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]:

@@ -537,3 +537,50 @@ def test_issue43_item9_the_report_shows_the_cost_curve_as_a_figure_and_a_folded_
     assert len(views[0].frame) == len(study.table("cost_curve"))
     assert set(views[0].frame["opponents"]) == {"basic", "learned", "pimc"}
     assert any(v.source == "ass_jokers" for v in views)
+
+
+def test_issue43_item9_the_headline_says_whether_it_replicated_at_another_seed():
+    """Item 9, part 3: the headline's figure is its cell's interval; with a replica (the
+    same study at another seed, cardlab study replicate) the verdict says whether the
+    headline replicated there, by the replication's own comparison, with both figures."""
+    from analyzer.numbers import interval
+    from analyzer.runner.synthetic import SyntheticAssBackend
+    from analyzer.studies.claims import half
+    from analyzer.studies.jokers import run_jokers
+    from reports.findings import jokers_finding, key_finding
+
+    def at(seed, hoard=3.0):
+        backend = SyntheticAssBackend(effects={**JOKER_EFFECTS, "joker-hoarder": hoard})
+        return run_jokers(backend, players=[4], keep=[0, 8], games=300, seed=seed,
+                          strong=())
+
+    first = at(0)
+    assert "replicat" not in jokers_finding(first).verdict
+    replica = at(7)
+    verdict = key_finding(first, [replica]).verdict
+    head = next(c for c in jokers_finding(replica).claims
+                if c.id.startswith("jokers-hoard-headline-"))
+    assert "The headline replicated at master seed 7" in verdict
+    assert interval(head.cells[0].value, half(head.cells[0])) in verdict
+    # the verdict holds on both seeds but the figures are further apart than chance allows
+    assert "its figure not within chance" in key_finding(first, [at(7, 4.5)]).verdict
+    # a replica where hoarding saves: not replicated
+    assert "did not replicate" in key_finding(first, [at(7, -3.0)]).verdict
+
+
+def test_issue43_item9_the_report_built_with_a_replica_says_the_headline_replicated(tmp_path):
+    import json
+
+    from analyzer.runner.synthetic import SyntheticAssBackend
+    from analyzer.studies.jokers import run_jokers
+    from reports.build import write_report
+
+    def at(seed):
+        return run_jokers(SyntheticAssBackend(effects=JOKER_EFFECTS), players=[4], keep=[0, 8],
+                          games=200, seed=seed, strong=(), matches=0)
+
+    index = write_report([at(0)], tmp_path / "rep", None, replica=[at(7)])
+    assert "The headline replicated at master seed 7" in index.read_text()
+    doc = json.loads((tmp_path / "rep" / "data" / "findings.json").read_text())
+    head = [c for c in doc["claims"] if c["id"].startswith("jokers-hoard-headline-")]
+    assert head and head[0]["replicated"] == "same"

@@ -98,7 +98,7 @@ DEFAULT_KEEP = (0, 1, 2, 3, 4, 6, 8, 13)
 STRONG_FIELDS = ("learned", "pimc")
 # the keep-until sweep a slow strong field plays (its deals are few; every k would cost
 # the demo minutes): a few points of the default sweep, the hoarders beside them
-SLOW_KEEP = (2, 4, 8, 13)
+SLOW_KEEP = (4, 8)
 SLOW_SHARE = 20  # a field tagged slow (pimc) plays games // SLOW_SHARE deals per player count
 # deals (in every seat) on which two policies must play identical games to be merged: two
 # keep-until-k policies can agree on a few dozen deals and still differ on hundreds

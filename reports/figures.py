@@ -172,7 +172,7 @@ def curve_positions(curve: pd.DataFrame) -> dict[str, tuple[float, str]]:
     keeps = sorted({int(k) for k in curve["keep"].dropna()}, reverse=True)
     out = {f"keep-until-{k}": (float(i), str(k)) for i, k in enumerate(keeps)}
     out["hoard-normal"] = (len(keeps) + 0.5, "hoard in\nnormal\nrounds")
-    out["hoard"] = (len(keeps) + 1.5, "hoard")
+    out["hoard"] = (len(keeps) + 2.2, "hoarder")
     return out
 
 
@@ -196,10 +196,14 @@ def joker_curve_figure(result: StudyResult, folder: Path) -> FigureInfo | None:
             x = np.array([at[p][0] for p in part["policy"]]) + (i - (len(fields) - 1) / 2) * 0.12
             order = np.argsort(x)
             part, x = part.iloc[order], x[order]
-            ax.errorbar(x, part["cost"], yerr=_errors(part, "cost"), fmt="o-", ms=3,
-                        capsize=2, lw=1, color=f"C{i}",
+            sweep = part["keep"].notna().to_numpy()  # the sweep a line, the hoarders dots
+            ax.errorbar(x[sweep], part["cost"][sweep], yerr=_errors(part[sweep], "cost"),
+                        fmt="o-", ms=3, capsize=2, lw=1, color=f"C{i}",
                         label=f"{f} ({int(part['deals'].max()):,} deals)")
+            ax.errorbar(x[~sweep], part["cost"][~sweep], yerr=_errors(part[~sweep], "cost"),
+                        fmt="D", ms=4, capsize=2, color=f"C{i}")
         ticks = sorted(at.values())
+        ax.axvline(ticks[-3][0] + 0.75, color="grey", lw=0.5, ls=":")
         ax.set_xticks([t for t, _ in ticks], [w for _, w in ticks], fontsize=7)
         ax.axhline(0, color="black", lw=0.8)
         ax.set_title(f"{n} players", fontsize=9)

@@ -18,7 +18,12 @@ Two hoarders are compared with using jokers as needed, everything else equal: ``
 as 1 into an ass round). Their cost is given by the jokers dealt to the seat (0, 1, 2+;
 recomputed exactly from (seed, index): :func:`jokers_dealt`) and by field: the study's field
 and each strong field (default pimc), which plays one seat per deal on a smaller budget for
-a field tagged slow (table ``hoarding``). What pimc and careful do with their jokers (games
+a field tagged slow (table ``hoarding``). How long it is worth holding jokers: every
+keep-until-k policy and each hoarder against using them as needed, per player count and
+field (the strong fields play the sweep too, a slow one only its :data:`SLOW_KEEP` points;
+table ``cost_curve``); where the hoarder's cost with no joker dealt comes from, the jokers it
+ends holding, all taken in ass rounds, and the rest (table ``ass_jokers``). What pimc and
+careful do with their jokers (games
 ending with one in hand, jokers played as fillers, alone, into ass rounds, at which hand
 size) is read from traced games, one seat against the field (table ``habits``).
 
@@ -1061,7 +1066,8 @@ def run_jokers(
         ass_jokers="with no joker dealt to the seat, every joker it holds at the end was "
                    "taken in an ass round (A-7): the hoarder's cost, the part that is those "
                    "jokers (14 each, less as-needed's), and the rest; intervals over deals",
-        strong_design="against a strong field the hoarders and as-needed play one seat per "
+        strong_design="against a strong field the hoarders, as-needed and the keep-until "
+                      "sweep (a slow field: the sweep's points in slow_keep) play one seat per "
                       "deal (seat s on the s-th of n equal blocks of deals), the same deals "
                       "and seats for each; intervals over deals",
         hoarding_buckets="jokers dealt to the policy's seat (0, 1, 2+; 'any': every deal), "

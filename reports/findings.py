@@ -527,15 +527,17 @@ def headline_replication(claims: list[Claim], replica: StudyResult) -> str:
     status = compare([mine], [theirs], seed).statuses[0]
     d = a.value - b.value
     hd = math.hypot(half(a), half(b))
+    within = abs(d) <= hd
     figures = (f"{interval(a.value, half(a))} here, {interval(b.value, half(b))} at {at} "
-               f"(they differ by {interval(d, hd, signed=True)}")
+               f"(they differ by {number(abs(d), 2)}, {'within' if within else 'beyond'} the "
+               f"{number(hd, 2)} that chance allows at 95%)")
     if status != SAME:
-        return (f"The headline did not replicate at {at} ({status}): {figures}).")
-    if abs(d) <= hd:
-        return f"The headline replicated at {at}: {figures}, within chance)."
+        return f"The headline did not replicate at {at} ({status}): {figures}."
+    if within:
+        return f"The headline replicated at {at}: {figures}."
     low, high = min(a.low, b.low), max(a.high, b.high)
     return (f"The headline's verdict replicated at {at}, its figure not within chance: "
-            f"{figures}); both seeds together support {number(low, 1)} to {number(high, 1)} "
+            f"{figures}; both seeds together support {number(low, 1)} to {number(high, 1)} "
             "minus points per game.")
 
 

@@ -78,7 +78,7 @@ def _write_into(studies: list[StudyResult], out: Path,
             json.dumps(result.manifest, indent=2, default=str) + "\n")
         figures = study_figures(result, out / FIGURES)
         command = study_command(result)
-        finding = key_finding(result)
+        finding = key_finding(result, replica)
         if finding is not None:
             finding, withdrawn = vetted(finding, result)
             vetting += withdrawn

@@ -165,13 +165,72 @@ def diff_against(pairs: pd.DataFrame, name: str, ref: str) -> pd.DataFrame:
     return pd.concat([direct, flipped], ignore_index=True)
 
 
+def curve_positions(curve: pd.DataFrame) -> dict[str, tuple[float, str]]:
+    """Policy -> (x, tick label) on the cost curve's axis: cards kept back until k, fewest
+    kept back (largest k) on the left, hoarding in normal rounds only and the hoarder (the
+    extreme) after the smallest k."""
+    keeps = sorted({int(k) for k in curve["keep"].dropna()}, reverse=True)
+    out = {f"keep-until-{k}": (float(i), str(k)) for i, k in enumerate(keeps)}
+    out["hoard-normal"] = (len(keeps) + 0.5, "hoard in\nnormal\nrounds")
+    out["hoard"] = (len(keeps) + 2.2, "hoarder")
+    return out
+
+
+def joker_curve_figure(result: StudyResult, folder: Path) -> FigureInfo | None:
+    """How long is it worth holding jokers: the cost of keeping them back until k cards
+    against using them as needed, one panel per player count, one line per field, 95%
+    error bars (table ``cost_curve``)."""
+    if "cost_curve" not in result.tables or not len(result.table("cost_curve")):
+        return None
+    curve = result.table("cost_curve")
+    at = curve_positions(curve)
+    counts = sorted(int(n) for n in curve["players"].unique())
+    fields = list(dict.fromkeys(curve["field"].astype(str)))
+    fig, axes = _grid(len(counts), width=3.6, height=3.0, max_cols=3)
+    for ax, n in zip(axes, counts, strict=True):
+        for i, f in enumerate(fields):
+            part = curve[(curve["players"] == n) & (curve["field"].astype(str) == f)]
+            part = part[part["policy"].isin(list(at))]
+            if not len(part):
+                continue
+            x = np.array([at[p][0] for p in part["policy"]]) + (i - (len(fields) - 1) / 2) * 0.12
+            order = np.argsort(x)
+            part, x = part.iloc[order], x[order]
+            sweep = part["keep"].notna().to_numpy()  # the sweep a line, the hoarders dots
+            ax.errorbar(x[sweep], part["cost"][sweep], yerr=_errors(part[sweep], "cost"),
+                        fmt="o-", ms=3, capsize=2, lw=1, color=f"C{i}",
+                        label=f"{f} ({int(part['deals'].max()):,} deals)")
+            ax.errorbar(x[~sweep], part["cost"][~sweep], yerr=_errors(part[~sweep], "cost"),
+                        fmt="D", ms=4, capsize=2, color=f"C{i}")
+        ticks = sorted(at.values())
+        ax.axvline(ticks[-3][0] + 0.75, color="grey", lw=0.5, ls=":")
+        ax.set_xticks([t for t, _ in ticks], [w for _, w in ticks], fontsize=7)
+        ax.axhline(0, color="black", lw=0.8)
+        ax.set_title(f"{n} players", fontsize=9)
+        ax.set_xlabel("keep jokers until k cards are left", fontsize=8)
+        ax.set_ylabel("minus points per game\nvs as needed", fontsize=8)
+        ax.legend(fontsize=7, title="opponents", title_fontsize=7)
+    return FigureInfo(_save(fig, folder, "jokers_cost_curve.png"),
+                      "How long is it worth holding jokers?",
+                      "What keeping jokers back until only k cards are left costs against using "
+                      "them as needed (above 0 costs), on the same deals and seats, per player "
+                      "count and opponents; the hoarder (never a joker while number cards "
+                      "remain) is the extreme on the right. Bars: 95% intervals over deals. "
+                      "The slow field (pimc) plays fewer deals and a few points of the sweep.",
+                      wide=True)
+
+
 def jokers_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
-    """The keep-until sweep as lines with bands, and the named policies as paired dots."""
+    """The cost curve per player count and field first; the keep-until sweep as lines with
+    bands, and the named policies as paired dots."""
     pol = result.table("policies")
     pairs = result.table("differences")
     counts = sorted(pol["players"].unique())
     colours = [f"C{i}" for i in range(len(counts))]
     out = []
+    lead = joker_curve_figure(result, folder)
+    if lead is not None:
+        out.append(lead)
 
     sweep = pol[pol["keep"].notna()]
     if len(sweep):

@@ -21,7 +21,7 @@ from analyzer.games.registry import get as game_description
 from analyzer.games.registry import title as game_title
 from analyzer.numbers import count, interval, number, percent
 from analyzer.studies import registry as studies
-from analyzer.studies.claims import statement
+from analyzer.studies.claims import half, statement
 from analyzer.studies.registry import study_game
 from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
@@ -244,10 +244,124 @@ def jokers_claims(result: StudyResult) -> list[Claim]:
                         f"minus points per game against using them as needed ({each}).")
             claims.append(_hoard_claim(f"jokers-{name}-{kind}", sentence, command, name, kind,
                                        cells))
+    source = ass_jokers_claim(result, command, n0)
+    if source is not None:
+        claims.append(source)
     habits = _habits_claim(result, command, n0)
     if habits is not None:
         claims.append(habits)
     return claims
+
+
+def _curve_words(name: str, keep: float) -> str:
+    if name == "hoard":
+        return "never while number cards remain (the hoarder)"
+    if name == "hoard-normal":
+        return "never in normal rounds, thrown into ass rounds"
+    k = int(keep)
+    return "until 1 card is left" if k == 1 else f"until {k} cards are left"
+
+
+def _curve_order(part: pd.DataFrame) -> pd.DataFrame:
+    """Fewest cards kept back first (largest k), then hoarding in normal rounds only, then
+    the hoarder (the extreme)."""
+    rank = {"hoard-normal": 1, "hoard": 2}
+    key = [(rank.get(str(p), 0), -(k if np.isfinite(k) else 0))
+           for p, k in zip(part["policy"], part["keep"].astype(float), strict=True)]
+    return part.iloc[sorted(range(len(part)), key=lambda i: key[i])]
+
+
+def curve_claims(result: StudyResult, command: str, first: int) -> list[Claim]:
+    """How long is it worth holding jokers? Per player count (``first`` first), for each
+    field (the study's, then each strong field), what keeping them back until k cards are
+    left costs against using them as needed on the same deals and seats (table
+    ``cost_curve``), fewest cards kept back first, the hoarder as the extreme: one claim per
+    player count, every figure a cell, each "(not clear)" its cell's ``clear`` test."""
+    t = result.table("cost_curve")
+    game = study_game("jokers")
+    fields = list(dict.fromkeys(t["field"].astype(str)))
+    counts = sorted({int(n) for n in t["players"]}, key=lambda n: (n != first, n))
+    claims = []
+    for n in counts:
+        parts, by_field = [], []
+        for f in fields:
+            part = _curve_order(t[(t["players"] == n) & (t["field"].astype(str) == f)])
+            said = []
+            for r in part.itertuples():
+                kind = difference_kind(float(r.cost_low), float(r.cost_high))
+                reader = probe(game, "jokers", kind, "cost_curve", against=str(r.b),
+                               extra={"key": "policy"})
+                cell = make_cell(reader, result, n, str(r.policy), "cost", field_=f)
+                parts.append((reader, cell))
+                clear = "" if kind != "unclear" else " (not clear)"
+                said.append(f"{_curve_words(str(r.policy), float(r.keep))}: "
+                            f"{interval(cell.value, half(cell), signed=True)}{clear}")
+            if said:
+                deals = int(part["deals"].max())
+                by_field.append(f"Against {_field_words(f)} ({count(deals)} deals): "
+                                + "; ".join(said) + ".")
+        if not parts:
+            continue
+        sentence = (f"How long is it worth holding jokers? At {n} players, keeping them back "
+                    "costs (minus points per game against using them as needed on the same "
+                    "deals and seats): " + " ".join(by_field))
+        claims.append(several(f"jokers-cost-curve-{n}", sentence, parts, game=game,
+                              study="jokers", question=question("jokers"), command=command))
+    return claims
+
+
+def ass_jokers_claim(result: StudyResult, command: str, first: int) -> Claim | None:
+    """Where the hoarder's cost with no joker dealt comes from, field by field at ``first``
+    players (table ``ass_jokers``): with none dealt every joker it holds at the end was
+    taken in an ass round; the part of the cost those jokers are, and the rest, each judged
+    by its own interval."""
+    if "ass_jokers" not in result.tables or not len(result.table("ass_jokers")):
+        return None
+    t = result.table("ass_jokers")
+    n = first if first in set(t["players"]) else int(t["players"].min())
+    game = study_game("jokers")
+    parts, said = [], []
+
+    def cell(kind: str, metric: str, f: str) -> Cell:
+        reader = probe(game, "jokers", kind, "ass_jokers", against="as-needed",
+                       extra={"key": "policy"})
+        got = make_cell(reader, result, n, "hoard", metric, field_=f)
+        parts.append((reader, got))
+        return got
+
+    for r in t[t["players"] == n].itertuples():
+        f = str(r.field)
+        total = cell("value", "cost", f)
+        held = cell(difference_kind(float(r.held_cost_low), float(r.held_cost_high)),
+                    "held_cost", f)
+        rest_kind = difference_kind(float(r.rest_low), float(r.rest_high))
+        rest = cell(rest_kind, "rest", f)
+        ends = cell("value", "ends_holding", f)
+        ends_b = cell("value", "ends_holding_b", f)
+        rest_words = (f"the rest {interval(rest.value, half(rest), signed=True)}, "
+                      + ("not clearly different from 0" if rest_kind == "unclear"
+                         else "clearly " + ("above" if rest_kind == "positive" else "below")
+                         + " 0"))
+        said.append(f"Against {_field_words(f)}: it ends {_share_words(ends)} of these games "
+                    f"holding a joker (using them as needed: {_share_words(ends_b)}); of its "
+                    f"{interval(total.value, half(total), signed=True)}, those jokers are "
+                    f"{interval(held.value, half(held), signed=True)} and {rest_words}.")
+    if not parts:
+        return None
+    sentence = (f"Where the hoarder's cost with no joker dealt to its seat comes from, at {n} "
+                "players: every joker it then holds was taken in an ass round (A-7: the taker "
+                "of an ass round takes the cards, jokers included). In minus points per game "
+                "against using them as needed, its cost splits into the jokers it holds at the "
+                "end (14 each, less those of using them as needed) and the rest (what holding "
+                "them back does to the rest of its game). " + " ".join(said))
+    return several("jokers-ass-round-jokers", sentence, parts, game=game, study="jokers",
+                   question=question("jokers"), command=command)
+
+
+def _share_words(cell: Cell) -> str:
+    if not (math.isfinite(cell.low) and math.isfinite(cell.high)):
+        return percent(cell.value)
+    return f"{percent(cell.value)} [{percent(cell.low)}, {percent(cell.high)}]"
 
 
 def cost_curve_claims(result: StudyResult, command: str, first: int) -> list[Claim]:
@@ -257,6 +371,8 @@ def cost_curve_claims(result: StudyResult, command: str, first: int) -> list[Cla
     hoarder (never a joker while number cards remain) as the extreme: one claim per player
     count on table ``differences``, every figure a cell, "not clear" where its interval
     says so. [] for a study without the sweep."""
+    if "cost_curve" in result.tables and len(result.table("cost_curve")):
+        return curve_claims(result, command, first)
     keep = sorted({int(k) for k in result.manifest.get("keep") or []}, reverse=True)
     pairs = result.table("differences") if "differences" in result.tables else None
     if not keep or pairs is None:
@@ -389,10 +505,47 @@ def joker_verdict(effects: set[str]) -> str:
     return "Not clearly either way."
 
 
-def jokers_finding(result: StudyResult) -> Finding:
+def headline_replication(claims: list[Claim], replica: StudyResult) -> str:
+    """Whether the joker headline (hoarding against using jokers as needed at the headline
+    player count and field) replicated in ``replica``, the same study at another seed: its
+    verdict compared cell by cell as the replication compares every claim
+    (reports/replication.py), and its figure beside the replica's, with their difference and
+    that difference's 95% interval (the two seeds are independent). '' where either has no
+    headline."""
+    from reports.replication import SAME, compare
+
+    mine = next((c for c in claims if c.id.startswith("jokers-hoard-headline-")), None)
+    theirs = next((c for c in jokers_claims(replica)
+                   if c.id.startswith("jokers-hoard-headline-")), None)
+    if mine is None or theirs is None:
+        return ""
+    a, b = mine.cells[0], theirs.cells[0]
+    if (a.players, a.field, a.choice) != (b.players, b.field, b.choice):
+        return ""
+    seed = replica.manifest.get("seed")
+    at = f"master seed {seed}" if seed is not None else "another seed"
+    status = compare([mine], [theirs], seed).statuses[0]
+    d = a.value - b.value
+    hd = math.hypot(half(a), half(b))
+    within = abs(d) <= hd
+    figures = (f"{interval(a.value, half(a))} here, {interval(b.value, half(b))} at {at} "
+               f"(they differ by {number(abs(d), 2)}, {'within' if within else 'beyond'} the "
+               f"{number(hd, 2)} that chance allows at 95%)")
+    if status != SAME:
+        return f"The headline did not replicate at {at} ({status}): {figures}."
+    if within:
+        return f"The headline replicated at {at}: {figures}."
+    low, high = min(a.low, b.low), max(a.high, b.high)
+    return (f"The headline's verdict replicated at {at}, its figure not within chance: "
+            f"{figures}; both seeds together support {number(low, 1)} to {number(high, 1)} "
+            "minus points per game.")
+
+
+def jokers_finding(result: StudyResult, replica: StudyResult | None = None) -> Finding:
     """Hoarding against using jokers as needed, naming the field: the headline at 4 players
     by jokers dealt and by field, each hoarder at every player count and field, and what
-    strong play does with its jokers."""
+    strong play does with its jokers. With ``replica`` (the same study at another seed) the
+    verdict says whether the headline replicated there (:func:`headline_replication`)."""
     pol = result.table("policies")
     claims = jokers_claims(result)
     if not claims:
@@ -400,6 +553,8 @@ def jokers_finding(result: StudyResult) -> Finding:
     effects = {c.extra["effect"] for c in claims
                if "effect" in c.extra and c.extra.get("policy", "hoard") == "hoard"}
     verdict = joker_verdict(effects)
+    if replica is not None:
+        verdict = " ".join(x for x in (verdict, headline_replication(claims, replica)) if x)
     best = []
     for n in sorted(pol["players"].unique()):
         part = pol[pol["players"] == n].sort_values("mean", kind="stable")
@@ -862,10 +1017,21 @@ def question(study: str) -> str:
     return studies.get(study).question
 
 
-def key_finding(result: StudyResult) -> Finding | None:
-    """The study's one-line answer, or None for a study without one."""
+REPLICATED_FINDINGS = {"jokers"}  # findings that say whether their headline replicated
+
+
+def key_finding(result: StudyResult, replica: Iterable[StudyResult] | None = None
+                ) -> Finding | None:
+    """The study's one-line answer, or None for a study without one. ``replica``: the
+    studies of the same suite at another seed (cardlab study replicate); a finding of
+    REPLICATED_FINDINGS then says whether its headline replicated in the same study there."""
     make = FINDINGS.get(result.study)
-    return make(result) if make else None
+    if not make:
+        return None
+    twin = next((r for r in replica or () if r.study == result.study), None)
+    if twin is not None and result.study in REPLICATED_FINDINGS:
+        return make(result, twin)
+    return make(result)
 
 
 def vetted(finding: Finding, result: StudyResult) -> tuple[Finding, list[Alert]]:

@@ -142,3 +142,31 @@ def test_jokers_bad_slow_budgets_are_refused(capsys, tmp_path, args, text):
     err = capsys.readouterr().err
     assert stop.value.code == 2 and err.startswith("error: ") and text in err
     assert not (tmp_path / "o").exists()
+
+
+def test_jokers_with_none_dealt_the_hoarder_differs_only_after_an_ass_round_joker():
+    """Why table ass_jokers reads the hoarder's cost with no joker dealt as ass-round jokers:
+    with none dealt, the hoarder and using jokers as needed play the very same game until
+    the seat takes a joker in an ass round (A-7), so on real games where it takes none the
+    two end alike, and the only jokers the hoarder ends holding were taken in ass rounds."""
+    from analyzer.engines.ass.records import Tracer
+    from analyzer.runner.play import KernelBackend, make_spec
+
+    backend, players, seed = KernelBackend(), 4, 0
+    tracers = {label: Tracer(make_spec(backend, "ass", players,
+                                       [label, "basic", "basic", "basic"], seed))
+               for label in ("joker-hoarder", "heuristic")}
+    dealt = jokers_dealt(seed, np.arange(80), players)[:, 0]
+    took, calm = 0, 0
+    for index in np.flatnonzero(dealt == 0):
+        hoard, _ = tracers["joker-hoarder"].record(int(index))
+        needed, _ = tracers["heuristic"].record(int(index))
+        taken = sum(any("J" in (p.get("cards") or []) for p in rnd["plays"])
+                    for rnd in hoard["rounds"] if rnd["ass_round"] and rnd["winner"] == 0)
+        if taken:
+            took += 1
+        else:
+            calm += 1
+            assert hoard["final_hands"] == needed["final_hands"], index
+            assert "J" not in hoard["final_hands"][0]
+    assert took and calm

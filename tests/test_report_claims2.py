@@ -390,15 +390,48 @@ def test_issue43_item10_the_trump_answer_is_a_decision_table_from_its_cells(tmp_
 
 
 # ------------------------------------------------------------------ 9: a cost curve
-def test_issue43_item9_jokers_lead_with_the_cost_of_holding_them_back_k_cards():
+class _AssWithJokersLeft:
+    """The synthetic Who's the Ass? rows with a ``jokers_left`` column, as the kernel's: the
+    hoarder ends holding a joker on a known share of games (a hashed draw per game and seat),
+    and those jokers are 14 of its minus points there."""
+
+    def __init__(self, **kw):
+        from analyzer.runner.synthetic import SyntheticAssBackend
+
+        self.inner = SyntheticAssBackend(**kw)
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def collect(self, spec, count, start=0):
+        rows = self.inner.collect(spec, count, start)
+        if spec.mode == "matches":
+            return rows
+        label = np.array(spec.strategies, dtype=object)[rows["seat"].to_numpy()]
+        draw = (rows["index"].to_numpy(np.int64) * 7919
+                + rows["seat"].to_numpy(np.int64) * 104729) % 10
+        held = ((label == "joker-hoarder") & (draw < 2)).astype(np.int16)
+        rows["jokers_left"] = held
+        rows["minus_points"] = rows["minus_points"] + 14.0 * held
+        return rows
+
+
+JOKER_EFFECTS = {"joker-hoarder": 3.0, "joker-hoarder:ass_jokers=throw": 1.5,
+                 **{f"hold-jokers:keep={k}": max(0, 8 - k) * 0.4 for k in range(14)}}
+
+
+def _joker_study(backend=None):
     from analyzer.runner.synthetic import SyntheticAssBackend
     from analyzer.studies.jokers import run_jokers
+
+    backend = backend or SyntheticAssBackend(effects=JOKER_EFFECTS)
+    return run_jokers(backend, players=[4, 6], keep=[0, 4, 8], games=300)
+
+
+def test_issue43_item9_jokers_lead_with_the_cost_of_holding_them_back_k_cards():
     from reports.findings import jokers_finding
 
-    effects = {"joker-hoarder": 3.0, "joker-hoarder:ass_jokers=throw": 1.5,
-               **{f"hold-jokers:keep={k}": max(0, 8 - k) * 0.4 for k in range(14)}}
-    study = run_jokers(SyntheticAssBackend(effects=effects), players=[4, 6], keep=[0, 4, 8],
-                       games=300)
+    study = _joker_study()
     finding = jokers_finding(study)
     first = finding.claims[0]
     assert first.id == "jokers-cost-curve-4" and check(first, study) == []
@@ -408,14 +441,76 @@ def test_issue43_item9_jokers_lead_with_the_cost_of_holding_them_back_k_cards():
             < words.index("until 0 cards") < words.index("(the hoarder)"))
     assert any(c.id == "jokers-cost-curve-6" for c in finding.claims)
     # every figure is a cell: a planted difference fails the claim
-    pairs = study.tables["differences"].copy()
-    hit = (pairs["players"] == 4) & pairs["b"].isin(["keep-until-4"]) \
-        | (pairs["players"] == 4) & pairs["a"].isin(["keep-until-4"]) \
-        & (pairs["b"] == "as-needed")
-    pairs.loc[hit & ((pairs["a"] == "as-needed") | (pairs["b"] == "as-needed")),
-              "difference"] += 5
-    planted = StudyResult("jokers", {**study.tables, "differences": pairs}, study.manifest)
+    curve = study.tables["cost_curve"].copy()
+    hit = (curve["players"] == 4) & (curve["policy"] == "keep-until-4") \
+        & (curve["field"] == "basic")
+    curve.loc[hit, ["cost", "cost_low", "cost_high"]] += 5
+    planted = StudyResult("jokers", {**study.tables, "cost_curve": curve}, study.manifest)
     assert check(first, planted) != []
+
+
+def test_issue43_item9_the_cost_curve_is_per_field_and_player_count_on_the_same_deals():
+    """Item 9, part 1: the curve for the study's field and every strong field (learned at the
+    full budget, pimc on its slow budget with a few points of the sweep), each a cell of table
+    cost_curve, paired on the same deals: intervals over deals."""
+    from analyzer.studies.jokers import SLOW_KEEP
+    from reports.findings import jokers_finding
+
+    study = _joker_study()
+    curve = study.table("cost_curve")
+    assert set(curve["field"]) == {"basic", "learned", "pimc"}
+    assert set(curve["players"]) == {4, 6}
+    for (n, f), part in curve.groupby(["players", "field"]):
+        assert "hoard" in set(part["policy"]), (n, f)
+        kept = {int(k) for k in part["keep"].dropna()}
+        assert kept == ({0, 4, 8} & set(SLOW_KEEP) if f == "pimc" else {0, 4, 8}), (n, f)
+        assert (part["clear"] == ((part["cost_low"] > 0) | (part["cost_high"] < 0))).all()
+    basic = curve[(curve["field"] == "basic") & (curve["players"] == 4)]
+    assert (basic["deals"] == 300).all() and (basic["seat_games"] == 1200).all()
+    pimc = curve[curve["field"] == "pimc"]
+    assert (pimc["deals"] < 300).all()  # the slow budget: one seat per deal, few deals
+    # the synthetic hoarder costs 3.0: its interval covers that against every field
+    hoard = curve[curve["policy"] == "hoard"]
+    assert ((hoard["cost_low"] < 3.0) & (hoard["cost_high"] > 3.0)).all()
+    first = jokers_finding(study).claims[0]
+    assert {c.field for c in first.cells} == {"basic", "learned", "pimc"}
+    assert first.sentence.index("Against basic") < first.sentence.index("Against learned") \
+        < first.sentence.index("Against pimc")
+    # "(not clear)" is the clear column's word, cell by cell
+    for c in first.cells:
+        row = curve[(curve["players"] == 4) & (curve["field"] == c.field)
+                    & (curve["policy"] == c.choice)].iloc[0]
+        assert (c.low > 0 or c.high < 0) == bool(row["clear"])
+    assert first.sentence.count("(not clear)") == sum(
+        not bool(x) for x in curve[curve["players"] == 4]["clear"])
+
+
+def test_issue43_item9_the_hoarders_no_joker_cost_is_split_into_ass_round_jokers():
+    """Item 9, part 2: with no joker dealt, the jokers the hoarder holds at the end came
+    from ass rounds; table ass_jokers splits its cost into those jokers (14 each, less
+    as-needed's) and the rest, field by field, and a claim renders it from those cells."""
+    from reports.findings import jokers_finding
+
+    study = _joker_study(_AssWithJokersLeft(effects=JOKER_EFFECTS))
+    t = study.table("ass_jokers")
+    assert set(t["field"]) == {"basic", "learned", "pimc"} and set(t["players"]) == {4, 6}
+    hoarding = study.table("hoarding")
+    for r in t.itertuples():
+        h = hoarding[(hoarding["players"] == r.players) & (hoarding["field"] == r.field)
+                     & (hoarding["a"] == "hoard") & (hoarding["jokers_dealt"] == "0")]
+        assert np.isclose(r.cost, float(h["cost"].iloc[0]))  # the same seat-games
+        assert np.isclose(r.held_cost + r.rest, r.cost)
+        assert 0.1 < r.ends_holding < 0.3 and r.ends_holding_b == 0
+        assert np.isclose(r.held_cost, 14 * r.ends_holding, atol=1e-9)
+    claim = next(c for c in jokers_finding(study).claims if c.id == "jokers-ass-round-jokers")
+    assert check(claim, study) == []
+    assert {c.field for c in claim.cells} == {"basic", "learned", "pimc"}
+    assert "ass round" in claim.sentence
+    planted = t.copy()
+    planted.loc[planted["field"] == "pimc", ["held_cost", "held_cost_low",
+                                             "held_cost_high"]] += 50
+    again = StudyResult("jokers", {**study.tables, "ass_jokers": planted}, study.manifest)
+    assert check(claim, again) != []
 
 
 def test_issue43_item5_the_joker_verdict_says_it_depends_only_on_opposite_clear_signs():
@@ -429,3 +524,63 @@ def test_issue43_item5_the_joker_verdict_says_it_depends_only_on_opposite_clear_
     assert joker_verdict({"unclear"}) == "Not clearly either way."
     assert "depends" in joker_verdict({"positive", "negative"})
     assert "depends" in joker_verdict({"positive", "negative", "unclear"})
+
+
+def test_issue43_item9_the_report_shows_the_cost_curve_as_a_figure_and_a_folded_table(tmp_path):
+    from reports.views import study_figures, study_views
+
+    study = _joker_study(_AssWithJokersLeft(effects=JOKER_EFFECTS))
+    figures = study_figures(study, tmp_path)
+    assert figures[0].file == "jokers_cost_curve.png" and (tmp_path / figures[0].file).exists()
+    views = study_views(study)
+    assert views[0].source == "cost_curve"
+    assert len(views[0].frame) == len(study.table("cost_curve"))
+    assert set(views[0].frame["opponents"]) == {"basic", "learned", "pimc"}
+    assert any(v.source == "ass_jokers" for v in views)
+
+
+def test_issue43_item9_the_headline_says_whether_it_replicated_at_another_seed():
+    """Item 9, part 3: the headline's figure is its cell's interval; with a replica (the
+    same study at another seed, cardlab study replicate) the verdict says whether the
+    headline replicated there, by the replication's own comparison, with both figures."""
+    from analyzer.numbers import interval
+    from analyzer.runner.synthetic import SyntheticAssBackend
+    from analyzer.studies.claims import half
+    from analyzer.studies.jokers import run_jokers
+    from reports.findings import jokers_finding, key_finding
+
+    def at(seed, hoard=3.0):
+        backend = SyntheticAssBackend(effects={**JOKER_EFFECTS, "joker-hoarder": hoard})
+        return run_jokers(backend, players=[4], keep=[0, 8], games=300, seed=seed,
+                          strong=())
+
+    first = at(0)
+    assert "replicat" not in jokers_finding(first).verdict
+    replica = at(7)
+    verdict = key_finding(first, [replica]).verdict
+    head = next(c for c in jokers_finding(replica).claims
+                if c.id.startswith("jokers-hoard-headline-"))
+    assert "The headline replicated at master seed 7" in verdict
+    assert interval(head.cells[0].value, half(head.cells[0])) in verdict
+    # the verdict holds on both seeds but the figures are further apart than chance allows
+    assert "its figure not within chance" in key_finding(first, [at(7, 4.5)]).verdict
+    # a replica where hoarding saves: not replicated
+    assert "did not replicate" in key_finding(first, [at(7, -3.0)]).verdict
+
+
+def test_issue43_item9_the_report_built_with_a_replica_says_the_headline_replicated(tmp_path):
+    import json
+
+    from analyzer.runner.synthetic import SyntheticAssBackend
+    from analyzer.studies.jokers import run_jokers
+    from reports.build import write_report
+
+    def at(seed):
+        return run_jokers(SyntheticAssBackend(effects=JOKER_EFFECTS), players=[4], keep=[0, 8],
+                          games=200, seed=seed, strong=(), matches=0)
+
+    index = write_report([at(0)], tmp_path / "rep", None, replica=[at(7)])
+    assert "The headline replicated at master seed 7" in index.read_text()
+    doc = json.loads((tmp_path / "rep" / "data" / "findings.json").read_text())
+    head = [c for c in doc["claims"] if c["id"].startswith("jokers-hoard-headline-")]
+    assert head and head[0]["replicated"] == "same"

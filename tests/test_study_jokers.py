@@ -41,8 +41,11 @@ def test_every_policy_plays_every_seat_of_every_deal(synthetic):
     n4 = pol[pol["players"] == 4]
     assert (n4["games"] == 600 * 4).all() and (n4["deals"] == 600).all()
     # 8 policies x (4 + 6) seats, one run each, for games and for matches; against each strong
-    # field (learned, pimc) the two hoarders and as-needed, one run per seat
-    assert backend.calls == 2 * 8 * 10 + 2 * 3 * 10 == len(result.manifest["runs"])
+    # field the two hoarders, as-needed and the keep-until sweep, one run per seat: learned
+    # the whole sweep (0, 4, 8), pimc (slow) the sweep's points in SLOW_KEEP (4, 8)
+    assert backend.calls == 2 * 8 * 10 + (3 + 3) * 10 + (3 + 2) * 10 \
+        == len(result.manifest["runs"])
+    assert result.manifest["slow_keep"] == [4, 8]
     best = pol[pol["players"] == 6].sort_values("mean").iloc[0]
     assert best["strategy"] in ("dump", "keep-until-4")  # the two with effect 0
 

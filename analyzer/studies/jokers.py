@@ -18,7 +18,12 @@ Two hoarders are compared with using jokers as needed, everything else equal: ``
 as 1 into an ass round). Their cost is given by the jokers dealt to the seat (0, 1, 2+;
 recomputed exactly from (seed, index): :func:`jokers_dealt`) and by field: the study's field
 and each strong field (default pimc), which plays one seat per deal on a smaller budget for
-a field tagged slow (table ``hoarding``). What pimc and careful do with their jokers (games
+a field tagged slow (table ``hoarding``). How long it is worth holding jokers: every
+keep-until-k policy and each hoarder against using them as needed, per player count and
+field (the strong fields play the sweep too, a slow one only its :data:`SLOW_KEEP` points;
+table ``cost_curve``); where the hoarder's cost with no joker dealt comes from, the jokers it
+ends holding, all taken in ass rounds, and the rest (table ``ass_jokers``). What pimc and
+careful do with their jokers (games
 ending with one in hand, jokers played as fillers, alone, into ass rounds, at which hand
 size) is read from traced games, one seat against the field (table ``habits``).
 
@@ -96,6 +101,9 @@ DEFAULT_KEEP = (0, 1, 2, 3, 4, 6, 8, 13)
 # strong opponents the hoarders also meet (one seat per deal): learned (fast) at the full
 # budget, pimc (the strongest reference, tagged slow) at its slow share
 STRONG_FIELDS = ("learned", "pimc")
+# the keep-until sweep a slow strong field plays (its deals are few; every k would cost
+# the demo minutes): a few points of the default sweep, the hoarders beside them
+SLOW_KEEP = (4, 8)
 SLOW_SHARE = 20  # a field tagged slow (pimc) plays games // SLOW_SHARE deals per player count
 # deals (in every seat) on which two policies must play identical games to be merged: two
 # keep-until-k policies can agree on a few dozen deals and still differ on hundreds
@@ -278,6 +286,78 @@ def hoarding_table(table: pd.DataFrame, players: int, field: str, seed: int, lev
                          "deals": int(deals.size), "cost": value, "cost_low": low,
                          "cost_high": high, "half": (high - low) / 2})
     return pd.DataFrame(rows)
+
+
+CURVE_B = "as-needed"  # what the cost curve is taken against
+JOKER_POINTS = 14  # a joker left in hand at the end (A-10)
+
+
+def cost_curve_table(table: pd.DataFrame, players: int, field: str, pols: Sequence[Policy],
+                     level: float, design: str = "every seat") -> pd.DataFrame:
+    """How long is it worth holding jokers: each keep-until-k policy and each hoarder
+    against using jokers as needed, paired on the same (deal, seat), intervals over deals
+    (the unit randomised; a deal contributes the seats it was played in). ``clear``: the 95%
+    interval excludes 0 (the test every sentence on a cell of this table uses)."""
+    rows = []
+    curve = [p for p in pols if p.keep is not None] + [p for p in pols if p.name in HOARDERS]
+    for pol in curve:
+        d = seat_costs(table, pol.name, CURVE_B)
+        if not len(d):
+            continue
+        deals, pos = np.unique(d["index"].to_numpy(), return_inverse=True)
+        num = np.bincount(pos, weights=d["cost"].to_numpy(), minlength=deals.size)
+        den = np.bincount(pos, minlength=deals.size).astype(np.float64)
+        value, low, high = ratio_interval(num, den, level)
+        rows.append({"players": players, "field": field, "design": design,
+                     "policy": pol.name, "keep": np.nan if pol.keep is None else pol.keep,
+                     "b": CURVE_B, "cost": value, "cost_low": low, "cost_high": high,
+                     "half": (high - low) / 2, "clear": bool(low > 0 or high < 0),
+                     "deals": int(deals.size), "seat_games": int(len(d))})
+    return pd.DataFrame(rows)
+
+
+def ass_jokers_table(table: pd.DataFrame, players: int, field: str, seed: int, level: float,
+                     per_player: int | None = None, design: str = "every seat"
+                     ) -> pd.DataFrame:
+    """Where the hoarder's cost with no joker dealt comes from. With none dealt, every joker
+    the seat holds was taken in an ass round (A-7: the taker of an ass round takes the
+    cards, jokers included), so the jokers it holds at the end (``jokers_left``) are ass-round
+    jokers. Per (deal, seat) with no joker dealt, paired with using jokers as needed: the
+    hoarder's cost, the part of it that is those jokers (14 minus points each, less the
+    as-needed player's), the rest, and the shares of seat-games that end holding one. Intervals
+    over deals; empty where the rows have no ``jokers_left``."""
+    if "jokers_left" not in table:
+        return pd.DataFrame()
+    keys = ["index", "seat"]
+    a = table[table["strategy"] == "hoard"][keys + [VALUE, "jokers_left"]]
+    b = table[table["strategy"] == CURVE_B][keys + [VALUE, "jokers_left"]]
+    both = a.merge(b, on=keys, suffixes=("_a", "_b"))
+    if not len(both):
+        return pd.DataFrame()
+    deals, pos = np.unique(both["index"].to_numpy(), return_inverse=True)
+    dealt = jokers_dealt(seed, deals, players, per_player)[pos, both["seat"].to_numpy()]
+    none = dealt == 0
+    if none.sum() < 2:
+        return pd.DataFrame()
+    held_a = both["jokers_left_a"].to_numpy(np.float64)
+    held_b = both["jokers_left_b"].to_numpy(np.float64)
+    cost = (both[f"{VALUE}_a"] - both[f"{VALUE}_b"]).to_numpy(np.float64)
+    jokers = JOKER_POINTS * (held_a - held_b)
+    den = np.bincount(pos, weights=none.astype(np.float64), minlength=deals.size)
+
+    def per_deal(x: np.ndarray) -> np.ndarray:
+        return np.bincount(pos, weights=np.where(none, x, 0.0), minlength=deals.size)
+
+    row = {"players": players, "field": field, "design": design, "policy": "hoard",
+           "b": CURVE_B, "jokers_dealt": "0", "seat_games": int(none.sum()),
+           "deals": int((den > 0).sum())}
+    for name, x in (("cost", cost), ("held_cost", jokers), ("rest", cost - jokers)):
+        v, lo, hi = ratio_interval(per_deal(x), den, level)
+        row.update({name: v, f"{name}_low": lo, f"{name}_high": hi})
+    for name, x in (("ends_holding", held_a > 0), ("ends_holding_b", held_b > 0)):
+        v, lo, hi = share_interval(per_deal(x.astype(np.float64)), den, level)
+        row.update({name: v, f"{name}_low": lo, f"{name}_high": hi})
+    return pd.DataFrame([row])
 
 
 def block_policies(
@@ -882,10 +962,13 @@ def run_jokers(
     pols = policies(keep)
     verbs = {p.name: p.verb for p in pols}
     order = [p.name for p in pols]
-    strong_pols = [p for p in pols if p.name in (*HOARDERS, "as-needed")]
+    strong_pols = [p for p in pols if p.name in (*HOARDERS, "as-needed") or p.keep is not None]
+    slow_pols = [p for p in strong_pols if p.keep is None or p.keep in SLOW_KEEP]
+    if not any(p.keep is not None for p in slow_pols):  # a sweep without SLOW_KEEP's points
+        slow_pols = strong_pols
     t0 = time.perf_counter()
     rankings, pair_tables, specs, win_tables, win_pairs = [], [], [], [], []
-    hoarding, habits = [], []
+    hoarding, habits, curves, ass_jokers = [], [], [], []
     probe_deals = 0
     for n in players:
         games_table, run_specs = play_policies(backend, n, seat_field(field_labels, n), pols,
@@ -893,6 +976,8 @@ def run_jokers(
         specs.extend(run_specs)
         per_player = int(run_specs[0]["rules"].get("per_player", 0)) or None
         hoarding.append(hoarding_table(games_table, n, field_name, seed, level, per_player))
+        curves.append(cost_curve_table(games_table, n, field_name, pols, level))
+        ass_jokers.append(ass_jokers_table(games_table, n, field_name, seed, level, per_player))
         rank = duplicate_ranking(games_table, VALUE, lower_is_better=True, level=level,
                                  order=order)
         rank.insert(0, "players", n)
@@ -925,12 +1010,18 @@ def run_jokers(
             versus.insert(0, "players", n)
             win_pairs.append(versus)
         for f in strong_labels:
-            count = slow_games if is_slow(GAME, f) else games
-            strong_table, strong_specs = block_policies(backend, n, seat_field([f], n),
-                                                        strong_pols, count, seed)
+            slow = is_slow(GAME, f)
+            count = slow_games if slow else games
+            strong_table, strong_specs = block_policies(
+                backend, n, seat_field([f], n), slow_pols if slow else strong_pols, count,
+                seed)
             specs.extend(strong_specs)
             hoarding.append(hoarding_table(strong_table, n, f, seed, level, per_player,
                                            design="one seat per deal"))
+            curves.append(cost_curve_table(strong_table, n, f, strong_pols, level,
+                                           design="one seat per deal"))
+            ass_jokers.append(ass_jokers_table(strong_table, n, f, seed, level, per_player,
+                                               design="one seat per deal"))
         for h, label in zip(habit_players, habit_labels, strict=True):
             traced = trace_games(backend, n, seat_field(field_labels, n), label, habit_games,
                                  seed)
@@ -942,7 +1033,10 @@ def run_jokers(
     ranking = pd.concat(rankings, ignore_index=True)
     pairs = pd.concat(pair_tables, ignore_index=True)
     hoard_table = pd.concat(hoarding, ignore_index=True)
-    tables = {"policies": ranking, "differences": pairs, "hoarding": hoard_table}
+    tables = {"policies": ranking, "differences": pairs, "hoarding": hoard_table,
+              "cost_curve": pd.concat(curves, ignore_index=True)}
+    if any(len(t) for t in ass_jokers):
+        tables["ass_jokers"] = pd.concat([t for t in ass_jokers if len(t)], ignore_index=True)
     if habits:
         tables["habits"] = pd.DataFrame(habits)
     match_wins = None
@@ -965,7 +1059,15 @@ def run_jokers(
         identity_probe=f"policies merged as identical play identical games in every seat "
                        f"of at least {IDENTITY_PROBE} deals (or are the same strategy)",
         strong_fields=strong_labels, slow_games=slow_games,
-        strong_design="against a strong field the hoarders and as-needed play one seat per "
+        slow_keep=sorted({p.keep for p in slow_pols if p.keep is not None}),
+        cost_curve="each keep-until-k policy and each hoarder minus using jokers as needed, "
+                   "paired on the same (deal, seat), per player count and field; intervals "
+                   "over deals; clear: the 95% interval excludes 0",
+        ass_jokers="with no joker dealt to the seat, every joker it holds at the end was "
+                   "taken in an ass round (A-7): the hoarder's cost, the part that is those "
+                   "jokers (14 each, less as-needed's), and the rest; intervals over deals",
+        strong_design="against a strong field the hoarders, as-needed and the keep-until "
+                      "sweep (a slow field: the sweep's points in slow_keep) play one seat per "
                       "deal (seat s on the s-th of n equal blocks of deals), the same deals "
                       "and seats for each; intervals over deals",
         hoarding_buckets="jokers dealt to the policy's seat (0, 1, 2+; 'any': every deal), "

@@ -199,10 +199,12 @@ def study_jokers(
     matches: int = opt.matches(None, "Matches per player count for the chance to win a match "
                                      "(K = players games each; default games / 20; 0 to "
                                      "skip)."),
-    strong_field: list[str] = opt.strong_field("Strong opponents the two hoarders also meet, "
-                                               "one seat per deal; repeat. Default: learned "
-                                               "(on --games) and pimc (on --slow-games); "
-                                               "none: no strong field."),
+    strong_field: list[str] = opt.strong_field("Strong opponents the joker policies also "
+                                               "meet (the keep-until sweep and the two "
+                                               "hoarders; a slow field plays keep-until 4 and 8 "
+                                               "only), one seat per deal; repeat. Default: "
+                                               "learned (on --games) and pimc (on "
+                                               "--slow-games); none: no strong field."),
     slow_games: int = opt.slow_games("Deals per player count against a field tagged slow "
                                      "(pimc, a few hundred games/s). Default: --games / 20, at "
                                      "least 10."),

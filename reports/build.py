@@ -99,7 +99,7 @@ def _write_into(studies: list[StudyResult], out: Path,
     document = findings_document(claims)
     if replica is not None:
         from reports.findings import Alert
-        from reports.replication import compare, replica_seed, suite_claims
+        from reports.replication import compare, replica_seed
 
         replicated = compare(claims, suite_claims(replica), replica_seed(replica))
         for saved, status in zip(document["claims"], replicated.statuses, strict=True):
@@ -122,3 +122,23 @@ def _sample(sample: Any, out: Path) -> SampleGame | None:
         page.parent.mkdir(parents=True, exist_ok=True)
         page.write_text(viewer_html(drawn.record), encoding="utf-8")
     return drawn
+
+
+def suite_claims(studies: list) -> list:
+    """Every claim a report of ``studies`` writes to data/findings.json, in its order: each
+    study's key finding, then its own sentences, those that hold (here, not in
+    reports/replication.py, which reports/findings.py reads: no import cycle)."""
+    claims: list = []
+    for result in studies:
+        finding = key_finding(result)
+        if finding is not None:
+            claims += vetted(finding, result)[0].claims
+        claims += vetted_study(result)[0]
+    return claims
+
+
+def compare_suites(first: list, replica: list):
+    """The claims of the suite ``first`` compared with those of ``replica``."""
+    from reports.replication import compare, replica_seed
+
+    return compare(suite_claims(first), suite_claims(replica), replica_seed(replica))

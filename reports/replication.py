@@ -143,29 +143,10 @@ def table_lines(result: Replication) -> list[str]:
     return [f"{s:<{width}}  {counts[s]:>5}" for s in ORDER]
 
 
-def suite_claims(studies: list) -> list[Claim]:
-    """Every claim a report of ``studies`` writes to data/findings.json, in its order: each
-    study's key finding, then its own sentences, those that hold (reports/build.py)."""
-    from reports.findings import key_finding, vetted, vetted_study
-
-    claims: list[Claim] = []
-    for result in studies:
-        finding = key_finding(result)
-        if finding is not None:
-            claims += vetted(finding, result)[0].claims
-        claims += vetted_study(result)[0]
-    return claims
-
-
 def replica_seed(studies: list) -> int | None:
     """The master seed the replica's studies played (None where they differ)."""
     seeds = {s.manifest.get("seed") for s in studies}
     return int(next(iter(seeds))) if len(seeds) == 1 and None not in seeds else None
-
-
-def compare_suites(first: list, replica: list) -> Replication:
-    """The claims of the suite ``first`` compared with those of ``replica``."""
-    return compare(suite_claims(first), suite_claims(replica), replica_seed(replica))
 
 
 def rerun_commands(studies: list, out: str, seed: int) -> list[list[str]]:

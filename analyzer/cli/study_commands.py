@@ -409,7 +409,8 @@ def study_replicate(
     unclear, clearly one way vs clearly the other (must be 0)."""
     from analyzer.seeds import MAX_SEED
     from analyzer.studies.results import find_studies
-    from reports.replication import compare_suites, rerun_commands, table_lines
+    from reports.build import compare_suites
+    from reports.replication import rerun_commands, table_lines
 
     if not 0 <= seed <= MAX_SEED:
         raise CardlabError(f"--seed must be 0 to {MAX_SEED}; got {seed}")

@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 CHROMIUM_FLAGS = (
@@ -230,6 +230,7 @@ window.addEventListener('load', function () {
   function key(k) {
     document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
   }
+  var start = document.getElementById('count').textContent;
   var seen = [];
   var counts = [];
   function note() { seen.push(shown());
@@ -245,12 +246,24 @@ window.addEventListener('load', function () {
   var out = document.createElement('pre');
   out.id = 'cardlab-probe';
   out.textContent = JSON.stringify({
-    shown: seen, counts: counts, errors: window.__cardlabErrors,
+    shown: seen, counts: counts, start: start, hash: location.hash,
+    errors: window.__cardlabErrors,
     fetched: performance.getEntriesByType('resource').map(function (e) { return e.name; }),
     all_hands: (document.getElementById('all') || {}).textContent || '',
     seats: document.querySelectorAll('#seats .seat').length,
     cards: document.querySelectorAll('#seats .c').length,
     bars: document.querySelectorAll('.bar').length,
+    graph: document.querySelectorAll('#graph polyline').length,
+    jumps: Array.prototype.map.call(document.querySelectorAll('#mistakes .jump'),
+                                    function (b) { return b.textContent; }),
+    jumped: (function () {
+      var b = document.querySelector('#mistakes .jump');
+      if (!b) { return ''; }
+      b.click();
+      return document.getElementById('count').textContent + '|' + location.hash;
+    }()),
+    summary: Array.prototype.map.call(document.querySelectorAll('#mistakes .seat-sum > p'),
+                                      function (p) { return p.textContent; }),
     width: window.innerWidth,
     overflow: Math.max(root.scrollWidth, document.body.scrollWidth) - window.innerWidth});
   parent.postMessage(out.textContent, '*');
@@ -260,7 +273,7 @@ window.addEventListener('load', function () {
 # The page is opened in a frame of the width asked for (a browser window is at least 500
 # pixels wide); the probe inside it posts its answer to this host page, whose DOM is dumped.
 _VIEWER_HOST = """<!DOCTYPE html><html><body style="margin:0">
-<iframe src="viewer.html" style="width:__W__px;height:900px;border:0"></iframe>
+<iframe src="viewer.html__FRAGMENT__" style="width:__W__px;height:900px;border:0"></iframe>
 <script>
 window.addEventListener('message', function (e) {
   var out = document.createElement('pre');
@@ -276,7 +289,11 @@ class ViewerResult:
     """What the browser saw of a viewer page: what was shown after each of the probe's
     steps (start, next button, right arrow, left arrow, End, back button, Home) and the step
     counter then, script errors and console errors, URLs fetched, seats and cards drawn,
-    annotation bars shown at the start, the window width and the sideways overflow."""
+    annotation bars shown at the start, the window width and the sideways overflow; with
+    annotations, the evaluation graph's lines (one a seat), the mistake buttons, the step
+    counter and the address's fragment after clicking the first of them, the seats'
+    summaries, and the fragment after the probe's steps (``hash``). ``start`` is the step
+    counter as the page opened (at ``fragment``, when one is given)."""
 
     shown: list[str]
     counts: list[str]
@@ -288,10 +305,16 @@ class ViewerResult:
     bars: int
     width: int
     overflow: int
+    start: str = ""
+    graph: int = 0
+    jumps: list[str] = field(default_factory=list)
+    jumped: str = ""
+    summary: list[str] = field(default_factory=list)
+    hash: str = ""
 
 
 def viewer_check(page: str | Path, chromium: str | None = None, width: int = 1280,
-                 timeout: float = 90.0) -> ViewerResult:
+                 timeout: float = 90.0, fragment: str = "") -> ViewerResult:
     """Open a copy of the viewer page ``page``, alone in an empty folder, in headless
     Chromium, in a frame ``width`` pixels wide; step through it with its buttons and the
     keyboard and report what it showed (see ViewerResult). The page itself is left as it is."""
@@ -305,7 +328,9 @@ def viewer_check(page: str | Path, chromium: str | None = None, width: int = 128
         copy = Path(tmp) / "viewer.html"
         copy.write_text(text, encoding="utf-8")
         host = Path(tmp) / "host.html"
-        host.write_text(_VIEWER_HOST.replace("__W__", str(int(width))), encoding="utf-8")
+        frag = "#" + quote(fragment.lstrip("#")) if fragment else ""
+        host.write_text(_VIEWER_HOST.replace("__W__", str(int(width)))
+                        .replace("__FRAGMENT__", frag), encoding="utf-8")
         profile = Path(tmp) / "profile"
         proc = subprocess.run(
             [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
@@ -327,4 +352,6 @@ def viewer_check(page: str | Path, chromium: str | None = None, width: int = 128
     return ViewerResult(list(data["shown"]), list(data["counts"]),
                         list(data["errors"]) + logged, list(data["fetched"]),
                         str(data["all_hands"]), int(data["seats"]), int(data["cards"]),
-                        int(data["bars"]), int(data["width"]), int(data["overflow"]))
+                        int(data["bars"]), int(data["width"]), int(data["overflow"]),
+                        str(data["start"]), int(data["graph"]), list(data["jumps"]),
+                        str(data["jumped"]), list(data["summary"]), str(data["hash"]))

@@ -38,7 +38,14 @@ _CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
 _PROBE = """
 <script>
 window.addEventListener('load', function () {
+  var root = document.documentElement;
+  var height = Math.max(root.scrollHeight, document.body.scrollHeight);  // as it opens
+  Array.prototype.forEach.call(document.querySelectorAll('details'), function (d) {
+    d.open = true; });  // then everything unfolded: what a reader can reach
+  var full = Math.max(root.scrollHeight, document.body.scrollHeight);
   var imgs = Array.prototype.slice.call(document.images);
+  var scale = imgs.filter(function (i) { return i.naturalWidth > 0; })
+    .map(function (i) { return i.getBoundingClientRect().width / i.naturalWidth; });
   var broken = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); })
                    .map(function (i) { return i.getAttribute('src'); });
   var embedded = imgs.filter(function (i) {
@@ -48,7 +55,6 @@ window.addEventListener('load', function () {
   var unresolved = toc.map(function (a) { return a.getAttribute('href'); })
     .filter(function (h) { return !(h && h.charAt(0) === '#' &&
                                      document.getElementById(h.slice(1))); });
-  var root = document.documentElement;
   var samples = Array.prototype.slice.call(document.querySelectorAll('table.game'))
     .filter(function (t) { return t.offsetHeight > 50 && t.querySelectorAll('.c').length > 10; });
   var out = document.createElement('pre');
@@ -58,8 +64,10 @@ window.addEventListener('load', function () {
     embedded: embedded, toc: toc.length, unresolved: unresolved,
     findings: document.querySelectorAll('#findings > ol > li').length,
     samples: samples.length, width: window.innerWidth,
+    height: height, full: full, scale: scale.length ? Math.min.apply(null, scale) : 0,
     overflow: Math.max(root.scrollWidth, document.body.scrollWidth) - window.innerWidth});
   document.body.appendChild(out);
+  if (parent !== window) { parent.postMessage(out.textContent, '*'); }
 });
 </script>
 """
@@ -143,7 +151,8 @@ def find_chromium() -> str | None:
 class BrowserResult:
     """What the browser saw: images on the page, those that failed, every URL fetched, and
     the layout: table-of-contents links without a target, key findings and sample games
-    drawn, and how many pixels the page is wider than the window (0: no sideways scroll)."""
+    drawn, how many pixels the page is wider than the window (0: no sideways scroll), its
+    height folded and unfolded, and the smallest scale an image is shown at."""
 
     images: int
     broken: list[str]
@@ -156,6 +165,9 @@ class BrowserResult:
     samples: int = 0
     width: int = 0
     overflow: int = 0
+    height: int = 0
+    full: int = 0
+    scale: float = 0.0
 
     def outside(self, folder: str | Path) -> list[str]:
         """Fetched URLs that are not files inside ``folder``."""
@@ -172,7 +184,11 @@ class BrowserResult:
 def browser_check(folder: str | Path, chromium: str | None = None,
                   timeout: float = 90.0, width: int = 1280) -> BrowserResult:
     """Open ``folder``/index.html in headless Chromium, ``width`` pixels wide, and report
-    what loaded and how it was laid out.
+    what loaded and how it was laid out (``height``: the page's height in pixels as it
+    opens, its ``<details>`` folded; then every ``<details>`` is opened: ``full``, the height
+    unfolded, and ``scale``, the smallest ratio of an image's shown width to its own; the
+    other counts are taken unfolded too). Below 500 pixels (a phone; a browser window
+    is at least 500 wide) the page is opened in a frame of that width.
 
     Raises RuntimeError when no browser is found or the page gives no answer.
     """
@@ -183,16 +199,24 @@ def browser_check(folder: str | Path, chromium: str | None = None,
     page = (folder / "index.html").read_text(encoding="utf-8")
     probe = folder / "_cardlab_check.html"  # same folder, so relative links resolve the same
     probe.write_text(page.replace("</body>", _PROBE + "</body>", 1), encoding="utf-8")
+    host = folder / "_cardlab_host.html"
+    opened = probe
+    if width < 500:
+        host.write_text(_VIEWER_HOST.replace("viewer.html__FRAGMENT__", probe.name)
+                        .replace("__W__", str(int(width))), encoding="utf-8")
+        opened = host
     try:
         with tempfile.TemporaryDirectory(prefix="cardlab-chromium-") as profile:
             proc = subprocess.run(
                 [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-                 f"--window-size={width},1000",
-                 "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
+                 f"--window-size={width if width >= 500 else 540},1000",
+                 "--allow-file-access-from-files",
+                 "--virtual-time-budget=10000", "--dump-dom", opened.as_uri()],
                 capture_output=True, text=True, timeout=timeout, check=False,
             )
     finally:
         probe.unlink(missing_ok=True)
+        host.unlink(missing_ok=True)
     found = re.search(r'<pre id="cardlab-probe">(.*?)</pre>', proc.stdout, re.S)
     if not found:
         tail = proc.stderr.strip().splitlines()[-3:]
@@ -204,7 +228,8 @@ def browser_check(folder: str | Path, chromium: str | None = None,
     return BrowserResult(
         int(data["images"]), list(data["broken"]), list(data["fetched"]), str(data["page"]),
         int(data["embedded"]), int(data["toc"]), list(data["unresolved"]),
-        int(data["findings"]), int(data["samples"]), int(data["width"]), int(data["overflow"]))
+        int(data["findings"]), int(data["samples"]), int(data["width"]), int(data["overflow"]),
+        int(data["height"]), int(data["full"]), float(data["scale"]))
 
 
 # ------------------------------------------------------------------------ the game viewer

@@ -627,8 +627,9 @@ _JS = r"""
       '" stroke="#999"/><line x1="' + L + '" y1="' + (H - B) + '" x2="' + (W - R) + '" y2="' +
       (H - B) + '" stroke="#999"/>';
     var top = data.lower_is_better ? lo : hi, bottom = data.lower_is_better ? hi : lo;
-    svg += '<text x="2" y="' + (T + 10) + '" font-size="12">' + fmt(top) + '</text>' +
-      '<text x="2" y="' + (H - B) + '" font-size="12">' + fmt(bottom) + '</text>' +
+    var axis = function (v) { return (Math.round(v * 10) / 10).toString(); };
+    svg += '<text x="2" y="' + (T + 10) + '" font-size="12">' + axis(top) + '</text>' +
+      '<text x="2" y="' + (H - B) + '" font-size="12">' + axis(bottom) + '</text>' +
       '<text x="' + L + '" y="' + (H - 5) + '" font-size="12">move 1</text>' +
       '<text x="' + (W - R) + '" y="' + (H - 5) + '" font-size="12" text-anchor="end">move ' +
       count + '</text>';

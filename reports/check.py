@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 CHROMIUM_FLAGS = (
@@ -38,7 +38,14 @@ _CSS_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)['\"]?\s*\)")
 _PROBE = """
 <script>
 window.addEventListener('load', function () {
+  var root = document.documentElement;
+  var height = Math.max(root.scrollHeight, document.body.scrollHeight);  // as it opens
+  Array.prototype.forEach.call(document.querySelectorAll('details'), function (d) {
+    d.open = true; });  // then everything unfolded: what a reader can reach
+  var full = Math.max(root.scrollHeight, document.body.scrollHeight);
   var imgs = Array.prototype.slice.call(document.images);
+  var scale = imgs.filter(function (i) { return i.naturalWidth > 0; })
+    .map(function (i) { return i.getBoundingClientRect().width / i.naturalWidth; });
   var broken = imgs.filter(function (i) { return !(i.complete && i.naturalWidth > 0); })
                    .map(function (i) { return i.getAttribute('src'); });
   var embedded = imgs.filter(function (i) {
@@ -48,7 +55,6 @@ window.addEventListener('load', function () {
   var unresolved = toc.map(function (a) { return a.getAttribute('href'); })
     .filter(function (h) { return !(h && h.charAt(0) === '#' &&
                                      document.getElementById(h.slice(1))); });
-  var root = document.documentElement;
   var samples = Array.prototype.slice.call(document.querySelectorAll('table.game'))
     .filter(function (t) { return t.offsetHeight > 50 && t.querySelectorAll('.c').length > 10; });
   var out = document.createElement('pre');
@@ -58,8 +64,10 @@ window.addEventListener('load', function () {
     embedded: embedded, toc: toc.length, unresolved: unresolved,
     findings: document.querySelectorAll('#findings > ol > li').length,
     samples: samples.length, width: window.innerWidth,
+    height: height, full: full, scale: scale.length ? Math.min.apply(null, scale) : 0,
     overflow: Math.max(root.scrollWidth, document.body.scrollWidth) - window.innerWidth});
   document.body.appendChild(out);
+  if (parent !== window) { parent.postMessage(out.textContent, '*'); }
 });
 </script>
 """
@@ -143,7 +151,8 @@ def find_chromium() -> str | None:
 class BrowserResult:
     """What the browser saw: images on the page, those that failed, every URL fetched, and
     the layout: table-of-contents links without a target, key findings and sample games
-    drawn, and how many pixels the page is wider than the window (0: no sideways scroll)."""
+    drawn, how many pixels the page is wider than the window (0: no sideways scroll), its
+    height folded and unfolded, and the smallest scale an image is shown at."""
 
     images: int
     broken: list[str]
@@ -156,6 +165,9 @@ class BrowserResult:
     samples: int = 0
     width: int = 0
     overflow: int = 0
+    height: int = 0
+    full: int = 0
+    scale: float = 0.0
 
     def outside(self, folder: str | Path) -> list[str]:
         """Fetched URLs that are not files inside ``folder``."""
@@ -172,7 +184,11 @@ class BrowserResult:
 def browser_check(folder: str | Path, chromium: str | None = None,
                   timeout: float = 90.0, width: int = 1280) -> BrowserResult:
     """Open ``folder``/index.html in headless Chromium, ``width`` pixels wide, and report
-    what loaded and how it was laid out.
+    what loaded and how it was laid out (``height``: the page's height in pixels as it
+    opens, its ``<details>`` folded; then every ``<details>`` is opened: ``full``, the height
+    unfolded, and ``scale``, the smallest ratio of an image's shown width to its own; the
+    other counts are taken unfolded too). Below 500 pixels (a phone; a browser window
+    is at least 500 wide) the page is opened in a frame of that width.
 
     Raises RuntimeError when no browser is found or the page gives no answer.
     """
@@ -183,16 +199,24 @@ def browser_check(folder: str | Path, chromium: str | None = None,
     page = (folder / "index.html").read_text(encoding="utf-8")
     probe = folder / "_cardlab_check.html"  # same folder, so relative links resolve the same
     probe.write_text(page.replace("</body>", _PROBE + "</body>", 1), encoding="utf-8")
+    host = folder / "_cardlab_host.html"
+    opened = probe
+    if width < 500:
+        host.write_text(_VIEWER_HOST.replace("viewer.html__FRAGMENT__", probe.name)
+                        .replace("__W__", str(int(width))), encoding="utf-8")
+        opened = host
     try:
         with tempfile.TemporaryDirectory(prefix="cardlab-chromium-") as profile:
             proc = subprocess.run(
                 [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-                 f"--window-size={width},1000",
-                 "--virtual-time-budget=10000", "--dump-dom", probe.as_uri()],
+                 f"--window-size={width if width >= 500 else 540},1000",
+                 "--allow-file-access-from-files",
+                 "--virtual-time-budget=10000", "--dump-dom", opened.as_uri()],
                 capture_output=True, text=True, timeout=timeout, check=False,
             )
     finally:
         probe.unlink(missing_ok=True)
+        host.unlink(missing_ok=True)
     found = re.search(r'<pre id="cardlab-probe">(.*?)</pre>', proc.stdout, re.S)
     if not found:
         tail = proc.stderr.strip().splitlines()[-3:]
@@ -204,7 +228,8 @@ def browser_check(folder: str | Path, chromium: str | None = None,
     return BrowserResult(
         int(data["images"]), list(data["broken"]), list(data["fetched"]), str(data["page"]),
         int(data["embedded"]), int(data["toc"]), list(data["unresolved"]),
-        int(data["findings"]), int(data["samples"]), int(data["width"]), int(data["overflow"]))
+        int(data["findings"]), int(data["samples"]), int(data["width"]), int(data["overflow"]),
+        int(data["height"]), int(data["full"]), float(data["scale"]))
 
 
 # ------------------------------------------------------------------------ the game viewer
@@ -230,6 +255,7 @@ window.addEventListener('load', function () {
   function key(k) {
     document.dispatchEvent(new KeyboardEvent('keydown', {key: k, bubbles: true}));
   }
+  var start = document.getElementById('count').textContent;
   var seen = [];
   var counts = [];
   function note() { seen.push(shown());
@@ -245,12 +271,24 @@ window.addEventListener('load', function () {
   var out = document.createElement('pre');
   out.id = 'cardlab-probe';
   out.textContent = JSON.stringify({
-    shown: seen, counts: counts, errors: window.__cardlabErrors,
+    shown: seen, counts: counts, start: start, hash: location.hash,
+    errors: window.__cardlabErrors,
     fetched: performance.getEntriesByType('resource').map(function (e) { return e.name; }),
     all_hands: (document.getElementById('all') || {}).textContent || '',
     seats: document.querySelectorAll('#seats .seat').length,
     cards: document.querySelectorAll('#seats .c').length,
     bars: document.querySelectorAll('.bar').length,
+    graph: document.querySelectorAll('#graph polyline').length,
+    jumps: Array.prototype.map.call(document.querySelectorAll('#mistakes .jump'),
+                                    function (b) { return b.textContent; }),
+    jumped: (function () {
+      var b = document.querySelector('#mistakes .jump');
+      if (!b) { return ''; }
+      b.click();
+      return document.getElementById('count').textContent + '|' + location.hash;
+    }()),
+    summary: Array.prototype.map.call(document.querySelectorAll('#mistakes .seat-sum > p'),
+                                      function (p) { return p.textContent; }),
     width: window.innerWidth,
     overflow: Math.max(root.scrollWidth, document.body.scrollWidth) - window.innerWidth});
   parent.postMessage(out.textContent, '*');
@@ -260,7 +298,7 @@ window.addEventListener('load', function () {
 # The page is opened in a frame of the width asked for (a browser window is at least 500
 # pixels wide); the probe inside it posts its answer to this host page, whose DOM is dumped.
 _VIEWER_HOST = """<!DOCTYPE html><html><body style="margin:0">
-<iframe src="viewer.html" style="width:__W__px;height:900px;border:0"></iframe>
+<iframe src="viewer.html__FRAGMENT__" style="width:__W__px;height:900px;border:0"></iframe>
 <script>
 window.addEventListener('message', function (e) {
   var out = document.createElement('pre');
@@ -276,7 +314,11 @@ class ViewerResult:
     """What the browser saw of a viewer page: what was shown after each of the probe's
     steps (start, next button, right arrow, left arrow, End, back button, Home) and the step
     counter then, script errors and console errors, URLs fetched, seats and cards drawn,
-    annotation bars shown at the start, the window width and the sideways overflow."""
+    annotation bars shown at the start, the window width and the sideways overflow; with
+    annotations, the evaluation graph's lines (one a seat), the mistake buttons, the step
+    counter and the address's fragment after clicking the first of them, the seats'
+    summaries, and the fragment after the probe's steps (``hash``). ``start`` is the step
+    counter as the page opened (at ``fragment``, when one is given)."""
 
     shown: list[str]
     counts: list[str]
@@ -288,10 +330,16 @@ class ViewerResult:
     bars: int
     width: int
     overflow: int
+    start: str = ""
+    graph: int = 0
+    jumps: list[str] = field(default_factory=list)
+    jumped: str = ""
+    summary: list[str] = field(default_factory=list)
+    hash: str = ""
 
 
 def viewer_check(page: str | Path, chromium: str | None = None, width: int = 1280,
-                 timeout: float = 90.0) -> ViewerResult:
+                 timeout: float = 90.0, fragment: str = "") -> ViewerResult:
     """Open a copy of the viewer page ``page``, alone in an empty folder, in headless
     Chromium, in a frame ``width`` pixels wide; step through it with its buttons and the
     keyboard and report what it showed (see ViewerResult). The page itself is left as it is."""
@@ -305,7 +353,9 @@ def viewer_check(page: str | Path, chromium: str | None = None, width: int = 128
         copy = Path(tmp) / "viewer.html"
         copy.write_text(text, encoding="utf-8")
         host = Path(tmp) / "host.html"
-        host.write_text(_VIEWER_HOST.replace("__W__", str(int(width))), encoding="utf-8")
+        frag = "#" + quote(fragment.lstrip("#")) if fragment else ""
+        host.write_text(_VIEWER_HOST.replace("__W__", str(int(width)))
+                        .replace("__FRAGMENT__", frag), encoding="utf-8")
         profile = Path(tmp) / "profile"
         proc = subprocess.run(
             [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
@@ -327,4 +377,6 @@ def viewer_check(page: str | Path, chromium: str | None = None, width: int = 128
     return ViewerResult(list(data["shown"]), list(data["counts"]),
                         list(data["errors"]) + logged, list(data["fetched"]),
                         str(data["all_hands"]), int(data["seats"]), int(data["cards"]),
-                        int(data["bars"]), int(data["width"]), int(data["overflow"]))
+                        int(data["bars"]), int(data["width"]), int(data["overflow"]),
+                        str(data["start"]), int(data["graph"]), list(data["jumps"]),
+                        str(data["jumped"]), list(data["summary"]), str(data["hash"]))

@@ -41,8 +41,18 @@ class FigureInfo:
     extra: bool = False  # a closer look, folded under "More figures"
 
 
+MIN_FONT_PT = 8.0  # the smallest text in a figure: 12 pixels at DPI, 9 when shown at 3/4
+
+
 def _save(fig: Figure, folder: Path, name: str) -> str:
+    """Write ``fig`` as ``folder``/``name`` at DPI, no text smaller than MIN_FONT_PT (the
+    page shows a figure at 3/4 of its size or more: reports.html)."""
+    from matplotlib.text import Text
+
     folder.mkdir(parents=True, exist_ok=True)
+    for text in fig.findobj(Text):
+        if text.get_fontsize() < MIN_FONT_PT:
+            text.set_fontsize(MIN_FONT_PT)
     FigureCanvasAgg(fig)
     fig.savefig(folder / name, dpi=DPI)
     return name

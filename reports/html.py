@@ -5,10 +5,13 @@ slides), the CSS and the small script that sorts tables are inline, and nothing 
 from anywhere: index.html alone, mailed or opened offline, shows the whole report. Links to
 the CSV tables and manifests are extras that work when the folder travels whole.
 
-Reading order: key findings (one verdict per question, with its number), alerts, then one
-section per study (answer, figures, a sample game where one shows the finding, folded
-sortable tables, the command that reproduces it, the manifest), the strategies' glossary,
-and an appendix with the correctness checks.
+Reading order: key findings (one verdict per question, with its number), then one section
+per study (the answer and its first figure; folded below them the other figures, a sample
+game where one shows the finding, the sortable tables, the command that reproduces it, the
+manifest), the technical alerts "for statisticians", the strategies' glossary, and an
+appendix with the correctness checks; all but the answers starts folded, so a phone shows
+the answers first. A figure is never shown below 3/4 of its size (reports.figures sets the
+smallest text): a narrow screen scrolls it inside its box.
 """
 
 from __future__ import annotations
@@ -100,10 +103,20 @@ section.findings{border:2px solid #2b6cb0}
 .alerts .none{color:#276749}
 .more{color:#4a5568}
 ul.more li{margin:.3rem 0}
-.figs{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,420px),1fr));gap:1rem;
-margin:.8rem 0}
-figure{margin:0;min-width:0}figure.wide{grid-column:1/-1}
-figure img{max-width:100%;height:auto;border:1px solid #e2e8f0;display:block}
+.figs{display:grid;grid-template-columns:minmax(0,1fr);gap:1rem;margin:.8rem 0}
+figure{margin:0;min-width:0}
+.fig-scroll{overflow-x:auto}
+figure img{width:max(min(100%,var(--w)),calc(var(--w)*.75));max-width:none;height:auto;
+border:1px solid #e2e8f0;display:block}
+figure img:not([style]){max-width:100%;width:auto}
+details.deeper>summary,details.why>summary{font-weight:600}
+details.deeper{border-top:1px solid #e2e8f0;padding-top:.4rem}
+section.stats{border-style:dashed}
+@media (max-width:600px){
+ .layout{padding:0 .5rem}
+ section{padding:.8rem .7rem;margin:.7rem 0}
+ h1{font-size:1.35rem}h2{font-size:1.1rem}
+}
 figcaption{font-size:.88rem;color:#4a5568;margin-top:.3rem}
 details{margin:.6rem 0}
 summary{cursor:pointer;font-weight:600;color:#2c5282}
@@ -263,12 +276,24 @@ def manifest_html(manifest: dict, data_dir: str) -> str:
             "</details>")
 
 
+def png_width(png: bytes) -> int | None:
+    """A PNG's width in pixels (its IHDR), or None for bytes that are no PNG."""
+    if len(png) < 24 or png[:8] != b"\x89PNG\r\n\x1a\n":
+        return None
+    return int.from_bytes(png[16:20], "big")
+
+
 def figure_html(f: FigureInfo, s: SectionContent) -> str:
-    """A figure embedded in the page, with a link to its PNG file for slides."""
+    """A figure embedded in the page, with a link to its PNG file for slides. It is shown at
+    its own size where it fits, and never below 3/4 of it (a narrower screen scrolls the
+    figure sideways inside its box, not the page): figures.MIN_FONT_PT then reads as 9
+    pixels or more."""
     png = s.images.get(f.file)
     src = data_uri(png) if png is not None else f"{s.figure_dir}/{f.file}"
+    width = png_width(png) if png is not None else None
+    size = f' style="--w:{width}px"' if width else ""
     return (f'<figure class="{"wide" if f.wide else ""}">'
-            f'<img src="{_e(src)}" alt="{_e(f.title)}">'
+            f'<div class="fig-scroll"><img src="{_e(src)}" alt="{_e(f.title)}"{size}></div>'
             f"<figcaption><b>{_e(f.title)}.</b> {_e(f.caption)} "
             f'<a href="{_e(s.figure_dir)}/{_e(f.file)}">PNG</a></figcaption></figure>')
 
@@ -288,12 +313,22 @@ def _is_check(headline: str) -> bool:
     return any(w in headline for w in CHECK_WORDS)
 
 
+FOLD_DETAIL = 240  # an answer's detail longer than this (characters) folds under its verdict
+
+
 def section_html(s: SectionContent) -> str:
-    """One study: answer first, then figures, sample game, tables, reproduce, manifest."""
+    """One study: the answer and its first figure; everything else (more figures, the sample
+    game, the tables, how to reproduce, the manifest) folded below them."""
     lines = [h for h in s.headlines if not _is_check(h)]
     if s.finding is not None:  # the verdict answers; the study's sentences fold out below
-        answer = (f'<p><span class="verdict">{_e(s.finding.verdict)}</span> '
-                  f"{_e(s.finding.detail)}</p>")
+        detail = s.finding.detail
+        if len(detail) > FOLD_DETAIL:
+            answer = (f'<p><span class="verdict">{_e(s.finding.verdict)}</span></p>'
+                      f'<details class="why"><summary>The answer in numbers</summary>'
+                      f"<p>{_e(detail)}</p></details>")
+        else:
+            answer = (f'<p><span class="verdict">{_e(s.finding.verdict)}</span> '
+                      f"{_e(detail)}</p>")
         folded = lines
     else:
         answer = "".join(f"<p>{_say(h)}</p>" for h in lines[:SHOWN_HEADLINES])
@@ -303,7 +338,9 @@ def section_html(s: SectionContent) -> str:
         more = (f"<details><summary>{'All' if s.finding else 'More'} findings of this study "
                 f"({len(folded)})</summary><ul class=\"more\">"
                 + "".join(f"<li>{_say(h)}</li>" for h in folded) + "</ul></details>")
-    figs = "".join(figure_html(f, s) for f in s.figures if not f.appendix and not f.extra)
+    main = [f for f in s.figures if not f.appendix and not f.extra]
+    first = figure_html(main[0], s) if main else ""
+    rest = "".join(figure_html(f, s) for f in main[1:])
     extra = [f for f in s.figures if f.extra and not f.appendix]
     if extra:
         figs_more = (f"<details><summary>More figures ({len(extra)})</summary>"
@@ -311,17 +348,26 @@ def section_html(s: SectionContent) -> str:
                      "</details>")
     else:
         figs_more = ""
-    tables = "".join(table_html(t, s.data_dir) for t in s.tables if not t.appendix)
+    tables = [t for t in s.tables if not t.appendix]
     sample = sample_html(s.sample) if s.sample is not None else ""
     repro = ""
     if s.reproduce:
         repro = ('<h3>Reproduce this section</h3><p class="more">The same seed and budget give '
                  "the very same numbers, on any number of workers:</p>"
                  f'<pre class="cmd">{_e(chr(10).join(s.reproduce))}</pre>')
+    count = max(len(main) - 1, 0) + len(extra)
+    names = [f"{count} more figure" + ("s" if count > 1 else "")] if count else []
+    names += ["a sample game"] if sample else []
+    names += [f"{len(tables)} table" + ("s" if len(tables) != 1 else "")] if tables else []
+    names += ["how to reproduce"] if repro else []
+    names += ["the manifest"]
+    deeper = (f'<details class="deeper"><summary>More: {_e(", ".join(names))}</summary>'
+              f'<div class="figs">{rest}</div>{figs_more}{sample}'
+              f"{''.join(table_html(t, s.data_dir) for t in tables)}{repro}"
+              f"{manifest_html(s.manifest, s.data_dir)}</details>")
     return (f'<section id="{_e(s.study)}"><h2>{_e(_title(s.study))}</h2>'
             f'<div class="answer">{answer}</div>{more}'
-            f'<div class="figs">{figs}</div>{figs_more}{sample}{tables}{repro}'
-            f"{manifest_html(s.manifest, s.data_dir)}</section>")
+            f'<div class="figs">{first}</div>{deeper}</section>')
 
 
 def _finding_body(f: Finding) -> str:
@@ -336,7 +382,8 @@ def _finding_body(f: Finding) -> str:
     rest = " ".join(rest.split())
     more = "".join(f"<li>{_e(x)}</li>" for x in sentences[1:])
     return (f"{_e(sentences[0])}<details><summary>{len(sentences) - 1} more, cell by cell"
-            f"</summary><ul>{more}</ul></details>" + (f"<p>{_e(rest)}</p>" if rest else ""))
+            f"</summary><ul>{more}</ul>" + (f"<p>{_e(rest)}</p>" if rest else "")
+            + "</details>")
 
 
 def _decision_html(f: Finding) -> str:
@@ -361,8 +408,8 @@ def findings_html(sections: Sequence[SectionContent]) -> str:
         if f is None:
             continue
         table = _decision_html(f) if f.study == "trump" else ""
-        body = (f"{table}<details><summary>The answer cell by cell</summary>"
-                f"<p>{_finding_body(f)}</p></details>" if table else _finding_body(f))
+        body = (f"<details><summary>The decision table and the answer cell by cell</summary>"
+                f"{table}<p>{_finding_body(f)}</p></details>" if table else _finding_body(f))
         items.append(f'<li><a class="q" href="#{_e(s.study)}">{_e(f.question)}</a><br>'
                      f'<span class="verdict">{_e(f.verdict)}</span> {body}</li>')
     return ('<section id="findings" class="findings"><h2>Key findings</h2>'
@@ -373,15 +420,23 @@ def findings_html(sections: Sequence[SectionContent]) -> str:
 
 
 def alerts_html(alerts: Sequence[Alert]) -> str:
-    """What to know before trusting a number; says so when there is nothing."""
+    """The technical alerts, for statisticians: below the answers, folded; says so when
+    there is nothing."""
     if not alerts:
         body = ('<p class="none">No alerts: every check passed and pairing narrowed every '
                 "interval it was used for.</p>")
+        count = "none"
     else:
         body = "<ul>" + "".join(
             f'<li><a href="#{_e(a.study)}">{_e(SHORT.get(a.study, a.study))}</a>: '
             f"{_e(a.text)}</li>" for a in alerts) + "</ul>"
-    return f'<section id="alerts" class="alerts"><h2>Alerts</h2>{body}</section>'
+        count = f"{len(alerts)}"
+    return ('<section id="alerts" class="alerts stats"><h2>For statisticians</h2>'
+            '<p class="more">How far to trust the numbers above, in the statistician\'s '
+            "terms: budgets spent, pairing that did not narrow an interval, checks. The "
+            "answers above already account for them.</p>"
+            f"<details><summary>Technical alerts ({count})</summary>{body}</details>"
+            "</section>")
 
 
 def glossary_html(entries: Sequence[Entry]) -> str:
@@ -391,9 +446,10 @@ def glossary_html(entries: Sequence[Entry]) -> str:
     return ('<section id="glossary"><h2>Strategies named in this report</h2>'
             '<p class="more">Type a name after <code>--strategy</code> to play it; '
             "<code>cardlab strategies NAME</code> shows every knob.</p>"
+            f"<details><summary>Every strategy ({len(entries)})</summary>"
             '<div class="scroll-x"><table class="gloss"><thead><tr><th class="t">name</th>'
             '<th class="t">game</th><th class="t">what it does</th><th class="t">settings</th>'
-            f"</tr></thead><tbody>{rows}</tbody></table></div></section>")
+            f"</tr></thead><tbody>{rows}</tbody></table></div></details></section>")
 
 
 def appendix_html(sections: Sequence[SectionContent]) -> str:
@@ -409,15 +465,17 @@ def appendix_html(sections: Sequence[SectionContent]) -> str:
     body = "".join(parts) or '<p class="more">No correctness checks in these studies.</p>'
     return ('<section id="appendix"><h2>Appendix: correctness checks</h2>'
             '<p class="more">Numbers the simulation must reproduce exactly, because they '
-            f"follow from the rules alone.</p>{body}</section>")
+            "follow from the rules alone.</p>"
+            f"<details><summary>The checks</summary>{body}</details></section>")
 
 
 def page_html(sections: Sequence[SectionContent], version: str, created: str,
               alerts: Sequence[Alert] = (), glossary: Sequence[Entry] = ()) -> str:
     """The whole index.html."""
-    toc = [("findings", "Key findings"), ("alerts", "Alerts")]
+    toc = [("findings", "Key findings")]
     toc += [(s.study, SHORT.get(s.study, s.study)) for s in sections]
-    toc += [("glossary", "Strategies"), ("appendix", "Appendix: checks")]
+    toc += [("alerts", "For statisticians"), ("glossary", "Strategies"),
+            ("appendix", "Appendix: checks")]
     nav = "".join(f'<li><a href="#{_e(a)}">{_e(t)}</a></li>' for a, t in toc)
     body = "".join(section_html(s) for s in sections)
     return (
@@ -429,7 +487,7 @@ def page_html(sections: Sequence[SectionContent], version: str, created: str,
         f"{len(sections)} stud{'y' if len(sections) == 1 else 'ies'}. Start with the key "
         f"findings. Built {_e(created)} by cardlab {_e(version)}.</p></header>"
         f'<div class="layout"><nav id="toc"><b>Contents</b><ul>{nav}</ul></nav><main>'
-        f"{findings_html(sections)}{alerts_html(alerts)}{body}{glossary_html(glossary)}"
+        f"{findings_html(sections)}{body}{alerts_html(alerts)}{glossary_html(glossary)}"
         f"{appendix_html(sections)}</main></div>"
         "<footer>Generated by <code>cardlab report</code>. This page carries its figures; "
         "each is also a PNG file of its own in the folder <code>figures</code>, for slides "

@@ -1,4 +1,8 @@
-"""The ladder study in the report: ratings with rank intervals, and the pairwise heatmap."""
+"""The ladder study in the report: ratings with rank intervals; every pair as a table.
+
+The pairwise differences were once a heatmap with two numbers in each of up to 13 x 13 cells:
+about 5 pixels tall as the page shows it. They read better as the sortable table "Every pair"
+(ladder_views), one row a pair."""
 
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from reports.tables import TableView, interval_cell
 
 
 def ladder_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
-    """Per game: ratings with 95% intervals per player count, and the pairwise heatmap."""
+    """Per game: ratings with 95% intervals per player count (the pairs: a table)."""
     ratings, pairs = result.table("ratings"), result.table("pairs")
     if "game" not in ratings:
         return _game_figures(result.manifest, ratings, pairs, folder, "ladder")
@@ -55,41 +59,10 @@ def _game_figures(manifest: dict, ratings: pd.DataFrame, pairs: pd.DataFrame, fo
                           "deals' tables) with its 95% interval over the seatings; best at the "
                           "top; groups are cut only where every strategy above is clearly "
                           + (f"more than {margin} ahead of" if margin else "separated from")
-                          + " every one below.", wide=len(counts) > 1))
-
-    fig, axes = _grid(len(counts), width=5.2, height=4.4)
-    for ax, n in zip(axes, counts, strict=True):
-        part = pairs[pairs["players"] == n]
-        names = list(ratings[ratings["players"] == n].sort_values("rank")["strategy"])
-        diff = pd.DataFrame(np.nan, index=names, columns=names)
-        half = diff.copy()
-        for _, row in part.iterrows():
-            diff.loc[row["a"], row["b"]], diff.loc[row["b"], row["a"]] = (row["difference"],
-                                                                          -row["difference"])
-            half.loc[row["a"], row["b"]] = half.loc[row["b"], row["a"]] = row["sim_half"]
-        data = diff.to_numpy(dtype=float)
-        span = np.nanmax(np.abs(data)) if np.isfinite(data).any() else 1.0
-        im = ax.imshow(np.ma.masked_invalid(data), cmap="RdBu_r" if better == "lower" else "RdBu",
-                       vmin=-span, vmax=span)
-        ax.set_xticks(range(len(names)), names, rotation=45, ha="right", fontsize=7)
-        ax.set_yticks(range(len(names)), names, fontsize=7)
-        for i in range(len(names)):
-            for j in range(len(names)):
-                if i != j:
-                    clear = abs(data[i, j]) > half.iat[i, j]
-                    ax.text(j, i, f"{data[i, j]:+.2f}\n±{half.iat[i, j]:.2f}", ha="center",
-                            va="center", fontsize=5.5, fontweight="bold" if clear else "normal",
-                            color="white" if abs(data[i, j]) > 0.6 * span else "black")
-        ax.set_title(f"{n} players", fontsize=9)
-        fig.colorbar(im, ax=ax, shrink=0.8)
-    fig.suptitle(f"{game}: {metric}, row minus column\n(simultaneous 95% intervals)",
-                 fontsize=10)
-    out.append(FigureInfo(_save(fig, folder, f"{stem}_pairs.png"),
-                          f"Pairwise differences ({game})",
-                          f"Row minus column in {metric} per deal, paired on the same deals, "
-                          "with intervals that hold for all pairs at once (Bonferroni); bold: "
-                          f"clearly different after the correction ({better} is better).",
+                          + " every one below. Every pair's difference, with the intervals "
+                          "that hold for all pairs at once: the table \"Every pair\" below.",
                           wide=len(counts) > 1))
+
     return out
 
 

@@ -15,9 +15,17 @@ Annotations are optional: the dict ``{"moves": [{"seat", "move", "best", "loss",
 Ass?: every entry of every round's ``plays``, passes included, game after game in a match;
 Jass: every card of every trick, deal after deal), null where a seat was not analysed. With
 them each move shows the best move beside the played one, the loss with its interval and the
-label, and a bar like a chess evaluation bar (a top-level ``"unit"`` names the loss's unit;
-by default minus points, or card points in Jass); a strip of every move, coloured by label,
-jumps to it; each ``players`` entry is listed below it as its key-value pairs.
+label, a bar like a chess evaluation bar with its meaning written under it (a top-level
+``"unit"`` names the loss's unit; by default minus points, or card points in Jass) and the
+entry's ``alternatives`` (the top moves, formatted as the command line formats them, ``18 ±
+3``); an evaluation graph per deal (game) draws each seat's ``value`` after each of its
+moves; each ``players`` entry becomes a sentence naming the seat's strategy, with a button per
+labelled move; a strip of every move, coloured by label, jumps to it.
+
+Numbering: moves are named as ``replay --analyze`` prints them, counted from 1 ("deal 2 move
+23", "game 2 move 5", "move 5"); the URL fragment follows the move shown
+(``game.html#deal-2-move-23``; ``#step-40`` for a step without a move) and opens the page
+there.
 
 Numbers: the final step's scores are the record's result (Who's the Ass?: each seat's
 minus points, and in a match each player's totals; Jass: the stick totals). No engines here.
@@ -30,6 +38,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from analyzer import numbers
 from analyzer.games.ass.cards import card_kind, hand_names, penalty
 from analyzer.games.ass.readable import CARD_LEGEND as ASS_LEGEND
 from analyzer.games.ass.readable import hand_counts, play_value, play_words
@@ -257,28 +266,74 @@ def viewer_steps(record: dict[str, Any],
     else:
         raise ValueError(f"not a game record: game {record.get('game')!r}; ass or jass")
     data["all_hands"] = ALL_HANDS
+    data["refs"], data["names"] = _numbering(data)
     data["annotations"] = None
     data["summary"] = []
+    data["lower_is_better"] = data["game"] == "ass"
     if annotations is not None:
         data["annotations"] = _checked(annotations, data["moves"])
         data["unit"] = annotations.get("unit") or data["unit"]
-        data["summary"] = [_summary_line(p) for p in annotations.get("players") or []]
+        data["summary"] = [_summary_line(p, record, data["unit"])
+                           for p in annotations.get("players") or []]
     return data
 
 
-def _summary_line(player: Any) -> str:
-    """One player's summary of the annotations, as 'key value' pairs in the given order."""
+def _numbering(data: dict[str, Any]) -> tuple[list[list[int]], list[str]]:
+    """Per move its [part, number within the part] (both from 0) and its name on screen,
+    counted from 1 as ``replay --analyze`` prints it: "deal 2 move 23" (Plus-Minus Jass),
+    "game 2 move 5" (a Who's the Ass? match), "move 5" (one game)."""
+    kind = "deal" if data["game"] == "jass" else "game" if len(data["parts"]) > 1 else ""
+    refs: list[list[int]] = []
+    names: list[str] = []
+    seen: dict[int, int] = {}
+    for step in data["steps"]:
+        if step["move"] is None:
+            continue
+        part = step["part"]
+        k = seen.get(part, 0)
+        seen[part] = k + 1
+        refs.append([part, k])
+        names.append((f"{kind} {part + 1} " if kind else "") + f"move {k + 1}")
+    return refs, names
+
+
+def fragment(name: str) -> str:
+    """The URL fragment of a move's name: "deal 2 move 23" -> "deal-2-move-23"."""
+    return name.replace(" ", "-")
+
+
+def _est(value: float | None, low: float | None = None, high: float | None = None,
+         signed: bool = False) -> str:
+    """A value as the command line prints it: ``18 ± 3``, or the value alone."""
+    if value is None:
+        return "n/a"
+    if low is None or high is None or high == low:
+        return numbers.number(value, 2, signed)
+    return numbers.interval(value, (high - low) / 2, signed=signed)
+
+
+def _plural(n: int, word: str) -> str:
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {word[:-1]}ies" if word.endswith("y") else f"{n} {word}s"
+
+
+def _summary_line(player: Any, record: dict[str, Any], unit: str) -> str:
+    """One seat's (player's) summary of the annotations as a sentence naming its strategy."""
     if not isinstance(player, dict):
         return str(player)
-    return " \u00b7 ".join(f"{k.replace('_', ' ')} {_plain(v)}" for k, v in player.items())
-
-
-def _plain(value: Any) -> str:
-    if isinstance(value, float):
-        return f"{value:.2f}".rstrip("0").rstrip(".")
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_plain(v) for v in value)
-    return str(value)
+    key = "player" if "player" in player else "seat"
+    who = player.get(key)
+    names = record.get("strategies") or []
+    strategy = f" ({names[who]})" if isinstance(who, int) and 0 <= who < len(names) else ""
+    moves = int(player.get("moves", 0))
+    head = f"{key.capitalize()} {who}{strategy}: {_plural(moves, 'move')} analysed"
+    counts = [(int(player.get(k, 0)), k) for k in ("inaccuracy", "mistake", "blunder")]
+    if not any(n for n, _ in counts):
+        return head + ", no clear error."
+    words = ", ".join(_plural(n, k) for n, k in counts if n)
+    lost = _est(player.get("lost"), player.get("lost_low"), player.get("lost_high"))
+    return f"{head}; {words}, which lost {lost} {unit} in all."
 
 
 def _checked(annotations: dict[str, Any], seats: list[int]) -> list[dict | None]:
@@ -298,10 +353,18 @@ def _checked(annotations: dict[str, Any], seats: list[int]) -> list[dict | None]
         if entry.get("label") not in LABELS:
             raise ValueError(f"annotation {i} has label {entry.get('label')!r}; labels are "
                              "null, inaccuracy, mistake, blunder")
-        keep = {key: entry.get(key) for key in ("seat", "move", "best", "label")}
-        for key in ("loss", "loss_low", "loss_high"):
+        keep = {key: entry.get(key) for key in ("seat", "move", "best", "label", "forced")}
+        if "player" in entry:
+            keep["player"] = entry["player"]
+        for key in ("loss", "loss_low", "loss_high", "value", "best_value"):
             value = entry.get(key)
             keep[key] = None if value is None else float(value)
+        keep["shown_loss"] = _est(keep["loss"], keep["loss_low"], keep["loss_high"])
+        keep["alternatives"] = [
+            {"move": str(r.get("move")), "value": _est(r.get("value"), r.get("low"),
+                                                       r.get("high")),
+             "diff": _est(r.get("diff"), r.get("diff_low"), r.get("diff_high"), signed=True)}
+            for r in entry.get("alternatives") or [] if isinstance(r, dict)]
         out.append(keep)
     return out
 
@@ -356,8 +419,18 @@ _PAGE = """<!DOCTYPE html>
 <section id="table-area"><h2>on the table</h2><div id="table"></div></section>
 <section><h2 id="hands-title">hands</h2><p class="legend" id="score-note"></p>
 <div id="seats" class="seats"></div></section>
-<section id="moves-area"><h2>every move</h2><div id="strip" class="strip"></div>
-<ul id="summary" class="legend"></ul></section>
+<section id="graph-area" hidden><h2>evaluation over <span id="graph-part"></span></h2>
+<p class="legend" id="graph-note"></p>
+<svg id="graph" class="graph" viewBox="0 0 400 170" role="img"
+aria-label="each seat's expected result after each of its moves"></svg>
+<p class="legend" id="graph-key"></p></section>
+<section id="mistakes-area" hidden><h2>mistakes by seat</h2>
+<p class="legend">Each seat's summary; the buttons jump to its labelled moves.</p>
+<div id="mistakes"></div></section>
+<section id="moves-area"><h2>every move</h2>
+<p class="legend">One square a move, coloured by its label (green: no clear error; yellow:
+inaccuracy; orange: mistake; red: blunder; grey: not analysed); click to go there.</p>
+<div id="strip" class="strip"></div></section>
 </main>
 <script type="application/json" id="game-data">__DATA__</script>
 <script>__JS__</script>
@@ -415,6 +488,17 @@ cursor:pointer}
 .strip button.ok{background:#9ae6b4}.strip button.inaccuracy{background:#f6e05e}
 .strip button.mistake{background:#ed8936}.strip button.blunder{background:#e53e3e}
 .strip button.here{outline:2px solid #2b6cb0;outline-offset:1px}
+.graph{width:100%;height:auto;max-width:40rem;display:block;background:#fbfcfd;
+border:1px solid #e2e8f0;border-radius:6px;cursor:pointer}
+.key{display:inline-block;margin-right:.8rem;white-space:nowrap}
+.key i{display:inline-block;width:.9rem;height:.25rem;margin-right:.25rem;vertical-align:middle}
+.bar-note{font-size:.8rem;color:#4a5568;margin:0}
+.alts{border-collapse:collapse;font-size:.85rem;margin-top:.3rem}
+.alts th,.alts td{padding:.1rem .5rem .1rem 0;text-align:left;white-space:nowrap}
+.alts tr.played td{font-weight:700}
+.seat-sum{margin:.3rem 0 .6rem}.seat-sum p{margin:.1rem 0}
+.jump{font:inherit;font-size:.8rem;margin:.1rem;padding:.1rem .4rem;border:1px solid #a0aec0;
+border-radius:4px;background:#f7fafc;cursor:pointer}
 """
 
 _JS = r"""
@@ -457,6 +541,14 @@ _JS = r"""
       if (a && a.loss !== null) { scale = Math.max(scale, a.loss); }
     });
   }
+  var refs = data.refs, names = data.names, stepOf = {};
+  steps.forEach(function (s, i) { if (s.move !== null) { stepOf[s.move] = i; } });
+  function frag(name) { return name.replace(/ /g, '-'); }
+  function stepName(i) {  // the move shown at step i, or where it is
+    var s = steps[i];
+    if (s.move !== null) { return names[s.move]; }
+    return null;
+  }
   function annotation(step) {
     var box = $('note');
     box.textContent = '';
@@ -471,13 +563,11 @@ _JS = r"""
     var row = el('div', 'row');
     row.appendChild(el('span', null, 'played: ' + a.move));
     row.appendChild(el('span', null, 'best: ' + a.best));
-    row.appendChild(el('span', null, 'lost ' + fmt(a.loss) + ' ' + data.unit + ' (95%: ' +
-                       fmt(a.loss_low) + ' to ' + fmt(a.loss_high) + ')'));
+    row.appendChild(el('span', null, a.forced ? 'forced: the only legal move' :
+                       'lost ' + a.shown_loss + ' ' + data.unit + ' against the best'));
     row.appendChild(el('span', 'lbl lbl-' + (a.label || 'none'), a.label || 'no clear error'));
     div.appendChild(row);
     var bar = el('div', 'bar');
-    bar.title = 'loss against the best move, on a scale up to the largest loss of the game (' +
-                fmt(scale) + ' ' + data.unit + ')';
     var loss = el('div', 'loss');
     loss.style.width = (100 * Math.max(0, Math.min(1, (a.loss || 0) / scale))) + '%';
     bar.appendChild(loss);
@@ -490,18 +580,150 @@ _JS = r"""
       bar.appendChild(ci);
     }
     div.appendChild(bar);
+    div.appendChild(el('p', 'bar-note', 'The bar: red is this move\u2019s loss against the ' +
+      'best move, the dark line its 95% interval; full width is the largest loss of the game (' +
+      fmt(scale) + ' ' + data.unit + ').'));
+    if (a.alternatives && a.alternatives.length) {
+      var t = el('table', 'alts');
+      var h = el('tr');
+      ['top moves', 'value', 'vs best'].forEach(function (x) { h.appendChild(el('th', null, x)); });
+      t.appendChild(h);
+      a.alternatives.forEach(function (r) {
+        var tr = el('tr', r.move === a.move ? 'played' : null);
+        tr.appendChild(el('td', null, r.move + (r.move === a.move ? ' (played)' : '')));
+        tr.appendChild(el('td', null, r.value));
+        tr.appendChild(el('td', null, r.diff));
+        t.appendChild(tr);
+      });
+      div.appendChild(t);
+    }
     box.appendChild(div);
+  }
+  var COLORS = ['#2b6cb0', '#c05621', '#2f855a', '#6b46c1', '#b7791f', '#c53030', '#2c7a7b',
+                '#97266d', '#4a5568', '#744210', '#285e61', '#553c9a'];
+  function graph(s) {
+    var area = $('graph-area');
+    if (!ann) { return; }
+    var part = s.part, moves = [];
+    ann.forEach(function (a, m) {
+      if (a && a.value !== null && a.value !== undefined && refs[m][0] === part) {
+        moves.push({m: m, k: refs[m][1], seat: data.moves[m], value: a.value, label: a.label});
+      }
+    });
+    area.hidden = moves.length === 0;
+    if (!moves.length) { return; }
+    var count = 0;
+    refs.forEach(function (r) { if (r[0] === part) { count = Math.max(count, r[1] + 1); } });
+    var lo = Infinity, hi = -Infinity;
+    moves.forEach(function (p) { lo = Math.min(lo, p.value); hi = Math.max(hi, p.value); });
+    if (hi - lo < 1e-9) { hi += 0.5; lo -= 0.5; }
+    var W = 400, H = 170, L = 34, R = 8, T = 8, B = 22;
+    var x = function (k) { return L + (W - L - R) * (count > 1 ? k / (count - 1) : 0.5); };
+    var y = function (v) {  // better is up
+      var f = (v - lo) / (hi - lo);
+      return T + (H - T - B) * (data.lower_is_better ? f : 1 - f);
+    };
+    var svg = '<line x1="' + L + '" y1="' + T + '" x2="' + L + '" y2="' + (H - B) +
+      '" stroke="#999"/><line x1="' + L + '" y1="' + (H - B) + '" x2="' + (W - R) + '" y2="' +
+      (H - B) + '" stroke="#999"/>';
+    var top = data.lower_is_better ? lo : hi, bottom = data.lower_is_better ? hi : lo;
+    var axis = function (v) { return (Math.round(v * 10) / 10).toString(); };
+    svg += '<text x="2" y="' + (T + 10) + '" font-size="12">' + axis(top) + '</text>' +
+      '<text x="2" y="' + (H - B) + '" font-size="12">' + axis(bottom) + '</text>' +
+      '<text x="' + L + '" y="' + (H - 5) + '" font-size="12">move 1</text>' +
+      '<text x="' + (W - R) + '" y="' + (H - 5) + '" font-size="12" text-anchor="end">move ' +
+      count + '</text>';
+    var seats = {};
+    moves.forEach(function (p) { (seats[p.seat] = seats[p.seat] || []).push(p); });
+    var key = $('graph-key');
+    key.textContent = '';
+    Object.keys(seats).forEach(function (seat) {
+      var c = COLORS[seat % COLORS.length];
+      var pts = seats[seat].map(function (p) {
+        return x(p.k).toFixed(1) + ',' + y(p.value).toFixed(1);
+      });
+      svg += '<polyline fill="none" stroke="' + c + '" stroke-width="2" points="' +
+        pts.join(' ') + '" data-seat="' + seat + '"/>';
+      seats[seat].forEach(function (p) {
+        if (p.label) {
+          svg += '<circle cx="' + x(p.k).toFixed(1) + '" cy="' + y(p.value).toFixed(1) +
+            '" r="4" fill="' + c + '" stroke="#000"/>';
+        }
+      });
+      var k = el('span', 'key');
+      var i = el('i'); i.style.background = c;
+      k.appendChild(i);
+      k.appendChild(document.createTextNode('seat ' + seat));
+      key.appendChild(k);
+    });
+    var cur = s.move;
+    if (cur === null) {
+      for (var j = at; j >= 0 && cur === null; j--) { cur = steps[j].move; }
+    }
+    if (cur !== null && refs[cur][0] === part) {
+      svg += '<line x1="' + x(refs[cur][1]) + '" y1="' + T + '" x2="' + x(refs[cur][1]) +
+        '" y2="' + (H - B) + '" stroke="#d69e2e" stroke-width="2" data-cursor="1"/>';
+    }
+    $('graph').innerHTML = svg;
+    $('graph').onclick = function (e) {
+      var r = this.getBoundingClientRect();
+      var k = Math.round(((e.clientX - r.left) * W / r.width - L) / (W - L - R) * (count - 1));
+      k = Math.max(0, Math.min(count - 1, k));
+      for (var m = 0; m < refs.length; m++) {
+        if (refs[m][0] === part && refs[m][1] === k) { show(stepOf[m]); return; }
+      }
+    };
+    $('graph-part').textContent = data.parts.length > 1 || data.game === 'jass' ?
+      (data.game === 'jass' ? 'deal ' : 'game ') + (part + 1) : 'the game';
+    $('graph-note').textContent = 'Each seat\u2019s expected result after each of its moves (' +
+      data.unit + (data.lower_is_better ? ', lower is better' : ', higher is better') +
+      '), as the rollouts value the move it played; better is up. A ringed dot marks a ' +
+      'labelled move; the yellow line is the move shown. Click the graph to go to a move.';
+  }
+  function mistakes() {
+    var box = $('mistakes');
+    if (!ann) { return; }
+    $('mistakes-area').hidden = false;
+    var bySeat = {};
+    ann.forEach(function (a, m) {
+      if (a && a.label) { (bySeat[a.seat] = bySeat[a.seat] || []).push(m); }
+    });
+    var lines = (data.summary || []).slice();
+    if (!lines.length) {  // no summary given: a heading per seat analysed
+      var seen = {};
+      ann.forEach(function (a) { if (a && !seen[a.seat]) { seen[a.seat] = 1; } });
+      lines = Object.keys(seen).map(function (k) { return 'Seat ' + k; });
+    }
+    lines.forEach(function (line) {
+      var d = el('div', 'seat-sum');
+      d.appendChild(el('p', null, line));
+      var who = /^(Seat|Player) (\d+)/.exec(line), list = [];
+      if (who && who[1] === 'Seat') { list = bySeat[+who[2]] || []; }
+      if (who && who[1] === 'Player') {  // a player of a match: the seat changes by game
+        ann.forEach(function (a, m) {
+          if (a && a.label && a.player === +who[2]) { list.push(m); }
+        });
+      }
+      list.forEach(function (m) {
+        var b = el('button', 'jump', names[m] + ': ' + ann[m].label + ' (lost ' +
+                   ann[m].shown_loss + ')');
+        b.type = 'button';
+        b.setAttribute('data-move', m);
+        b.addEventListener('click', function () { show(stepOf[m]); });
+        d.appendChild(b);
+      });
+      box.appendChild(d);
+    });
   }
   function strip() {
     var box = $('strip');
     if (!ann) { $('moves-area').style.display = 'none'; return; }
-    var stepOf = {};
-    steps.forEach(function (s, i) { if (s.move !== null) { stepOf[s.move] = i; } });
     ann.forEach(function (a, m) {
       var b = el('button', a ? (a.label || 'ok') : '');
       b.type = 'button';
-      b.title = 'move ' + (m + 1) + ', seat ' + data.moves[m] +
+      b.title = names[m] + ', seat ' + data.moves[m] +
                 (a ? ': ' + a.move + (a.label ? ' (' + a.label + ')' : '') : '');
+      b.setAttribute('aria-label', b.title);
       b.setAttribute('data-move', m);
       b.addEventListener('click', function () { show(stepOf[m]); });
       box.appendChild(b);
@@ -510,7 +732,12 @@ _JS = r"""
   function show(i) {
     at = Math.max(0, Math.min(steps.length - 1, i));
     var s = steps[at], part = data.parts[s.part];
-    $('count').textContent = 'step ' + (at + 1) + ' of ' + steps.length;
+    var name = stepName(at);
+    $('count').textContent = (name ? name + ' \u00b7 ' : '') + 'step ' + (at + 1) + ' of ' +
+      steps.length;
+    try {
+      history.replaceState(null, '', '#' + (name ? frag(name) : 'step-' + (at + 1)));
+    } catch (err) { /* a page opened where the address cannot change */ }
     $('slider').value = at;
     $('first').disabled = $('prev').disabled = at === 0;
     $('last').disabled = $('next').disabled = at === steps.length - 1;
@@ -518,6 +745,7 @@ _JS = r"""
       (s.trump ? ' \u00b7 trump ' + s.trump : '');
     $('text').textContent = s.text;
     annotation(s);
+    graph(s);
     var table = $('table');
     table.textContent = '';
     if (!s.table.length) { table.appendChild(el('span', 'none', 'nothing on the table')); }
@@ -571,8 +799,21 @@ _JS = r"""
     show(to);
   });
   strip();
-  (data.summary || []).forEach(function (line) { $('summary').appendChild(el('li', null, line)); });
-  var start = /^#(\d+)$/.exec(location.hash);  // viewer.html#40 opens at step 40
-  show(start ? +start[1] - 1 : 0);
+  mistakes();
+  // game.html#deal-2-move-23 (#game-2-move-5, #move-5) opens at that move, counted from 1 as
+  // replay --analyze prints it; #step-40 (or #40) at step 40
+  function fromHash() {
+    var h = decodeURIComponent(location.hash.replace(/^#/, ''));
+    var m = /^(?:step-)?(\d+)$/.exec(h);
+    if (m) { return +m[1] - 1; }
+    var i = names.map(frag).indexOf(h);
+    return i >= 0 ? stepOf[i] : null;
+  }
+  window.addEventListener('hashchange', function () {
+    var i = fromHash();
+    if (i !== null && i !== at) { show(i); }
+  });
+  var start = fromHash();
+  show(start === null ? 0 : start);
 }());
 """

@@ -89,3 +89,20 @@ def test_the_check_catches_a_broken_and_an_outside_image(index, tmp_path):
     assert sorted(result.broken) == sorted(["figures/missing.png", "http://127.0.0.1:9/x.png",
                                             "/etc/z.png"])
     assert result.outside(bad) == ["http://127.0.0.1:9/x.png"]
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_a_phone_and_a_desktop_see_the_answers_first_and_every_figure_readable(index, width):
+    """Folded, the page is at most a third of its unfolded length (the answers and one
+    figure each; the rest folded below them), nothing scrolls sideways, and every figure is
+    shown at 3/4 of its size or more: its smallest text (figures.MIN_FONT_PT, 12 pixels at
+    the figures' DPI) reads as 9 pixels or more."""
+    from reports.figures import DPI, MIN_FONT_PT
+
+    result = browser_check(index.parent, CHROMIUM, width=width)
+    assert result.width == width and result.overflow <= 0
+    assert result.height * 3 <= result.full, (result.height, result.full)
+    assert result.images >= 8 and result.broken == []
+    assert result.scale >= 0.75 - 1e-3, result.scale
+    assert MIN_FONT_PT * DPI / 72 * 0.75 >= 9
+    assert result.samples == 2  # the sample games are drawn, unfolded

@@ -117,7 +117,7 @@ def _section(html: str, study: str) -> str:
 def test_key_findings_come_first_with_one_verdict_per_question(report):
     index, studies = report
     html = index.read_text()
-    assert html.index('id="findings"') < html.index('id="alerts"') < html.index('id="seats"')
+    assert html.index('id="findings"') < html.index('id="seats"') < html.index('id="alerts"')
     findings = re.search(r'<section id="findings".*?</section>', html, re.S).group(0)
     for s in studies:
         assert f'href="#{s.study}"' in findings
@@ -235,3 +235,52 @@ def test_the_report_writes_findings_json_and_every_claim_holds_in_every_cell(rep
         assert claim.cells and all(c.holds for c in claim.cells)
         assert check(claim, by_study[raw["study"]]) == [], raw["id"]
         assert raw["sentence"].split(" (")[0].replace("'", "&#x27;") in html
+
+
+def test_the_technical_alerts_fold_under_for_statisticians_below_the_answers(report):
+    index, studies = report
+    html = index.read_text()
+    stats = re.search(r'<section id="alerts"[^>]*>(.*?)</section>', html, re.S).group(1)
+    assert "<h2>For statisticians</h2>" in stats and "<details><summary>Technical alerts" in stats
+    last = max(html.index(f'<section id="{s.study}">') for s in studies)
+    assert html.index('<section id="alerts"') > last  # below every answer
+    assert "<h2>Alerts</h2>" not in html
+
+
+def test_each_section_shows_its_answer_and_one_figure_and_folds_the_rest(report):
+    index, studies = report
+    html = index.read_text()
+    for s in studies:
+        body = _section(html, s.study)
+        deeper = body.index('<details class="deeper">')
+        assert body[:deeper].count("<figure") == 1, s.study
+        assert "<table" not in body[:deeper] and "Manifest" in body[deeper:]
+
+
+def test_no_figure_text_is_smaller_than_the_minimum(tmp_path):
+    from matplotlib.figure import Figure
+    from matplotlib.text import Text
+
+    from reports.figures import MIN_FONT_PT, _save
+
+    fig = Figure(figsize=(3, 2))
+    ax = fig.subplots()
+    ax.text(0.5, 0.5, "+16.76\n±2.36", fontsize=5.5)
+    ax.set_title("title", fontsize=10)
+    _save(fig, tmp_path, "x.png")
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if t.get_text()]
+    assert min(sizes) >= MIN_FONT_PT and 10 in sizes
+    assert (tmp_path / "x.png").read_bytes()[:8] == PNG
+
+
+def test_the_ladder_shows_its_pairs_as_a_table_not_a_heatmap(tmp_path):
+    from analyzer.runner.synthetic import SyntheticAssBackend
+    from analyzer.studies.ladder import run_ladder
+    from reports.ladder import ladder_figures, ladder_views
+
+    result = run_ladder(SyntheticAssBackend(), "ass", ["basic", "careful", "random"],
+                        players=[4], games=120)
+    files = [f.file for f in ladder_figures(result, tmp_path)]
+    assert files and not any("pairs" in f for f in files)
+    titles = [v.title for v in ladder_views(result)]
+    assert "Every pair (Holm over all pairs)" in titles

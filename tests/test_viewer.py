@@ -159,10 +159,71 @@ def test_the_page_carries_the_annotations_and_the_unit():
     assert data["annotations"] == viewer_steps(record, ann)["annotations"]
     assert data["unit"] == "card points"
     assert viewer_steps(record, {**ann, "unit": "sticks"})["unit"] == "sticks"
-    players = [{"seat": 0, "lost_to_clear_errors": 3.5, "blunders": 1}]
-    assert viewer_steps(record, {**ann, "players": players})["summary"] == [
-        "seat 0 \u00b7 lost to clear errors 3.5 \u00b7 blunders 1"]
     assert _embedded(viewer_html(record))["annotations"] is None
+
+
+def test_the_summary_reads_as_sentences_naming_the_strategies():
+    record = _jass(mode="deals")
+    ann = _annotations(viewer_steps(record))
+    players = [{"seat": 0, "moves": 9, "inaccuracy": 0, "mistake": 2, "blunder": 1,
+                "lost": 18.2, "lost_low": 15.1, "lost_high": 21.3},
+               {"seat": 2, "moves": 1, "inaccuracy": 0, "mistake": 0, "blunder": 0,
+                "lost": 0.0, "lost_low": 0.0, "lost_high": 0.0}]
+    summary = viewer_steps(record, {**ann, "players": players, "unit": "sticks"})["summary"]
+    assert summary == [
+        "Seat 0 (random): 9 moves analysed; 2 mistakes, 1 blunder, which lost 18 \u00b1 3 "
+        "sticks in all.",
+        "Seat 2 (random): 1 move analysed, no clear error."]
+
+
+def test_moves_are_named_as_replay_analyze_prints_them():
+    """Deal (game) and move counted from 1 within the deal (game): "deal 2 move 1" is the
+    first card of the second deal; one Who's the Ass? game has moves alone."""
+    match = viewer_steps(_jass())
+    deals = [[t["cards"] for t in d["tricks"]] for d in _jass()["deals"]]
+    first = sum(len(t) for t in deals[0])
+    assert match["names"][0] == "deal 1 move 1"
+    assert match["names"][first - 1] == f"deal 1 move {first}"
+    assert match["names"][first] == "deal 2 move 1"
+    assert viewer_steps(_jass(mode="deals"))["names"][5] == "deal 1 move 6"
+    assert viewer_steps(_ass())["names"][:2] == ["move 1", "move 2"]
+    two = play_match_record(1, 0, [parse_strategy("ass", "random")] * 3, games=2)
+    names = viewer_steps(two)["names"]
+    plays = sum(len(r["plays"]) for r in two["games"][0]["rounds"])
+    assert names[plays - 1] == f"game 1 move {plays}" and names[plays] == "game 2 move 1"
+
+
+def test_alternatives_are_formatted_as_the_command_line_formats_them():
+    record = _ass()
+    ann = _annotations(viewer_steps(record))
+    first = next(i for i, m in enumerate(ann["moves"]) if m)
+    ann["moves"][first].update(loss=4.0, loss_low=1.0, loss_high=7.0, value=12.3456,
+                               best_value=11.0, alternatives=[
+        {"move": "b", "value": 11.0, "low": 10.0, "high": 12.0, "diff": 0.0, "diff_low": 0.0,
+         "diff_high": 0.0},
+        {"move": "m", "value": 12.3456, "low": 11.9, "high": 12.8, "diff": 1.3456,
+         "diff_low": 0.9, "diff_high": 1.8}])
+    got = viewer_steps(record, ann)["annotations"][first]
+    assert got["value"] == 12.3456 and got["shown_loss"] == "4 \u00b1 3"
+    assert got["alternatives"] == [
+        {"move": "b", "value": "11.0 \u00b1 1.0", "diff": "0.00"},
+        {"move": "m", "value": "12.3 \u00b1 0.5", "diff": "+1.3 \u00b1 0.5"}]
+
+
+def test_replay_analyze_html_numbers_moves_as_the_cli_prints_them(tmp_path):
+    page = tmp_path / "deal.html"
+    result = runner.invoke(app, ["replay", "jass", "--seed", "2", "--index", "0", "--deals",
+                                 "--strategy", "random", "--analyze", "--seat", "0",
+                                 "--worlds", "30", "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    printed = re.findall(r"^  (deal \d+ move +\d+) seat (\d): (\S+)", result.stdout, re.M)
+    assert printed
+    data = _embedded(page.read_text())
+    names = data["names"]
+    for where, seat, move in printed:
+        m = names.index(" ".join(where.split()))
+        assert data["moves"][m] == int(seat) and data["annotations"][m]["move"] == move
+        assert data["annotations"][m]["alternatives"]
 
 
 # ---------------------------------------------------------------------------- the page

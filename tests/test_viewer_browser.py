@@ -8,6 +8,7 @@ no browser is installed; in CI (CI=true) a missing browser is a failure.
 """
 
 import os
+import re
 import shutil
 
 import pytest
@@ -46,8 +47,13 @@ def _annotated(record):
         moves.append(None if seat == 1 else {
             "seat": seat, "move": f"played {i}", "best": f"best {i}", "loss": 3.0 * (i % 4),
             "loss_low": max(0.0, 3.0 * (i % 4) - 1.5), "loss_high": 3.0 * (i % 4) + 1.5,
-            "label": label})
-    return {"moves": moves, "players": []}
+            "label": label, "value": 10.0 - i * 0.1 + seat, "best_value": 10.0,
+            "alternatives": [{"move": f"best {i}", "value": 10.0, "low": 9.0, "high": 11.0,
+                              "diff": 0.0, "diff_low": 0.0, "diff_high": 0.0}]})
+    analysed = sorted({m["seat"] for m in moves if m})
+    players = [{"seat": s, "moves": 5, "inaccuracy": 1, "mistake": 0, "blunder": 2,
+                "lost": 18.0, "lost_low": 15.0, "lost_high": 21.0} for s in analysed]
+    return {"moves": moves, "players": players}
 
 
 def _check(tmp_path, record, annotations=None, width=1280):
@@ -63,9 +69,9 @@ def _steps_work(result, players):
     assert result.fetched == []
     assert result.all_hands == ALL_HANDS
     assert result.seats == players and result.cards > 0
-    total = result.counts[0].split()[-1]
-    steps = [int(c.split()[1]) for c in result.counts]
-    assert steps == [1, 2, 3, 2, int(total), int(total) - 1, 1]
+    steps = [int(re.search(r"step (\d+) of (\d+)", c).group(1)) for c in result.counts]
+    total = int(re.search(r"step (\d+) of (\d+)", result.counts[0]).group(2))
+    assert steps == [1, 2, 3, 2, total, total - 1, 1]
     shown = result.shown
     for a, b in zip(shown, shown[1:], strict=False):
         assert a != b  # every way of stepping changes what is shown
@@ -116,3 +122,48 @@ def test_the_check_sees_errors_and_overflow(tmp_path):
     result = viewer_check(broken, CHROMIUM, width=390)
     assert result.overflow > 0
     assert any("nosuch" in e for e in result.errors), result.errors
+
+
+@pytest.mark.parametrize("make", [_ass, _jass], ids=["ass", "jass"])
+def test_analyzed_pages_draw_the_graph_the_mistakes_and_number_moves_as_the_cli(tmp_path,
+                                                                                  make):
+    record = make()
+    annotations = _annotated(record)
+    data = viewer_steps(record, annotations)
+    result = _check(tmp_path, record, annotations, width=390)
+    assert result.errors == [] and result.overflow <= 0
+    analysed = sorted({a["seat"] for a in annotations["moves"] if a})
+    assert result.graph == len(analysed)  # one line a seat analysed, in the part shown
+    # the summaries read as sentences naming the strategies; the jumps name the moves
+    assert result.summary == data["summary"]
+    strategy = record["strategies"][analysed[0]]
+    assert result.summary[0].startswith(f"Seat {analysed[0]} ({strategy}): 5 moves analysed; "
+                                        "1 inaccuracy, 2 blunders, which lost 18 \u00b1 3 ")
+    labelled = [m for m, a in enumerate(annotations["moves"]) if a and a["label"]]
+    first = min(labelled, key=lambda m: (annotations["moves"][m]["seat"], m))
+    name = data["names"][first]
+    assert re.fullmatch(r"(deal \d+ |game \d+ )?move \d+", name)
+    assert result.jumps[0].startswith(name + ": ")
+    counter, fragment = result.jumped.split("|")
+    assert counter.startswith(name + " \u00b7 step ")
+    assert fragment == "#" + name.replace(" ", "-")
+    assert result.hash == "#step-1"  # the probe ends at the first step
+
+
+@pytest.mark.parametrize("make", [_ass, _jass], ids=["ass", "jass"])
+def test_a_fragment_opens_the_page_at_that_move(tmp_path, make):
+    record = make()
+    data = viewer_steps(record)
+    move = len(data["moves"]) - 3  # late in the game: the last deal of a Jass match
+    name = data["names"][move]
+    result = _check_at(tmp_path, record, name.replace(" ", "-"))
+    assert result.errors == []
+    step = next(i for i, s in enumerate(data["steps"]) if s["move"] == move)
+    assert result.start == f"{name} \u00b7 step {step + 1} of {len(data['steps'])}"
+    assert _check_at(tmp_path, record, "step-5").start.endswith(
+        f"step 5 of {len(data['steps'])}")
+
+
+def _check_at(tmp_path, record, fragment):
+    page = write_viewer(tmp_path / "game.html", record, force=True)
+    return viewer_check(page, CHROMIUM, fragment=fragment)

@@ -11,7 +11,7 @@ Returned shape::
 
     {"game": "ass" | "jass", "unit": ..., "worlds": N, "seed": S, "thresholds": {...},
      "moves": [{"seat", "move", "best", "loss", "loss_low", "loss_high", "label",
-                "index", "value", "best_value", "forced", "analysed", ...}, ...],
+                "index", "value", "best_value", "forced", "analysed", "alternatives", ...}, ...],
      "players": [{"seat" | "player", "moves", "inaccuracy", "mistake", "blunder",
                   "lost", "lost_low", "lost_high"}, ...]}
 
@@ -19,7 +19,9 @@ Returned shape::
 game after game, with ``game`` and ``player``; Plus-Minus Jass: deal after deal, with
 ``deal``). ``index`` is the play's number as ``cardlab analyze --move`` takes it. ``value`` and
 ``best_value`` are the expected outcomes (the game's unit, as ``analyze``'s ``value``) after
-the played and the best move: the position's evaluation, for a bar beside the board. An
+the played and the best move: the position's evaluation, for a bar beside the board.
+``alternatives`` lists the three best moves (and the played one when it is not among them),
+best first, as ``{"move", "value", "low", "high", "diff", "diff_low", "diff_high"}``. An
 entry of a seat that was not analysed keeps ``seat``, ``move`` and ``index`` and has null
 ``best``, ``loss``, ``loss_low``, ``loss_high``, ``label``, ``value``, ``best_value`` and
 ``"analysed": false``. A forced move (one legal move) has loss 0, no label and
@@ -77,13 +79,21 @@ def _entry(game: str, result: dict[str, Any], played: str) -> dict[str, Any]:
     return {"move": played, "best": best["move"], "loss": loss, "loss_low": low,
             "loss_high": high, "label": None if forced else label(game, loss, low or 0.0),
             "value": row["value"], "best_value": best["value"], "forced": forced,
-            "analysed": True}
+            "analysed": True, "alternatives": _alternatives(rows, played)}
+
+
+def _alternatives(rows: list[dict[str, Any]], played: str) -> list[dict[str, Any]]:
+    """The three best moves (and the played one, when it is not among them) with their values
+    and their difference to the best, each with its 95% interval (None where there is none)."""
+    keys = ("move", "value", "low", "high", "diff", "diff_low", "diff_high")
+    top = rows[:3] + [r for r in rows[3:] if r["move"] == played]
+    return [{k: r.get(k) for k in keys} for r in top]
 
 
 def _skipped(played: str) -> dict[str, Any]:
     return {"move": played, "best": None, "loss": None, "loss_low": None, "loss_high": None,
             "label": None, "value": None, "best_value": None, "forced": None,
-            "analysed": False}
+            "analysed": False, "alternatives": []}
 
 
 def _ass_moves(record, seats, worlds, seed):

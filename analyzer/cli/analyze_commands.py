@@ -440,18 +440,20 @@ def annotation_text(ann: dict[str, Any], record: dict[str, Any]) -> str:
              f"the best), {numbers.count(ann['worlds'])} worlds per move, analysis seed "
              f"{ann['seed']}.",
              f"Labels when the loss is clear: inaccuracy >= {t['inaccuracy']:g}, mistake >= "
-             f"{t['mistake']:g}, blunder >= {t['blunder']:g} {unit}; forced moves are left out."]
+             f"{t['mistake']:g}, blunder >= {t['blunder']:g} {unit}; forced moves are left out.",
+             "Games, deals and moves are counted from 1, as the --html viewer shows them "
+             "(analyze's --game-in-match, --deal and --move count from 0)."]
     if "intervals" in ann:
         lines.append(f"Note: {ann['intervals']}.")
     where = "deal" if game == "jass" else "game" if record.get("mode") == "matches" else None
     for m in ann["moves"]:
         if not m["analysed"] or m["forced"]:
             continue
-        at = f"{where} {m[where]} " if where else ""
+        at = f"{where} {m[where] + 1} " if where else ""  # counted from 1, as the viewer
         loss = _est(m["loss"], None if m["loss_low"] is None else
                     (m["loss_high"] - m["loss_low"]) / 2)
         best = "" if m["loss"] == 0 and m["move"] == m["best"] else f"best {m['best']}, "
-        lines.append(f"  {at}move {m['index']:3d} seat {m['seat']}: {m['move']:<10} "
+        lines.append(f"  {at}move {m['index'] + 1:3d} seat {m['seat']}: {m['move']:<10} "
                      f"{best}loss {loss}" + (f"  {m['label'].upper()}" if m["label"] else ""))
     key = "player" if ann["players"] and "player" in ann["players"][0] else "seat"
     lines.append("Summary (lost to clear errors):")

@@ -157,7 +157,8 @@ def _ass_data(record: dict[str, Any]) -> dict[str, Any]:
             "steps": steps, "moves": moves, "score_name": "minus points in hand",
             "score_note": "Minus points in hand: what each seat would score if the game ended "
                           "now (A-10).",
-            "totals_name": totals_name, "unit": "minus points"}
+            "totals_name": totals_name, "unit": "minus points",
+            "part_name": "game" if len(parts) > 1 else ""}
 
 
 # ----------------------------------------------------------------------- Plus-Minus Jass
@@ -247,7 +248,7 @@ def _jass_data(record: dict[str, Any]) -> dict[str, Any]:
             "score_note": "Card points taken so far, counted as the trump stands; at the end "
                           "of a deal they are counted with the final trump and the last trick's "
                           "5 (J-8).",
-            "totals_name": "sticks", "unit": "card points"}
+            "totals_name": "sticks", "unit": "card points", "part_name": "deal"}
 
 
 # ----------------------------------------------------------------------------- the data
@@ -269,7 +270,7 @@ def viewer_steps(record: dict[str, Any],
     data["refs"], data["names"] = _numbering(data)
     data["annotations"] = None
     data["summary"] = []
-    data["lower_is_better"] = data["game"] == "ass"
+    data["lower_is_better"] = _lower_is_better(data["game"])
     if annotations is not None:
         data["annotations"] = _checked(annotations, data["moves"])
         data["unit"] = annotations.get("unit") or data["unit"]
@@ -278,11 +279,19 @@ def viewer_steps(record: dict[str, Any],
     return data
 
 
+def _lower_is_better(game: str) -> bool:
+    """Whether the game's main measure is better low (minus points), from its description."""
+    from analyzer.games import registry
+
+    description = registry.get(game)
+    return description.measure(description.mode("").default_metric).better == "lower"
+
+
 def _numbering(data: dict[str, Any]) -> tuple[list[list[int]], list[str]]:
     """Per move its [part, number within the part] (both from 0) and its name on screen,
     counted from 1 as ``replay --analyze`` prints it: "deal 2 move 23" (Plus-Minus Jass),
     "game 2 move 5" (a Who's the Ass? match), "move 5" (one game)."""
-    kind = "deal" if data["game"] == "jass" else "game" if len(data["parts"]) > 1 else ""
+    kind = data["part_name"]
     refs: list[list[int]] = []
     names: list[str] = []
     seen: dict[int, int] = {}
@@ -673,8 +682,8 @@ _JS = r"""
         if (refs[m][0] === part && refs[m][1] === k) { show(stepOf[m]); return; }
       }
     };
-    $('graph-part').textContent = data.parts.length > 1 || data.game === 'jass' ?
-      (data.game === 'jass' ? 'deal ' : 'game ') + (part + 1) : 'the game';
+    $('graph-part').textContent = data.part_name ? data.part_name + ' ' + (part + 1)
+      : 'the game';
     $('graph-note').textContent = 'Each seat\u2019s expected result after each of its moves (' +
       data.unit + (data.lower_is_better ? ', lower is better' : ', higher is better') +
       '), as the rollouts value the move it played; better is up. A ringed dot marks a ' +

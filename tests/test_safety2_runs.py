@@ -350,10 +350,26 @@ def _wait_for(predicate, timeout: float) -> bool:
     return False
 
 
+def _cmdline(proc) -> str:
+    """The process's command line, "" once it has ended (it may end, or become a zombie,
+    between any two looks at it)."""
+    import psutil
+
+    try:
+        return " ".join(proc.cmdline())
+    except psutil.Error:
+        return ""
+
+
 def _running(parent, kind: str) -> bool:
     """Whether a descendant of ``parent`` runs ``cardlab KIND``."""
-    return any(kind in " ".join(p.cmdline()) for p in parent.children(recursive=True)
-               if _alive(p))
+    import psutil
+
+    try:
+        children = parent.children(recursive=True)
+    except psutil.Error:
+        return False
+    return any(kind in _cmdline(p) for p in children if _alive(p))
 
 
 def _all_gone(family) -> bool:
@@ -390,7 +406,7 @@ def test_safety2_item11_signals_to_train_leave_no_child_running(tmp_path):
                 assert parent.returncode == 128 + signum, (child_kind, signum, err)
                 assert "Traceback" not in err and "--resume" in err, err
             assert _wait_for(partial(_all_gone, family), 5), [
-                p.cmdline() for p in family if _alive(p)]
+                _cmdline(p) for p in family if _alive(p)]
         finally:
             for p in [*me.children(recursive=True), me] if _alive(me) else []:
                 p.kill()

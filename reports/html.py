@@ -408,8 +408,10 @@ def findings_html(sections: Sequence[SectionContent]) -> str:
         if f is None:
             continue
         table = _decision_html(f) if f.study == "trump" else ""
-        body = (f"<details><summary>The decision table and the answer cell by cell</summary>"
-                f"{table}<p>{_finding_body(f)}</p></details>" if table else _finding_body(f))
+        # the trump decision table is the answer a player reads at the table: on the first
+        # screen; the sentences cell by cell fold under it
+        body = (f"{table}<details><summary>The answer cell by cell</summary>"
+                f"<p>{_finding_body(f)}</p></details>" if table else _finding_body(f))
         items.append(f'<li><a class="q" href="#{_e(s.study)}">{_e(f.question)}</a><br>'
                      f'<span class="verdict">{_e(f.verdict)}</span> {body}</li>')
     return ('<section id="findings" class="findings"><h2>Key findings</h2>'

@@ -387,6 +387,13 @@ def test_issue43_item10_the_trump_answer_is_a_decision_table_from_its_cells(tmp_
     table = trump_decision_table(trump_finding(both).claims)
     judged = table[table["players"] == 4]["own judgement minus the fixed rule"]
     assert judged.str.contains("pimc: \\+0.09").all() and judged.str.contains("not clear").all()
+    # the report's first screen shows the table itself; only the sentences fold under it
+    from reports.html import SectionContent, findings_html
+
+    page = findings_html([SectionContent("trump", [], [], "", [], "", {},
+                                         finding=trump_finding(both))])
+    assert 'class="decision"' in page
+    assert page.index('class="decision"') < page.index("<details>")
 
 
 # ------------------------------------------------------------------ 9: a cost curve

@@ -248,6 +248,7 @@ def _verify_game(record: dict[str, Any], rules, rng) -> list[str]:
         deal,
         legal_moves,
         minus_points,
+        put_down,
     )
 
     problems: list[str] = []
@@ -282,19 +283,8 @@ def _verify_game(record: dict[str, Any], rules, rng) -> list[str]:
                 continue
             if move_cards(move[0] * 256 + move[1] * 16 + move[2]) != play["cards"]:
                 problems.append(f"{where}: cards of seat {seat} not in record order")
-            v, c, j = move
-            if v <= N_VALUES:
-                hands[seat][v] -= c
-                on_table[v] += c
-            hands[seat][JOKER] -= j
-            on_table[JOKER] += j
-            if pos == 0:
-                turn.ass_round = v == ASS
-                turn.k = 1 if turn.ass_round else c + j
-                turn.high = v
-                turn.may_lead_ass = False
-            elif v > turn.high or (turn.ass_round and v == turn.high):
-                turn.high, high_seat = v, seat
+            if put_down(hands[seat], on_table, turn, move):
+                high_seat = seat
         if rnd["ass_round"] != turn.ass_round:
             problems.append(f"{where}: ass_round flag is wrong")
         if rnd["winner"] != high_seat:
@@ -505,7 +495,13 @@ def _hand_of(names: Any, where: str) -> list[int]:
 
 def _check_game(game: dict[str, Any], rules, at: str) -> None:
     """Replay one game of a record through the rules (IllegalStep at the first bad step)."""
-    from analyzer.engines.ass.reference import KINDS, Turn, legal_moves, minus_points
+    from analyzer.engines.ass.reference import (
+        KINDS,
+        Turn,
+        legal_moves,
+        minus_points,
+        put_down,
+    )
     from analyzer.games.ass.cards import COPIES, N_JOKERS
 
     n = rules.players
@@ -590,19 +586,8 @@ def _check_game(game: dict[str, Any], rules, at: str) -> None:
                 raise IllegalStep(step, f"seat {seat} plays {shown}: {why[ruling]}", ruling)
             if mv is None:
                 continue
-            v, c, j = mv
-            if v <= N_VALUES:
-                hands[seat][v] -= c
-                on_table[v] += c
-            hands[seat][JOKER] -= j
-            on_table[JOKER] += j
-            if pos == 0:
-                turn.ass_round = v == ASS
-                turn.k = 1 if turn.ass_round else c + j
-                turn.high = v
-                turn.may_lead_ass = False
-            elif v > turn.high or (turn.ass_round and v == turn.high):
-                turn.high, high_seat = v, seat
+            if put_down(hands[seat], on_table, turn, mv):
+                high_seat = seat
         if rnd.get("ass_round") != turn.ass_round:
             raise IllegalStep(where, f"ass_round {rnd.get('ass_round')}; the lead makes it "
                               f"{turn.ass_round}", "A-7")

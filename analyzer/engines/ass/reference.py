@@ -96,6 +96,30 @@ class Turn:
     may_lead_ass: bool = False
 
 
+def put_down(hand: list[int], on_table: list[int], turn: Turn, move: Move) -> bool:
+    """Move the cards of ``move`` (legal, not a pass) from ``hand`` onto the table and update
+    the round: the lead fixes its kind and set size (A-5, A-7); a later play is the round's
+    highest when it beats it (legal means strictly higher, A-6) or, in an ass round, equals it
+    (A-7: the last of equal highest cards takes). Returns whether its player now holds the
+    round's highest play (the lead always does)."""
+    value, numbers, jokers = move
+    if value <= N_VALUES:  # the ass (value 0) or number cards; jokers alone have c = 0
+        hand[value] -= numbers
+        on_table[value] += numbers
+    hand[JOKER] -= jokers
+    on_table[JOKER] += jokers
+    if turn.position == 0:
+        turn.ass_round = value == ASS
+        turn.k = 1 if turn.ass_round else numbers + jokers
+        turn.high = value
+        turn.may_lead_ass = False
+        return True
+    if value > turn.high or (turn.ass_round and value == turn.high):
+        turn.high = value
+        return True
+    return False
+
+
 def legal_moves(hand: list[int], turn: Turn) -> list[Move | None]:
     """Every legal move (None = pass) in canonical order (ascending move code, pass first)."""
     moves: set[Move] = set()
@@ -286,23 +310,10 @@ def play_round(table: Table, players: list[Player], starter: int, blocked: int) 
             known[seat][value] = max(0, known[seat][value] - numbers)
         known[seat][JOKER] = max(0, known[seat][JOKER] - jokers)
         play: dict[str, Any] = {"seat": seat, "cards": move_cards(encode(*move))}
-        if value <= N_VALUES:  # the ass (value 0) or number cards; jokers alone have c = 0
-            hands[seat][value] -= numbers
-            on_table[value] += numbers
-        hands[seat][JOKER] -= jokers
-        on_table[JOKER] += jokers
-        if position == 0:
-            turn.ass_round = value == ASS
-            turn.k = 1 if turn.ass_round else numbers + jokers
-            turn.high = value
-            turn.may_lead_ass = False
-        elif turn.ass_round:
-            if jokers:
-                play["joker_value"] = value
-            if value >= turn.high:  # A-7: the last of equal highest cards takes
-                turn.high, high_seat = value, seat
-        else:
-            turn.high, high_seat = value, seat  # legal means strictly higher (A-6)
+        if position > 0 and turn.ass_round and jokers:
+            play["joker_value"] = value
+        if put_down(hands[seat], on_table, turn, move):
+            high_seat = seat
         plays.append(play)
     if turn.ass_round:  # A-7: the taker takes every card of the round, the ass included
         for kind in range(KINDS):

@@ -51,6 +51,7 @@ from .reference import (
     dealt_known,
     legal_moves,
     minus_points,
+    put_down,
 )
 
 PASS_ACTION = 0
@@ -224,23 +225,10 @@ class AssState:
                 known[seat][value] = max(0, known[seat][value] - numbers)
             known[seat][JOKER] = max(0, known[seat][JOKER] - jokers)
             play: dict[str, Any] = {"seat": seat, "cards": move_cards(encode(*move))}
-            if value <= N_VALUES:
-                hands[seat][value] -= numbers
-                self.on_table[value] += numbers
-            hands[seat][JOKER] -= jokers
-            self.on_table[JOKER] += jokers
-            if turn.position == 0:
-                turn.ass_round = value == ASS
-                turn.k = 1 if turn.ass_round else numbers + jokers
-                turn.high = value
-                turn.may_lead_ass = False
-            elif turn.ass_round:
-                if jokers:
-                    play["joker_value"] = value
-                if value >= turn.high:  # the last of equal highest cards takes
-                    turn.high, self.high_seat = value, seat
-            else:
-                turn.high, self.high_seat = value, seat
+            if turn.position > 0 and turn.ass_round and jokers:
+                play["joker_value"] = value
+            if put_down(hands[seat], self.on_table, turn, move):
+                self.high_seat = seat
             self.plays.append(play)
         self._next_seat()
         self._skip_forced_passes()

@@ -298,33 +298,42 @@ class ReferenceJass:
             aims[seat] = self._aim(seat, d, sticks, deal_no)
         record["aims"] = [AIM_LABELS[a] for a in aims]
         for _ in range(N_CARDS // n):
-            d.trick, d.trick_seats = [], []
             for k in range(n):
                 seat = (d.leader + k) % n
                 legal = legal_cards(d.hands[seat], d.trick, d.trump, self.rules.ruleset)
                 card = self._strategy_card(seat, d, legal, rng, aims[seat], sticks, deal_no)
                 if card not in legal:
                     raise RuntimeError(f"strategy at seat {seat} played illegal {card_name(card)}")
-                self._note_showing_out(d, seat, card)
-                if d.trump < 0 and d.trick and suit(card) != suit(d.trick[0]):
-                    d.trump, d.fixer = suit(card), seat  # J-5
-                d.hands[seat].remove(card)
-                d.played[seat].append(card)
-                d.history.append(card)
-                d.trick.append(card)
-                d.trick_seats.append(seat)
-            w = d.trick_seats[trick_winner(d.trick, d.trump)]
-            d.tricks.append({"leader": d.leader, "cards": [card_name(c) for c in d.trick],
-                             "winner": w})
-            d.taken[w].extend(d.trick)
-            d.won[w] += 1
-            d.leader = w
-            d.last_winner = w
-        d.trick, d.trick_seats = [], []
+                self.lay(d, seat, card)
+            self.close_trick(d)
         record["tricks"] = d.tricks
         record["trump"] = SUIT_LETTERS[d.trump] if d.trump >= 0 else None
         record["fixer"] = d.fixer if d.fixer >= 0 else None
         return d
+
+    def lay(self, d: _Deal, seat: int, card: int) -> None:
+        """``seat`` plays ``card`` (legal) to the trick: what it shows of the hand (J-11), the
+        trump it fixes when it does not follow the led suit (J-5)."""
+        self._note_showing_out(d, seat, card)
+        if d.trump < 0 and d.trick and suit(card) != suit(d.trick[0]):
+            d.trump, d.fixer = suit(card), seat  # J-5
+        d.hands[seat].remove(card)
+        d.played[seat].append(card)
+        d.history.append(card)
+        d.trick.append(card)
+        d.trick_seats.append(seat)
+
+    @staticmethod
+    def close_trick(d: _Deal) -> None:
+        """The full trick goes to its winner, who leads the next (J-7)."""
+        w = d.trick_seats[trick_winner(d.trick, d.trump)]
+        d.tricks.append({"leader": d.leader, "cards": [card_name(c) for c in d.trick],
+                         "winner": w})
+        d.taken[w].extend(d.trick)
+        d.won[w] += 1
+        d.leader = w
+        d.last_winner = w
+        d.trick, d.trick_seats = [], []
 
     def _note_showing_out(self, d: _Deal, seat: int, card: int) -> None:
         """Record what a card proves about the seat's hand (public inference, J-11)."""

@@ -36,7 +36,7 @@ from analyzer.games.jass.sticks import deal_sticks
 from analyzer.rng import PyRng
 from strategies.registry import Strategy
 
-from .reference import ReferenceJass, _Deal, legal_cards, suit, trick_winner
+from .reference import ReferenceJass, _Deal, legal_cards
 
 NUM_ACTIONS = N_CARDS
 TERMINAL = -4
@@ -137,23 +137,9 @@ class JassState:
     def _play(self, card: int) -> None:
         d, seat = self.d, self.current_player()
         self.history.append((seat, card))
-        self.ref._note_showing_out(d, seat, card)
-        if d.trump < 0 and d.trick and suit(card) != suit(d.trick[0]):
-            d.trump, d.fixer = suit(card), seat  # J-5
-        d.hands[seat].remove(card)
-        d.played[seat].append(card)
-        d.history.append(card)
-        d.trick.append(card)
-        d.trick_seats.append(seat)
+        self.ref.lay(d, seat, card)
         if len(d.trick) == self.n:  # J-7
-            w = d.trick_seats[trick_winner(d.trick, d.trump)]
-            d.tricks.append({"leader": d.leader, "cards": [card_name(c) for c in d.trick],
-                             "winner": w})
-            d.taken[w].extend(d.trick)
-            d.won[w] += 1
-            d.leader = w
-            d.last_winner = w
-            d.trick, d.trick_seats = [], []
+            self.ref.close_trick(d)
 
     def clone(self) -> JassState:
         """An independent copy (the rng stream included)."""

@@ -36,7 +36,7 @@ ALLOWED = {
                                          "module by the record's game"),
     "analyzer/analysis/values.py": (4, "the labels' thresholds, in each game's own unit "
                                        "(docs/analyzing.md states them per game)"),
-    "analyzer/cli/analyze_commands.py": (11, "`analyze ass` and `analyze jass` are two commands "
+    "analyzer/cli/analyze_commands.py": (10, "`analyze ass` and `analyze jass` are two commands "
                                              "with options of their own (typed positions)"),
     "analyzer/learn/ass_decisions.py": (1, "the decision data and training facts of Who's the "
                                            "Ass?"),

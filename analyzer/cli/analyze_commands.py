@@ -75,14 +75,10 @@ def load_record(game: str, run: Path | None, record_file: Path | None, index: in
 
 
 def first_illegal(game: str, record: dict[str, Any]) -> str | None:
-    """The first step of a record the rules do not allow (engines' records.first_illegal)."""
-    if game == "jass":
-        from analyzer.engines.jass.records import first_illegal as jass_first
+    """The first step of a record the rules do not allow (the game's records.first_illegal)."""
+    from analyzer.engines.kernel import records_module
 
-        return jass_first(record)
-    from analyzer.engines.ass.records import first_illegal as ass_first
-
-    return ass_first(record)
+    return records_module(game).first_illegal(record)
 
 
 def _record_of_file(game: str, record_file: Path, index: int | None

@@ -28,6 +28,7 @@ Per-seat rows in a long table are what pandas users expect (``df.groupby("seat")
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from types import ModuleType
 from typing import Any
@@ -92,6 +93,30 @@ def records_module(game: str) -> ModuleType:
     """``game``'s records module, beside its kernel (``analyzer.engines.<game>.records``):
     ``match_records(spec, start, count)`` and ``detail_rows(records)``."""
     return importlib.import_module(kernel_path(game).rsplit(".", 1)[0] + ".records")
+
+
+class IllegalStep(Exception):
+    """The first step of a game record that the rules do not allow: ``where`` (the step),
+    ``what`` is wrong and the ruling (docs/rulings.md) that forbids it."""
+
+    def __init__(self, where: str, what: str, ruling: str) -> None:
+        super().__init__(f"{where}: {what} ({ruling})")
+
+
+def first_illegal_step(check: Callable[[dict[str, Any]], None], record: dict[str, Any]
+                       ) -> str | None:
+    """``"where: what (ruling)"`` of the first :class:`IllegalStep` that ``check`` (a game's
+    replay of ``record`` through its rules) raises, a line saying the record is not of the
+    documented shape when it is malformed, or None when every step is legal."""
+    try:
+        check(record)
+    except IllegalStep as exc:
+        return str(exc)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+        return (f"not a game record as docs/game-records.md describes it ({type(exc).__name__}:"
+                f" {what})")
+    return None
 
 
 def check_game_and_mode(spec: RunSpec, game: str, modes: tuple[str, ...]) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from analyzer.engines.kernel import RunSpec
+from analyzer.engines.kernel import IllegalStep, RunSpec, first_illegal_step
 from analyzer.games.ass.cards import (
     ASS,
     HAND_SLOTS,
@@ -395,15 +395,8 @@ def detail_rows(records) -> dict[str, np.ndarray]:
                     out[name].append(value)
     return {c.name: np.asarray(out[c.name], dtype=c.dtype) for c in MATCH_GAME_COLUMNS}
 
+
 # --- a record read from a file, replayed through the rules before it is used ---------------
-
-
-class IllegalStep(Exception):
-    """The first step of a record the rules do not allow: ``where`` (the step), ``what`` is
-    wrong and the ruling (docs/rulings.md) that forbids it."""
-
-    def __init__(self, where: str, what: str, ruling: str) -> None:
-        super().__init__(f"{where}: {what} ({ruling})")
 
 
 def first_illegal(record: dict[str, Any]) -> str | None:
@@ -414,15 +407,7 @@ def first_illegal(record: dict[str, Any]) -> str | None:
     round's taker, the end of the game (A-9), final hands and minus points (A-10) and, for a
     match, the seats, games and running totals (A-12). Not checked: that the deal is the one
     the record's seed gives (a game played at a real table has no seed)."""
-    try:
-        _check_record(record)
-    except IllegalStep as exc:
-        return str(exc)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
-        return (f"not a game record as docs/game-records.md describes it ({type(exc).__name__}:"
-                f" {what})")
-    return None
+    return first_illegal_step(_check_record, record)
 
 
 def _whole(value: Any) -> bool:

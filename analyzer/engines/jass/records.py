@@ -27,7 +27,7 @@ from analyzer.engines.jass.reference import (
     pay_ties,
     trick_winner,
 )
-from analyzer.engines.kernel import RunSpec
+from analyzer.engines.kernel import IllegalStep, RunSpec, first_illegal_step
 from analyzer.games.jass.cards import (
     LAST_TRICK_BONUS,
     SUIT_LETTERS,
@@ -202,15 +202,8 @@ def detail_rows(records) -> dict[str, np.ndarray]:
                     out[name].append(value)
     return {c.name: np.asarray(out[c.name], dtype=c.dtype) for c in MATCH_DEAL_COLUMNS}
 
+
 # --- a record read from a file, replayed through the rules before it is used ---------------
-
-
-class IllegalStep(Exception):
-    """The first step of a record the rules do not allow: the step, what is wrong and the
-    ruling (docs/rulings.md) that forbids it."""
-
-    def __init__(self, where: str, what: str, ruling: str) -> None:
-        super().__init__(f"{where}: {what} ({ruling})")
 
 
 def first_illegal(record: dict[str, Any]) -> str | None:
@@ -219,15 +212,7 @@ def first_illegal(record: dict[str, Any]) -> str | None:
     and the deal (J-1, J-2), dealers and leaders (J-3, J-4), every card (J-5, J-6), every
     trick's winner (J-7), points (J-8), sticks and totals (J-9) and the end of the match
     (J-10). Not checked: that the deal is the one the record's seed gives."""
-    try:
-        _check_jass(record)
-    except IllegalStep as exc:
-        return str(exc)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
-        return (f"not a game record as docs/game-records.md describes it ({type(exc).__name__}:"
-                f" {what})")
-    return None
+    return first_illegal_step(_check_jass, record)
 
 
 def _seat(value: Any, n: int) -> bool:

@@ -67,6 +67,15 @@ def missing() -> list[str]:
     return bad
 
 
+def _table(columns, unit: str, row_name: str) -> str:
+    """A markdown table of ``columns``; a per-unit column is "per" ``unit``, others
+    ``row_name``."""
+    lines = ["| column | type | unit | range | per | meaning |", "|---|---|---|---|---|---|"]
+    lines += [f"| `{c.name}` | {c.dtype} | {c.unit} | {c.range_text()} | "
+              f"{unit if c.per_unit else row_name} | {c.description} |" for c in columns]
+    return "\n".join(lines) + "\n"
+
+
 def markdown() -> str:
     """The whole page, as docs/data-dictionary.md holds it."""
     parts = [HEADER]
@@ -76,24 +85,14 @@ def markdown() -> str:
             parts.append(f"\n## {game.title}: {mode.name} (`--{mode.name}`)\n\n"
                          f"{mode.description[:1].upper() + mode.description[1:]}: one row "
                          f"per {mode.row_name} of each {mode.unit}.\n\n"
-                         "| column | type | unit | range | per | meaning |\n"
-                         "|---|---|---|---|---|---|\n")
-            for c in mode.columns:
-                per = mode.unit if c.per_unit else mode.row_name
-                parts.append(f"| `{c.name}` | {c.dtype} | {c.unit} | {c.range_text()} | "
-                             f"{per} | {c.description} |\n")
+                         + _table(mode.columns, mode.unit, mode.row_name))
             if mode.details:
                 parts.append(f"\n## {game.title}: each {mode.detail_unit} of the "
                              f"{mode.name} (`cardlab.match_details`)\n\n"
                              f"On request, from Python ([python.md](python.md)): one row per "
                              f"{mode.row_name} of each {mode.detail_unit} of each {mode.unit}, "
                              f"the same {mode.name} as the rows above.\n\n"
-                             "| column | type | unit | range | per | meaning |\n"
-                             "|---|---|---|---|---|---|\n")
-                for c in mode.details:
-                    per = mode.detail_unit if c.per_unit else mode.row_name
-                    parts.append(f"| `{c.name}` | {c.dtype} | {c.unit} | {c.range_text()} | "
-                                 f"{per} | {c.description} |\n")
+                             + _table(mode.details, mode.detail_unit, mode.row_name))
     return "".join(parts)
 
 

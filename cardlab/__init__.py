@@ -67,16 +67,32 @@ __all__ = [
 ]
 
 
+def _per_seat(entries: list, players: int) -> list:
+    """One entry per seat: one for every seat, or one per seat (else a one-line error)."""
+    if len(entries) == 1:
+        entries = entries * players
+    if len(entries) != players:
+        raise CardlabError(f"{len(entries)} strategies for {players} players; give one for "
+                           "every seat, or one per seat")
+    return entries
+
+
+def _check_count(count: object, what: str) -> None:
+    if not isinstance(count, int) or count < 1:
+        raise CardlabError(f"{what} must be a whole number of at least 1, got {count!r}")
+
+
+def _facts(spec: Any, start: int, count: int) -> dict[str, Any]:
+    """What ``rows.attrs`` says of the rows of ``count`` units of ``spec`` from ``start``."""
+    return {"game": spec.game, "mode": spec.mode, "players": spec.players, "seed": spec.seed,
+            "rules": dict(spec.rules), "start": start, "count": count, "complete": True}
+
+
 def _seat_strategies(game: str, players: int, strategies: str | Sequence[str]) -> tuple[str, ...]:
     """One canonical strategy label per seat (one for all seats, or one per seat)."""
     from strategies.registry import parse_strategy
 
-    texts = [strategies] if isinstance(strategies, str) else list(strategies)
-    if len(texts) == 1:
-        texts *= players
-    if len(texts) != players:
-        raise CardlabError(f"{len(texts)} strategies for {players} players; give one for "
-                           "every seat, or one per seat")
+    texts = _per_seat([strategies] if isinstance(strategies, str) else list(strategies), players)
     return tuple(parse_strategy(game, t).label() for t in texts)
 
 
@@ -129,18 +145,14 @@ def simulate(
     description = registry.get(game)
     mode = mode or description.default_mode
     description.mode(mode)
-    if not isinstance(games, int) or games < 1:
-        raise CardlabError(f"games must be a whole number of at least 1, got {games!r}")
+    _check_count(games, "games")
     labels = _seat_strategies(game, players, strategies)
     spec = kernel_module(game).validate(RunSpec(game, players, labels, seed, mode,
                                                 dict(rules or {})))
     from analyzer.runner import collect
 
     rows = collect(spec, games, start=start, workers=workers, progress=progress)
-    return _with_strategies(rows, labels, {"game": game, "mode": spec.mode,
-                                           "players": players, "seed": seed,
-                                           "rules": dict(spec.rules), "start": start,
-                                           "count": games, "complete": True})
+    return _with_strategies(rows, labels, _facts(spec, start, games))
 
 
 def _simulate_bots(game: str, players: int, strategies: Any, games: int, seed: int, mode: str,
@@ -150,24 +162,15 @@ def _simulate_bots(game: str, players: int, strategies: Any, games: int, seed: i
     from analyzer.engines.kernel import RunSpec, kernel_module
     from cardlab.games.play import bot_label, check_mode, collect_rows, is_bot
 
-    entries = [strategies] if is_bot(strategies) else list(strategies)
-    if len(entries) == 1:
-        entries *= players
-    if len(entries) != players:
-        raise CardlabError(f"{len(entries)} strategies for {players} players; give one for "
-                           "every seat, or one per seat")
+    entries = _per_seat([strategies] if is_bot(strategies) else list(strategies), players)
     mode = check_mode(game, mode)
-    if not isinstance(games, int) or games < 1:
-        raise CardlabError(f"games must be a whole number of at least 1, got {games!r}")
+    _check_count(games, "games")
     texts = ["basic" if is_bot(e) else e for e in entries]
     spec = kernel_module(game).validate(RunSpec(game, players, tuple(texts), seed, mode,
                                                 dict(rules or {})))
     labels = [bot_label(e) if is_bot(e) else spec.strategies[i] for i, e in enumerate(entries)]
     rows = collect_rows(game, players, entries, games, seed, start, dict(spec.rules))
-    return _with_strategies(rows, labels, {"game": game, "mode": spec.mode,
-                                           "players": players, "seed": seed,
-                                           "rules": dict(spec.rules), "start": start,
-                                           "count": games, "complete": True})
+    return _with_strategies(rows, labels, _facts(spec, start, games))
 
 
 def load_run(path: str | os.PathLike, unfinished: bool = False) -> pd.DataFrame:
@@ -258,18 +261,13 @@ def match_details(
     mode = registry.get(game).mode("matches")
     if not mode.details:
         raise CardlabError(f"{game} matches have no parts to list")
-    if not isinstance(matches, int) or matches < 1:
-        raise CardlabError(f"matches must be a whole number of at least 1, got {matches!r}")
+    _check_count(matches, "matches")
     labels = _seat_strategies(game, players, strategies)
     spec = kernel_module(game).validate(RunSpec(game, players, labels, seed, "matches",
                                                 dict(rules or {})))
     records = records_module(game)
     rows = pd.DataFrame(records.detail_rows(records.match_records(spec, start, matches)))
-    return _with_strategies(rows, labels, {"game": game, "mode": "matches",
-                                           "players": players, "seed": seed,
-                                           "rules": dict(spec.rules), "start": start,
-                                           "count": matches, "complete": True},
-                            mode.row_name)
+    return _with_strategies(rows, labels, _facts(spec, start, matches), mode.row_name)
 
 
 # The typed-position options of ``cardlab analyze GAME`` (Python names; docs/analyzing.md),

@@ -37,3 +37,10 @@ def unit(manifest: dict, game: str | None = None) -> str:
         return game_description(game).mode(str(manifest.get("mode") or "")).unit
     except CardlabError:
         return str(manifest.get("unit") or "game")
+
+
+def lower_is_better(game: str) -> bool:
+    """Whether ``game``'s main measure (its default mode's ranking column: minus points,
+    match wins) is better low, from its description (the viewer's and the board's graphs)."""
+    description = game_description(game)
+    return better({}, game, description.mode("").default_metric) == "lower"

@@ -51,6 +51,7 @@ from analyzer.games.jass.cards import (
 )
 from analyzer.games.jass.readable import CARD_LEGEND as JASS_LEGEND
 from analyzer.games.jass.readable import sticks_words, trump_fix
+from reports.facts import lower_is_better
 
 ALL_HANDS = "all hands shown: this viewer is for after the game"
 LABELS = (None, "inaccuracy", "mistake", "blunder")
@@ -270,21 +271,13 @@ def viewer_steps(record: dict[str, Any],
     data["refs"], data["names"] = _numbering(data)
     data["annotations"] = None
     data["summary"] = []
-    data["lower_is_better"] = _lower_is_better(data["game"])
+    data["lower_is_better"] = lower_is_better(data["game"])
     if annotations is not None:
         data["annotations"] = _checked(annotations, data["moves"])
         data["unit"] = annotations.get("unit") or data["unit"]
         data["summary"] = [_summary_line(p, record, data["unit"])
                            for p in annotations.get("players") or []]
     return data
-
-
-def _lower_is_better(game: str) -> bool:
-    """Whether the game's main measure is better low (minus points), from its description."""
-    from analyzer.games import registry
-
-    description = registry.get(game)
-    return description.measure(description.mode("").default_metric).better == "lower"
 
 
 def _numbering(data: dict[str, Any]) -> tuple[list[list[int]], list[str]]:

@@ -42,7 +42,7 @@ ALLOWED = {
                                            "Ass?"),
     "analyzer/learn/jass_decisions.py": (1, "the decision data and training facts of Plus-Minus "
                                             "Jass"),
-    "analyzer/board/app.py": (16, "the analysis board sets up and draws each game's position "
+    "analyzer/board/app.py": (15, "the analysis board sets up and draws each game's position "
                                    "its own way (a climbing round, a trick) and calls the "
                                    "game's own typed-position analysis"),
     "analyzer/cli/board_commands.py": (3, "the board's command opens a record of either game "

@@ -44,6 +44,7 @@ from starlette.routing import Route
 
 from analyzer import numbers
 from analyzer.errors import CardlabError
+from reports.facts import lower_is_better
 
 log = logging.getLogger("cardlab.board")
 
@@ -658,7 +659,7 @@ def study_record(record: dict[str, Any], worlds: int, seed: int,
     key = "player" if record.get("mode") == "matches" and game == "ass" else "seat"
     t = THRESHOLDS[game]
     return {"game": game, "unit": t.unit, "worlds": worlds, "seed": seed,
-            "lower_is_better": game == "ass",
+            "lower_is_better": lower_is_better(game),
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake,
                            "blunder": t.blunder},
             "moves": moves, "players": summary(moves, key), "key": key}

@@ -126,6 +126,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.out.exists() and not args.out.is_dir():
         print(f"error: --out {args.out} is a file; give a folder", file=sys.stderr)
         return 2
+    foreign = sorted(p.name for p in args.out.iterdir()
+                     if not (p.name.startswith("board-") and p.suffix == ".png")) \
+        if args.out.is_dir() else []
+    if foreign:  # only this script's own screenshots are ever replaced
+        print(f"error: --out {args.out} holds files this script did not write ({foreign[0]}, "
+              "...); give a new folder or one of earlier screenshots", file=sys.stderr)
+        return 2
     args.out.mkdir(parents=True, exist_ok=True)
     t0 = time.monotonic()
     url, server = start_board()

@@ -279,6 +279,8 @@ window.addEventListener('load', function () {
     cards: document.querySelectorAll('#seats .c').length,
     bars: document.querySelectorAll('.bar').length,
     graph: document.querySelectorAll('#graph polyline').length,
+    graph_points: Array.prototype.map.call(document.querySelectorAll('#graph polyline'),
+      function (l) { return l.getAttribute('points').trim().split(' ').length; }),
     jumps: Array.prototype.map.call(document.querySelectorAll('#mistakes .jump'),
                                     function (b) { return b.textContent; }),
     jumped: (function () {
@@ -317,7 +319,8 @@ class ViewerResult:
     annotation bars shown at the start, the window width and the sideways overflow; with
     annotations, the evaluation graph's lines (one a seat), the mistake buttons, the step
     counter and the address's fragment after clicking the first of them, the seats'
-    summaries, and the fragment after the probe's steps (``hash``). ``start`` is the step
+    summaries, and the fragment after the probe's steps (``hash``); the number of points of
+    each of the graph's lines at the first step (``graph_points``). ``start`` is the step
     counter as the page opened (at ``fragment``, when one is given)."""
 
     shown: list[str]
@@ -336,6 +339,7 @@ class ViewerResult:
     jumped: str = ""
     summary: list[str] = field(default_factory=list)
     hash: str = ""
+    graph_points: list[int] = field(default_factory=list)
 
 
 def viewer_check(page: str | Path, chromium: str | None = None, width: int = 1280,
@@ -379,4 +383,5 @@ def viewer_check(page: str | Path, chromium: str | None = None, width: int = 128
                         str(data["all_hands"]), int(data["seats"]), int(data["cards"]),
                         int(data["bars"]), int(data["width"]), int(data["overflow"]),
                         str(data["start"]), int(data["graph"]), list(data["jumps"]),
-                        str(data["jumped"]), list(data["summary"]), str(data["hash"]))
+                        str(data["jumped"]), list(data["summary"]), str(data["hash"]),
+                        [int(x) for x in data["graph_points"]])

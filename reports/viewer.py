@@ -19,8 +19,10 @@ label, a bar like a chess evaluation bar with its meaning written under it (a to
 ``"unit"`` names the loss's unit; by default minus points, or card points in Jass) and the
 entry's ``alternatives`` (the top moves, formatted as the command line formats them, ``18 ±
 3``); an evaluation graph per deal (game) draws each seat's ``value`` after each of its
-moves; each ``players`` entry becomes a sentence naming the seat's strategy, with a button per
-labelled move; a strip of every move, coloured by label, jumps to it.
+moves, or, when the annotations carry a ``"timeline"`` (analysis.timeline.game_timeline),
+every seat's expected final result after every move, as the player who moved saw it; each
+``players`` entry becomes a sentence naming the seat's strategy, with a button per labelled
+move; a strip of every move, coloured by label, jumps to it.
 
 Numbering: moves are named as ``replay --analyze`` prints them, counted from 1 ("deal 2 move
 23", "game 2 move 5", "move 5"); the URL fragment follows the move shown
@@ -271,12 +273,16 @@ def viewer_steps(record: dict[str, Any],
     data["refs"], data["names"] = _numbering(data)
     data["annotations"] = None
     data["summary"] = []
+    data["timeline"] = None
     data["lower_is_better"] = lower_is_better(data["game"])
     if annotations is not None:
         data["annotations"] = _checked(annotations, data["moves"])
         data["unit"] = annotations.get("unit") or data["unit"]
         data["summary"] = [_summary_line(p, record, data["unit"])
                            for p in annotations.get("players") or []]
+        if annotations.get("timeline") is not None:
+            data["timeline"] = _checked_timeline(annotations["timeline"], data["moves"],
+                                                 int(record["players"]))
     return data
 
 
@@ -371,6 +377,29 @@ def _checked(annotations: dict[str, Any], seats: list[int]) -> list[dict | None]
     return out
 
 
+def _checked_timeline(timeline: Any, seats: list[int], n: int) -> list[dict]:
+    """Per move: every seat's expected final result after it (``value``) and as the command
+    line prints it (``shown``: ``18 ± 3``), from analysis.timeline's ``points``."""
+    points = timeline.get("points") if isinstance(timeline, dict) else None
+    if not isinstance(points, list) or len(points) != len(seats):
+        got = len(points) if isinstance(points, list) else "no"
+        raise ValueError(f"the evaluation graph holds {got} points; the record has "
+                         f"{len(seats)} moves, one point after each")
+    out = []
+    for m, (point, seat) in enumerate(zip(points, seats, strict=True)):
+        values = point.get("value") if isinstance(point, dict) else None
+        if not isinstance(values, list) or point.get("seat", seat) != seat or \
+                len(values) != n or any(v is None for v in values):
+            raise ValueError(f"point {m} of the evaluation graph is not move {m}'s (seat "
+                             f"{seat}) with a value for each of the {n} seats")
+        low = point.get("low") or [None] * n
+        high = point.get("high") or [None] * n
+        out.append({"value": [float(v) for v in values],
+                    "shown": [_est(float(v), lo, hi) for v, lo, hi in zip(values, low, high,
+                                                                          strict=True)]})
+    return out
+
+
 # ----------------------------------------------------------------------------- the page
 def _json_for_script(data: Any) -> str:
     """JSON that cannot end its <script> element early."""
@@ -424,7 +453,7 @@ _PAGE = """<!DOCTYPE html>
 <section id="graph-area" hidden><h2>evaluation over <span id="graph-part"></span></h2>
 <p class="legend" id="graph-note"></p>
 <svg id="graph" class="graph" viewBox="0 0 400 170" role="img"
-aria-label="each seat's expected result after each of its moves"></svg>
+aria-label="each seat's expected final result over the game"></svg>
 <p class="legend" id="graph-key"></p></section>
 <section id="mistakes-area" hidden><h2>mistakes by seat</h2>
 <p class="legend">Each seat's summary; the buttons jump to its labelled moves.</p>
@@ -606,18 +635,30 @@ _JS = r"""
   function graph(s) {
     var area = $('graph-area');
     if (!ann) { return; }
-    var part = s.part, moves = [];
+    var part = s.part, moves = [], tl = data.timeline;
     ann.forEach(function (a, m) {
-      if (a && a.value !== null && a.value !== undefined && refs[m][0] === part) {
-        moves.push({m: m, k: refs[m][1], seat: data.moves[m], value: a.value, label: a.label});
+      if (refs[m][0] !== part) { return; }
+      if (tl) {  // every seat's expected result after every move
+        moves.push({m: m, k: refs[m][1], seat: data.moves[m], values: tl[m].value,
+                    label: a ? a.label : null});
+      } else if (a && a.value !== null && a.value !== undefined) {
+        var v = {}; v[data.moves[m]] = a.value;
+        moves.push({m: m, k: refs[m][1], seat: data.moves[m], values: v, label: a.label});
       }
     });
     area.hidden = moves.length === 0;
     if (!moves.length) { return; }
     var count = 0;
     refs.forEach(function (r) { if (r[0] === part) { count = Math.max(count, r[1] + 1); } });
-    var lo = Infinity, hi = -Infinity;
-    moves.forEach(function (p) { lo = Math.min(lo, p.value); hi = Math.max(hi, p.value); });
+    var lo = Infinity, hi = -Infinity, seats = {};
+    moves.forEach(function (p) {
+      Object.keys(p.values).forEach(function (seat) {
+        var v = p.values[seat];
+        lo = Math.min(lo, v); hi = Math.max(hi, v);
+        (seats[seat] = seats[seat] || []).push({k: p.k, value: v,
+                                                label: +seat === p.seat ? p.label : null});
+      });
+    });
     if (hi - lo < 1e-9) { hi += 0.5; lo -= 0.5; }
     var W = 400, H = 170, L = 34, R = 8, T = 8, B = 22;
     var x = function (k) { return L + (W - L - R) * (count > 1 ? k / (count - 1) : 0.5); };
@@ -635,8 +676,11 @@ _JS = r"""
       '<text x="' + L + '" y="' + (H - 5) + '" font-size="12">move 1</text>' +
       '<text x="' + (W - R) + '" y="' + (H - 5) + '" font-size="12" text-anchor="end">move ' +
       count + '</text>';
-    var seats = {};
-    moves.forEach(function (p) { (seats[p.seat] = seats[p.seat] || []).push(p); });
+    var cur = s.move;
+    if (cur === null) {
+      for (var j = at; j >= 0 && cur === null; j--) { cur = steps[j].move; }
+    }
+    var here = cur !== null && refs[cur][0] === part;
     var key = $('graph-key');
     key.textContent = '';
     Object.keys(seats).forEach(function (seat) {
@@ -655,14 +699,12 @@ _JS = r"""
       var k = el('span', 'key');
       var i = el('i'); i.style.background = c;
       k.appendChild(i);
-      k.appendChild(document.createTextNode('seat ' + seat));
+      // with the timeline, the seat's expected result after the move shown
+      k.appendChild(document.createTextNode('seat ' + seat +
+        (tl && here ? ': ' + tl[cur].shown[seat] : '')));
       key.appendChild(k);
     });
-    var cur = s.move;
-    if (cur === null) {
-      for (var j = at; j >= 0 && cur === null; j--) { cur = steps[j].move; }
-    }
-    if (cur !== null && refs[cur][0] === part) {
+    if (here) {
       svg += '<line x1="' + x(refs[cur][1]) + '" y1="' + T + '" x2="' + x(refs[cur][1]) +
         '" y2="' + (H - B) + '" stroke="#d69e2e" stroke-width="2" data-cursor="1"/>';
     }
@@ -677,10 +719,16 @@ _JS = r"""
     };
     $('graph-part').textContent = data.part_name ? data.part_name + ' ' + (part + 1)
       : 'the game';
-    $('graph-note').textContent = 'Each seat\u2019s expected result after each of its moves (' +
-      data.unit + (data.lower_is_better ? ', lower is better' : ', higher is better') +
-      '), as the rollouts value the move it played; better is up. A ringed dot marks a ' +
-      'labelled move; the yellow line is the move shown. Click the graph to go to a move.';
+    var unit = data.unit + (data.lower_is_better ? ', lower is better' : ', higher is better');
+    $('graph-note').textContent = tl ?
+      'Every seat\u2019s expected final result after every move (' + unit + '), as the ' +
+      'player who moved saw it: its sampled worlds, the move it played rolled out to the end; ' +
+      'better is up. Beside each seat, its value after the move shown (95% interval). A ringed ' +
+      'dot marks a labelled move; the yellow line is the move shown. Click the graph to go to ' +
+      'a move.' :
+      'Each seat\u2019s expected result after each of its moves (' + unit + '), as the ' +
+      'rollouts value the move it played; better is up. A ringed dot marks a labelled move; ' +
+      'the yellow line is the move shown. Click the graph to go to a move.';
   }
   function mistakes() {
     var box = $('mistakes');

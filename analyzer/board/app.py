@@ -15,7 +15,8 @@ such game, as a browser logs every 4xx as a console error):
   of the record, or a run folder's path and the game's index (with the loader ``cardlab
   board`` gives); the game's steps as the viewer draws them;
 - ``POST /api/study``: start the annotation of an opened game (every move against the best,
-  as ``replay --analyze`` does, plus the best alternatives); ``GET /api/study/{job}``: its
+  as ``replay --analyze`` does, plus the best alternatives, and every seat's expected final
+  result after every move for the graph, analysis.timeline); ``GET /api/study/{job}``: its
   progress and, when done, the result.
 
 Analysis runs on one worker thread (the engines are compiled code that uses a core), never
@@ -629,6 +630,7 @@ def run_study(job: dict[str, Any], record: dict[str, Any], worlds: int, seed: in
 def study_record(record: dict[str, Any], worlds: int, seed: int,
                  job: dict[str, Any] | None = None) -> dict[str, Any]:
     from analyzer.analysis.annotate import summary
+    from analyzer.analysis.timeline import step_point
     from analyzer.analysis.values import THRESHOLDS, label, loss_of
 
     game = record["game"]
@@ -653,6 +655,13 @@ def study_record(record: dict[str, Any], worlds: int, seed: int,
                                        "diff": r["shown"]["diff"]} for r in rows[:3]]}
             if part["players"] is not None:
                 entry["player"] = part["players"][entry["seat"]]
+            # every seat's expected final result after this move, as the mover saw it (the
+            # graph's point for each seat; the mover's own is ``value``)
+            point = step_point(game, record, p, k, worlds, seed)
+            entry["expected"] = {key: point[key] for key in ("value", "low", "high")}
+            entry["expected"]["shown"] = [
+                estimate(v, None if lo is None else (hi - lo) / 2)
+                for v, lo, hi in zip(point["value"], point["low"], point["high"], strict=True)]
             moves.append(entry)
             if job is not None:
                 job["done"] = len(moves)

@@ -219,6 +219,12 @@ def test_a_game_is_stepped_studied_and_its_mistakes_found_by_keyboard(page):
     assert page.locator("#alternatives table.moves tr").count() >= 2
     assert page.locator("[data-test=cursor]").count() == 1
     _no_sideways_scroll(page)
+    # practising, the graph (the rest of the game, as the others saw it) is not shown
+    page.select_option("#practice-seat", "1")
+    page.click("#practice")
+    assert page.locator("#graph-box").is_hidden()
+    page.click("#practice-stop")
+    assert page.locator("#graph-box").is_visible()
 
 
 def test_practice_hides_the_other_hands_and_asks_for_the_move(page):

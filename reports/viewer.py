@@ -6,7 +6,8 @@ per step every hand (all of them: the viewer is for after the game), the cards o
 who moved and whose turn it is, the running scores, and what happened in words.
 :func:`viewer_html` embeds that data as JSON in a page with its own CSS and script (no
 network, nothing beside it: it works copied alone) that steps with buttons, a slider and the
-arrow keys. :func:`write_viewer` writes the page atomically (analyzer.outputs rules: a new
+arrow keys; its colours are the board's (reports/palette.py, one source both read).
+:func:`write_viewer` writes the page atomically (analyzer.outputs rules: a new
 path, or an existing regular file with ``force``).
 
 Annotations are optional: the dict ``{"moves": [{"seat", "move", "best", "loss", "loss_low",
@@ -54,6 +55,7 @@ from analyzer.games.jass.cards import (
 from analyzer.games.jass.readable import CARD_LEGEND as JASS_LEGEND
 from analyzer.games.jass.readable import sticks_words, trump_fix
 from reports.facts import lower_is_better
+from reports.palette import PALETTE_CSS
 
 ALL_HANDS = "all hands shown: this viewer is for after the game"
 LABELS = (None, "inaccuracy", "mistake", "blunder")
@@ -412,7 +414,7 @@ def viewer_html(record: dict[str, Any], annotations: dict[str, Any] | None = Non
     data = viewer_steps(record, annotations)
     title = html.escape(data["title"])
     return (_PAGE.replace("__TITLE__", title)
-            .replace("__CSS__", _CSS).replace("__JS__", _JS)
+            .replace("__CSS__", PALETTE_CSS + _CSS).replace("__JS__", _JS)
             .replace("__DATA__", _json_for_script(data)))
 
 
@@ -471,59 +473,59 @@ inaccuracy; orange: mistake; red: blunder; grey: not analysed); click to go ther
 _CSS = """
 *{box-sizing:border-box}
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;
-padding:.6rem;max-width:70rem;color:#1a202c;background:#fff;overflow-wrap:anywhere}
-h1{font-size:1.15rem;margin:.2rem 0}h2{font-size:.95rem;margin:.8rem 0 .3rem;color:#2d3748}
-.all{margin:.2rem 0;font-weight:600;color:#9b2c2c}
-.legend{font-size:.82rem;color:#4a5568;margin:.2rem 0}
+padding:.6rem;max-width:70rem;color:var(--ink);background:#fff;overflow-wrap:anywhere}
+h1{font-size:1.15rem;margin:.2rem 0}h2{font-size:.95rem;margin:.8rem 0 .3rem;color:var(--ink)}
+.all{margin:.2rem 0;font-weight:600;color:var(--bad)}
+.legend{font-size:.82rem;color:var(--muted);margin:.2rem 0}
 .controls{position:sticky;top:0;background:#fff;padding:.4rem 0;display:flex;flex-wrap:wrap;
-gap:.35rem;align-items:center;border-bottom:1px solid #e2e8f0;z-index:1}
+gap:.35rem;align-items:center;border-bottom:1px solid var(--line);z-index:1}
 .controls button{font:inherit;padding:.35rem .7rem;border:1px solid #a0aec0;border-radius:6px;
 background:#f7fafc;cursor:pointer}
 .controls button:disabled{opacity:.4;cursor:default}
 #slider{flex:1 1 8rem;min-width:6rem;max-width:100%}
-#count{font-variant-numeric:tabular-nums;color:#4a5568}
-.where{margin:.5rem 0 0;color:#4a5568;font-size:.85rem}.text{margin:.1rem 0;font-weight:600}
+#count{font-variant-numeric:tabular-nums;color:var(--muted)}
+.where{margin:.5rem 0 0;color:var(--muted);font-size:.85rem}.text{margin:.1rem 0;font-weight:600}
 .seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:.5rem}
-.seat{border:1px solid #e2e8f0;border-radius:8px;padding:.4rem .5rem;min-width:0}
-.seat.turn{border-color:#3182ce;box-shadow:0 0 0 2px #bee3f8}
-.seat.mover{background:#fffff0}
+.seat{border:1px solid var(--line);border-radius:8px;padding:.4rem .5rem;min-width:0}
+.seat.turn{border-color:var(--accent);box-shadow:0 0 0 2px #bee3f8}
+.seat.mover{background:var(--hi)}
 .seat h3{font-size:.85rem;margin:0 0 .2rem;font-weight:600}
-.seat .score{font-size:.8rem;color:#4a5568}
-.badge{font-size:.72rem;background:#3182ce;color:#fff;border-radius:4px;padding:0 .3rem;
+.seat .score{font-size:.8rem;color:var(--muted)}
+.badge{font-size:.72rem;background:var(--accent);color:#fff;border-radius:4px;padding:0 .3rem;
 margin-left:.3rem}
 .c{display:inline-block;min-width:1.7em;padding:.05em .25em;margin:.08em;border:1px solid #a0aec0;
 border-radius:4px;background:#fff;font-weight:600;text-align:center;font-size:.85rem;line-height:1.3}
 .c.j{background:#e9d8fd;border-color:#805ad5;color:#44337a}
-.c.a{background:#fed7d7;border-color:#c53030;color:#9b2c2c}
-.c.sB{color:#975a16;border-color:#d69e2e}.c.sS{color:#1a202c;border-color:#4a5568}
-.c.sR{color:#c53030;border-color:#fc8181}.c.sA{color:#276749;border-color:#68d391}
-.c.trump{box-shadow:0 0 0 2px #d69e2e}
+.c.a{background:#fed7d7;border-color:var(--bad);color:var(--bad)}
+.c.sB{color:#975a16;border-color:#d69e2e}.c.sS{color:#1a202c;border-color:var(--muted)}
+.c.sR{color:var(--bad);border-color:#fc8181}.c.sA{color:var(--good);border-color:#68d391}
+.c.trump{box-shadow:0 0 0 2px var(--mark)}
 .none,.pass{color:#a0aec0;font-style:italic}
 #table{display:flex;flex-wrap:wrap;gap:.4rem;min-height:2.2rem}
 .play{border:1px dashed #cbd5e0;border-radius:6px;padding:.2rem .4rem;font-size:.85rem}
-.play.win{background:#fefcbf;border-style:solid;border-color:#d69e2e}
-.play small{color:#4a5568;margin-left:.2rem}
-.totals{font-size:.85rem;color:#2d3748;margin:.3rem 0}
-.ann{border:1px solid #e2e8f0;border-radius:8px;padding:.4rem .5rem;margin-top:.4rem}
+.play.win{background:#fefcbf;border-style:solid;border-color:var(--mark)}
+.play small{color:var(--muted);margin-left:.2rem}
+.totals{font-size:.85rem;color:var(--ink);margin:.3rem 0}
+.ann{border:1px solid var(--line);border-radius:8px;padding:.4rem .5rem;margin-top:.4rem}
 .ann .row{display:flex;flex-wrap:wrap;gap:.2rem 1rem;font-size:.9rem}
 .bar{position:relative;height:1rem;background:#e2f5e9;border:1px solid #a0aec0;border-radius:4px;
 margin:.35rem 0;overflow:hidden}
-.bar .loss{position:absolute;left:0;top:0;bottom:0;background:#c53030}
+.bar .loss{position:absolute;left:0;top:0;bottom:0;background:var(--bad)}
 .bar .ci{position:absolute;top:35%;height:30%;background:rgba(26,32,44,.55)}
 .lbl{font-weight:700;text-transform:uppercase;font-size:.75rem;padding:0 .3rem;border-radius:4px}
-.lbl-inaccuracy{background:#fefcbf;color:#744210}.lbl-mistake{background:#feebc8;color:#7b341e}
-.lbl-blunder{background:#fed7d7;color:#822727}.lbl-none{background:#e2f5e9;color:#22543d}
+.lbl-inaccuracy{background:#fefcbf;color:var(--inaccuracy)}.lbl-mistake{background:#feebc8;color:var(--mistake)}
+.lbl-blunder{background:#fed7d7;color:var(--blunder)}.lbl-none{background:#e2f5e9;color:var(--good)}
 .strip{display:flex;flex-wrap:wrap;gap:2px}
 .strip button{width:.8rem;height:1.2rem;padding:0;border:0;border-radius:2px;background:#cbd5e0;
 cursor:pointer}
 .strip button.ok{background:#9ae6b4}.strip button.inaccuracy{background:#f6e05e}
 .strip button.mistake{background:#ed8936}.strip button.blunder{background:#e53e3e}
-.strip button.here{outline:2px solid #2b6cb0;outline-offset:1px}
+.strip button.here{outline:2px solid var(--accent);outline-offset:1px}
 .graph{width:100%;height:auto;max-width:40rem;display:block;background:#fbfcfd;
-border:1px solid #e2e8f0;border-radius:6px;cursor:pointer}
+border:1px solid var(--line);border-radius:6px;cursor:pointer}
 .key{display:inline-block;margin-right:.8rem;white-space:nowrap}
 .key i{display:inline-block;width:.9rem;height:.25rem;margin-right:.25rem;vertical-align:middle}
-.bar-note{font-size:.8rem;color:#4a5568;margin:0}
+.bar-note{font-size:.8rem;color:var(--muted);margin:0}
 .alts{border-collapse:collapse;font-size:.85rem;margin-top:.3rem}
 .alts th,.alts td{padding:.1rem .5rem .1rem 0;text-align:left;white-space:nowrap}
 .alts tr.played td{font-weight:700}
@@ -630,8 +632,10 @@ _JS = r"""
     }
     box.appendChild(div);
   }
-  var COLORS = ['#2b6cb0', '#c05621', '#2f855a', '#6b46c1', '#b7791f', '#c53030', '#2c7a7b',
-                '#97266d', '#4a5568', '#744210', '#285e61', '#553c9a'];
+  // the seats' colours and the cursor's: the palette shared with the board (reports/palette.py)
+  var PALETTE = getComputedStyle(document.documentElement), COLORS = [];
+  for (var c = 0; c < 12; c++) { COLORS.push(PALETTE.getPropertyValue('--seat' + c).trim()); }
+  var MARK = PALETTE.getPropertyValue('--mark').trim();
   function graph(s) {
     var area = $('graph-area');
     if (!ann) { return; }
@@ -706,7 +710,7 @@ _JS = r"""
     });
     if (here) {
       svg += '<line x1="' + x(refs[cur][1]) + '" y1="' + T + '" x2="' + x(refs[cur][1]) +
-        '" y2="' + (H - B) + '" stroke="#d69e2e" stroke-width="2" data-cursor="1"/>';
+        '" y2="' + (H - B) + '" stroke="' + MARK + '" stroke-width="2" data-cursor="1"/>';
     }
     $('graph').innerHTML = svg;
     $('graph').onclick = function (e) {

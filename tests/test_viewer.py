@@ -355,3 +355,23 @@ def test_bad_html_targets_get_one_line_before_any_game(tmp_path, cli, monkeypatc
                        "--index", "0")
     assert code == 2
     one_error(err, "go after the game", hint=False)
+
+
+def test_the_viewer_and_the_board_share_one_palette():
+    """One stylesheet source (reports.palette) both pages read: the page colours and the
+    graph's seat colours are the same in the viewer and the board, and neither carries a
+    palette of its own."""
+    from starlette.testclient import TestClient
+
+    from analyzer.board.app import make_app
+    from reports.palette import PALETTE_CSS, SEAT_COLOURS
+
+    viewer = viewer_html(_ass())
+    with TestClient(make_app()) as client:
+        board = client.get("/").text
+    for page in (viewer, board):
+        assert PALETTE_CSS in page
+        assert "var(--seat" in page or "'--seat'" in page or '"--seat"' in page
+        for colour in SEAT_COLOURS:  # the seat colours come from the palette alone
+            assert page.count(colour) == PALETTE_CSS.count(colour)
+    assert re.search(r"--seat11:\s*#", PALETTE_CSS) and len(SEAT_COLOURS) == 12

@@ -5,7 +5,8 @@ a traceback: status 400, 413 or 404 for a request the board refuses; 200 for a p
 rules refuse (the CLI's line, naming the field at fault) or a file or run folder that holds no
 such game, as a browser logs every 4xx as a console error):
 
-- ``GET /``: the page (board.html);
+- ``GET /``: the page (board.html, with the palette it shares with the game viewer,
+  reports/palette.py);
 - ``GET /api/info``: whether the compiled code is warm, the limits, the games opened;
 - ``POST /api/analyze``: one position, typed (``{"game", "typed": {...}, "worlds",
   "seed"}``, the options of ``cardlab analyze ass|jass``) or of an opened game (``{"game",
@@ -456,7 +457,10 @@ def make_app(board: Board | None = None) -> Starlette:
                                     f" {exc}); the server keeps running", None, 500))
 
     async def page(request: Request):
-        return HTMLResponse(PAGE.read_text(encoding="utf-8"),
+        from reports.palette import PALETTE_CSS  # the palette the game viewer shares
+
+        text = PAGE.read_text(encoding="utf-8")
+        return HTMLResponse(text.replace("/*__PALETTE__", PALETTE_CSS + "\n/*", 1),
                             headers={"Cache-Control": "no-store"})
 
     async def info(request: Request):

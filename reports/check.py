@@ -65,6 +65,8 @@ window.addEventListener('load', function () {
     findings: document.querySelectorAll('#findings > ol > li').length,
     samples: samples.length, width: window.innerWidth,
     height: height, full: full, scale: scale.length ? Math.min.apply(null, scale) : 0,
+    sideways: Array.prototype.filter.call(document.querySelectorAll('.fig-scroll'),
+      function (d) { return d.scrollWidth > d.clientWidth + 1; }).length,
     overflow: Math.max(root.scrollWidth, document.body.scrollWidth) - window.innerWidth});
   document.body.appendChild(out);
   if (parent !== window) { parent.postMessage(out.textContent, '*'); }
@@ -152,7 +154,8 @@ class BrowserResult:
     """What the browser saw: images on the page, those that failed, every URL fetched, and
     the layout: table-of-contents links without a target, key findings and sample games
     drawn, how many pixels the page is wider than the window (0: no sideways scroll), its
-    height folded and unfolded, and the smallest scale an image is shown at."""
+    height folded and unfolded, the smallest scale an image is shown at, and how many
+    figures scroll sideways inside their box (``sideways``)."""
 
     images: int
     broken: list[str]
@@ -168,6 +171,7 @@ class BrowserResult:
     height: int = 0
     full: int = 0
     scale: float = 0.0
+    sideways: int = 0
 
     def outside(self, folder: str | Path) -> list[str]:
         """Fetched URLs that are not files inside ``folder``."""
@@ -229,7 +233,7 @@ def browser_check(folder: str | Path, chromium: str | None = None,
         int(data["images"]), list(data["broken"]), list(data["fetched"]), str(data["page"]),
         int(data["embedded"]), int(data["toc"]), list(data["unresolved"]),
         int(data["findings"]), int(data["samples"]), int(data["width"]), int(data["overflow"]),
-        int(data["height"]), int(data["full"]), float(data["scale"]))
+        int(data["height"]), int(data["full"]), float(data["scale"]), int(data["sideways"]))
 
 
 # ------------------------------------------------------------------------ the game viewer

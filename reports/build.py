@@ -62,6 +62,18 @@ def write_report(studies: list[StudyResult], out: str | Path,
     return Path(out) / "index.html"
 
 
+def _images(folder: Path, figures) -> dict[str, bytes]:
+    """The PNG bytes of each figure, and of its phone variant (figures.NARROW) where one was
+    written, by file name (the variant's under ``narrow/``)."""
+    from reports.figures import NARROW
+
+    images = {f.file: (folder / f.file).read_bytes() for f in figures}
+    for f in figures:
+        if (folder / NARROW / f.file).is_file():
+            images[f"{NARROW}/{f.file}"] = (folder / NARROW / f.file).read_bytes()
+    return images
+
+
 def _write_into(studies: list[StudyResult], out: Path,
                 find_sample: FindSample | None,
                 replica: list[StudyResult] | None = None) -> None:
@@ -90,7 +102,7 @@ def _write_into(studies: list[StudyResult], out: Path,
             study=result.study, headlines=headlines, figures=figures,
             figure_dir=FIGURES, tables=study_views(result), data_dir=f"{DATA}/{result.study}",
             manifest=result.manifest,
-            images={f.file: (out / FIGURES / f.file).read_bytes() for f in figures},
+            images=_images(out / FIGURES, figures),
             finding=finding,
             sample=_sample(find_sample(result), out) if find_sample else None,
             reproduce=[command, report_command()] if command else [],

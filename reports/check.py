@@ -65,6 +65,8 @@ window.addEventListener('load', function () {
     findings: document.querySelectorAll('#findings > ol > li').length,
     samples: samples.length, width: window.innerWidth,
     height: height, full: full, scale: scale.length ? Math.min.apply(null, scale) : 0,
+    sideways: Array.prototype.filter.call(document.querySelectorAll('.fig-scroll'),
+      function (d) { return d.scrollWidth > d.clientWidth + 1; }).length,
     overflow: Math.max(root.scrollWidth, document.body.scrollWidth) - window.innerWidth});
   document.body.appendChild(out);
   if (parent !== window) { parent.postMessage(out.textContent, '*'); }
@@ -152,7 +154,8 @@ class BrowserResult:
     """What the browser saw: images on the page, those that failed, every URL fetched, and
     the layout: table-of-contents links without a target, key findings and sample games
     drawn, how many pixels the page is wider than the window (0: no sideways scroll), its
-    height folded and unfolded, and the smallest scale an image is shown at."""
+    height folded and unfolded, the smallest scale an image is shown at, and how many
+    figures scroll sideways inside their box (``sideways``)."""
 
     images: int
     broken: list[str]
@@ -168,6 +171,7 @@ class BrowserResult:
     height: int = 0
     full: int = 0
     scale: float = 0.0
+    sideways: int = 0
 
     def outside(self, folder: str | Path) -> list[str]:
         """Fetched URLs that are not files inside ``folder``."""
@@ -229,7 +233,7 @@ def browser_check(folder: str | Path, chromium: str | None = None,
         int(data["images"]), list(data["broken"]), list(data["fetched"]), str(data["page"]),
         int(data["embedded"]), int(data["toc"]), list(data["unresolved"]),
         int(data["findings"]), int(data["samples"]), int(data["width"]), int(data["overflow"]),
-        int(data["height"]), int(data["full"]), float(data["scale"]))
+        int(data["height"]), int(data["full"]), float(data["scale"]), int(data["sideways"]))
 
 
 # ------------------------------------------------------------------------ the game viewer
@@ -279,6 +283,8 @@ window.addEventListener('load', function () {
     cards: document.querySelectorAll('#seats .c').length,
     bars: document.querySelectorAll('.bar').length,
     graph: document.querySelectorAll('#graph polyline').length,
+    graph_points: Array.prototype.map.call(document.querySelectorAll('#graph polyline'),
+      function (l) { return l.getAttribute('points').trim().split(' ').length; }),
     jumps: Array.prototype.map.call(document.querySelectorAll('#mistakes .jump'),
                                     function (b) { return b.textContent; }),
     jumped: (function () {
@@ -317,7 +323,8 @@ class ViewerResult:
     annotation bars shown at the start, the window width and the sideways overflow; with
     annotations, the evaluation graph's lines (one a seat), the mistake buttons, the step
     counter and the address's fragment after clicking the first of them, the seats'
-    summaries, and the fragment after the probe's steps (``hash``). ``start`` is the step
+    summaries, and the fragment after the probe's steps (``hash``); the number of points of
+    each of the graph's lines at the first step (``graph_points``). ``start`` is the step
     counter as the page opened (at ``fragment``, when one is given)."""
 
     shown: list[str]
@@ -336,6 +343,7 @@ class ViewerResult:
     jumped: str = ""
     summary: list[str] = field(default_factory=list)
     hash: str = ""
+    graph_points: list[int] = field(default_factory=list)
 
 
 def viewer_check(page: str | Path, chromium: str | None = None, width: int = 1280,
@@ -379,4 +387,5 @@ def viewer_check(page: str | Path, chromium: str | None = None, width: int = 128
                         str(data["all_hands"]), int(data["seats"]), int(data["cards"]),
                         int(data["bars"]), int(data["width"]), int(data["overflow"]),
                         str(data["start"]), int(data["graph"]), list(data["jumps"]),
-                        str(data["jumped"]), list(data["summary"]), str(data["hash"]))
+                        str(data["jumped"]), list(data["summary"]), str(data["hash"]),
+                        [int(x) for x in data["graph_points"]])

@@ -4,6 +4,13 @@ Each ``<study>_figures(result, folder)`` function writes that study's figures in
 and returns a :class:`FigureInfo` per file, with a title and a caption for the HTML report.
 Every figure carries its own title and axis labels, so a PNG pasted alone into a slide or a
 chat still says what it shows. Error bars and bands are the 95% intervals of the tables.
+
+A figure wider than a phone shows whole (NARROW_WIDTH_IN) is saved a second time for phones
+into ``folder``/NARROW, laid out for the width: small multiples one panel under the other,
+a single panel narrower (the text keeps its size, long titles wrap). The page shows that
+variant on a phone (reports.html); the PNG files for slides are the ones in ``folder``. A
+figure too crowded to narrow (its layout would collapse) gets no variant and scrolls inside
+its box on a phone, as every figure did before.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 import numpy as np
 import pandas as pd
@@ -42,6 +50,9 @@ class FigureInfo:
 
 
 MIN_FONT_PT = 8.0  # the smallest text in a figure: 12 pixels at DPI, 9 when shown at 3/4
+NARROW_WIDTH_IN = 3.6  # a phone's figure: 396 pixels at DPI, at 3/4 whole on a 360-px phone
+NARROW = "narrow"  # the figures folder's subfolder of the phones' variants (for the page)
+_GRIDS: WeakKeyDictionary = WeakKeyDictionary()  # small multiples: figure -> their layout
 
 
 def _save(fig: Figure, folder: Path, name: str) -> str:
@@ -55,7 +66,37 @@ def _save(fig: Figure, folder: Path, name: str) -> str:
             text.set_fontsize(MIN_FONT_PT)
     FigureCanvasAgg(fig)
     fig.savefig(folder / name, dpi=DPI)
+    if fig.get_size_inches()[0] > NARROW_WIDTH_IN + 1e-9:
+        import warnings
+
+        _narrow(fig)
+        (folder / NARROW).mkdir(exist_ok=True)
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            fig.savefig(folder / NARROW / name, dpi=DPI)
+        if any("constrained_layout not applied" in str(w.message) for w in said):
+            (folder / NARROW / name).unlink()  # too crowded to narrow: the phone scrolls it
     return name
+
+
+def _narrow(fig: Figure) -> None:
+    """Lay ``fig`` out for a phone (module docstring): small multiples (:func:`_grid`) in one
+    column, a panel at most NARROW_WIDTH_IN wide; the heights stay."""
+    from matplotlib.text import Text
+
+    for text in fig.findobj(Text):  # a title wider than the phone's figure takes two lines
+        text.set_wrap(True)
+    grid = _GRIDS.get(fig)
+    if grid is None:
+        fig.set_size_inches(NARROW_WIDTH_IN, fig.get_size_inches()[1])
+        return
+    axes, count, width, height = grid
+    for ax in axes[count:]:  # the hidden cells of the last row
+        ax.remove()
+    column = fig.add_gridspec(count, 1)
+    for i, ax in enumerate(axes[:count]):
+        ax.set_subplotspec(column[i, 0])
+    fig.set_size_inches(min(width, NARROW_WIDTH_IN), height * count + 0.6)
 
 
 def _grid(count: int, width: float = 3.2, height: float = 2.6,
@@ -66,6 +107,8 @@ def _grid(count: int, width: float = 3.2, height: float = 2.6,
     axes = fig.subplots(rows, cols, squeeze=False).ravel().tolist()
     for ax in axes[count:]:
         ax.set_visible(False)
+    if cols > 1:
+        _GRIDS[fig] = (axes, count, width, height)
     return fig, axes[:count]
 
 

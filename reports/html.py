@@ -11,7 +11,8 @@ game where one shows the finding, the sortable tables, the command that reproduc
 manifest), the technical alerts "for statisticians", the strategies' glossary, and an
 appendix with the correctness checks; all but the answers starts folded, so a phone shows
 the answers first. A figure is never shown below 3/4 of its size (reports.figures sets the
-smallest text): a narrow screen scrolls it inside its box.
+smallest text); a phone gets the figure laid out for its width (small multiples one panel
+under the other), so it does not scroll sideways.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from reports.figures import FigureInfo
+from reports.figures import NARROW, FigureInfo
 from reports.findings import Alert, Finding
 from reports.glossary import Entry
 from reports.samples import SampleGame
@@ -109,6 +110,8 @@ figure{margin:0;min-width:0}
 figure img{width:max(min(100%,var(--w)),calc(var(--w)*.75));max-width:none;height:auto;
 border:1px solid #e2e8f0;display:block}
 figure img:not([style]){max-width:100%;width:auto}
+figure img[data-narrow]{--w:var(--wide)}
+@media (max-width:600px){figure img[data-narrow]{--w:var(--wn)}}
 details.deeper>summary,details.why>summary{font-weight:600}
 details.deeper{border-top:1px solid #e2e8f0;padding-top:.4rem}
 section.stats{border-style:dashed}
@@ -283,17 +286,27 @@ def png_width(png: bytes) -> int | None:
     return int.from_bytes(png[16:20], "big")
 
 
+PHONE = "(max-width:600px)"  # the screens that get a figure's phone variant (as the CSS)
+
+
 def figure_html(f: FigureInfo, s: SectionContent) -> str:
     """A figure embedded in the page, with a link to its PNG file for slides. It is shown at
     its own size where it fits, and never below 3/4 of it (a narrower screen scrolls the
     figure sideways inside its box, not the page): figures.MIN_FONT_PT then reads as 9
-    pixels or more."""
+    pixels or more. A figure with a phone variant (figures.NARROW: small multiples one
+    under the other) shows that on a screen of 600 pixels or less, so it need not scroll."""
     png = s.images.get(f.file)
     src = data_uri(png) if png is not None else f"{s.figure_dir}/{f.file}"
     width = png_width(png) if png is not None else None
     size = f' style="--w:{width}px"' if width else ""
+    img = f'<img src="{_e(src)}" alt="{_e(f.title)}"{size}>'
+    narrow = s.images.get(f"{NARROW}/{f.file}")  # laid out for a phone (reports.figures)
+    if width and narrow is not None and png_width(narrow):
+        img = (f'<picture><source media="{PHONE}" srcset="{_e(data_uri(narrow))}">'
+               f'<img src="{_e(src)}" alt="{_e(f.title)}" data-narrow '
+               f'style="--wide:{width}px;--wn:{png_width(narrow)}px"></picture>')
     return (f'<figure class="{"wide" if f.wide else ""}">'
-            f'<div class="fig-scroll"><img src="{_e(src)}" alt="{_e(f.title)}"{size}></div>'
+            f'<div class="fig-scroll">{img}</div>'
             f"<figcaption><b>{_e(f.title)}.</b> {_e(f.caption)} "
             f'<a href="{_e(s.figure_dir)}/{_e(f.file)}">PNG</a></figcaption></figure>')
 

@@ -6,7 +6,8 @@ per step every hand (all of them: the viewer is for after the game), the cards o
 who moved and whose turn it is, the running scores, and what happened in words.
 :func:`viewer_html` embeds that data as JSON in a page with its own CSS and script (no
 network, nothing beside it: it works copied alone) that steps with buttons, a slider and the
-arrow keys. :func:`write_viewer` writes the page atomically (analyzer.outputs rules: a new
+arrow keys; its colours are the board's (reports/palette.py, one source both read).
+:func:`write_viewer` writes the page atomically (analyzer.outputs rules: a new
 path, or an existing regular file with ``force``).
 
 Annotations are optional: the dict ``{"moves": [{"seat", "move", "best", "loss", "loss_low",
@@ -19,8 +20,10 @@ label, a bar like a chess evaluation bar with its meaning written under it (a to
 ``"unit"`` names the loss's unit; by default minus points, or card points in Jass) and the
 entry's ``alternatives`` (the top moves, formatted as the command line formats them, ``18 ±
 3``); an evaluation graph per deal (game) draws each seat's ``value`` after each of its
-moves; each ``players`` entry becomes a sentence naming the seat's strategy, with a button per
-labelled move; a strip of every move, coloured by label, jumps to it.
+moves, or, when the annotations carry a ``"timeline"`` (analysis.timeline.game_timeline),
+every seat's expected final result after every move, as the player who moved saw it; each
+``players`` entry becomes a sentence naming the seat's strategy, with a button per labelled
+move; a strip of every move, coloured by label, jumps to it.
 
 Numbering: moves are named as ``replay --analyze`` prints them, counted from 1 ("deal 2 move
 23", "game 2 move 5", "move 5"); the URL fragment follows the move shown
@@ -52,6 +55,7 @@ from analyzer.games.jass.cards import (
 from analyzer.games.jass.readable import CARD_LEGEND as JASS_LEGEND
 from analyzer.games.jass.readable import sticks_words, trump_fix
 from reports.facts import lower_is_better
+from reports.palette import PALETTE_CSS
 
 ALL_HANDS = "all hands shown: this viewer is for after the game"
 LABELS = (None, "inaccuracy", "mistake", "blunder")
@@ -271,12 +275,16 @@ def viewer_steps(record: dict[str, Any],
     data["refs"], data["names"] = _numbering(data)
     data["annotations"] = None
     data["summary"] = []
+    data["timeline"] = None
     data["lower_is_better"] = lower_is_better(data["game"])
     if annotations is not None:
         data["annotations"] = _checked(annotations, data["moves"])
         data["unit"] = annotations.get("unit") or data["unit"]
         data["summary"] = [_summary_line(p, record, data["unit"])
                            for p in annotations.get("players") or []]
+        if annotations.get("timeline") is not None:
+            data["timeline"] = _checked_timeline(annotations["timeline"], data["moves"],
+                                                 int(record["players"]))
     return data
 
 
@@ -371,6 +379,29 @@ def _checked(annotations: dict[str, Any], seats: list[int]) -> list[dict | None]
     return out
 
 
+def _checked_timeline(timeline: Any, seats: list[int], n: int) -> list[dict]:
+    """Per move: every seat's expected final result after it (``value``) and as the command
+    line prints it (``shown``: ``18 ± 3``), from analysis.timeline's ``points``."""
+    points = timeline.get("points") if isinstance(timeline, dict) else None
+    if not isinstance(points, list) or len(points) != len(seats):
+        got = len(points) if isinstance(points, list) else "no"
+        raise ValueError(f"the evaluation graph holds {got} points; the record has "
+                         f"{len(seats)} moves, one point after each")
+    out = []
+    for m, (point, seat) in enumerate(zip(points, seats, strict=True)):
+        values = point.get("value") if isinstance(point, dict) else None
+        if not isinstance(values, list) or point.get("seat", seat) != seat or \
+                len(values) != n or any(v is None for v in values):
+            raise ValueError(f"point {m} of the evaluation graph is not move {m}'s (seat "
+                             f"{seat}) with a value for each of the {n} seats")
+        low = point.get("low") or [None] * n
+        high = point.get("high") or [None] * n
+        out.append({"value": [float(v) for v in values],
+                    "shown": [_est(float(v), lo, hi) for v, lo, hi in zip(values, low, high,
+                                                                          strict=True)]})
+    return out
+
+
 # ----------------------------------------------------------------------------- the page
 def _json_for_script(data: Any) -> str:
     """JSON that cannot end its <script> element early."""
@@ -383,7 +414,7 @@ def viewer_html(record: dict[str, Any], annotations: dict[str, Any] | None = Non
     data = viewer_steps(record, annotations)
     title = html.escape(data["title"])
     return (_PAGE.replace("__TITLE__", title)
-            .replace("__CSS__", _CSS).replace("__JS__", _JS)
+            .replace("__CSS__", PALETTE_CSS + _CSS).replace("__JS__", _JS)
             .replace("__DATA__", _json_for_script(data)))
 
 
@@ -424,7 +455,7 @@ _PAGE = """<!DOCTYPE html>
 <section id="graph-area" hidden><h2>evaluation over <span id="graph-part"></span></h2>
 <p class="legend" id="graph-note"></p>
 <svg id="graph" class="graph" viewBox="0 0 400 170" role="img"
-aria-label="each seat's expected result after each of its moves"></svg>
+aria-label="each seat's expected final result over the game"></svg>
 <p class="legend" id="graph-key"></p></section>
 <section id="mistakes-area" hidden><h2>mistakes by seat</h2>
 <p class="legend">Each seat's summary; the buttons jump to its labelled moves.</p>
@@ -442,59 +473,59 @@ inaccuracy; orange: mistake; red: blunder; grey: not analysed); click to go ther
 _CSS = """
 *{box-sizing:border-box}
 body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;
-padding:.6rem;max-width:70rem;color:#1a202c;background:#fff;overflow-wrap:anywhere}
-h1{font-size:1.15rem;margin:.2rem 0}h2{font-size:.95rem;margin:.8rem 0 .3rem;color:#2d3748}
-.all{margin:.2rem 0;font-weight:600;color:#9b2c2c}
-.legend{font-size:.82rem;color:#4a5568;margin:.2rem 0}
+padding:.6rem;max-width:70rem;color:var(--ink);background:#fff;overflow-wrap:anywhere}
+h1{font-size:1.15rem;margin:.2rem 0}h2{font-size:.95rem;margin:.8rem 0 .3rem;color:var(--ink)}
+.all{margin:.2rem 0;font-weight:600;color:var(--bad)}
+.legend{font-size:.82rem;color:var(--muted);margin:.2rem 0}
 .controls{position:sticky;top:0;background:#fff;padding:.4rem 0;display:flex;flex-wrap:wrap;
-gap:.35rem;align-items:center;border-bottom:1px solid #e2e8f0;z-index:1}
+gap:.35rem;align-items:center;border-bottom:1px solid var(--line);z-index:1}
 .controls button{font:inherit;padding:.35rem .7rem;border:1px solid #a0aec0;border-radius:6px;
 background:#f7fafc;cursor:pointer}
 .controls button:disabled{opacity:.4;cursor:default}
 #slider{flex:1 1 8rem;min-width:6rem;max-width:100%}
-#count{font-variant-numeric:tabular-nums;color:#4a5568}
-.where{margin:.5rem 0 0;color:#4a5568;font-size:.85rem}.text{margin:.1rem 0;font-weight:600}
+#count{font-variant-numeric:tabular-nums;color:var(--muted)}
+.where{margin:.5rem 0 0;color:var(--muted);font-size:.85rem}.text{margin:.1rem 0;font-weight:600}
 .seats{display:grid;grid-template-columns:repeat(auto-fill,minmax(15rem,1fr));gap:.5rem}
-.seat{border:1px solid #e2e8f0;border-radius:8px;padding:.4rem .5rem;min-width:0}
-.seat.turn{border-color:#3182ce;box-shadow:0 0 0 2px #bee3f8}
-.seat.mover{background:#fffff0}
+.seat{border:1px solid var(--line);border-radius:8px;padding:.4rem .5rem;min-width:0}
+.seat.turn{border-color:var(--accent);box-shadow:0 0 0 2px #bee3f8}
+.seat.mover{background:var(--hi)}
 .seat h3{font-size:.85rem;margin:0 0 .2rem;font-weight:600}
-.seat .score{font-size:.8rem;color:#4a5568}
-.badge{font-size:.72rem;background:#3182ce;color:#fff;border-radius:4px;padding:0 .3rem;
+.seat .score{font-size:.8rem;color:var(--muted)}
+.badge{font-size:.72rem;background:var(--accent);color:#fff;border-radius:4px;padding:0 .3rem;
 margin-left:.3rem}
 .c{display:inline-block;min-width:1.7em;padding:.05em .25em;margin:.08em;border:1px solid #a0aec0;
 border-radius:4px;background:#fff;font-weight:600;text-align:center;font-size:.85rem;line-height:1.3}
 .c.j{background:#e9d8fd;border-color:#805ad5;color:#44337a}
-.c.a{background:#fed7d7;border-color:#c53030;color:#9b2c2c}
-.c.sB{color:#975a16;border-color:#d69e2e}.c.sS{color:#1a202c;border-color:#4a5568}
-.c.sR{color:#c53030;border-color:#fc8181}.c.sA{color:#276749;border-color:#68d391}
-.c.trump{box-shadow:0 0 0 2px #d69e2e}
+.c.a{background:#fed7d7;border-color:var(--bad);color:var(--bad)}
+.c.sB{color:#975a16;border-color:#d69e2e}.c.sS{color:#1a202c;border-color:var(--muted)}
+.c.sR{color:var(--bad);border-color:#fc8181}.c.sA{color:var(--good);border-color:#68d391}
+.c.trump{box-shadow:0 0 0 2px var(--mark)}
 .none,.pass{color:#a0aec0;font-style:italic}
 #table{display:flex;flex-wrap:wrap;gap:.4rem;min-height:2.2rem}
 .play{border:1px dashed #cbd5e0;border-radius:6px;padding:.2rem .4rem;font-size:.85rem}
-.play.win{background:#fefcbf;border-style:solid;border-color:#d69e2e}
-.play small{color:#4a5568;margin-left:.2rem}
-.totals{font-size:.85rem;color:#2d3748;margin:.3rem 0}
-.ann{border:1px solid #e2e8f0;border-radius:8px;padding:.4rem .5rem;margin-top:.4rem}
+.play.win{background:#fefcbf;border-style:solid;border-color:var(--mark)}
+.play small{color:var(--muted);margin-left:.2rem}
+.totals{font-size:.85rem;color:var(--ink);margin:.3rem 0}
+.ann{border:1px solid var(--line);border-radius:8px;padding:.4rem .5rem;margin-top:.4rem}
 .ann .row{display:flex;flex-wrap:wrap;gap:.2rem 1rem;font-size:.9rem}
 .bar{position:relative;height:1rem;background:#e2f5e9;border:1px solid #a0aec0;border-radius:4px;
 margin:.35rem 0;overflow:hidden}
-.bar .loss{position:absolute;left:0;top:0;bottom:0;background:#c53030}
+.bar .loss{position:absolute;left:0;top:0;bottom:0;background:var(--bad)}
 .bar .ci{position:absolute;top:35%;height:30%;background:rgba(26,32,44,.55)}
 .lbl{font-weight:700;text-transform:uppercase;font-size:.75rem;padding:0 .3rem;border-radius:4px}
-.lbl-inaccuracy{background:#fefcbf;color:#744210}.lbl-mistake{background:#feebc8;color:#7b341e}
-.lbl-blunder{background:#fed7d7;color:#822727}.lbl-none{background:#e2f5e9;color:#22543d}
+.lbl-inaccuracy{background:#fefcbf;color:var(--inaccuracy)}.lbl-mistake{background:#feebc8;color:var(--mistake)}
+.lbl-blunder{background:#fed7d7;color:var(--blunder)}.lbl-none{background:#e2f5e9;color:var(--good)}
 .strip{display:flex;flex-wrap:wrap;gap:2px}
 .strip button{width:.8rem;height:1.2rem;padding:0;border:0;border-radius:2px;background:#cbd5e0;
 cursor:pointer}
 .strip button.ok{background:#9ae6b4}.strip button.inaccuracy{background:#f6e05e}
 .strip button.mistake{background:#ed8936}.strip button.blunder{background:#e53e3e}
-.strip button.here{outline:2px solid #2b6cb0;outline-offset:1px}
+.strip button.here{outline:2px solid var(--accent);outline-offset:1px}
 .graph{width:100%;height:auto;max-width:40rem;display:block;background:#fbfcfd;
-border:1px solid #e2e8f0;border-radius:6px;cursor:pointer}
+border:1px solid var(--line);border-radius:6px;cursor:pointer}
 .key{display:inline-block;margin-right:.8rem;white-space:nowrap}
 .key i{display:inline-block;width:.9rem;height:.25rem;margin-right:.25rem;vertical-align:middle}
-.bar-note{font-size:.8rem;color:#4a5568;margin:0}
+.bar-note{font-size:.8rem;color:var(--muted);margin:0}
 .alts{border-collapse:collapse;font-size:.85rem;margin-top:.3rem}
 .alts th,.alts td{padding:.1rem .5rem .1rem 0;text-align:left;white-space:nowrap}
 .alts tr.played td{font-weight:700}
@@ -601,23 +632,37 @@ _JS = r"""
     }
     box.appendChild(div);
   }
-  var COLORS = ['#2b6cb0', '#c05621', '#2f855a', '#6b46c1', '#b7791f', '#c53030', '#2c7a7b',
-                '#97266d', '#4a5568', '#744210', '#285e61', '#553c9a'];
+  // the seats' colours and the cursor's: the palette shared with the board (reports/palette.py)
+  var PALETTE = getComputedStyle(document.documentElement), COLORS = [];
+  for (var c = 0; c < 12; c++) { COLORS.push(PALETTE.getPropertyValue('--seat' + c).trim()); }
+  var MARK = PALETTE.getPropertyValue('--mark').trim();
   function graph(s) {
     var area = $('graph-area');
     if (!ann) { return; }
-    var part = s.part, moves = [];
+    var part = s.part, moves = [], tl = data.timeline;
     ann.forEach(function (a, m) {
-      if (a && a.value !== null && a.value !== undefined && refs[m][0] === part) {
-        moves.push({m: m, k: refs[m][1], seat: data.moves[m], value: a.value, label: a.label});
+      if (refs[m][0] !== part) { return; }
+      if (tl) {  // every seat's expected result after every move
+        moves.push({m: m, k: refs[m][1], seat: data.moves[m], values: tl[m].value,
+                    label: a ? a.label : null});
+      } else if (a && a.value !== null && a.value !== undefined) {
+        var v = {}; v[data.moves[m]] = a.value;
+        moves.push({m: m, k: refs[m][1], seat: data.moves[m], values: v, label: a.label});
       }
     });
     area.hidden = moves.length === 0;
     if (!moves.length) { return; }
     var count = 0;
     refs.forEach(function (r) { if (r[0] === part) { count = Math.max(count, r[1] + 1); } });
-    var lo = Infinity, hi = -Infinity;
-    moves.forEach(function (p) { lo = Math.min(lo, p.value); hi = Math.max(hi, p.value); });
+    var lo = Infinity, hi = -Infinity, seats = {};
+    moves.forEach(function (p) {
+      Object.keys(p.values).forEach(function (seat) {
+        var v = p.values[seat];
+        lo = Math.min(lo, v); hi = Math.max(hi, v);
+        (seats[seat] = seats[seat] || []).push({k: p.k, value: v,
+                                                label: +seat === p.seat ? p.label : null});
+      });
+    });
     if (hi - lo < 1e-9) { hi += 0.5; lo -= 0.5; }
     var W = 400, H = 170, L = 34, R = 8, T = 8, B = 22;
     var x = function (k) { return L + (W - L - R) * (count > 1 ? k / (count - 1) : 0.5); };
@@ -635,8 +680,11 @@ _JS = r"""
       '<text x="' + L + '" y="' + (H - 5) + '" font-size="12">move 1</text>' +
       '<text x="' + (W - R) + '" y="' + (H - 5) + '" font-size="12" text-anchor="end">move ' +
       count + '</text>';
-    var seats = {};
-    moves.forEach(function (p) { (seats[p.seat] = seats[p.seat] || []).push(p); });
+    var cur = s.move;
+    if (cur === null) {
+      for (var j = at; j >= 0 && cur === null; j--) { cur = steps[j].move; }
+    }
+    var here = cur !== null && refs[cur][0] === part;
     var key = $('graph-key');
     key.textContent = '';
     Object.keys(seats).forEach(function (seat) {
@@ -655,16 +703,14 @@ _JS = r"""
       var k = el('span', 'key');
       var i = el('i'); i.style.background = c;
       k.appendChild(i);
-      k.appendChild(document.createTextNode('seat ' + seat));
+      // with the timeline, the seat's expected result after the move shown
+      k.appendChild(document.createTextNode('seat ' + seat +
+        (tl && here ? ': ' + tl[cur].shown[seat] : '')));
       key.appendChild(k);
     });
-    var cur = s.move;
-    if (cur === null) {
-      for (var j = at; j >= 0 && cur === null; j--) { cur = steps[j].move; }
-    }
-    if (cur !== null && refs[cur][0] === part) {
+    if (here) {
       svg += '<line x1="' + x(refs[cur][1]) + '" y1="' + T + '" x2="' + x(refs[cur][1]) +
-        '" y2="' + (H - B) + '" stroke="#d69e2e" stroke-width="2" data-cursor="1"/>';
+        '" y2="' + (H - B) + '" stroke="' + MARK + '" stroke-width="2" data-cursor="1"/>';
     }
     $('graph').innerHTML = svg;
     $('graph').onclick = function (e) {
@@ -677,10 +723,16 @@ _JS = r"""
     };
     $('graph-part').textContent = data.part_name ? data.part_name + ' ' + (part + 1)
       : 'the game';
-    $('graph-note').textContent = 'Each seat\u2019s expected result after each of its moves (' +
-      data.unit + (data.lower_is_better ? ', lower is better' : ', higher is better') +
-      '), as the rollouts value the move it played; better is up. A ringed dot marks a ' +
-      'labelled move; the yellow line is the move shown. Click the graph to go to a move.';
+    var unit = data.unit + (data.lower_is_better ? ', lower is better' : ', higher is better');
+    $('graph-note').textContent = tl ?
+      'Every seat\u2019s expected final result after every move (' + unit + '), as the ' +
+      'player who moved saw it: its sampled worlds, the move it played rolled out to the end; ' +
+      'better is up. Beside each seat, its value after the move shown (95% interval). A ringed ' +
+      'dot marks a labelled move; the yellow line is the move shown. Click the graph to go to ' +
+      'a move.' :
+      'Each seat\u2019s expected result after each of its moves (' + unit + '), as the ' +
+      'rollouts value the move it played; better is up. A ringed dot marks a labelled move; ' +
+      'the yellow line is the move shown. Click the graph to go to a move.';
   }
   function mistakes() {
     var box = $('mistakes');

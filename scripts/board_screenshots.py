@@ -9,6 +9,12 @@ asking for a move) in a desktop window (1366x900) and a phone (390x844), each th
 at that width. DIR is created if missing; only these files are written in it (an earlier
 run's are replaced). Needs Chromium (Debian: apt-get install -y chromium) and Playwright
 (the test extra). Prints the time from the board's start to its first analysis.
+
+    python scripts/board_screenshots.py --out docs/images/board --docs
+
+writes only the views docs/analyzing.md shows (:data:`DOCS`), made small for the
+repository: at most 1,000 pixels wide and 64 colours (Pillow, which matplotlib brings),
+about 300 KB together.
 """
 
 from __future__ import annotations
@@ -22,6 +28,11 @@ import time
 from pathlib import Path
 
 SIZES = ((1366, 900), (390, 844))
+# the screenshots docs/analyzing.md shows (--docs), and how small they are made
+DOCS = ("board-setup-ass-1366x900.png", "board-setup-jass-390x844.png",
+        "board-study-1366x900.png", "board-study-390x844.png", "board-practice-390x844.png")
+DOCS_WIDTH = 1000
+DOCS_COLOURS = 64  # enough for the graph's seat colours to stay apart
 
 
 def sample_game():
@@ -59,6 +70,23 @@ def shoot(page, out: Path, name: str, width: int, height: int) -> Path:
     page.screenshot(path=str(tmp), full_page=True)
     os.replace(tmp, path)
     return path
+
+
+def shrink(path: Path) -> None:
+    """Make a screenshot small for the repository, in place (atomically): at most
+    DOCS_WIDTH pixels wide, DOCS_COLOURS colours, no dithering (text stays crisp)."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        im = im.convert("RGB")
+        if im.width > DOCS_WIDTH:
+            im = im.resize((DOCS_WIDTH, round(im.height * DOCS_WIDTH / im.width)),
+                           Image.LANCZOS)
+        small = im.quantize(colors=DOCS_COLOURS, method=Image.Quantize.FASTOCTREE,
+                            dither=Image.Dither.NONE)
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    small.save(tmp, optimize=True)
+    os.replace(tmp, path)
 
 
 def views(page, url: str, out: Path, width: int, height: int, t0: float) -> list[Path]:
@@ -114,6 +142,8 @@ def views(page, url: str, out: Path, width: int, height: int, t0: float) -> list
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", required=True, type=Path, help="folder for the PNG files")
+    parser.add_argument("--docs", action="store_true",
+                        help="keep only the views docs/analyzing.md shows, made small")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -146,6 +176,13 @@ def main(argv: list[str] | None = None) -> int:
             ctx.close()
         browser.close()
     server.should_exit = True
+    if args.docs:
+        for path in shots:
+            if path.name in DOCS:
+                shrink(path)
+            else:
+                path.unlink()
+        shots = [path for path in shots if path.name in DOCS]
     for path in shots:
         print(path)
     return 0

@@ -198,6 +198,11 @@ def test_a_game_is_stepped_studied_and_its_mistakes_found_by_keyboard(page):
     page.click("#study")
     page.wait_for_selector("#graph polyline", timeout=120_000)
     assert page.locator("#graph polyline").count() == 3  # one line per seat
+    # a point per seat after every move of the game, not only after the seat's own
+    moves = page.evaluate("G.data.moves.length")
+    points = page.eval_on_selector_all(
+        "#graph polyline", "ls => ls.map(l => l.getAttribute('points').trim().split(' ').length)")
+    assert points == [moves] * 3
     seats = page.eval_on_selector_all("#mistakes [data-jump]", "bs => bs.map(b => +b.dataset.jump)")
     assert seats, "random players make clear mistakes"
     # N jumps to the chosen seat's next mistake; the alternatives of that move are shown
@@ -214,6 +219,12 @@ def test_a_game_is_stepped_studied_and_its_mistakes_found_by_keyboard(page):
     assert page.locator("#alternatives table.moves tr").count() >= 2
     assert page.locator("[data-test=cursor]").count() == 1
     _no_sideways_scroll(page)
+    # practising, the graph (the rest of the game, as the others saw it) is not shown
+    page.select_option("#practice-seat", "1")
+    page.click("#practice")
+    assert page.locator("#graph-box").is_hidden()
+    page.click("#practice-stop")
+    assert page.locator("#graph-box").is_visible()
 
 
 def test_practice_hides_the_other_hands_and_asks_for_the_move(page):

@@ -137,6 +137,28 @@ def test_a_game_study_gives_the_losses_of_replay_analyze(which):
     assert study["players"] == ann["players"]
 
 
+@pytest.mark.parametrize("which", [0, 1], ids=["ass", "jass"])
+def test_a_game_study_values_every_seat_after_every_move(which):
+    """The study's graph has a point per seat after every move: every seat's expected final
+    result as the mover saw it (analysis.timeline), inside the game's result column, the
+    mover's own the value of the move it played."""
+    from analyzer.analysis.timeline import game_timeline
+    from analyzer.analysis.values import value_ranges
+
+    record = _records()[which]
+    n = record["players"]
+    study = study_record(record, 30, 11)
+    low, high = value_ranges(record["game"])[""]
+    timeline = game_timeline(record["game"], record, worlds=30, seed=11)["points"]
+    for m, point in zip(study["moves"], timeline, strict=True):
+        every = m["expected"]
+        assert len(every["value"]) == len(every["low"]) == len(every["high"]) == n
+        assert every["value"] == point["value"] and every["low"] == point["low"]
+        assert every["value"][m["seat"]] == m["value"]
+        for v, lo, hi in zip(every["value"], every["low"], every["high"], strict=True):
+            assert low <= lo <= v <= hi and (high is None or hi <= high)
+
+
 def test_a_records_file_opens_and_its_study_runs_in_the_background(client):
     record = _records()[1]
     r = client.post("/api/open", json={"text": json.dumps(record) + "\n"})

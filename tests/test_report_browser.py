@@ -106,3 +106,6 @@ def test_a_phone_and_a_desktop_see_the_answers_first_and_every_figure_readable(i
     assert result.scale >= 0.75 - 1e-3, result.scale
     assert MIN_FONT_PT * DPI / 72 * 0.75 >= 9
     assert result.samples == 2  # the sample games are drawn, unfolded
+    # small multiples are laid out for the width: on a phone one panel under the other, so
+    # no figure scrolls sideways in its box either
+    assert result.sideways == 0, result.sideways

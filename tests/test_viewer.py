@@ -226,6 +226,51 @@ def test_replay_analyze_html_numbers_moves_as_the_cli_prints_them(tmp_path):
         assert data["annotations"][m]["alternatives"]
 
 
+def test_replay_analyze_html_graph_has_every_seat_at_every_move(tmp_path):
+    """The evaluation graph's data: after every move (not only each seat's own), every seat's
+    expected final result with its interval, inside the game's result column; the mover's
+    point is the value its annotation gives the move it played."""
+    from analyzer.analysis.values import value_ranges
+
+    page = tmp_path / "game.html"
+    result = runner.invoke(app, ["replay", "ass", "--seed", "3", "--index", "1", "--players",
+                                 "3", "--strategy", "random", "--analyze", "--seat", "0",
+                                 "--worlds", "30", "--html", str(page)])
+    assert result.exit_code == 0, result.output
+    data = _embedded(page.read_text())
+    low, high = value_ranges("ass")[""]
+    timeline = data["timeline"]
+    assert len(timeline) == len(data["moves"]) > 0
+    checked = 0
+    for m, point in enumerate(timeline):
+        assert len(point["value"]) == len(point["shown"]) == 3  # a point per seat, every step
+        assert all(low <= v <= high for v in point["value"])
+        a = data["annotations"][m]
+        if a is not None and a["value"] is not None:  # seat 0's moves, analysed
+            assert point["value"][data["moves"][m]] == a["value"]
+            checked += 1
+    assert checked > 0
+    assert "\u00b1" in timeline[0]["shown"][0]  # 30 worlds: values with their intervals
+
+
+def test_a_timeline_is_checked_against_the_record():
+    record = _ass()
+    data = viewer_steps(record)
+    n = record["players"]
+    points = [{"part": 0, "index": k, "seat": s, "value": [1.0] * n, "low": [0.5] * n,
+               "high": [1.5] * n} for k, s in enumerate(data["moves"])]
+    got = viewer_steps(record, {"moves": [None] * len(points), "players": [],
+                                "timeline": {"points": points}})
+    assert [p["value"] for p in got["timeline"]] == [[1.0] * n] * len(points)
+    with pytest.raises(ValueError, match="the evaluation graph holds"):
+        viewer_steps(record, {"moves": [None] * len(points), "players": [],
+                              "timeline": {"points": points[:-1]}})
+    points[2] = {**points[2], "value": [1.0]}
+    with pytest.raises(ValueError, match="point 2 of the evaluation graph"):
+        viewer_steps(record, {"moves": [None] * len(points), "players": [],
+                              "timeline": {"points": points}})
+
+
 # ---------------------------------------------------------------------------- the page
 def test_the_page_is_self_contained_and_says_all_hands_are_shown():
     record = _ass()
@@ -310,3 +355,23 @@ def test_bad_html_targets_get_one_line_before_any_game(tmp_path, cli, monkeypatc
                        "--index", "0")
     assert code == 2
     one_error(err, "go after the game", hint=False)
+
+
+def test_the_viewer_and_the_board_share_one_palette():
+    """One stylesheet source (reports.palette) both pages read: the page colours and the
+    graph's seat colours are the same in the viewer and the board, and neither carries a
+    palette of its own."""
+    from starlette.testclient import TestClient
+
+    from analyzer.board.app import make_app
+    from reports.palette import PALETTE_CSS, SEAT_COLOURS
+
+    viewer = viewer_html(_ass())
+    with TestClient(make_app()) as client:
+        board = client.get("/").text
+    for page in (viewer, board):
+        assert PALETTE_CSS in page
+        assert "var(--seat" in page or "'--seat'" in page or '"--seat"' in page
+        for colour in SEAT_COLOURS:  # the seat colours come from the palette alone
+            assert page.count(colour) == PALETTE_CSS.count(colour)
+    assert re.search(r"--seat11:\s*#", PALETTE_CSS) and len(SEAT_COLOURS) == 12

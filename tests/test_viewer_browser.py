@@ -151,6 +151,28 @@ def test_analyzed_pages_draw_the_graph_the_mistakes_and_number_moves_as_the_cli(
 
 
 @pytest.mark.parametrize("make", [_ass, _jass], ids=["ass", "jass"])
+def test_the_graph_has_a_point_per_seat_after_every_move(tmp_path, make):
+    """With the timeline (replay --html --analyze), every seat's line has a point after
+    every move of the part shown, the seat not analysed included."""
+    record = make()
+    annotations = _annotated(record)
+    data = viewer_steps(record)
+    n = record["players"]
+    points = []
+    for m, seat in enumerate(data["moves"]):
+        part, k = data["refs"][m]
+        points.append({"part": part, "index": k, "seat": seat,
+                       "value": [10.0 + s + 0.01 * m for s in range(n)],
+                       "low": [9.0 + s for s in range(n)], "high": [11.5 + s for s in range(n)]})
+    annotations["timeline"] = {"points": points}
+    result = _check(tmp_path, record, annotations, width=390)
+    assert result.errors == [] and result.overflow <= 0
+    first_part = sum(1 for r in data["refs"] if r[0] == 0)
+    assert result.graph == n
+    assert result.graph_points == [first_part] * n
+
+
+@pytest.mark.parametrize("make", [_ass, _jass], ids=["ass", "jass"])
 def test_a_fragment_opens_the_page_at_that_move(tmp_path, make):
     record = make()
     data = viewer_steps(record)

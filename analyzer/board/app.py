@@ -5,7 +5,8 @@ a traceback: status 400, 413 or 404 for a request the board refuses; 200 for a p
 rules refuse (the CLI's line, naming the field at fault) or a file or run folder that holds no
 such game, as a browser logs every 4xx as a console error):
 
-- ``GET /``: the page (board.html);
+- ``GET /``: the page (board.html, with the palette it shares with the game viewer,
+  reports/palette.py);
 - ``GET /api/info``: whether the compiled code is warm, the limits, the games opened;
 - ``POST /api/analyze``: one position, typed (``{"game", "typed": {...}, "worlds",
   "seed"}``, the options of ``cardlab analyze ass|jass``) or of an opened game (``{"game",
@@ -15,7 +16,8 @@ such game, as a browser logs every 4xx as a console error):
   of the record, or a run folder's path and the game's index (with the loader ``cardlab
   board`` gives); the game's steps as the viewer draws them;
 - ``POST /api/study``: start the annotation of an opened game (every move against the best,
-  as ``replay --analyze`` does, plus the best alternatives); ``GET /api/study/{job}``: its
+  as ``replay --analyze`` does, plus the best alternatives, and every seat's expected final
+  result after every move for the graph, analysis.timeline); ``GET /api/study/{job}``: its
   progress and, when done, the result.
 
 Analysis runs on one worker thread (the engines are compiled code that uses a core), never
@@ -455,7 +457,10 @@ def make_app(board: Board | None = None) -> Starlette:
                                     f" {exc}); the server keeps running", None, 500))
 
     async def page(request: Request):
-        return HTMLResponse(PAGE.read_text(encoding="utf-8"),
+        from reports.palette import PALETTE_CSS  # the palette the game viewer shares
+
+        text = PAGE.read_text(encoding="utf-8")
+        return HTMLResponse(text.replace("/*__PALETTE__", PALETTE_CSS + "\n/*", 1),
                             headers={"Cache-Control": "no-store"})
 
     async def info(request: Request):
@@ -629,6 +634,7 @@ def run_study(job: dict[str, Any], record: dict[str, Any], worlds: int, seed: in
 def study_record(record: dict[str, Any], worlds: int, seed: int,
                  job: dict[str, Any] | None = None) -> dict[str, Any]:
     from analyzer.analysis.annotate import summary
+    from analyzer.analysis.timeline import step_point
     from analyzer.analysis.values import THRESHOLDS, label, loss_of
 
     game = record["game"]
@@ -653,6 +659,13 @@ def study_record(record: dict[str, Any], worlds: int, seed: int,
                                        "diff": r["shown"]["diff"]} for r in rows[:3]]}
             if part["players"] is not None:
                 entry["player"] = part["players"][entry["seat"]]
+            # every seat's expected final result after this move, as the mover saw it (the
+            # graph's point for each seat; the mover's own is ``value``)
+            point = step_point(game, record, p, k, worlds, seed)
+            entry["expected"] = {key: point[key] for key in ("value", "low", "high")}
+            entry["expected"]["shown"] = [
+                estimate(v, None if lo is None else (hi - lo) / 2)
+                for v, lo, hi in zip(point["value"], point["low"], point["high"], strict=True)]
             moves.append(entry)
             if job is not None:
                 job["done"] = len(moves)

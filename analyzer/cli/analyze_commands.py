@@ -403,7 +403,8 @@ def _given(name: str) -> bool:
 def show_analysis(game: str, record: dict[str, Any], seats: list[int], worlds: int, seed: int,
                   fmt: str, html: Path | None = None, force: bool = False) -> None:
     """Print the annotation of a record (analysis.annotate.annotate_game); with ``html``, also
-    write the game viewer page with each move's loss beside the best move."""
+    write the game viewer page with each move's loss beside the best move and the evaluation
+    graph of every seat after every move (analysis.timeline.game_timeline)."""
     from analyzer.analysis.annotate import annotate_game
 
     n = record["players"]
@@ -414,10 +415,14 @@ def show_analysis(game: str, record: dict[str, Any], seats: list[int], worlds: i
                         seed=seed)
     typer.echo(json.dumps(ann) if fmt == "json" else annotation_text(ann, record))
     if html is not None:
+        from analyzer.analysis.timeline import game_timeline
         from analyzer.cli.atomic import write_html
 
+        # the page's evaluation graph: every seat after every move, on the worlds (and the
+        # seed) of the analysis, so the mover's point is the value of the move it played
+        page = {**ann, "timeline": game_timeline(game, record, worlds=worlds, seed=seed)}
         try:
-            write_html(html, record, force, ann, err=fmt != "table")
+            write_html(html, record, force, page, err=fmt != "table")
         except ValueError as exc:  # the annotation does not fit the record: a bug, said plainly
             raise CardlabError(f"the analysis does not fit the game's moves ({exc}); "
                                "--html not written") from None

@@ -1,0 +1,264 @@
+"""Every seat's expected final result after every move of a recorded game: the evaluation
+graph of the viewer (``replay --html --analyze``) and of the board's study mode.
+
+The per-move analysis (annotate.py) values a position only for the player to move: a seat's
+line would have a point at its own moves alone. Here, for every play t of a record, the
+position before it is rebuilt from what the mover could know (ass.from_record /
+jass.from_record, A-11 / J-11), its worlds are drawn exactly as the per-move analysis draws
+them (kernels: the same world model, the same stream of (seed, index)), the move actually
+played is rolled out in every world, and *every* seat's final result is kept per world (the
+rollouts play every seat to the end, so they already hold every seat's score). The point
+after move t is "every seat's expected result as the mover saw it", with a 95% t interval
+over the worlds, inside the range of the game's result column.
+
+With as many worlds and the same seed as the per-move analysis, the mover's own point is the
+analysis's value of the move it played, to the bit (the same worlds, the same rollout
+stream in each world). The cost per step is the worlds' draw plus one rollout per world,
+against one rollout per legal move and world for the analysis.
+
+Units: Who's the Ass?: minus points at the end of the game (in a match, of the game the move
+belongs to; lower is better); Plus-Minus Jass: sticks from the deal (J-9, the remembered
+ties' bonus included; higher is better), with the card points (J-8) beside them.
+
+The rollouts run in chunks of worlds between which a Ctrl-C is heard (kernels.in_chunks);
+every world's rollout depends on that world's stream alone, so the results are the same, bit
+for bit, whatever the chunks.
+
+Returned shape of :func:`game_timeline`::
+
+    {"game", "unit", "worlds", "seed", "lower_is_better", "range": [low, high],
+     "points": [{"part", "index", "seat", "value": [per seat], "low": [...],
+                 "high": [...]}, ...]}
+
+one point per play of the record in record order (as annotate's ``moves``: Who's the Ass?
+matches game after game, Jass deal after deal); ``part`` is the game of the match or the deal
+(0 for one game), ``index`` the play's number within it (``cardlab analyze --move``), ``seat``
+the mover; ``low``/``high`` are None below values.MIN_INTERVAL_WORLDS worlds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from analyzer.analysis.kernels import DEAL_OBJECTIVE, _ass_worlds, _jass_worlds, in_chunks
+from analyzer.engines.ass.engine import score
+from analyzer.games.ass.cards import PUB_GONE, PUB_PLAYERS, PUB_TABLE, VIEW_LEN
+from analyzer.games.ass.moves import pack_counts
+from analyzer.games.jass.primitives import S_N, ST_SIZE
+from analyzer.numba_compat import njit_runtime
+from strategies.ass.pimc import _roll, rollout_strategy
+from strategies.jass.knobs import P_ROLLOUT
+from strategies.jass.loop import rollout
+from strategies.jass.play import play_card
+from strategies.jass.policies import begin_deal
+from strategies.jass.search import ROLLOUT_FAMS, ROLLOUT_PRMS, outcome
+from strategies.registry import N_PARAMS
+
+GAME_STRIDE = 1000  # stream index of a move: as annotate.GAME_STRIDE (the same worlds)
+
+
+@njit(cache=True)
+def _ass_step_rollouts(view, move, rollout_code, world_hands, streams, w0, w1, out, rview,
+                       cur, roll_rng):
+    """Worlds ``w0 .. w1-1``: the decider plays ``move`` (pimc's ``_roll``, as the analysis
+    rolls it), everybody the rollout strategy to the end; ``out[w, s]`` = seat s's minus
+    points at the end of the game in world w."""
+    n = view[PUB_PLAYERS]
+    fam, pp = rollout_strategy(rollout_code)
+    gone = pack_counts(view, PUB_GONE)
+    table0 = pack_counts(view, PUB_TABLE)
+    for w in range(w0, w1):
+        roll_rng[0] = streams[w]
+        _roll(view, world_hands, w * n, move, fam, pp, rview, roll_rng, cur, gone, table0)
+        for s in range(n):
+            out[w, s] = score(cur[s])
+
+
+def ass_step(view, trace, move, worlds, oversample, policy, rollout_code, rng):
+    """Who's the Ass?: the (worlds x seats) matrix of every seat's minus points at the end of
+    the game when the decider of ``view`` plays ``move``, on the worlds kernels.ass_outcomes
+    draws from ``rng`` with the same arguments (its ``_ass_worlds``)."""
+    from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
+
+    n = int(view[PUB_PLAYERS])
+    world_hands = np.zeros((worlds + 1) * n, dtype=np.uint64)
+    streams = np.zeros(worlds, dtype=np.uint64)
+    futures = np.zeros(worlds, dtype=np.uint64)
+    rview = np.zeros(VIEW_LEN, dtype=np.int64)
+    out = np.zeros((worlds, n), dtype=np.int64)
+    cur, roll_rng = np.zeros(16, dtype=np.uint64), np.zeros(1, dtype=np.uint64)
+    with checked_interrupts() as check:
+        _ass_worlds(view, trace, worlds, oversample, np.bool_(policy), rollout_code, rng,
+                    world_hands, streams, futures, rview)
+        check()
+        in_chunks(worlds, lambda w0, w1: _ass_step_rollouts(
+            view, np.int64(move), rollout_code, world_hands, streams, w0, w1, out, rview, cur,
+            roll_rng), check)
+    return out
+
+
+@njit_runtime()  # allocates (the rollout presets' arrays)
+def _jass_step_rollouts(prm, seat, st, played, taken, card, pool, seeds, keep, w0, w1, sticks,
+                        points, wh, h2, p2, t2, st2, memo, ints, rr):
+    """Kept worlds ``w0 .. w1-1``: the decider plays ``card``, every seat the rollout preset
+    to the end of the deal (as kernels.jass_outcomes rolls it); ``sticks[w, s]`` = seat s's
+    sticks from the deal (J-9 with the remembered ties' bonus), ``points[w, s]`` its card
+    points (J-8)."""
+    n = st[S_N]
+    rk = int(prm[P_ROLLOUT])
+    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
+    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
+    for i in range(4):
+        rprms[i, :] = ROLLOUT_PRMS[rk]
+    for w in range(w0, w1):
+        g = keep[w]
+        for p in range(4):
+            wh[p] = pool[g, p]
+        for p in range(n):
+            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+        for p in range(4):
+            h2[p] = wh[p]
+            p2[p] = played[p]
+            t2[p] = taken[p]
+        st2[:] = st
+        play_card(seat, card, h2, p2, t2, st2)
+        rr[0] = seeds[g]
+        rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
+        # with the deal objective ``outcome`` fills every seat's points, award and bonus
+        outcome(seat, t2, st2, DEAL_OBJECTIVE, ints[0], ints[1], ints[2], ints[3], ints[4])
+        for p in range(n):
+            sticks[w, p] = ints[1, p] + ints[2, p]
+            points[w, p] = ints[0, p]
+
+
+def jass_step(prm, seat, hand, st, played, taken, rng, card):
+    """Plus-Minus Jass: (sticks, points), (kept worlds x seats) matrices of every seat's
+    result of the deal when the decider plays ``card``, on the worlds kernels.jass_outcomes
+    draws from ``rng`` with ``prm`` (its ``_jass_worlds``); None on an inconsistent state."""
+    from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
+
+    n = int(st[S_N])
+    with checked_interrupts() as check:
+        pool, seeds, keep = _jass_worlds(prm, seat, hand, st, played, rng)
+        check()
+        if keep[0] < 0:
+            return None
+        sticks = np.zeros((len(keep), n), dtype=np.int64)
+        points = np.zeros((len(keep), n), dtype=np.int64)
+        scratch = (np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+                   np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+                   np.empty(ST_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64),
+                   np.zeros((5, 8), dtype=np.int64), np.zeros(1, dtype=np.uint64))
+        in_chunks(len(keep), lambda w0, w1: _jass_step_rollouts(
+            prm, seat, st, played, taken, np.int64(card), pool, seeds, keep, w0, w1, sticks,
+            points, *scratch), check)
+    return sticks, points
+
+
+# --------------------------------------------------------------------- positions of a record
+def _ass_matrix(pos, move: int, worlds: int, seed: int, index: int) -> np.ndarray:
+    from analyzer.analysis.ass import WORLD_STREAM, pimc_params
+    from analyzer.games.ass.cards import PASS
+    from analyzer.rng import new_state, seed_state
+    from strategies.ass.catalog import SLOT_OVERSAMPLE, SLOT_ROLLOUT
+
+    _, params = pimc_params()
+    rng = new_state()
+    seed_state(rng, seed, index, WORLD_STREAM)
+    trace = pos.trace if pos.trace is not None else np.full((0, 14), PASS, dtype=np.int64)
+    return ass_step(pos.view.copy(), trace, move, worlds, int(params[SLOT_OVERSAMPLE]),
+                    pos.trace is not None, np.float64(params[SLOT_ROLLOUT]), rng)
+
+
+def _jass_matrix(pos, card: int, worlds: int, seed: int, index: int) -> np.ndarray:
+    from analyzer.analysis.jass import WORLD_STREAM, pimc_prm
+    from analyzer.errors import CardlabError
+    from analyzer.rng import new_state, seed_state
+
+    rng = new_state()
+    seed_state(rng, seed, index, WORLD_STREAM)
+    got = jass_step(pimc_prm(worlds), pos.seat, np.uint64(pos.hand), pos.st.copy(),
+                    pos.played.copy(), pos.taken.copy(), rng, card)
+    if got is None:
+        raise CardlabError("no deal of the unseen cards fits this position (the play proves "
+                           "more than the hand sizes allow)")
+    return got[0]
+
+
+def point(game: str, matrix: np.ndarray) -> dict[str, list]:
+    """Per seat (a column of ``matrix``, worlds x seats): the mean and its 95% t interval,
+    kept inside the range of the game's result column (None ends below
+    MIN_INTERVAL_WORLDS worlds)."""
+    from analyzer.analysis.values import MIN_INTERVAL_WORLDS, _clip, _interval, value_ranges
+
+    bounds = value_ranges(game)[""]
+    x = np.asarray(matrix, dtype=np.float64)
+    few = x.shape[0] < MIN_INTERVAL_WORLDS
+    out: dict[str, list] = {"value": [], "low": [], "high": []}
+    for s in range(x.shape[1]):
+        mean, low, high = _interval(x[:, s])
+        low, high = _clip(low, high, bounds)
+        out["value"].append(mean)
+        out["low"].append(None if few else low)
+        out["high"].append(None if few else high)
+    return out
+
+
+def step_point(game: str, record: dict[str, Any], part: int, index: int, worlds: int,
+               seed: int) -> dict[str, Any]:
+    """The point after play ``index`` of part ``part`` (the game of a match, the deal): every
+    seat's expected result as the mover saw it before moving."""
+    stream = part * GAME_STRIDE + index
+    if game == "ass":
+        from analyzer.analysis import ass
+
+        number = part if record.get("mode") == "matches" else None
+        pos = ass.from_record(record, index, number)
+        view = ass.game_of(record, number)[0]
+        r, p = ass.plays_of(view)[index]
+        rnd = view["rounds"][r]
+        move = ass.record_move(rnd["plays"][p], rnd["ass_round"])
+        matrix = _ass_matrix(pos, move, worlds, seed, stream)
+        seat = pos.seat
+    elif game == "jass":
+        from analyzer.analysis import jass
+        from analyzer.games.jass.cards import parse_card
+
+        pos = jass.from_record(record, part, index)
+        cards = [c for t in record["deals"][part]["tricks"] for c in t["cards"]]
+        matrix = _jass_matrix(pos, parse_card(cards[index]), worlds, seed, stream)
+        seat = pos.seat
+    else:
+        raise ValueError(f"unknown game {game!r}")
+    return {"part": part, "index": index, "seat": seat, **point(game, matrix)}
+
+
+def plays(game: str, record: dict[str, Any]) -> list[tuple[int, int]]:
+    """(part, index) of every play of a record, in record order."""
+    if game == "ass":
+        from analyzer.analysis.ass import plays_of
+
+        games = record["games"] if record.get("mode") == "matches" else [record]
+        return [(g, k) for g, one in enumerate(games) for k in range(len(plays_of(one)))]
+    return [(d, k) for d, deal in enumerate(record["deals"])
+            for k in range(sum(len(t["cards"]) for t in deal["tricks"]))]
+
+
+def game_timeline(game: str, record: dict[str, Any], *, worlds: int = 200, seed: int = 0,
+                  progress=None) -> dict[str, Any]:
+    """The evaluation graph's data of one record (module docstring); ``progress(done,
+    total)`` after each point."""
+    from analyzer.analysis.values import LOWER_IS_BETTER, THRESHOLDS, value_ranges
+
+    todo = plays(game, record)
+    points = []
+    for part, index in todo:
+        points.append(step_point(game, record, part, index, worlds, seed))
+        if progress is not None:
+            progress(len(points), len(todo))
+    low, high = value_ranges(game)[""]
+    return {"game": game, "unit": THRESHOLDS[game].unit, "worlds": worlds, "seed": seed,
+            "lower_is_better": LOWER_IS_BETTER[game], "range": [low, high], "points": points}

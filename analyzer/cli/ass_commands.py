@@ -264,3 +264,14 @@ def format_pretty(record: dict[str, Any], header: bool = True, width: int | None
         lines.append(f"  seat {seat}: {record['penalties'][seat]:3d} minus points "
                      f"({_cards(record['final_hands'][seat])})")
     return _fill(lines, _width(width))
+
+
+def position_line(pos: dict[str, Any]) -> str:
+    """One or two lines saying whose move it is and what they know (``cardlab analyze``)."""
+    where = ("leads" if pos["position_in_round"] == 0
+             else f"plays into {'an ass' if pos['ass_round'] else 'a normal'} round: "
+             f"table {' '.join(pos['table']) or '-'}")
+    extra = f"; game {pos['game_of_match']} of a match, totals {pos['totals']}" \
+        if "game_of_match" in pos else ""
+    return (f"Who's the Ass?, {pos['players']} players: seat {pos['seat']} {where}; hand "
+            f"{' '.join(pos['hand'])}; hand sizes {pos['sizes']}{extra}")

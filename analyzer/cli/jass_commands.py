@@ -188,3 +188,12 @@ def format_pretty(record: dict[str, Any], width: int | None = None) -> str:
         else:
             lines.append(f"Seat {record['winner']} wins after {len(record['deals'])} deals.")
     return _fill(lines, _width(width))
+
+
+def position_line(pos: dict[str, Any]) -> str:
+    """One or two lines saying whose move it is and what they know (``cardlab analyze``)."""
+    trump = pos["trump"] or ("not fixed: the card you play fixes its suit as trump (J-5)"
+                             if pos.get("fixes_trump") else "not fixed")
+    return (f"Plus-Minus Jass, {pos['players']} players: seat {pos['seat']} to play, trick "
+            f"{pos['trick'] + 1}, on the table {' '.join(pos['table']) or '-'}; hand "
+            f"{' '.join(pos['hand'])}; trump {trump}; points so far {pos['points']}")

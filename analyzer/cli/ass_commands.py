@@ -23,6 +23,8 @@ from analyzer.cli.atomic import (
     export_lines,
     write_html,
 )
+from analyzer.cli.console import fill_lines as _fill
+from analyzer.cli.console import width_or_terminal as _width
 from analyzer.errors import CardlabError
 
 GAME = "ass"  # this module is the game's command line (its description's ``cli``)
@@ -161,25 +163,6 @@ def export_ass(
 
 def _cards(cards: list[str]) -> str:
     return " ".join(cards) if cards else "-"
-
-
-def _fill(lines: list[str], width: int) -> str:
-    """Lines wrapped at word boundaries to ``width`` (0: as they are); a wrapped line goes on
-    under its own text, four columns in."""
-    from analyzer.cli.console import wrap_prose
-
-    out = []
-    for line in lines:
-        body = line.lstrip(" ")
-        indent = " " * (len(line) - len(body))
-        out.append(wrap_prose(body, indent, indent + "    ", width=width))
-    return "\n".join(out)
-
-
-def _width(width: int | None) -> int:
-    from analyzer.cli.console import prose_width
-
-    return (prose_width() or 0) if width is None else width
 
 
 def format_pretty_match(record: dict[str, Any], width: int | None = None) -> str:

@@ -147,7 +147,8 @@ def format_pretty(record: dict[str, Any], width: int | None = None) -> str:
     """A readable account of a match (or deal) record, one line per trick: a legend, the
     trick whose card fixed trump marked, the sticks of each deal explained (J-9), wrapped at
     word boundaries to ``width`` (default: the terminal's; 0 or a pipe: unwrapped)."""
-    from analyzer.cli.ass_commands import _fill, _width
+    from analyzer.cli.console import fill_lines as _fill
+    from analyzer.cli.console import width_or_terminal as _width
     from analyzer.games.jass.cards import SUIT_LETTERS, SUIT_NAMES
     from analyzer.games.jass.readable import CARD_LEGEND, sticks_words, trump_fix
 

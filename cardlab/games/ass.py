@@ -92,6 +92,8 @@ class State(AssState):
 
 
 # --- the Python bots' table (cardlab.games.play, through the game's adapter's ``python``) ---
+from analyzer.engines.ass.state import resample_hands as resample_hands  # noqa: E402
+
 PYTHON_MODE = "games"  # a table with a bot plays single games
 
 

@@ -83,6 +83,8 @@ class State(JassState):
 
 
 # --- the Python bots' table (cardlab.games.play, through the game's adapter's ``python``) ---
+from analyzer.engines.jass.state import resample_hands as resample_hands  # noqa: E402
+
 PYTHON_MODE = "deals"  # a table with a bot plays single deals
 
 

@@ -53,7 +53,8 @@ def collect_all(backend: Backend, jobs: Sequence[tuple[RunSpec, int, int]],
 
 
 class KernelBackend:
-    """The real engines: ``analyzer.engines.<game>.kernel`` through ``analyzer.runner``."""
+    """The real engines: each game's kernel (its adapter's ``kernel``, analyzer.games.registry
+    GameParts) through ``analyzer.runner``."""
 
     def __init__(self, workers: int | None = None, progress: bool = False):
         self.workers = workers

@@ -22,8 +22,6 @@ FOLDERS = ("analyzer", "reports", "cardlab", "strategies")
 
 # file -> (most literals allowed, why the game is named there as data, not a branch)
 ALLOWED = {
-    "analyzer/cli/run_commands.py": (7, "`simulate ass` and `simulate jass` are two commands "
-                                        "with options of their own (matches, rule sets)"),
     "analyzer/cli/analyze_commands.py": (6, "`analyze ass` and `analyze jass` are two commands "
                                             "with options of their own (typed positions)"),
     "analyzer/cli/ladder_commands.py": (1, "the default --game of study best-response"),

@@ -10,7 +10,7 @@ import typer
 
 from analyzer.cli import analyze_commands as an
 from analyzer.cli import options as opt
-from analyzer.cli.app import export_app, replay_app
+from analyzer.cli.app import export_app, fail, replay_app, simulate_app
 from analyzer.cli.atomic import (
     FORCE_HELP,
     HTML_FORCE_HELP,
@@ -25,6 +25,23 @@ from analyzer.cli.atomic import (
 )
 from analyzer.cli.console import fill_lines as _fill
 from analyzer.cli.console import width_or_terminal as _width
+from analyzer.cli.run_commands import (
+    AGGREGATE,
+    BACKEND,
+    CHUNK,
+    FORMAT,
+    OUT,
+    QUIET,
+    REPAIR,
+    RESUME,
+    SCHEDULER,
+    SEED,
+    START,
+    STRATEGY,
+    WORKERS,
+    check_format,
+    simulate,
+)
 from analyzer.errors import CardlabError
 
 GAME = "ass"  # this module is the game's command line (its description's ``cli``)
@@ -52,6 +69,58 @@ def _spec(seed: int, players: int, strategy: list[str] | None, mode: str = "game
     rules = {} if games_per_match is None else {"games_per_match": games_per_match}
     return validate(RunSpec(GAME, players, tuple(strategy or ("basic",)), seed, mode=mode,
                             rules=rules))
+
+
+@simulate_app.command(GAME)
+def simulate_ass(
+    players: int = opt.players_of(GAME),
+    games: int = opt.games(None, "Games to play (default 100000)."),
+    matches: int = opt.matches(
+        None,
+        "Play whole matches instead (A-12): K games each, the deal moving one player "
+        "on each game; the table is then per player: total minus points, P(win match) with "
+        "ties shared, P(tie).",
+    ),
+    games_per_match: int = typer.Option(
+        None, "--games-per-match", help="K, games per match (default: the number of players)."
+    ),
+    seed: int = SEED,
+    strategy: list[str] = STRATEGY,
+    out: Path = OUT,
+    workers: int = WORKERS,
+    chunk_size: int = CHUNK,
+    backend: str = BACKEND,
+    scheduler: str = SCHEDULER,
+    aggregate: bool = AGGREGATE,
+    resume: bool = RESUME,
+    quiet: bool = QUIET,
+    start: int = START,
+    fmt: str = FORMAT,
+    repair: bool = REPAIR,
+) -> None:
+    """Play games of Who's the Ass? and print mean minus points, the chance to end with the
+    ass and the chance to be dealt it, per seat, with 95% confidence intervals.
+
+    With --matches the strategies are given per player (player 0 first), and each player
+    sits in a different seat every game.
+
+    Example: cardlab simulate ass --players 5 --games 1000000 --seed 7 --out run.parquet
+
+    Example: cardlab simulate ass --matches 100000 -s basic -s joker-hoarder -s basic -s basic
+    """
+    fmt = check_format(fmt)
+    if matches is not None and games is not None:
+        fail("give --games or --matches, not both")
+    if games_per_match is not None and matches is None:
+        fail("--games-per-match applies to --matches")
+    if matches is not None:
+        rules = {} if games_per_match is None else {"games_per_match": games_per_match}
+        simulate(GAME, "matches", matches, players, seed, strategy, rules, out, workers,
+                 chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt, repair)
+        return
+    simulate(GAME, "games", 100_000 if games is None else games, players, seed, strategy, {},
+             out, workers, chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt,
+             repair)
 
 
 @replay_app.command(GAME)

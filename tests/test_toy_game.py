@@ -83,3 +83,7 @@ def test_the_built_in_games_declare_every_part_in_their_adapter():
                      "python"):
             assert getattr(parts, name), f"{game} declares no {name}"
         assert parts.labels is not None and parts.warm and parts.default_fields
+        calls = (parts.viewer, *(w.call for w in parts.warm if w.call),
+                 *(path for _, path in parts.tables))
+        for path in calls:  # every "module:function" the adapter names is there
+            assert callable(registry.load(path)), path

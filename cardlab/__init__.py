@@ -270,16 +270,6 @@ def match_details(
     return _with_strategies(rows, labels, _facts(spec, start, matches), mode.row_name)
 
 
-# The typed-position options of ``cardlab analyze GAME`` (Python names; docs/analyzing.md),
-# with their defaults, in the order the game's analysis reads them.
-_POSITION = {
-    "ass": {"players": 4, "seat": 0, "hand": None, "sizes": None, "round": None, "gone": None,
-            "known": (), "just_took_ass": False, "totals": None, "match_game": None},
-    "jass": {"players": 4, "hand": None, "tricks": None, "first": 0, "seat": None,
-             "trump": None, "ruleset": "seed", "sticks": None, "ties": ()},
-}
-
-
 def analyze(game: str, hand: str, worlds: int = 1000, seed: int = 0, **position: Any
             ) -> pd.DataFrame:
     """Every legal move of a position typed as ``cardlab analyze GAME`` types it: one row per
@@ -297,14 +287,14 @@ def analyze(game: str, hand: str, worlds: int = 1000, seed: int = 0, **position:
     >>> list(moves.columns[:3]), int(moves["best"].sum()) >= 1
     (['move', 'value', 'low'], True)
     """
-    import importlib
-
     from analyzer.games import registry
 
-    registry.get(game)
-    if game not in _POSITION:
+    description = registry.get(game)
+    analysis = (registry.load(description.parts.analysis) if description.has("analysis")
+                else None)
+    allowed = getattr(analysis, "TYPED_OPTIONS", None)
+    if allowed is None:  # the game's analysis module declares its typed options
         raise CardlabError(f"no analysis of typed positions for {game}")
-    allowed = _POSITION[game]
     unknown = sorted(set(position) - set(allowed))
     if unknown:
         raise CardlabError(f"analyze {game} has no option {unknown[0]!r}; options: "
@@ -319,7 +309,6 @@ def analyze(game: str, hand: str, worlds: int = 1000, seed: int = 0, **position:
     max_worlds_check(worlds)
     if not 0 <= seed <= MAX_SEED:
         raise CardlabError(f"seed must be between 0 and 2**63-1; got {seed}")
-    analysis = importlib.import_module(f"analyzer.analysis.{game}")
     pos = analysis.typed(*values.values())
     result = analysis.analyze(pos, worlds, seed)
     moves = pd.DataFrame(result["moves"])

@@ -257,6 +257,13 @@ def _jass_data(record: dict[str, Any]) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- the data
+def viewable_games() -> tuple[str, ...]:
+    """The games whose adapter names the viewer's data (GameParts.viewer)."""
+    from analyzer.games import registry
+
+    return tuple(g for g in registry.names() if registry.get(g).has("viewer"))
+
+
 def viewer_steps(record: dict[str, Any],
                  annotations: dict[str, Any] | None = None) -> dict[str, Any]:
     """The page's data for a game record: title, legend, the parts (games of a match, deals)
@@ -265,12 +272,13 @@ def viewer_steps(record: dict[str, Any],
     ``annotations`` (see the module docstring) are checked against the record: one entry
     per move, each naming the seat that made it; a ValueError says what does not fit.
     """
-    if record.get("game") == "ass":
-        data = _ass_data(record)
-    elif record.get("game") == "jass":
-        data = _jass_data(record)
-    else:
-        raise ValueError(f"not a game record: game {record.get('game')!r}; ass or jass")
+    from analyzer.games import registry
+
+    game = record.get("game")
+    if game not in registry.names() or not registry.get(game).has("viewer"):
+        raise ValueError(f"not a game record: game {game!r}; "
+                         f"{' or '.join(viewable_games())}")
+    data = registry.load(registry.get(game).parts.viewer)(record)  # the game's adapter's
     data["all_hands"] = ALL_HANDS
     data["refs"], data["names"] = _numbering(data)
     data["annotations"] = None

@@ -251,8 +251,10 @@ def catalog(game: str, with_files: bool = True) -> dict[str, StrategySpec]:
 
 
 def catalog_module(game: str) -> str:
-    """The module that registers ``game``'s strategies: ``strategies.<game>.catalog``."""
-    return f"strategies.{game}.catalog"
+    """The module that registers ``game``'s strategies: its adapter's ``catalog``
+    (GameParts), ``strategies.<game>.catalog`` for a description without an adapter."""
+    parts = games.get(game).parts
+    return parts.catalog if parts is not None else f"strategies.{game}.catalog"
 
 
 # Loaders of the presets in strategies files (strategies/files.py adds its own when imported,

@@ -135,6 +135,6 @@ def test_backend_spreads_the_table_over_workers_with_the_same_rows():
                                  seed=9, mode="deals"), 40),
                         (RunSpec("jass", 3, ("pimc:worlds=2", "basic", "basic"), seed=4,
                                  mode="deals"), 6)):
-        spread = KernelBackend(workers=2).counterfactual(spec, 3, count)
+        spread = KernelBackend(workers=2).table("trump", spec, 3, count)
         pd.testing.assert_frame_equal(spread, counterfactual_table(spec, 3, count),
                                       check_exact=True)

@@ -174,8 +174,8 @@ class _BothGames:
     def __getattr__(self, name):  # collect, matches (Who's the Ass?) and the rest
         return getattr(self.ass, name)
 
-    def counterfactual(self, spec, start, count):
-        return self.jass.counterfactual(spec, start, count)
+    def table(self, name, spec, start, count):
+        return self.jass.table(name, spec, start, count)
 
 
 def _study_at(name: str, seed: int) -> StudyResult:

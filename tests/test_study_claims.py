@@ -97,9 +97,9 @@ def test_each_study_prints_exactly_its_claims_and_every_claim_holds(study, tmp_p
 
 def test_fields_trump_merges_are_rechecked_as_identical():
     class TwoFields(SyntheticTrumpBackend):
-        def counterfactual(self, spec, start, count):
+        def table(self, name, spec, start, count):
             shift = 1 if spec.strategies[0] == "y" else 0
-            return super().counterfactual(replace(spec, seed=spec.seed + shift), start, count)
+            return super().table(name, replace(spec, seed=spec.seed + shift), start, count)
 
     from analyzer.studies.fields import trump_field_claims, trump_field_tables
 
@@ -220,9 +220,9 @@ def test_a_report_of_every_study_lists_each_study_claim_and_each_holds(tmp_path)
     from reports.build import build_report
 
     class TwoFields(SyntheticTrumpBackend):
-        def counterfactual(self, spec, start, count):
+        def table(self, name, spec, start, count):
             shift = 1 if spec.strategies[0] == "y" else 0
-            return super().counterfactual(replace(spec, seed=spec.seed + shift), start, count)
+            return super().table(name, replace(spec, seed=spec.seed + shift), start, count)
 
     fields = STUDIES["fields"]()
     fields.tables.update(trump_field_tables(TwoFields(), ["x", "y", "z"], players=[4],

@@ -55,11 +55,11 @@ def test_trump_answer_across_fields_names_the_rule_that_is_best_in_every_field()
         """Field y plays other deals than x (same rules of the game, other numbers); z plays
         exactly as x."""
 
-        def counterfactual(self, spec, start, count):
+        def table(self, name, spec, start, count):
             from dataclasses import replace
 
             shift = 1 if spec.strategies[0] == "y" else 0
-            return super().counterfactual(replace(spec, seed=spec.seed + shift), start, count)
+            return super().table(name, replace(spec, seed=spec.seed + shift), start, count)
 
     table, lines = trump_across_fields(TwoFields(), ["x", "y", "z"], players=[4], deals=400)
     assert set(table["field"]) == {"x", "y"}  # z merged into x

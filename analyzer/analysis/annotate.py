@@ -53,21 +53,32 @@ GAME_STRIDE = 1000  # stream index of a move: game (deal) * GAME_STRIDE + its in
 
 def annotate_game(game: str, record: dict[str, Any], *, seats: list[int] | None = None,
                   worlds: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """The annotation of one game (match, deal) record; see the module docstring."""
-    if game == "ass":
-        moves = list(_ass_moves(record, seats, worlds, seed))
-        key = "player" if record.get("mode") == "matches" else "seat"
-    elif game == "jass":
-        moves = list(_jass_moves(record, seats, worlds, seed))
-        key = "seat"
-    else:
-        raise ValueError(f"unknown game {game!r}")
+    """The annotation of one game (match, deal) record; see the module docstring. The game's
+    analysis module (its adapter's ``analysis``) lists the record's plays."""
+    from analyzer.games import registry
+
+    description = registry.get(game)
+    module = registry.load(description.part("analysis", "the analysis"))
+    moves = list(_moves(game, module, record, seats, worlds, seed))
+    key = description.mode(record.get("mode") or "").row_name
     t = THRESHOLDS[game]
     return {"game": game, "unit": t.unit, "worlds": worlds, "seed": seed,
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake,
                            "blunder": t.blunder},
             **({"intervals": TOO_FEW} if worlds < MIN_INTERVAL_WORLDS else {}),
             "moves": moves, "players": summary(moves, key)}
+
+
+def _moves(game, module, record, seats, worlds, seed):
+    """Every play of the record (``module.record_plays``: the head of its entry, who made
+    it, the move, its part and number, and the position before it) against the best move."""
+    for head, who, played, part, k, position in module.record_plays(record):
+        if seats is not None and who not in seats:
+            yield {**head, **_skipped(played)}
+            continue
+        result = module.analyze(position(), worlds, seed, part * GAME_STRIDE + k,
+                                with_pimc=False)
+        yield {**head, **_entry(game, result, played)}
 
 
 def _entry(game: str, result: dict[str, Any], played: str) -> dict[str, Any]:
@@ -94,48 +105,6 @@ def _skipped(played: str) -> dict[str, Any]:
     return {"move": played, "best": None, "loss": None, "loss_low": None, "loss_high": None,
             "label": None, "value": None, "best_value": None, "forced": None,
             "analysed": False, "alternatives": []}
-
-
-def _ass_moves(record, seats, worlds, seed):
-    from analyzer.analysis import ass
-
-    games = record["games"] if record.get("mode") == "matches" else [record]
-    for g, game in enumerate(games):
-        view = {**game, "players": record["players"]}
-        number = g if record.get("mode") == "matches" else None
-        for k, (r, p) in enumerate(ass.plays_of(view)):
-            rnd = game["rounds"][r]
-            play = rnd["plays"][p]
-            seat = play["seat"]
-            played = ass.move_text(ass.record_move(play, rnd["ass_round"]), rnd["ass_round"], p)
-            head: dict[str, Any] = {"seat": seat, "index": k}
-            who = seat
-            if number is not None:
-                who = game["seat_players"][seat]
-                head.update(game=number, player=who)
-            if seats is not None and who not in seats:
-                yield {**head, **_skipped(played)}
-                continue
-            pos = ass.from_record(record, k, number)
-            result = ass.analyze(pos, worlds, seed, g * GAME_STRIDE + k, with_pimc=False)
-            yield {**head, **_entry("ass", result, played)}
-
-
-def _jass_moves(record, seats, worlds, seed):
-    from analyzer.analysis import jass
-
-    for d, deal in enumerate(record["deals"]):
-        cards = [c for t in deal["tricks"] for c in t["cards"]]
-        seat_of = [(t["leader"] + i) % record["players"] for t in deal["tricks"]
-                   for i in range(len(t["cards"]))]
-        for k, played in enumerate(cards):
-            head = {"seat": seat_of[k], "index": k, "deal": d}
-            if seats is not None and seat_of[k] not in seats:
-                yield {**head, **_skipped(played)}
-                continue
-            pos = jass.from_record(record, d, k)
-            result = jass.analyze(pos, worlds, seed, d * GAME_STRIDE + k, with_pimc=False)
-            yield {**head, **_entry("jass", result, played)}
 
 
 def summary(moves: list[dict[str, Any]], key: str) -> list[dict[str, Any]]:

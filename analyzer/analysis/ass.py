@@ -551,3 +551,48 @@ def max_worlds_check(worlds: int) -> None:
     if not 1 <= worlds <= MAX_WORLDS:
         raise CardlabError(f"--worlds must be 1 to {MAX_WORLDS}; got {worlds}")
 
+
+def record_plays(record: dict[str, Any]):
+    """Every play of a record, in record order, as annotate reads it (analysis.annotate):
+    (the head of its entry, who made it (the player in a match, else the seat), the move,
+    the game of the match (0 for a single game), its number, the position before it (a
+    function))."""
+    matches = record.get("mode") == "matches"
+    games = record["games"] if matches else [record]
+    for g, game in enumerate(games):
+        view = {**game, "players": record["players"]}
+        number = g if matches else None
+        for k, (r, p) in enumerate(plays_of(view)):
+            rnd = game["rounds"][r]
+            play = rnd["plays"][p]
+            seat = play["seat"]
+            played = move_text(record_move(play, rnd["ass_round"]), rnd["ass_round"], p)
+            head: dict[str, Any] = {"seat": seat, "index": k}
+            who = seat
+            if number is not None:
+                who = game["seat_players"][seat]
+                head.update(game=number, player=who)
+            yield (head, who, played, g, k,
+                   lambda k=k, number=number: from_record(record, k, number))
+
+
+# The typed-position options of ``cardlab analyze ass`` (Python names, for cardlab.analyze;
+# docs/analyzing.md), with their defaults, in the order :func:`typed` reads them.
+TYPED_OPTIONS = {"players": 4, "seat": 0, "hand": None, "sizes": None, "round": None,
+                 "gone": None, "known": (), "just_took_ass": False, "totals": None,
+                 "match_game": None}
+
+
+# The kernel of analysis.timeline that rolls a played move out for every seat.
+TIMELINE_MATRIX = "ass_matrix"
+
+
+def timeline_move(record: dict[str, Any], part: int, index: int):
+    """(the position before play ``index`` of game ``part`` of the record, the move played
+    there), for the evaluation graph (analysis.timeline)."""
+    number = part if record.get("mode") == "matches" else None
+    pos = from_record(record, index, number)
+    view = game_of(record, number)[0]
+    r, p = plays_of(view)[index]
+    rnd = view["rounds"][r]
+    return pos, record_move(rnd["plays"][p], rnd["ass_round"])

@@ -422,3 +422,34 @@ def analyze(pos: Position, worlds: int = 1000, seed: int = 0, index: int = 0,
         info["intervals"] = TOO_FEW
     return {"position": info, "moves": rows}
 
+
+def record_plays(record: dict[str, Any]):
+    """Every play of a record, in record order, as annotate reads it (analysis.annotate):
+    (the head of its entry, the seat that made it, the card, the deal, the play's number in
+    the deal, the position before it (a function))."""
+    for d, deal in enumerate(record["deals"]):
+        cards = [c for t in deal["tricks"] for c in t["cards"]]
+        seat_of = [(t["leader"] + i) % record["players"] for t in deal["tricks"]
+                   for i in range(len(t["cards"]))]
+        for k, played in enumerate(cards):
+            yield ({"seat": seat_of[k], "index": k, "deal": d}, seat_of[k], played, d, k,
+                   lambda d=d, k=k: from_record(record, d, k))
+
+
+# The typed-position options of ``cardlab analyze jass`` (Python names, for cardlab.analyze;
+# docs/analyzing.md), with their defaults, in the order :func:`typed` reads them.
+TYPED_OPTIONS = {"players": 4, "hand": None, "tricks": None, "first": 0, "seat": None,
+                 "trump": None, "ruleset": "seed", "sticks": None, "ties": ()}
+
+
+# The kernel of analysis.timeline that rolls a played card out for every seat.
+TIMELINE_MATRIX = "jass_matrix"
+
+
+def timeline_move(record: dict[str, Any], part: int, index: int):
+    """(the position before play ``index`` of deal ``part`` of the record, the card played
+    there), for the evaluation graph (analysis.timeline)."""
+    from analyzer.games.jass.cards import parse_card
+
+    cards = [c for t in record["deals"][part]["tricks"] for c in t["cards"]]
+    return from_record(record, part, index), parse_card(cards[index])

@@ -159,7 +159,7 @@ def jass_step(prm, seat, hand, st, played, taken, rng, card):
 
 
 # --------------------------------------------------------------------- positions of a record
-def _ass_matrix(pos, move: int, worlds: int, seed: int, index: int) -> np.ndarray:
+def ass_matrix(pos, move: int, worlds: int, seed: int, index: int) -> np.ndarray:
     from analyzer.analysis.ass import WORLD_STREAM, pimc_params
     from analyzer.games.ass.cards import PASS
     from analyzer.rng import new_state, seed_state
@@ -173,7 +173,7 @@ def _ass_matrix(pos, move: int, worlds: int, seed: int, index: int) -> np.ndarra
                     pos.trace is not None, np.float64(params[SLOT_ROLLOUT]), rng)
 
 
-def _jass_matrix(pos, card: int, worlds: int, seed: int, index: int) -> np.ndarray:
+def jass_matrix(pos, card: int, worlds: int, seed: int, index: int) -> np.ndarray:
     from analyzer.analysis.jass import WORLD_STREAM, pimc_prm
     from analyzer.errors import CardlabError
     from analyzer.rng import new_state, seed_state
@@ -207,44 +207,29 @@ def point(game: str, matrix: np.ndarray) -> dict[str, list]:
     return out
 
 
+def _analysis(game: str):
+    """The game's own analysis module (its adapter's ``analysis`` part)."""
+    from analyzer.games import registry
+
+    return registry.load(registry.get(game).part("analysis", "the analysis"))
+
+
 def step_point(game: str, record: dict[str, Any], part: int, index: int, worlds: int,
                seed: int) -> dict[str, Any]:
     """The point after play ``index`` of part ``part`` (the game of a match, the deal): every
-    seat's expected result as the mover saw it before moving."""
+    seat's expected result as the mover saw it before moving (the game's analysis module
+    gives the position and the move, and names the kernel here that rolls it out)."""
     stream = part * GAME_STRIDE + index
-    if game == "ass":
-        from analyzer.analysis import ass
-
-        number = part if record.get("mode") == "matches" else None
-        pos = ass.from_record(record, index, number)
-        view = ass.game_of(record, number)[0]
-        r, p = ass.plays_of(view)[index]
-        rnd = view["rounds"][r]
-        move = ass.record_move(rnd["plays"][p], rnd["ass_round"])
-        matrix = _ass_matrix(pos, move, worlds, seed, stream)
-        seat = pos.seat
-    elif game == "jass":
-        from analyzer.analysis import jass
-        from analyzer.games.jass.cards import parse_card
-
-        pos = jass.from_record(record, part, index)
-        cards = [c for t in record["deals"][part]["tricks"] for c in t["cards"]]
-        matrix = _jass_matrix(pos, parse_card(cards[index]), worlds, seed, stream)
-        seat = pos.seat
-    else:
-        raise ValueError(f"unknown game {game!r}")
-    return {"part": part, "index": index, "seat": seat, **point(game, matrix)}
+    module = _analysis(game)
+    pos, move = module.timeline_move(record, part, index)
+    matrix = globals()[module.TIMELINE_MATRIX](pos, move, worlds, seed, stream)
+    return {"part": part, "index": index, "seat": pos.seat, **point(game, matrix)}
 
 
 def plays(game: str, record: dict[str, Any]) -> list[tuple[int, int]]:
     """(part, index) of every play of a record, in record order."""
-    if game == "ass":
-        from analyzer.analysis.ass import plays_of
-
-        games = record["games"] if record.get("mode") == "matches" else [record]
-        return [(g, k) for g, one in enumerate(games) for k in range(len(plays_of(one)))]
-    return [(d, k) for d, deal in enumerate(record["deals"])
-            for k in range(sum(len(t["cards"]) for t in deal["tricks"]))]
+    return [(part, index) for _head, _who, _played, part, index, _pos
+            in _analysis(game).record_plays(record)]
 
 
 def game_timeline(game: str, record: dict[str, Any], *, worlds: int = 200, seed: int = 0,

@@ -23,31 +23,36 @@ in the game's unit.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer.games.registry import ByGame
+from analyzer.games.registry import Labels as Thresholds
 from analyzer.stats.hygiene import selected_interval
 from analyzer.stats.intervals import mean_interval
 
 
-@dataclass(frozen=True)
-class Thresholds:
-    """The smallest loss (game's unit) of an inaccuracy, a mistake and a blunder."""
+def _thresholds(description) -> Thresholds:
+    """The game's labels (its adapter's ``labels``: the smallest loss, in the game's unit, of
+    an inaccuracy, a mistake and a blunder; the unit; the result column the value is)."""
+    labels = description.parts.labels if description.parts is not None else None
+    if labels is None:
+        from analyzer.errors import CardlabError
 
-    inaccuracy: float
-    mistake: float
-    blunder: float
-    unit: str
-    column: str  # the result column of the game's description that the value is
+        raise CardlabError(f"the analysis is not available for {description.name} "
+                           f"({description.title})")
+    return labels
 
 
-# Who's the Ass?: minus points at the end of the game; Plus-Minus Jass: sticks from the deal
-THRESHOLDS = {
-    "ass": Thresholds(2.0, 5.0, 10.0, "minus points", "minus_points"),
-    "jass": Thresholds(0.1, 0.25, 0.5, "sticks", "sticks"),
-}
-LOWER_IS_BETTER = {"ass": True, "jass": False}
+def _lower_is_better(description) -> bool:
+    """Whether the game's analysed value (its labels' column) is better low."""
+    return description.measure(_thresholds(description).column).better == "lower"
+
+
+# {game: its labels}, from each game's adapter (GameParts.labels): Who's the Ass?: minus
+# points at the end of the game; Plus-Minus Jass: sticks from the deal
+THRESHOLDS = ByGame(_thresholds)
+LOWER_IS_BETTER = ByGame(_lower_is_better)
 # The result columns of the values shown beside the main one (the main one's column is in
 # THRESHOLDS); a column's range in the game's description bounds every interval of it.
 EXTRA_COLUMN = {"points": "points"}

@@ -58,10 +58,6 @@ MAX_STUDY_WORLDS = 1000  # per move when a whole game is studied
 MAX_RECORDS = 20  # games held open at once
 GAME_STRIDE = 1000  # stream index of a move in a game study: as replay --analyze
 
-ASS_FIELDS = ("players", "seat", "hand", "sizes", "round", "gone", "known", "just_took_ass",
-              "totals", "game")
-JASS_FIELDS = ("players", "hand", "tricks", "first", "seat", "trump", "ruleset", "sticks",
-               "ties")
 
 
 class BadRequest(CardlabError):
@@ -124,68 +120,6 @@ def _q(text: str) -> str:
     return "'" + text + "'"
 
 
-def typed_ass(fields: dict[str, Any]):
-    """(Position, the ``cardlab analyze ass`` options) of the page's ass fields."""
-    from analyzer.analysis import ass
-
-    players = _int(fields.get("players"), "players", 4)
-    seat = _int(fields.get("seat"), "seat", 0)
-    hand = _text(fields.get("hand"), "hand") or ""
-    sizes = _text(fields.get("sizes"), "sizes")
-    round_ = _text(fields.get("round"), "round")
-    gone = _text(fields.get("gone"), "gone")
-    known = _list(fields.get("known"), "known")
-    just = bool(fields.get("just_took_ass"))
-    totals = _text(fields.get("totals"), "totals")
-    game = _text(fields.get("game"), "game")
-    pos = ass.typed(players, seat, hand, sizes, round_, gone, known, just, totals, game)
-    opts = [f"--players {players}", f"--seat {seat}", f"--hand {_q(hand)}"]
-    if sizes is not None:
-        opts.append(f"--sizes {sizes}")
-    if round_ is not None:
-        opts.append(f"--round {_q(round_)}")
-    if gone is not None:
-        opts.append(f"--gone {_q(gone)}")
-    opts += [f"--known {_q(k)}" for k in known]
-    if just:
-        opts.append("--just-took-ass")
-    if totals is not None:
-        opts.append(f"--totals {totals}")
-    if game is not None:
-        opts.append(f"--game {game}")
-    return pos, " ".join(opts)
-
-
-def typed_jass(fields: dict[str, Any]):
-    """(Position, the ``cardlab analyze jass`` options) of the page's jass fields."""
-    from analyzer.analysis import jass
-
-    players = _int(fields.get("players"), "players", 4)
-    hand = _text(fields.get("hand"), "hand") or ""
-    tricks = _text(fields.get("tricks"), "tricks")
-    first = _int(fields.get("first"), "first", 0)
-    seat = _int(fields.get("seat"), "seat", None)
-    trump = _text(fields.get("trump"), "trump")
-    ruleset = _text(fields.get("ruleset"), "ruleset") or "seed"
-    sticks = _text(fields.get("sticks"), "sticks")
-    ties = _list(fields.get("ties"), "ties")
-    pos = jass.typed(players, hand, tricks, first, seat, trump, ruleset, sticks, ties)
-    opts = [f"--players {players}", f"--hand {_q(hand)}"]
-    if tricks is not None:
-        opts.append(f"--tricks {_q(tricks)}")
-    opts.append(f"--first {first}")
-    if seat is not None:
-        opts.append(f"--seat {seat}")
-    if trump is not None:
-        opts.append(f"--trump {trump}")
-    if ruleset != "seed":
-        opts.append(f"--ruleset {ruleset}")
-    if sticks is not None:
-        opts.append(f"--sticks {sticks}")
-    opts += [f"--ties {t}" for t in ties]
-    return pos, " ".join(opts)
-
-
 # --- numbers and words ----------------------------------------------------------------------
 
 
@@ -212,7 +146,7 @@ def shown_rows(game: str, rows: list[dict]) -> list[dict]:
         shown = {"value": estimate(row["value"], _half(row, "")),
                  "diff": "best" if row["best"] else estimate(row["diff"], _half(row, "diff"),
                                                              signed=True)}
-        if game == "jass":
+        if "points" in row:  # the value the game's rows carry beside the main one
             shown["extra"] = estimate(row["points"], _half(row, "points"))
         elif "win" in row:
             half = _half(row, "win")
@@ -226,7 +160,9 @@ def verdict(game: str, rows: list[dict]) -> str:
     """The analysis in plain words, in the voice of the strongest player (``pimc``)."""
     if len(rows) == 1:
         return f"Only one move is legal here: {rows[0]['move']}."
-    unit = "minus points" if game == "ass" else "sticks"
+    from analyzer.analysis.values import THRESHOLDS
+
+    unit = THRESHOLDS[game].unit
     best = rows[0]
     pimc = next((r for r in rows if r["pimc"]), None)
     close = [r for r in rows[1:] if r["diff_low"] is None or r["diff_high"] is None
@@ -262,47 +198,34 @@ def verdict(game: str, rows: list[dict]) -> str:
 # --- games opened ---------------------------------------------------------------------------
 
 
+def board_games() -> tuple[str, ...]:
+    """The games the board opens and analyses: those whose adapter names a board module
+    (GameParts.board: its typed fields, a record's parts and positions, its warm-up)."""
+    from analyzer.games import registry
+
+    return tuple(g for g in registry.names() if registry.get(g).has("board"))
+
+
+def game_board(game: str):
+    """The board module of ``game`` (its adapter's ``board``)."""
+    from analyzer.games import registry
+
+    return registry.load(registry.get(game).part("board", "the board"))
+
+
 def game_parts(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Per part of a record (the games of a match, the deals): the seats that moved, in
-    record order, and the moves' notation."""
+    record order, and the moves' notation (the game's board module's ``parts``)."""
     game = record.get("game")
-    if game == "ass":
-        from analyzer.analysis import ass
-
-        games = record["games"] if record.get("mode") == "matches" else [record]
-        parts = []
-        for g in games:
-            view = {**g, "players": record["players"]}
-            seats, names = [], []
-            for r, p in ass.plays_of(view):
-                rnd = g["rounds"][r]
-                play = rnd["plays"][p]
-                seats.append(play["seat"])
-                names.append(ass.move_text(ass.record_move(play, rnd["ass_round"]),
-                                           rnd["ass_round"], p))
-            parts.append({"seats": seats, "moves": names,
-                          "players": g.get("seat_players")})
-        return parts
-    if game == "jass":
-        n = record["players"]
-        return [{"seats": [(t["leader"] + i) % n for t in d["tricks"]
-                           for i in range(len(t["cards"]))],
-                 "moves": [c for t in d["tricks"] for c in t["cards"]], "players": None}
-                for d in record["deals"]]
-    raise BadRequest(f"not a game record: game {game!r}; ass or jass", "record")
+    if game not in board_games():
+        raise BadRequest(f"not a game record: game {game!r}; {' or '.join(board_games())}",
+                         "record")
+    return game_board(game).parts(record)
 
 
 def record_position(game: str, record: dict[str, Any], part: int, move: int):
     """(Position, command line) of move ``move`` of part ``part`` of a record."""
-    from analyzer.analysis import ass, jass
-
-    if game == "ass":
-        in_match = part if record.get("mode") == "matches" else None
-        pos = ass.from_record(record, move, in_match)
-        where = f"--game-in-match {part} " if in_match is not None else ""
-    else:
-        pos = jass.from_record(record, part, move)
-        where = f"--deal {part} "
+    pos, where = game_board(game).position(record, part, move)
     source = record.get("_source")
     recorded = (f"cardlab analyze {game} {source} {where}--move {move}"
                 if source else None)
@@ -334,17 +257,12 @@ class Board:
         return await asyncio.shield(fut)
 
     def warm(self, say=print) -> None:
-        """Compile (or load from the cache) both games' analysis code once, on the worker."""
+        """Compile (or load from the cache) every game's analysis code once, on the worker
+        (each game's board module's ``warm``)."""
         def work():
-            from analyzer.analysis import ass, jass
-
             t = time.monotonic()
-            pos = ass.typed(4, 0, "3 3 8 J", "4,6,5,9", None, "1 1 2", ["3:A"], False,
-                            None, None)
-            ass.analyze(pos, 4, 0)
-            pos = jass.typed(4, "B6 B9 BA S10 SU SK A6 AU AA", "R10", 0, None, None, "seed",
-                             None, [])
-            jass.analyze(pos, 4, 0)
+            for game in board_games():
+                game_board(game).warm()
             self.warm_seconds = time.monotonic() - t
             self.ready.set()
             say(f"cardlab board: compiled code warm in {self.warm_seconds:.1f} s; ready")
@@ -355,9 +273,9 @@ class Board:
 
     # records -------------------------------------------------------------------------------
     def add_record(self, record: dict[str, Any], source: str | None = None) -> str:
-        if not isinstance(record, dict) or record.get("game") not in ("ass", "jass"):
-            raise BadRequest("not a game record (docs/game-records.md): its game must be ass "
-                             "or jass", "record")
+        if not isinstance(record, dict) or record.get("game") not in board_games():
+            raise BadRequest("not a game record (docs/game-records.md): its game must be "
+                             f"{' or '.join(board_games())}", "record")
         steps = self.steps_of(record)
         key = uuid.uuid4().hex[:12]
         with self.lock:
@@ -411,8 +329,8 @@ async def body_json(request: Request, limit: int) -> dict[str, Any]:
 
 def _game(data: dict[str, Any]) -> str:
     game = data.get("game")
-    if game not in ("ass", "jass"):
-        raise BadRequest(f"game must be ass or jass; got {game!r}", "game")
+    if game not in board_games():
+        raise BadRequest(f"game must be {' or '.join(board_games())}; got {game!r}", "game")
     return game
 
 
@@ -428,10 +346,10 @@ def _worlds_seed(data: dict[str, Any], top: int) -> tuple[int, int]:
 
 def analyze_position(game: str, pos, worlds: int, seed: int, index: int = 0,
                      with_pimc: bool = True) -> dict[str, Any]:
-    from analyzer.analysis import ass, jass
+    from analyzer.games import registry
 
-    result = (ass if game == "ass" else jass).analyze(pos, worlds, seed, index,
-                                                      with_pimc=with_pimc)
+    analysis = registry.load(registry.get(game).part("analysis", "the analysis"))
+    result = analysis.analyze(pos, worlds, seed, index, with_pimc=with_pimc)
     result["moves"] = shown_rows(game, result["moves"])
     result["verdict"] = verdict(game, result["moves"])
     return result
@@ -487,13 +405,13 @@ def make_app(board: Board | None = None) -> Starlette:
             if not isinstance(fields, dict):
                 raise BadRequest("give the position: typed fields or an opened game's move",
                                  None)
-            names = ASS_FIELDS if game == "ass" else JASS_FIELDS
+            names = game_board(game).FIELDS
             unknown = sorted(set(fields) - set(names))
             if unknown:
                 raise BadRequest(f"unknown field {unknown[0]!r}; {game} takes "
                                  + ", ".join(names), None)
             try:
-                pos, typed = (typed_ass if game == "ass" else typed_jass)(fields)
+                pos, typed = game_board(game).typed(fields)
             except BadRequest:  # a malformed field: the request is at fault
                 raise
             except CardlabError as exc:  # a well-formed request about an impossible
@@ -531,7 +449,7 @@ def make_app(board: Board | None = None) -> Starlette:
                     raise BadRequest(f"line {number} is not JSON (a game record per line, "
                                      "docs/game-records.md)", "file", 200) from None
             records = [r for r in records
-                       if isinstance(r, dict) and r.get("game") in ("ass", "jass")]
+                       if isinstance(r, dict) and r.get("game") in board_games()]
             if not records:
                 raise BadRequest("the file holds no game record", "file", 200)
             if index is not None:
@@ -669,7 +587,9 @@ def study_record(record: dict[str, Any], worlds: int, seed: int,
             moves.append(entry)
             if job is not None:
                 job["done"] = len(moves)
-    key = "player" if record.get("mode") == "matches" and game == "ass" else "seat"
+    from analyzer.games import registry
+
+    key = registry.get(game).mode(record.get("mode") or "").row_name
     t = THRESHOLDS[game]
     return {"game": game, "unit": t.unit, "worlds": worlds, "seed": seed,
             "lower_is_better": lower_is_better(game),

@@ -2,10 +2,8 @@
 
 from analyzer.cli import (
     analyze_commands,  # noqa: F401
-    ass_commands,  # noqa: F401
     board_commands,  # noqa: F401
     common_commands,  # noqa: F401
-    jass_commands,  # noqa: F401
     ladder_commands,  # noqa: F401
     learn_commands,  # noqa: F401
     run_commands,  # noqa: F401
@@ -15,6 +13,11 @@ from analyzer.cli import (
 from analyzer.cli.app import app, run_app
 from analyzer.cli.console import plain_help_types
 from analyzer.cli.options import strict_numbers
+from analyzer.games import registry as _games
+
+for _game in _games.names():  # each game's own commands (its adapter's ``cli``)
+    if _games.get(_game).has("cli"):
+        _games.load(_games.get(_game).parts.cli)
 
 plain_help_types()
 strict_numbers(app)  # every numeric option reads its value with analyzer.numbers

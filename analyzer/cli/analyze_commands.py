@@ -133,18 +133,10 @@ def readable(record_file: Path | None):
 
 
 def trace(spec, index: int) -> dict[str, Any]:
-    """The record of game (match, deal) ``index`` of a run spec."""
-    if spec.game == "jass":
-        from analyzer.engines.jass.records import trace_record
+    """The record of game (match, deal) ``index`` of a run spec (the game's records module)."""
+    from analyzer.engines.kernel import records_module
 
-        return trace_record(spec, index)
-    from analyzer.engines.ass.records import MatchTracer, Tracer
-
-    tracer = MatchTracer(spec) if spec.mode == "matches" else Tracer(spec)
-    record, status = tracer.record(index)
-    if status >= 0:
-        raise CardlabError(f"strategy at seat {status} made an illegal move (engine bug)")
-    return record
+    return records_module(spec.game).unit_record(spec, index)
 
 
 def _half(row: dict, key: str) -> float | None:
@@ -174,8 +166,10 @@ def table(result: dict[str, Any], game: str) -> str:
                  " and widened for the best having been picked among the moves.")
     if "intervals" in pos:
         lines.append(f"Note: {pos['intervals']}.")
-    extra = "points" if game == "jass" else "win" if result["moves"] and "win" in \
-        result["moves"][0] else None
+    # the value shown beside the main one: the one the game's rows carry (card points, or a
+    # match's win chance)
+    extra = next((k for k in ("points", "win") if result["moves"] and k in result["moves"][0]),
+                 None)
     title = {"points": "card points", "win": "match win"}.get(extra, "")
     head = f"  {'move':<10} {'value':<18} {'vs best':<20}" + (f" {title:<16}" if extra else "")
     lines.append(head + " pimc")
@@ -194,20 +188,11 @@ def table(result: dict[str, Any], game: str) -> str:
 
 
 def position_line(pos: dict[str, Any], game: str) -> str:
-    """One or two lines saying whose move it is and what they know."""
-    if game == "ass":
-        where = ("leads" if pos["position_in_round"] == 0
-                 else f"plays into {'an ass' if pos['ass_round'] else 'a normal'} round: "
-                 f"table {' '.join(pos['table']) or '-'}")
-        extra = f"; game {pos['game_of_match']} of a match, totals {pos['totals']}" \
-            if "game_of_match" in pos else ""
-        return (f"Who's the Ass?, {pos['players']} players: seat {pos['seat']} {where}; hand "
-                f"{' '.join(pos['hand'])}; hand sizes {pos['sizes']}{extra}")
-    trump = pos["trump"] or ("not fixed: the card you play fixes its suit as trump (J-5)"
-                             if pos.get("fixes_trump") else "not fixed")
-    return (f"Plus-Minus Jass, {pos['players']} players: seat {pos['seat']} to play, trick "
-            f"{pos['trick'] + 1}, on the table {' '.join(pos['table']) or '-'}; hand "
-            f"{' '.join(pos['hand'])}; trump {trump}; points so far {pos['points']}")
+    """One or two lines saying whose move it is and what they know (the game's command-line
+    module words them: its ``position_line``)."""
+    from analyzer.games import registry
+
+    return registry.load(registry.get(game).part("cli")).position_line(pos)
 
 
 def emit(result: dict[str, Any], game: str, fmt: str) -> None:
@@ -446,7 +431,8 @@ def annotation_text(ann: dict[str, Any], record: dict[str, Any]) -> str:
              "(analyze's --game-in-match, --deal and --move count from 0)."]
     if "intervals" in ann:
         lines.append(f"Note: {ann['intervals']}.")
-    where = "deal" if game == "jass" else "game" if record.get("mode") == "matches" else None
+    # the part of the record a move belongs to (a deal; a game of a match), as its entry names it
+    where = next((k for k in ("deal", "game") if ann["moves"] and k in ann["moves"][0]), None)
     for m in ann["moves"]:
         if not m["analysed"] or m["forced"]:
             continue

@@ -10,7 +10,7 @@ import typer
 
 from analyzer.cli import analyze_commands as an
 from analyzer.cli import options as opt
-from analyzer.cli.app import export_app, replay_app
+from analyzer.cli.app import export_app, fail, replay_app, simulate_app
 from analyzer.cli.atomic import (
     FORCE_HELP,
     HTML_FORCE_HELP,
@@ -22,6 +22,25 @@ from analyzer.cli.atomic import (
     check_seed,
     export_lines,
     write_html,
+)
+from analyzer.cli.console import fill_lines as _fill
+from analyzer.cli.console import width_or_terminal as _width
+from analyzer.cli.run_commands import (
+    AGGREGATE,
+    BACKEND,
+    CHUNK,
+    FORMAT,
+    OUT,
+    QUIET,
+    REPAIR,
+    RESUME,
+    SCHEDULER,
+    SEED,
+    START,
+    STRATEGY,
+    WORKERS,
+    check_format,
+    simulate,
 )
 from analyzer.errors import CardlabError
 
@@ -50,6 +69,58 @@ def _spec(seed: int, players: int, strategy: list[str] | None, mode: str = "game
     rules = {} if games_per_match is None else {"games_per_match": games_per_match}
     return validate(RunSpec(GAME, players, tuple(strategy or ("basic",)), seed, mode=mode,
                             rules=rules))
+
+
+@simulate_app.command(GAME)
+def simulate_ass(
+    players: int = opt.players_of(GAME),
+    games: int = opt.games(None, "Games to play (default 100000)."),
+    matches: int = opt.matches(
+        None,
+        "Play whole matches instead (A-12): K games each, the deal moving one player "
+        "on each game; the table is then per player: total minus points, P(win match) with "
+        "ties shared, P(tie).",
+    ),
+    games_per_match: int = typer.Option(
+        None, "--games-per-match", help="K, games per match (default: the number of players)."
+    ),
+    seed: int = SEED,
+    strategy: list[str] = STRATEGY,
+    out: Path = OUT,
+    workers: int = WORKERS,
+    chunk_size: int = CHUNK,
+    backend: str = BACKEND,
+    scheduler: str = SCHEDULER,
+    aggregate: bool = AGGREGATE,
+    resume: bool = RESUME,
+    quiet: bool = QUIET,
+    start: int = START,
+    fmt: str = FORMAT,
+    repair: bool = REPAIR,
+) -> None:
+    """Play games of Who's the Ass? and print mean minus points, the chance to end with the
+    ass and the chance to be dealt it, per seat, with 95% confidence intervals.
+
+    With --matches the strategies are given per player (player 0 first), and each player
+    sits in a different seat every game.
+
+    Example: cardlab simulate ass --players 5 --games 1000000 --seed 7 --out run.parquet
+
+    Example: cardlab simulate ass --matches 100000 -s basic -s joker-hoarder -s basic -s basic
+    """
+    fmt = check_format(fmt)
+    if matches is not None and games is not None:
+        fail("give --games or --matches, not both")
+    if games_per_match is not None and matches is None:
+        fail("--games-per-match applies to --matches")
+    if matches is not None:
+        rules = {} if games_per_match is None else {"games_per_match": games_per_match}
+        simulate(GAME, "matches", matches, players, seed, strategy, rules, out, workers,
+                 chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt, repair)
+        return
+    simulate(GAME, "games", 100_000 if games is None else games, players, seed, strategy, {},
+             out, workers, chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt,
+             repair)
 
 
 @replay_app.command(GAME)
@@ -163,25 +234,6 @@ def _cards(cards: list[str]) -> str:
     return " ".join(cards) if cards else "-"
 
 
-def _fill(lines: list[str], width: int) -> str:
-    """Lines wrapped at word boundaries to ``width`` (0: as they are); a wrapped line goes on
-    under its own text, four columns in."""
-    from analyzer.cli.console import wrap_prose
-
-    out = []
-    for line in lines:
-        body = line.lstrip(" ")
-        indent = " " * (len(line) - len(body))
-        out.append(wrap_prose(body, indent, indent + "    ", width=width))
-    return "\n".join(out)
-
-
-def _width(width: int | None) -> int:
-    from analyzer.cli.console import prose_width
-
-    return (prose_width() or 0) if width is None else width
-
-
 def format_pretty_match(record: dict[str, Any], width: int | None = None) -> str:
     """A readable account of a match record: each game as format_pretty, then the totals,
     wrapped at word boundaries to ``width`` (default: the terminal's; 0 or a pipe: unwrapped)."""
@@ -264,3 +316,14 @@ def format_pretty(record: dict[str, Any], header: bool = True, width: int | None
         lines.append(f"  seat {seat}: {record['penalties'][seat]:3d} minus points "
                      f"({_cards(record['final_hands'][seat])})")
     return _fill(lines, _width(width))
+
+
+def position_line(pos: dict[str, Any]) -> str:
+    """One or two lines saying whose move it is and what they know (``cardlab analyze``)."""
+    where = ("leads" if pos["position_in_round"] == 0
+             else f"plays into {'an ass' if pos['ass_round'] else 'a normal'} round: "
+             f"table {' '.join(pos['table']) or '-'}")
+    extra = f"; game {pos['game_of_match']} of a match, totals {pos['totals']}" \
+        if "game_of_match" in pos else ""
+    return (f"Who's the Ass?, {pos['players']} players: seat {pos['seat']} {where}; hand "
+            f"{' '.join(pos['hand'])}; hand sizes {pos['sizes']}{extra}")

@@ -14,8 +14,15 @@ from analyzer.errors import CardlabError, CardlabIOError
 LOCAL = ("127.0.0.1", "localhost", "::1")
 
 
+def analysable_games() -> tuple[str, ...]:
+    """The games the board opens: those whose adapter names an analysis (GameParts)."""
+    from analyzer.games import registry
+
+    return tuple(g for g in registry.names() if registry.get(g).has("analysis"))
+
+
 def _game_of_file(path: Path) -> str:
-    """The game of the first record in a records file (``ass`` or ``jass``)."""
+    """The game of the first record in a records file (one with an analysis)."""
     try:
         with path.open(encoding="utf-8") as f:
             for line in f:
@@ -24,7 +31,7 @@ def _game_of_file(path: Path) -> str:
                         game = json.loads(line).get("game")
                     except (json.JSONDecodeError, AttributeError):
                         break
-                    if game in ("ass", "jass"):
+                    if game in analysable_games():
                         return game
                     break
     except OSError as exc:
@@ -46,7 +53,7 @@ def open_game(run: Path | None, record_file: Path | None, index: int | None
         index = start if index is None else index
         record = load_record(spec.game, run, None, index)
         return record, f"--from {run} --index {index}"
-    game = _game_of_file(record_file) if record_file is not None else "ass"
+    game = _game_of_file(record_file) if record_file is not None else analysable_games()[0]
     with readable(record_file):
         record = load_record(game, run, record_file, index)
     return record, f"--record {record_file}" + ("" if index is None else f" --index {index}")

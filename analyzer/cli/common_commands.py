@@ -176,12 +176,9 @@ def list_strategies(
 
 
 def record_printer(game: str):
-    """The command-line module of ``game`` (``analyzer.cli.<game>_commands``), whose
+    """The command-line module of ``game`` (its adapter's ``cli``), whose
     ``show_record(spec, index, pretty)`` prints one of its games."""
-    import importlib
-
-    games.get(game)  # a one-line error for an unknown game
-    return importlib.import_module(f"analyzer.cli.{game}_commands")
+    return games.load(games.get(game).part("cli", "replay"))  # one line for an unknown game
 
 
 @replay_app.callback(invoke_without_command=True)

@@ -214,3 +214,19 @@ def plain_help_types() -> None:
 
     display_type._cardlab = True
     _TyperParameter.display_type = display_type
+
+
+def fill_lines(lines: list[str], width: int) -> str:
+    """Lines wrapped at word boundaries to ``width`` (0: as they are); a wrapped line goes on
+    under its own text, four columns in (the readable records of ``replay --pretty``)."""
+    out = []
+    for line in lines:
+        body = line.lstrip(" ")
+        indent = " " * (len(line) - len(body))
+        out.append(wrap_prose(body, indent, indent + "    ", width=width))
+    return "\n".join(out)
+
+
+def width_or_terminal(width: int | None) -> int:
+    """``width``, or the terminal's prose width when None (0: a pipe, unwrapped)."""
+    return (prose_width() or 0) if width is None else width

@@ -9,7 +9,7 @@ import typer
 
 from analyzer.cli import analyze_commands as an
 from analyzer.cli import options as opt
-from analyzer.cli.app import export_app, replay_app
+from analyzer.cli.app import export_app, fail, replay_app, simulate_app
 from analyzer.cli.atomic import (
     FORCE_HELP,
     HTML_FORCE_HELP,
@@ -21,6 +21,26 @@ from analyzer.cli.atomic import (
     check_seed,
     export_lines,
     write_html,
+)
+from analyzer.cli.run_commands import (
+    AGGREGATE,
+    BACKEND,
+    CHUNK,
+    FORMAT,
+    OUT,
+    QUIET,
+    REPAIR,
+    RESUME,
+    SCHEDULER,
+    SEED,
+    START,
+    STRATEGY,
+    WORKERS,
+    check_format,
+    simulate,
+)
+from analyzer.cli.run_commands import (
+    CAP_HELP as SIMULATE_CAP_HELP,
 )
 from analyzer.errors import CardlabError
 
@@ -50,6 +70,47 @@ def _mode(deals: bool, mode: str | None) -> str:
             raise CardlabError(f"--mode must be matches or deals; got {mode!r}")
         return mode
     return "deals" if deals else "matches"
+
+
+@simulate_app.command(GAME)
+def simulate_jass(
+    players: int = opt.players_of(GAME),
+    matches: int = opt.matches(None, "Matches to play (default 10000)."),
+    deals: int = opt.deals(),
+    seed: int = SEED,
+    strategy: list[str] = STRATEGY,
+    ruleset: str = opt.ruleset(),
+    deal_cap: int = typer.Option(None, "--deal-cap", help=SIMULATE_CAP_HELP),
+    out: Path = OUT,
+    workers: int = WORKERS,
+    chunk_size: int = CHUNK,
+    backend: str = BACKEND,
+    scheduler: str = SCHEDULER,
+    aggregate: bool = AGGREGATE,
+    resume: bool = RESUME,
+    quiet: bool = QUIET,
+    start: int = START,
+    fmt: str = FORMAT,
+    repair: bool = REPAIR,
+) -> None:
+    """Play Plus-Minus Jass matches (or single deals) and print a per-seat table.
+
+    Jass counts matches (--matches N) or single deals (--deals N), not games: a match lasts
+    many deals, so "games" would not say which; --games and -n are refused with that advice.
+
+    Example: cardlab simulate jass --players 4 --matches 100000 --seed 3 --strategy basic
+    """
+    if matches is not None and deals is not None:
+        fail("give --matches or --deals, not both")
+    mode, count = ("deals", deals) if deals is not None else (
+        "matches", 10_000 if matches is None else matches)
+    rules: dict = {"ruleset": ruleset}
+    if deal_cap is not None:
+        if mode == "deals":
+            fail("--deal-cap applies to matches, not to --deals")
+        rules["deal_cap"] = deal_cap
+    simulate(GAME, mode, count, players, seed, strategy, rules, out, workers, chunk_size,
+             backend, scheduler, aggregate, resume, quiet, start, check_format(fmt), repair)
 
 
 @replay_app.command(GAME)
@@ -147,7 +208,8 @@ def format_pretty(record: dict[str, Any], width: int | None = None) -> str:
     """A readable account of a match (or deal) record, one line per trick: a legend, the
     trick whose card fixed trump marked, the sticks of each deal explained (J-9), wrapped at
     word boundaries to ``width`` (default: the terminal's; 0 or a pipe: unwrapped)."""
-    from analyzer.cli.ass_commands import _fill, _width
+    from analyzer.cli.console import fill_lines as _fill
+    from analyzer.cli.console import width_or_terminal as _width
     from analyzer.games.jass.cards import SUIT_LETTERS, SUIT_NAMES
     from analyzer.games.jass.readable import CARD_LEGEND, sticks_words, trump_fix
 
@@ -188,3 +250,12 @@ def format_pretty(record: dict[str, Any], width: int | None = None) -> str:
         else:
             lines.append(f"Seat {record['winner']} wins after {len(record['deals'])} deals.")
     return _fill(lines, _width(width))
+
+
+def position_line(pos: dict[str, Any]) -> str:
+    """One or two lines saying whose move it is and what they know (``cardlab analyze``)."""
+    trump = pos["trump"] or ("not fixed: the card you play fixes its suit as trump (J-5)"
+                             if pos.get("fixes_trump") else "not fixed")
+    return (f"Plus-Minus Jass, {pos['players']} players: seat {pos['seat']} to play, trick "
+            f"{pos['trick'] + 1}, on the table {' '.join(pos['table']) or '-'}; hand "
+            f"{' '.join(pos['hand'])}; trump {trump}; points so far {pos['points']}")

@@ -16,7 +16,7 @@ import typer
 from rich.markup import escape
 
 from analyzer.cli import options as opt
-from analyzer.cli.app import app, fail, simulate_app
+from analyzer.cli.app import app, fail
 from analyzer.cli.console import console, fitted_table
 from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
@@ -179,99 +179,6 @@ def simulate(
     if out is not None:
         what = "aggregates" if aggregate else "per-seat rows"
         typer.echo(f"results ({what}): {out}", err=err)
-
-
-@simulate_app.command("ass")
-def simulate_ass(
-    players: int = opt.players_of("ass"),
-    games: int = opt.games(None, "Games to play (default 100000)."),
-    matches: int = opt.matches(
-        None,
-        "Play whole matches instead (A-12): K games each, the deal moving one player "
-        "on each game; the table is then per player: total minus points, P(win match) with "
-        "ties shared, P(tie).",
-    ),
-    games_per_match: int = typer.Option(
-        None, "--games-per-match", help="K, games per match (default: the number of players)."
-    ),
-    seed: int = SEED,
-    strategy: list[str] = STRATEGY,
-    out: Path = OUT,
-    workers: int = WORKERS,
-    chunk_size: int = CHUNK,
-    backend: str = BACKEND,
-    scheduler: str = SCHEDULER,
-    aggregate: bool = AGGREGATE,
-    resume: bool = RESUME,
-    quiet: bool = QUIET,
-    start: int = START,
-    fmt: str = FORMAT,
-    repair: bool = REPAIR,
-) -> None:
-    """Play games of Who's the Ass? and print mean minus points, the chance to end with the
-    ass and the chance to be dealt it, per seat, with 95% confidence intervals.
-
-    With --matches the strategies are given per player (player 0 first), and each player
-    sits in a different seat every game.
-
-    Example: cardlab simulate ass --players 5 --games 1000000 --seed 7 --out run.parquet
-
-    Example: cardlab simulate ass --matches 100000 -s basic -s joker-hoarder -s basic -s basic
-    """
-    fmt = check_format(fmt)
-    if matches is not None and games is not None:
-        fail("give --games or --matches, not both")
-    if games_per_match is not None and matches is None:
-        fail("--games-per-match applies to --matches")
-    if matches is not None:
-        rules = {} if games_per_match is None else {"games_per_match": games_per_match}
-        simulate("ass", "matches", matches, players, seed, strategy, rules, out, workers,
-                 chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt, repair)
-        return
-    simulate("ass", "games", 100_000 if games is None else games, players, seed, strategy, {},
-             out, workers, chunk_size, backend, scheduler, aggregate, resume, quiet, start, fmt,
-             repair)
-
-
-@simulate_app.command("jass")
-def simulate_jass(
-    players: int = opt.players_of("jass"),
-    matches: int = opt.matches(None, "Matches to play (default 10000)."),
-    deals: int = opt.deals(),
-    seed: int = SEED,
-    strategy: list[str] = STRATEGY,
-    ruleset: str = opt.ruleset(),
-    deal_cap: int = typer.Option(None, "--deal-cap", help=CAP_HELP),
-    out: Path = OUT,
-    workers: int = WORKERS,
-    chunk_size: int = CHUNK,
-    backend: str = BACKEND,
-    scheduler: str = SCHEDULER,
-    aggregate: bool = AGGREGATE,
-    resume: bool = RESUME,
-    quiet: bool = QUIET,
-    start: int = START,
-    fmt: str = FORMAT,
-    repair: bool = REPAIR,
-) -> None:
-    """Play Plus-Minus Jass matches (or single deals) and print a per-seat table.
-
-    Jass counts matches (--matches N) or single deals (--deals N), not games: a match lasts
-    many deals, so "games" would not say which; --games and -n are refused with that advice.
-
-    Example: cardlab simulate jass --players 4 --matches 100000 --seed 3 --strategy basic
-    """
-    if matches is not None and deals is not None:
-        fail("give --matches or --deals, not both")
-    mode, count = ("deals", deals) if deals is not None else (
-        "matches", 10_000 if matches is None else matches)
-    rules: dict = {"ruleset": ruleset}
-    if deal_cap is not None:
-        if mode == "deals":
-            fail("--deal-cap applies to matches, not to --deals")
-        rules["deal_cap"] = deal_cap
-    simulate("jass", mode, count, players, seed, strategy, rules, out, workers, chunk_size,
-             backend, scheduler, aggregate, resume, quiet, start, check_format(fmt), repair)
 
 
 @app.command("summarize")

@@ -81,17 +81,23 @@ def register_kernel(game: str, module_path: str) -> None:
 
 
 def kernel_path(game: str) -> str:
-    """The module path of ``game``'s kernel: ``analyzer.engines.<game>.kernel`` unless one was
-    registered; a one-line error for an unknown game."""
+    """The module path of ``game``'s kernel: its adapter's ``kernel`` (GameParts), unless one
+    was registered here; ``analyzer.engines.<game>.kernel`` for a description without an
+    adapter; a one-line error for an unknown game."""
     from analyzer.games import registry
 
-    registry.get(game)
-    return _KERNELS.get(game, f"analyzer.engines.{game}.kernel")
+    description = registry.get(game)
+    if game in _KERNELS:
+        return _KERNELS[game]
+    if description.parts is not None:
+        return description.parts.kernel
+    return f"analyzer.engines.{game}.kernel"
 
 
 def records_module(game: str) -> ModuleType:
     """``game``'s records module, beside its kernel (``analyzer.engines.<game>.records``):
-    ``match_records(spec, start, count)`` and ``detail_rows(records)``."""
+    ``match_records(spec, start, count)``, ``detail_rows(records)``, ``first_illegal(record)``
+    and ``unit_record(spec, index)`` (the record of one unit, traced by the engine)."""
     return importlib.import_module(kernel_path(game).rsplit(".", 1)[0] + ".records")
 
 

@@ -10,7 +10,9 @@ says what a new game provides; :func:`register` adds one (the toy game in the te
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from analyzer.errors import CardlabError
 
@@ -101,10 +103,104 @@ class RuleOption:
 
 
 @dataclass(frozen=True)
+class Labels:
+    """The labels of a move's loss in the analysis (docs/analyzing.md): the smallest loss of
+    an inaccuracy, a mistake and a blunder in the game's unit, the unit in words and the
+    result column of the description that an analysed value is (its direction and range)."""
+
+    inaccuracy: float
+    mistake: float
+    blunder: float
+    unit: str
+    column: str
+
+
+@dataclass(frozen=True)
+class WarmPart:
+    """A part of what ``study all`` compiles before its studies (analyzer.studies.suite):
+    ``call`` (``"module:function"``, no arguments) compiles it, or "" for the generic parts
+    every game has (``<game>-search``: its play loops with a ``pimc`` seat); ``after``: the
+    part it shares most kernels with, compiled first in the same process."""
+
+    name: str
+    call: str = ""
+    after: str = ""
+
+
+@dataclass(frozen=True)
+class GameParts:
+    """Where a game's parts live above the rules: the one adapter each layer reads.
+
+    Every module is named by its dotted path (``"module"`` or ``"module:attribute"``) and
+    imported only when used (:func:`load`), so that the rules layer imports nothing above
+    it. Every module named here is the game's own code (tests/test_game_facts.py): it alone
+    may branch on the game; nothing else does. Only ``kernel`` and ``catalog`` are required;
+    a game without an entry has no such part (e.g. no ``analysis``: ``cardlab analyze``
+    says it is not available for the game).
+
+    ``kernel``    the runner contract (analyzer/engines/kernel.py); its package holds the
+                  ``records`` module (``match_records``, ``detail_rows``, ``trace_record``).
+    ``catalog``   registers the game's strategies (strategies.registry.register).
+    ``cli``       the command-line module (``show_record``; adds ``replay <game>`` etc.).
+    ``analysis``  the analysis of a position (``analyze``, ``from_record``, ``record_plays``).
+    ``learn``     the decision data of the learned player (analyzer.learn.train).
+    ``board``     the analysis board's part (analyzer.board: ``FIELDS``, ``typed``, ``parts``,
+                  ``position``, ``warm``).
+    ``viewer``    ``"module:function"``: a record -> the game viewer's data (reports.viewer).
+    ``python``    the Python state for bots (cardlab.games): ``play_game``, ``game_rows``,
+                  ``resample_hands``, ``PYTHON_MODE``.
+    ``labels``    the analysis labels' thresholds (:class:`Labels`).
+    ``warm``      what ``study all`` compiles before the studies (:class:`WarmPart`).
+    ``default_fields``  the fields (tables of strategies) a best response plays against.
+    ``tables``    extra tables of a run beside its rows: ``(name, "module:function")``,
+                  each ``function(spec, start, count)`` -> pandas DataFrame.
+    ``own``       further modules that are the game's own code (engines, strategies).
+    """
+
+    kernel: str
+    catalog: str
+    cli: str = ""
+    analysis: str = ""
+    learn: str = ""
+    board: str = ""
+    viewer: str = ""
+    python: str = ""
+    labels: Labels | None = None
+    warm: tuple[WarmPart, ...] = ()
+    default_fields: tuple[str, ...] = ()
+    tables: tuple[tuple[str, str], ...] = ()
+    own: tuple[str, ...] = ()
+
+    def modules(self) -> tuple[str, ...]:
+        """Every module this adapter names (the game's own code), without attributes."""
+        paths = (self.kernel, self.catalog, self.cli, self.analysis, self.learn, self.board,
+                 self.viewer,
+                 self.python, *(w.call for w in self.warm), *(t for _, t in self.tables),
+                 *self.own)
+        return tuple(dict.fromkeys(p.partition(":")[0] for p in paths if p))
+
+    def table(self, name: str) -> str:
+        """The ``"module:function"`` of extra table ``name``, or a one-line error."""
+        for key, path in self.tables:
+            if key == name:
+                return path
+        have = ", ".join(k for k, _ in self.tables) or "none"
+        raise CardlabError(f"no table {name!r} for this game; tables: {have}")
+
+
+def load(path: str):
+    """The module ``"module"`` or the attribute ``"module:attribute"`` a dotted path names."""
+    module, _, attribute = path.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
+
+
+@dataclass(frozen=True)
 class GameDescription:
     """Everything downstream needs to know about a game, in one place.
 
-    The rules layer names nothing above it: each layer finds its own part of a game by
+    The rules layer names nothing above it: each layer finds its own part of a game through
+    the game's adapter (``parts``, :class:`GameParts`: dotted paths, imported when used) by
     the game's name (the kernel: ``analyzer.engines.kernel.kernel_path``; the strategies:
     ``strategies.registry.catalog_module``; the record printer: ``analyzer.cli``).
     """
@@ -116,6 +212,20 @@ class GameDescription:
     modes: tuple[Mode, ...]
     rules: tuple[RuleOption, ...] = field(default_factory=tuple)
     measures: tuple[Measure, ...] = field(default_factory=tuple)
+    parts: GameParts | None = None
+
+    def part(self, name: str, what: str = "") -> str:
+        """The dotted path of adapter entry ``name`` (``"analysis"``), or a one-line error
+        saying that ``what`` (default the entry's name) is not available for this game."""
+        path = getattr(self.parts, name, "") if self.parts is not None else ""
+        if not path:
+            raise CardlabError(f"{what or name} is not available for {self.name} "
+                               f"({self.title})")
+        return path
+
+    def has(self, name: str) -> bool:
+        """Whether the game's adapter names part ``name``."""
+        return bool(getattr(self.parts, name, "")) if self.parts is not None else False
 
     @property
     def default_mode(self) -> str:
@@ -180,3 +290,27 @@ def title(name: str) -> str:
     """The game's title for people ("Who's the Ass?"), or the name of an unknown game."""
     _load_builtin()
     return _GAMES[name].title if name in _GAMES else name
+
+
+class ByGame(Mapping):
+    """``{game: read(description)}`` for every game registered now, read when asked: a
+    table of one fact per game taken from each game's description (its adapter), where a
+    module would otherwise keep a dict keyed by games' names."""
+
+    def __init__(self, read: Callable[[GameDescription], Any], part: str = "") -> None:
+        self._read = read
+        self._part = part  # only the games whose adapter names this part (e.g. "learn")
+
+    def _games(self) -> tuple[str, ...]:
+        return tuple(g for g in names() if not self._part or _GAMES[g].has(self._part))
+
+    def __getitem__(self, game: str) -> Any:
+        if game not in self._games():
+            raise KeyError(game)
+        return self._read(_GAMES[game])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games())
+
+    def __len__(self) -> int:
+        return len(self._games())

@@ -114,6 +114,8 @@ def play_games(seed: int, start: int, count: int, players: int, searcher: Strate
 
 
 GAME = "ass"
+# a training plan names no game: the plans of Who's the Ass? read as before (learn.train)
+PLAN_NAMES_GAME = False
 UNIT = "game"
 CHUNK = 25  # games per part file
 MODEL = learned

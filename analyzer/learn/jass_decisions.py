@@ -39,6 +39,7 @@ from strategies.jass.search import search_values
 from strategies.registry import Strategy, parse_strategy
 
 GAME = "jass"
+PLAN_NAMES_GAME = True  # a plan says its game (analyzer.learn.train)
 UNIT = "deal"
 CHUNK = 50  # deals per part file
 MODEL = learned

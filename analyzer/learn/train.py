@@ -39,10 +39,11 @@ import numpy as np
 import pandas as pd
 
 from analyzer.errors import CardlabError
-from analyzer.learn import ass_decisions, jass_decisions
+from analyzer.games import registry as games_registry
 from analyzer.learn.ridge import fit  # noqa: F401  (Who's the Ass?'s fit, re-exported)
 
-GAMES = {m.GAME: m for m in (ass_decisions, jass_decisions)}  # the games with a learned family
+# {game: its decisions module}: the games with a learned family (their adapter's ``learn``)
+GAMES = games_registry.ByGame(lambda d: games_registry.load(d.parts.learn), part="learn")
 
 
 def read_decisions(paths: list[Path], game, how: str | None = None) -> pd.DataFrame:
@@ -114,7 +115,7 @@ class TrainPlan:
                "eval_seed": self.eval_seed,
                "features": GAMES[self.game].WEIGHTS_FILE.feature_set,
                **GAMES[self.game].FIT_PLAN}
-        if self.game != ass_decisions.GAME:  # the plans of Who's the Ass? trainings read as before
+        if GAMES[self.game].PLAN_NAMES_GAME:  # else the game's plans read as before the field
             doc["game"] = self.game
         if self.later_games is not None and self.later_games != self.games:
             doc["later_games"] = self.later_games

@@ -34,8 +34,10 @@ class Backend(Protocol):
     def collect(self, spec: RunSpec, count: int, start: int = 0) -> pd.DataFrame:
         """Per-seat result rows of units start..start+count-1, ordered by index, seat."""
 
-    def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
-        """Jass trump counterfactual rows (one per decision and candidate suit)."""
+    def table(self, name: str, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
+        """Extra table ``name`` of units start..start+count-1 that the game's adapter declares
+        (GameParts.tables; e.g. Plus-Minus Jass's ``trump``: its trump counterfactual rows,
+        one per decision and candidate suit)."""
 
 
 def collect_all(backend: Backend, jobs: Sequence[tuple[RunSpec, int, int]],
@@ -51,7 +53,8 @@ def collect_all(backend: Backend, jobs: Sequence[tuple[RunSpec, int, int]],
 
 
 class KernelBackend:
-    """The real engines: ``analyzer.engines.<game>.kernel`` through ``analyzer.runner``."""
+    """The real engines: each game's kernel (its adapter's ``kernel``, analyzer.games.registry
+    GameParts) through ``analyzer.runner``."""
 
     def __init__(self, workers: int | None = None, progress: bool = False):
         self.workers = workers
@@ -89,12 +92,18 @@ class KernelBackend:
 
         return collect_many(jobs, workers=self.workers, concat=concat)
 
-    def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
-        """The trump counterfactual table of Plus-Minus Jass deals start..start+count-1."""
+    def table(self, name: str, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
+        """Extra table ``name`` (the game's adapter's ``tables``) of units start..start+count-1,
+        spread over the workers like rows."""
+        from analyzer.games import registry
         from analyzer.runner.api import unit_table
 
-        return unit_table("analyzer.engines.jass.trump_value:counterfactual_table", spec, count,
-                          start, workers=self.workers)
+        parts = registry.get(spec.game).parts
+        if parts is None:
+            from analyzer.errors import CardlabError
+
+            raise CardlabError(f"no table {name!r} for {spec.game}; tables: none")
+        return unit_table(parts.table(name), spec, count, start, workers=self.workers)
 
 
 def make_spec(

@@ -69,6 +69,8 @@ def strategy_key(label: str) -> int:
 class SyntheticAssBackend:
     """Ass-like rows: minus points with known seat and strategy effects."""
 
+    game = "ass"  # the one game it stands in for, as a kernel plays one game
+
     def __init__(
         self,
         effects: dict[str, float] | None = None,
@@ -90,7 +92,7 @@ class SyntheticAssBackend:
 
     def validate(self, spec: RunSpec) -> RunSpec:
         """Check players and strategies the way a kernel would."""
-        if spec.game != "ass" or not 3 <= spec.players <= 12:
+        if spec.game != self.game or not 3 <= spec.players <= 12:
             raise CardlabError(f"synthetic ass needs game 'ass' and 3..12 players, got {spec}")
         if len(spec.strategies) != spec.players:
             raise CardlabError("one strategy per seat")
@@ -170,9 +172,11 @@ class SyntheticTrumpBackend:
     suit in hindsight, and of ``random`` players, who fix the random rule's suit.
     """
 
+    game = "jass"  # the one game it stands in for, as a kernel plays one game
+
     def validate(self, spec: RunSpec) -> RunSpec:
         """Accept jass deals runs."""
-        if spec.game != "jass":
+        if spec.game != self.game:
             raise CardlabError("synthetic trump needs game 'jass'")
         return spec
 
@@ -180,8 +184,11 @@ class SyntheticTrumpBackend:
         """Labels are taken as given."""
         return text
 
-    def counterfactual(self, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
-        """Rows per (decision, candidate suit); depend on (seed, index) alone."""
+    def table(self, name: str, spec: RunSpec, start: int, count: int) -> pd.DataFrame:
+        """Table ``trump``: rows per (decision, candidate suit); depend on (seed, index)
+        alone."""
+        if name != "trump":
+            raise CardlabError(f"synthetic trump has table 'trump' only, not {name!r}")
         seed = np.uint64(spec.seed)
         # every draw of every decision at once (a pair is a decision and one of its suits)
         index = np.arange(start, start + count, dtype=np.int64)

@@ -32,8 +32,10 @@ from analyzer.text import is_rate, metric_words, pm
 from analyzer.tune.space import Space, space_for
 from analyzer.tune.tuner import CONFIRM_SEED_OFFSET, Tuner, TuneSettings, check_budget
 
-DEFAULT_FIELDS = {"ass": ("basic", "careful", "tuned", "learned"),
-                  "jass": ("basic", "aim-low", "tuned", "learned")}
+# {game: the fields a best response plays against by default}: each game's adapter's
+# ``default_fields`` (analyzer.games.registry.GameParts)
+DEFAULT_FIELDS = games_registry.ByGame(
+    lambda d: d.parts.default_fields if d.parts is not None else ())
 STRONG = "pimc"  # the strong player whose gain measures a table's exploitability
 SLOW_SHARE = 10  # it plays confirm // SLOW_SHARE held-out deals (about 1,000x slower)
 

@@ -10,6 +10,7 @@ import math
 from collections.abc import Iterator
 
 from analyzer.errors import CardlabError
+from analyzer.games import registry
 from analyzer.runner.play import Backend
 from analyzer.studies.best_response import run_best_response
 from analyzer.studies.compare import run_compare
@@ -29,21 +30,31 @@ BUDGETS = {"seats": 50_000, "jokers": 3_000, "jokers-slow": 150, "trump": 10_000
            "compare": 10_000, "ladder": 2_000, "best-response": 10_000,
            "best-response-ass": 100_000, "best-response-confirm": 1_000, "fields": 1_000,
            "trump-fields": 3_000, "seats-fields": 5_000}
+# The games the suite's studies play (which game a study plays is the study's own choice).
+BUILTIN_GAMES = ("ass", "jass")
 COMPARE = {"game": "jass", "strategies": ("basic", "aim-high", "aim-low", "adaptive"),
            "players": (4,)}
 # The knobs the demo's best response tunes (the tuned presets' winning knobs): every knob of
 # the family would need 3,360 (Who's the Ass?) and 1,792 (Jass) candidates, minutes each.
 BEST_RESPONSE_KNOBS = ("jokers", "ass_throw", "lead", "aim", "trump")
-BEST_RESPONSE_BUDGETS = {"ass": "best-response-ass", "jass": "best-response"}  # game: budget
+# {game: its budget}: a game's own budget where BUDGETS has one (best-response-<game>)
+BEST_RESPONSE_BUDGETS = {g: f"best-response-{g}" if f"best-response-{g}" in BUDGETS
+                         else "best-response" for g in BUILTIN_GAMES}
 
 
-WARM_PARTS = ("jass-trump", "ass", "jass", "ass-search", "jass-search")  # before the studies
-# The part a part shares most of its kernels with: compiled after it in the same process, it
-# loads those instead of compiling them again. Measured on an empty cache, one core (CPU s):
-# alone jass 160, jass-trump 108, jass-search 85, ass 57, ass-search 97; after its base
-# jass-trump 8, jass-search 23 (13 since its chunk kernels share the trace's copy of the loop,
-# 2026-12-03), ass-search 82.
-WARM_AFTER = {"jass-trump": "jass", "jass-search": "jass", "ass-search": "ass"}
+def _warm(description) -> tuple:
+    return description.parts.warm if description.parts is not None else ()
+
+
+# What each game compiles before the studies: its adapter's warm parts (GameParts.warm).
+WARM_PARTS = tuple(w.name for g in BUILTIN_GAMES for w in _warm(registry.get(g)))
+# The part a part shares most of its kernels with (its WarmPart's ``after``): compiled after
+# it in the same process, it loads those instead of compiling them again. Measured on an
+# empty cache, one core (CPU s): alone jass 160, jass-trump 108, jass-search 85, ass 57,
+# ass-search 97; after its base jass-trump 8, jass-search 23 (13 since its chunk kernels share
+# the trace's copy of the loop, 2026-12-03), ass-search 82.
+WARM_AFTER = {w.name: w.after for g in BUILTIN_GAMES for w in _warm(registry.get(g))
+              if w.after}
 # A part that shares no kernel with another, compiled after the named part in that part's
 # lane: it fills the time that lane would wait for the longer one, instead of a process of
 # its own. The test suite's ``jass-3`` (the Jass loops of ``basic`` alone for 3 players, 32 s
@@ -65,35 +76,20 @@ def warm_part(part: str) -> float:
     from analyzer.runner.tasks import load_kernel
 
     t0 = time.perf_counter()
-    if part == "jass-trump":
-        from analyzer.engines.jass.trump_value import counterfactual_table
-
-        spec = kernel_module("jass").validate(RunSpec("jass", 4, ("adaptive",) * 4, seed=0,
-                                                      mode="deals"))
-        counterfactual_table(spec, 0, 2)
-    elif part == "jass":
-        from analyzer.engines.jass.records import trace_record
-
-        load_kernel(kernel_path("jass"))
-        kernel_module("jass").warmup_tables()  # the studies' mixed tables: the general loop
-        trace_record(kernel_module("jass").validate(
-            RunSpec("jass", 4, ("adaptive",) * 4, seed=0, mode="deals")), 0)
-    elif part == "ass":
-        from analyzer.engines.ass.records import Tracer
-
-        load_kernel(kernel_path("ass"))
-        # the studies play mixed tables and matches: their play-loop variants (not the search)
-        kernel_module("ass").warmup_tables()
-        Tracer(kernel_module("ass").validate(
-            RunSpec("ass", 4, ("basic",) * 4, seed=0, mode="games"))).record(0)
+    declared = _declared(part)
+    if declared is not None and declared[1].call:  # a game's own part (its adapter's)
+        game, warm = declared
+        if part == game:  # the game's kernel module first: its warmup, then the rest
+            load_kernel(kernel_path(game))
+        registry.load(warm.call)()
     elif part.partition("-")[2].isdigit():  # <game>-<n>: the loops of basic alone for n
         game, _, players = part.partition("-")
         kernel = kernel_module(game)
         for mode in kernel.MODES:
             kernel.play_chunk(kernel.validate(RunSpec(game, int(players), ("basic",), seed=0,
                                                       mode=mode)), 0, 1)
-    elif part in ("ass-search", "jass-search"):  # the search variants (tests, --add-field)
-        game = part.split("-")[0]
+    elif declared is not None:  # <game>-search: the search variants (tests, --add-field)
+        game = declared[0]
         kernel = kernel_module(game)
         for mode in kernel.MODES:
             kernel.play_chunk(kernel.validate(RunSpec(game, 4, ("pimc:worlds=2",) + ("basic",) * 3,
@@ -101,6 +97,15 @@ def warm_part(part: str) -> float:
     else:
         raise ValueError(f"unknown part {part!r}")
     return time.perf_counter() - t0
+
+
+def _declared(part: str):
+    """(game, WarmPart) of a part some game's adapter declares, else None."""
+    for game in registry.names():
+        for warm in _warm(registry.get(game)):
+            if warm.name == part:
+                return game, warm
+    return None
 
 
 def warm_lanes(parts: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -223,16 +228,16 @@ def prewarm(workers: int | None,
 
 
 def parts_of(study: str) -> tuple[str, ...]:
-    """The warm parts of the games ``study`` plays (a part belongs to the game its name starts
-    with): a study of one game (the study registry) waits in :func:`run_all` for that game's
+    """The warm parts of the games ``study`` plays (a part belongs to the game whose adapter
+    declares it): a study of one game (the study registry) waits in :func:`run_all` for that game's
     lane only; compare for the game the suite compares; the others for every game.
     """
-    from analyzer.games.registry import names as game_names
     from analyzer.studies.registry import study_game
 
     game = COMPARE["game"] if study == "compare" else study_game(study)
-    games = (game,) if game else tuple(game_names())
-    return tuple(p for p in WARM_PARTS if p.split("-")[0] in games)
+    games = (game,) if game else tuple(registry.names())
+    own = {w.name for g in games for w in _warm(registry.get(g))}
+    return tuple(p for p in WARM_PARTS if p in own)
 
 
 def budget(study: str, scale: float) -> int:
@@ -285,7 +290,7 @@ def run_all(backend: Backend, scale: float = 1.0,
         ("compare", lambda: run_compare(backend, COMPARE["game"], COMPARE["strategies"],
                                         COMPARE["players"], games=budget("compare", scale),
                                         until_sure=True, **at)),
-        ("ladder", lambda: run_ladder(backend, ("ass", "jass"), games=budget("ladder", scale),
+        ("ladder", lambda: run_ladder(backend, BUILTIN_GAMES, games=budget("ladder", scale),
                                          **at)),
         ("best-response", lambda: run_best_response(
             backend, tuple(BEST_RESPONSE_BUDGETS),

@@ -253,7 +253,7 @@ def _play_losses(backend: Backend, labels: Sequence[str], players: Sequence[int]
             spec = make_spec(backend, GAME, n, seat_field(labels, n), seed, mode="deals",
                              rules={"ruleset": ruleset})
             specs.append(spec.to_dict())
-            loss = losses(backend.counterfactual(spec, 0, deals))
+            loss = losses(backend.table("trump", spec, 0, deals))
             loss.insert(0, "players", n)
             loss.insert(1, "ruleset", ruleset)
             frames.append(loss)

@@ -89,3 +89,47 @@ class State(AssState):
     def action_to_string(self, action: int) -> str:
         """``pass`` or the cards of the move (``7 7 J``; ``J as 14`` in an ass round)."""
         return action_text(int(action))
+
+
+# --- the Python bots' table (cardlab.games.play, through the game's adapter's ``python``) ---
+from analyzer.engines.ass.state import resample_hands as resample_hands  # noqa: E402
+
+PYTHON_MODE = "games"  # a table with a bot plays single games
+
+
+def play_entries(seed: int, index: int, players: int, entries: list[Any],
+                 rules: dict[str, Any] | None, ask: Any) -> State:
+    """Game ``index`` of ``seed`` played to the end, one parsed strategy or bot per seat
+    (``ask(bot, state, seat)``: the bot's action); the final state."""
+    from analyzer.engines.ass.reference import Player
+    from cardlab.games.play import is_bot
+
+    state = State.new_game(seed, index, players, rules)
+    seats = [e if is_bot(e) else Player(e, state.rng) for e in entries]
+    while not state.is_terminal():
+        seat = state.current_player()
+        who = seats[seat]
+        action = ask(who, state, seat) if is_bot(who) else state.strategy_move(who)
+        state.apply_action(action)
+    return state
+
+
+def result_rows(index: int, state: State) -> dict[str, list[Any]]:
+    """The engine's result columns (mode ``games``) of a finished state."""
+    from analyzer.games.ass.cards import ASS, JOKER
+
+    n = state.n
+    hands = state.table.hands
+    sizes = [sum(h) for h in hands]
+    out_seat = next((s for s in range(n) if sizes[s] == 0), -1)
+    return {
+        "index": [index] * n, "seat": list(range(n)),
+        "minus_points": state.minus_points(),
+        "ended_with_ass": [h[ASS] > 0 for h in hands],
+        "dealt_ass": [s == state.rounds[0]["starter"] for s in range(n)],
+        "cards_left": sizes, "jokers_left": [h[JOKER] for h in hands],
+        "ass_taken": list(state.taken), "went_out": [z == 0 for z in sizes],
+        "rounds": [len(state.rounds)] * n,
+        "ass_rounds": [sum(r["ass_round"] for r in state.rounds)] * n,
+        "out_seat": [out_seat] * n,
+    }

@@ -80,3 +80,40 @@ class State(JassState):
         if not 0 <= action < NUM_ACTIONS:
             raise CardlabError(f"a Plus-Minus Jass action is a card id 0..35; got {action}")
         return card_name(action)
+
+
+# --- the Python bots' table (cardlab.games.play, through the game's adapter's ``python``) ---
+from analyzer.engines.jass.state import resample_hands as resample_hands  # noqa: E402
+
+PYTHON_MODE = "deals"  # a table with a bot plays single deals
+
+
+def play_entries(seed: int, index: int, players: int, entries: list[Any],
+                 rules: dict[str, Any] | None, ask: Any) -> State:
+    """Deal ``index`` of ``seed`` played to the end, one parsed strategy or bot per seat
+    (``ask(bot, state, seat)``: the bot's action; a bot's seat counts as ``basic`` where the
+    registered seats' aims are set); the final state."""
+    from cardlab.games.play import is_bot
+    from strategies.registry import parse_strategy
+
+    state = State.new_deal(seed, index, players, rules)
+    standins = [parse_strategy("jass", "basic") if is_bot(e) else e for e in entries]
+    aims = state.aims(standins)
+    while not state.is_terminal():
+        seat = state.current_player()
+        action = (ask(entries[seat], state, seat) if is_bot(entries[seat]) else
+                  state.strategy_action(standins, aims, state.rng))
+        state.apply_action(action)
+    return state
+
+
+def result_rows(index: int, state: State) -> dict[str, list[Any]]:
+    """The engine's result columns (mode ``deals``) of a finished state."""
+    n = state.n
+    d = state.d
+    return {
+        "index": [index] * n, "seat": list(range(n)), "points": state.points(),
+        "tricks": list(d.won), "sticks": state.sticks(),
+        "fixed_trump": [d.fixer == s for s in range(n)], "trump": [d.trump] * n,
+        "last_trick": [d.last_winner == s for s in range(n)],
+    }

@@ -95,13 +95,17 @@ def _ask_bot(bot: Any, state: Any, seat: int, resample: Any, draw: Any) -> int:
                            "(an int from legal_actions())") from None
 
 
+def _python(game: str) -> Any:
+    """The game's Python module (its adapter's ``python``: ``State``, ``PYTHON_MODE``,
+    ``resample_hands``, ``play_entries``, ``result_rows``); one line for an unknown game."""
+    from analyzer.games import registry
+
+    return registry.load(registry.get(game).part("python", "a Python bot"))
+
+
 def resample_hands_for(game: str) -> Any:
     """The function that redeals the hands a seat cannot see (``resample_hands``)."""
-    if game == "ass":
-        from analyzer.engines.ass.state import resample_hands
-    else:
-        from analyzer.engines.jass.state import resample_hands
-    return resample_hands
+    return _python(game).resample_hands
 
 
 def play_game(game: str, seed: int, index: int, players: int, strategies: Sequence[Any],
@@ -110,81 +114,31 @@ def play_game(game: str, seed: int, index: int, players: int, strategies: Sequen
     the end, one strategy label or bot per seat; return the final state. An illegal action
     from a bot raises CardlabError naming the ruling."""
     entries = _entries(game, players, strategies)
+    module = _python(game)
     draw = PyRng(seed, index, BOT_STREAM).randbelow
-    if game == "ass":
-        from analyzer.engines.ass.reference import Player
-        from cardlab.games.ass import State
+    resample_hands = module.resample_hands
 
-        resample_hands = resample_hands_for("ass")
+    def ask(bot: Any, state: Any, seat: int) -> int:
+        return _ask_bot(bot, state, seat, resample_hands, draw)
 
-        state: Any = State.new_game(seed, index, players, rules)
-        seats = [e if is_bot(e) else Player(e, state.rng) for e in entries]
-        while not state.is_terminal():
-            seat = state.current_player()
-            who = seats[seat]
-            action = (_ask_bot(who, state, seat, resample_hands, draw) if is_bot(who)
-                      else state.strategy_move(who))
-            state.apply_action(action)
-        return state
-    if game == "jass":
-        from cardlab.games.jass import State
-        from strategies.registry import parse_strategy
-
-        resample_hands = resample_hands_for("jass")
-
-        state = State.new_deal(seed, index, players, rules)
-        standins = [parse_strategy("jass", "basic") if is_bot(e) else e for e in entries]
-        aims = state.aims(standins)
-        while not state.is_terminal():
-            seat = state.current_player()
-            action = (_ask_bot(entries[seat], state, seat, resample_hands, draw)
-                      if is_bot(entries[seat]) else
-                      state.strategy_action(standins, aims, state.rng))
-            state.apply_action(action)
-        return state
-    raise CardlabError(f"unknown game {game!r}; games: ass, jass")
+    return module.play_entries(seed, index, players, entries, rules, ask)
 
 
 def game_rows(game: str, index: int, state: Any) -> dict[str, list[Any]]:
     """The engine's result columns (``games`` / ``deals`` mode) of a finished state."""
-    n = state.n
-    if game == "ass":
-        from analyzer.games.ass.cards import ASS, JOKER
-
-        hands = state.table.hands
-        sizes = [sum(h) for h in hands]
-        out_seat = next((s for s in range(n) if sizes[s] == 0), -1)
-        return {
-            "index": [index] * n, "seat": list(range(n)),
-            "minus_points": state.minus_points(),
-            "ended_with_ass": [h[ASS] > 0 for h in hands],
-            "dealt_ass": [s == state.rounds[0]["starter"] for s in range(n)],
-            "cards_left": sizes, "jokers_left": [h[JOKER] for h in hands],
-            "ass_taken": list(state.taken), "went_out": [z == 0 for z in sizes],
-            "rounds": [len(state.rounds)] * n,
-            "ass_rounds": [sum(r["ass_round"] for r in state.rounds)] * n,
-            "out_seat": [out_seat] * n,
-        }
-    d = state.d
-    return {
-        "index": [index] * n, "seat": list(range(n)), "points": state.points(),
-        "tricks": list(d.won), "sticks": state.sticks(),
-        "fixed_trump": [d.fixer == s for s in range(n)], "trump": [d.trump] * n,
-        "last_trick": [d.last_winner == s for s in range(n)],
-    }
-
-
-PYTHON_MODES = {"ass": "games", "jass": "deals"}
+    return _python(game).result_rows(index, state)
 
 
 def check_mode(game: str, mode: str) -> str:
-    """The mode a table with a bot plays: Who's the Ass? games, Plus-Minus Jass deals."""
-    want = PYTHON_MODES.get(game)
-    if want is None:
-        raise CardlabError(f"unknown game {game!r}; games: ass, jass")
+    """The mode a table with a bot plays: Who's the Ass? games, Plus-Minus Jass deals (the
+    game's ``PYTHON_MODE``)."""
+    from analyzer.games import registry
+
+    want = _python(game).PYTHON_MODE
     if mode and mode != want:
+        unit = registry.get(game).mode(want).unit
         raise CardlabError(f"a Python bot plays {game} in mode {want} only (one "
-                           f"{'game' if game == 'ass' else 'deal'} per index), not {mode}")
+                           f"{unit} per index), not {mode}")
     return want
 
 
@@ -264,5 +218,5 @@ class BotBackend:
         frames = [self.collect(spec, count, start) for spec, count, start in jobs]
         return pd.concat(frames, ignore_index=True) if concat else frames
 
-    def counterfactual(self, spec: Any, start: int, count: int) -> pd.DataFrame:
-        raise CardlabError("the trump study plays registered strategies only, not bots")
+    def table(self, name: str, spec: Any, start: int, count: int) -> pd.DataFrame:
+        raise CardlabError(f"the {name} study plays registered strategies only, not bots")

@@ -123,3 +123,13 @@ def warmup_tables() -> None:
     for mode in MODES:
         for table in (("basic",), ("basic", "random", "heuristic", "careful")):
             play_chunk(RunSpec("ass", 4, table, seed=0, mode=mode), 0, 2)
+
+
+def warm_studies() -> None:
+    """What ``study all`` compiles for this game beyond :func:`warmup`: the studies' mixed
+    tables and matches (their play-loop variants, not the search) and the trace mode that
+    replays the report's sample games (analyzer.studies.suite, the game's adapter)."""
+    from analyzer.engines.ass.records import Tracer
+
+    warmup_tables()
+    Tracer(validate(RunSpec("ass", 4, ("basic",) * 4, seed=0, mode="games"))).record(0)

@@ -229,6 +229,19 @@ def trace_match_record(spec: RunSpec, index: int) -> tuple[dict[str, Any], int]:
     return MatchTracer(spec).record(index)
 
 
+def unit_record(spec: RunSpec, index: int) -> dict[str, Any]:
+    """The record of unit ``index`` of ``spec`` (a game, or a match in mode ``matches``), as
+    every game's records module gives it (``cardlab analyze``, the replays); an illegal move
+    is an engine bug, one line."""
+    from analyzer.errors import CardlabError
+
+    tracer = MatchTracer(spec) if spec.mode == "matches" else Tracer(spec)
+    record, status = tracer.record(index)
+    if status >= 0:
+        raise CardlabError(f"strategy at seat {status} made an illegal move (engine bug)")
+    return record
+
+
 def verify_record(record: dict[str, Any]) -> list[str]:
     """Check a record against the rules alone; return the problems found (empty = valid)."""
     from analyzer.games.ass.rules import rules_from_options

@@ -66,6 +66,19 @@ def trace_record(spec: RunSpec, index: int) -> dict[str, Any]:
     }
 
 
+unit_record = trace_record  # every game's records module names its one record unit_record
+
+
+def warm_studies() -> None:
+    """What ``study all`` compiles for this game beyond the kernel's warmup: the studies'
+    mixed tables (the general loop) and the trace mode that replays the report's sample
+    deals (analyzer.studies.suite, the game's adapter)."""
+    from analyzer.engines.jass import kernel
+
+    kernel.warmup_tables()
+    trace_record(validate(RunSpec("jass", 4, ("adaptive",) * 4, seed=0, mode="deals")), 0)
+
+
 def _deal_record(row: np.ndarray, n: int) -> dict[str, Any]:
     ntricks = 36 // n
     tricks = []

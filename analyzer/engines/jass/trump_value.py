@@ -92,6 +92,13 @@ def counterfactual_table(spec: RunSpec, start: int, count: int) -> pd.DataFrame:
     return _frame(cf, np.concatenate(index_col), np.concatenate(pick_random), n)
 
 
+def warm_trump() -> None:
+    """Compile the trump counterfactual (the full dispatcher, search included): the
+    ``jass-trump`` part that ``study all`` warms (the game's adapter)."""
+    spec = validate(RunSpec("jass", 4, ("adaptive",) * 4, seed=0, mode="deals"))
+    counterfactual_table(spec, 0, 2)
+
+
 def _dtype(column: str) -> str:
     if column == "aim":
         return "object"

@@ -10,7 +10,16 @@ from analyzer.games.ass.cards import (
     WIN_SHARE_UNIT,
 )
 from analyzer.games.ass.rules import MAX_GAMES_PER_MATCH, MAX_PLAYERS
-from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
+from analyzer.games.registry import (
+    Column,
+    GameDescription,
+    GameParts,
+    Labels,
+    Measure,
+    Mode,
+    RuleOption,
+    WarmPart,
+)
 from analyzer.metrics import PERCENT, Metric
 
 # The most minus points one hand can hold: every card of the game.
@@ -129,5 +138,22 @@ DESCRIPTION = GameDescription(
         Measure("total", "lower"), Measure("won", "higher"), Measure("tied", "higher"),
         # stored in whole 1/WIN_SHARE_UNIT so that aggregates stay exact
         Measure("win_share", "higher", 1 / WIN_SHARE_UNIT, margin=0.01),
+    ),
+    # the game's parts above the rules, by dotted path (imported when used)
+    parts=GameParts(
+        kernel="analyzer.engines.ass.kernel",
+        catalog="strategies.ass.catalog",
+        cli="analyzer.cli.ass_commands",
+        analysis="analyzer.analysis.ass",
+        learn="analyzer.learn.ass_decisions",
+        board="analyzer.board.ass",
+        viewer="reports.viewer:_ass_data",
+        python="cardlab.games.ass",
+        # minus points at the end of the game (docs/analyzing.md)
+        labels=Labels(2.0, 5.0, 10.0, "minus points", "minus_points"),
+        warm=(WarmPart("ass", "analyzer.engines.ass.kernel:warm_studies"),
+              WarmPart("ass-search", after="ass")),
+        default_fields=("basic", "careful", "tuned", "learned"),
+        own=("analyzer.engines.ass", "strategies.ass", "analyzer.games.ass"),
     ),
 )

@@ -2,7 +2,16 @@
 
 from analyzer.games.jass.cards import DEAL_TOTAL, N_CARDS
 from analyzer.games.jass.rules import DEFAULT_DEAL_CAP, MAX_DEAL_CAP, PLAYERS
-from analyzer.games.registry import Column, GameDescription, Measure, Mode, RuleOption
+from analyzer.games.registry import (
+    Column,
+    GameDescription,
+    GameParts,
+    Labels,
+    Measure,
+    Mode,
+    RuleOption,
+    WarmPart,
+)
 from analyzer.metrics import Metric
 
 LAST_SEAT = max(PLAYERS) - 1
@@ -110,5 +119,25 @@ DESCRIPTION = GameDescription(
         # margins: one percentage point of match wins, a hundredth of a stick per deal
         Measure("won", "higher", margin=0.01), Measure("sticks", "higher", margin=0.01),
         Measure("bonus_sticks", "higher"), Measure("tricks", "higher"),
+    ),
+    # the game's parts above the rules, by dotted path (imported when used)
+    parts=GameParts(
+        kernel="analyzer.engines.jass.kernel",
+        catalog="strategies.jass.catalog",
+        cli="analyzer.cli.jass_commands",
+        analysis="analyzer.analysis.jass",
+        learn="analyzer.learn.jass_decisions",
+        board="analyzer.board.jass",
+        viewer="reports.viewer:_jass_data",
+        python="cardlab.games.jass",
+        # sticks from the deal (docs/analyzing.md)
+        labels=Labels(0.1, 0.25, 0.5, "sticks", "sticks"),
+        warm=(WarmPart("jass", "analyzer.engines.jass.records:warm_studies"),
+              WarmPart("jass-trump", "analyzer.engines.jass.trump_value:warm_trump",
+                       after="jass"),
+              WarmPart("jass-search", after="jass")),
+        default_fields=("basic", "aim-low", "tuned", "learned"),
+        tables=(("trump", "analyzer.engines.jass.trump_value:counterfactual_table"),),
+        own=("analyzer.engines.jass", "strategies.jass", "analyzer.games.jass"),
     ),
 )

@@ -96,7 +96,7 @@ def test_values_agree_with_the_exact_expectation_on_an_enumerable_endgame():
     """Every ordered deal of the six unseen cards (one to seat 1, one more to seat 2, the
     rest out of play) is equally likely; basic rollouts draw nothing, so each move's exact
     value is the mean over the 30 deals, and analyze's intervals must hold it."""
-    from strategies.ass.pimc import _roll, rollout_strategy
+    from strategies.ass.pimc import play_out, rollout_strategy
 
     pos = _endgame()
     _, params = ass.pimc_params()
@@ -117,9 +117,9 @@ def test_values_agree_with_the_exact_expectation_on_an_enumerable_endgame():
             rview = np.zeros(VIEW_LEN, dtype=np.int64)
             gone = sum(np.uint64(c) << np.uint64(4 * k)
                        for k, c in enumerate(pos.view[PUB_GONE:PUB_GONE + 16]))
-            exact[m] += _roll(pos.view, world, 0, move, fam, pp, rview,
-                              np.zeros(1, np.uint64), np.zeros(16, np.uint64), gone,
-                              np.uint64(0)) / len(deals)
+            exact[m] += play_out(pos.view, world, 0, move, fam, pp, rview,
+                                 np.zeros(1, np.uint64), np.zeros(16, np.uint64), gone,
+                                 np.uint64(0)) / len(deals)
     result = ass.analyze(pos, 3000, 2)
     names = [ass.move_text(m, False, 0) for m in moves]
     assert len(set(exact)) > 1  # the moves differ: the check has teeth

@@ -19,10 +19,9 @@ from analyzer.games.ass.cards import (
     JOKER,
     PUB_GONE,
     PUB_KNOWN,
-    PUB_PLAYERS,
     PUB_ROUND,
-    PUB_SEAT,
     VIEW_LEN,
+    PublicView,
 )
 
 
@@ -173,7 +172,8 @@ def test_hand_notation_round_trips_from_records(records):
             want[PUB_ROUND] = 0  # a typed position does not count rounds
             want[PUB_KNOWN + pos.seat] = 0  # nor what the mover knows of itself
             assert np.array_equal(typed.view, want), (k, np.nonzero(typed.view != want))
-            assert typed.view[PUB_SEAT] == pos.seat and typed.view[PUB_PLAYERS] == 4
+            shown = PublicView(typed.view)
+            assert shown.seat == pos.seat and shown.players == 4
 
 
 @pytest.mark.parametrize("totals,chance", [("0,300,300,300", 1.0), ("300,0,300,300", 0.0)])

@@ -59,7 +59,8 @@ MAX_MOVES = 1024  # more than the most legal moves any hand can have (13*8*6 + 6
 VIEW = Layout("the view of Who's the Ass?")
 VIEW.piece("hand", HAND_SLOTS, "the decider's own hand: counts by kind")
 PUB_K = VIEW.piece("k", 1, "the round's set size k; 0 while the starter has not led yet")
-PUB_HIGH = VIEW.piece("high", 1, "highest value played in the round so far (0: none, the ass)")
+PUB_HIGH = VIEW.piece("high", 1,
+                      "highest value played in the round so far (0 before the lead, the ass 0)")
 PUB_ASS_ROUND = VIEW.piece("ass_round", 1, "1 when the ass was led this round")
 PUB_MAY_LEAD_ASS = VIEW.piece("may_lead_ass", 1,
                               "1 when the decider is the starter and may lead the ass (A-8)")

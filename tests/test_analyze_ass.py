@@ -19,10 +19,9 @@ from analyzer.games.ass.cards import (
     JOKER,
     PUB_GONE,
     PUB_KNOWN,
-    PUB_PLAYERS,
     PUB_ROUND,
-    PUB_SEAT,
     VIEW_LEN,
+    PublicView,
 )
 
 
@@ -96,7 +95,7 @@ def test_values_agree_with_the_exact_expectation_on_an_enumerable_endgame():
     """Every ordered deal of the six unseen cards (one to seat 1, one more to seat 2, the
     rest out of play) is equally likely; basic rollouts draw nothing, so each move's exact
     value is the mean over the 30 deals, and analyze's intervals must hold it."""
-    from strategies.ass.pimc import _roll, rollout_strategy
+    from strategies.ass.pimc import play_out, rollout_strategy
 
     pos = _endgame()
     _, params = ass.pimc_params()
@@ -117,9 +116,9 @@ def test_values_agree_with_the_exact_expectation_on_an_enumerable_endgame():
             rview = np.zeros(VIEW_LEN, dtype=np.int64)
             gone = sum(np.uint64(c) << np.uint64(4 * k)
                        for k, c in enumerate(pos.view[PUB_GONE:PUB_GONE + 16]))
-            exact[m] += _roll(pos.view, world, 0, move, fam, pp, rview,
-                              np.zeros(1, np.uint64), np.zeros(16, np.uint64), gone,
-                              np.uint64(0)) / len(deals)
+            exact[m] += play_out(pos.view, world, 0, move, fam, pp, rview,
+                                 np.zeros(1, np.uint64), np.zeros(16, np.uint64), gone,
+                                 np.uint64(0)) / len(deals)
     result = ass.analyze(pos, 3000, 2)
     names = [ass.move_text(m, False, 0) for m in moves]
     assert len(set(exact)) > 1  # the moves differ: the check has teeth
@@ -173,7 +172,8 @@ def test_hand_notation_round_trips_from_records(records):
             want[PUB_ROUND] = 0  # a typed position does not count rounds
             want[PUB_KNOWN + pos.seat] = 0  # nor what the mover knows of itself
             assert np.array_equal(typed.view, want), (k, np.nonzero(typed.view != want))
-            assert typed.view[PUB_SEAT] == pos.seat and typed.view[PUB_PLAYERS] == 4
+            shown = PublicView(typed.view)
+            assert shown.seat == pos.seat and shown.players == 4
 
 
 @pytest.mark.parametrize("totals,chance", [("0,300,300,300", 1.0), ("300,0,300,300", 0.0)])

@@ -14,7 +14,7 @@ from analyzer.analysis import jass
 from analyzer.engines.jass.records import trace_record
 from analyzer.engines.kernel import RunSpec
 from analyzer.games.jass.cards import card_name, mask_cards, parse_card
-from analyzer.games.jass.primitives import S_BAN, S_DEAL_NO
+from analyzer.games.jass.primitives import S_DEAL_NO, SearchState
 
 RULES = {"ruleset": "seed", "deal_cap": 200}
 
@@ -50,7 +50,8 @@ def test_no_peeking_the_same_knowledge_gives_the_same_analysis(matches):
                     a, b = owner[x], owner[y]
                     if me in (a, b) or a == b:
                         continue
-                    if not (int(pos.st[S_BAN + b]) >> x & 1 or int(pos.st[S_BAN + a]) >> y & 1):
+                    ban = SearchState(pos.st).ban
+                    if not (int(ban[b]) >> x & 1 or int(ban[a]) >> y & 1):
                         swap = (x, y, a, b)
                         break
                 if swap is None:
@@ -133,7 +134,7 @@ def test_values_agree_with_the_exact_expectation_at_the_end_of_a_deal():
         for c in set(range(36)) - set(_history(record["deals"][0])[:30]):
             if not pos.hand >> c & 1:
                 unseen |= 1 << c
-        if any(int(pos.st[S_BAN + s]) & unseen for s in range(3) if s != pos.seat):
+        if any(int(SearchState(pos.st).ban[s]) & unseen for s in range(3) if s != pos.seat):
             continue
         cards = jass.legal_cards(pos)
         sticks, points, count = _exact(pos, cards)

@@ -455,7 +455,7 @@ def test_policy_inference_the_true_deal_explains_the_record(rollout, field):
 def test_policy_inference_keeps_the_worlds_that_explain_the_record_best():
     """infer=policy's kept worlds have fewer mismatches than voids' worlds on the same view,
     and change pimc's moves in some positions (the knob does something)."""
-    from strategies.ass.pimc import _policy_worlds, rollout_strategy
+    from strategies.ass.pimc import policy_worlds, rollout_strategy
 
     name = "pimc:infer=policy"
     fam, pp = rollout_strategy(parse_strategy("ass", name).values[2])
@@ -470,8 +470,8 @@ def test_policy_inference_keeps_the_worlds_that_explain_the_record_best():
             rng = new_state()
             worlds = np.zeros(17 * 4, dtype=np.uint64)
             weights = np.zeros(16, np.int64)
-            _policy_worlds(view, rng, log, worlds, 16, 4, np.zeros(128, np.int64), fam, pp,
-                           np.zeros(VIEW_LEN, np.int64), 4, 0.5, weights)
+            policy_worlds(view, rng, log, worlds, 16, 4, np.zeros(128, np.int64), fam, pp,
+                          np.zeros(VIEW_LEN, np.int64), 4, 0.5, weights)
             # eps = 0.5: a kept world weighs half per mismatch beyond the fewest
             assert weights.max() == 1 << 20 and set(weights) <= {(1 << 20) >> d
                                                                  for d in range(21)} | {0}

@@ -5,7 +5,7 @@ play_game rebuilds them from the hands before and after."""
 import numpy as np
 
 from analyzer.engines.ass.engine import OK, TRACE_WIDTH, canonical_deck, deal, play_game
-from analyzer.games.ass.cards import DECK_SIZE, JOKER, PUB_GONE, PUB_TABLE, VIEW_LEN
+from analyzer.games.ass.cards import DECK_SIZE, JOKER, PUB_TABLE, VIEW_LEN, PublicView
 from analyzer.games.ass.rules import AssRules
 from analyzer.rng import new_state, seed_state
 from strategies.ass.catalog import BASIC, HEURISTIC
@@ -31,7 +31,7 @@ def test_play_game_leaves_the_cards_gone_and_an_empty_table_in_the_view():
         _, _, status = play_game(hands, starter, -1, n, families, params, view, rng, trace,
                                  False, taken, (True, None))
         assert status == OK
-        gone = view[PUB_GONE:PUB_GONE + JOKER + 1]
+        gone = PublicView(view).gone[: JOKER + 1]
         # every dealt card is in a hand or gone, and only played cards are gone
         assert (gone + hands.sum(axis=0)[: JOKER + 1] == dealt[: JOKER + 1]).all()
-        assert gone.sum() > 0 and (view[PUB_TABLE:PUB_TABLE + 16] == 0).all()
+        assert gone.sum() > 0 and (PublicView(view).table == 0).all()

@@ -19,8 +19,8 @@ from analyzer.games.ass.cards import (
     HAND_SLOTS,
     JOKER,
     PASS,
-    PUB_SIZES,
     VIEW_LEN,
+    PublicView,
     card_kind,
     decode,
 )
@@ -76,7 +76,7 @@ def test_A2_deal_follows_the_specified_shuffle_and_ass_insertion():
             hands, ass_seat, view = numba_deal(players, 11, index)
             assert (hands == expected).all()
             assert ass_seat == p % players
-            assert list(view[PUB_SIZES : PUB_SIZES + players]) == [PER_PLAYER[players]] * players
+            assert list(PublicView(view).sizes[:players]) == [PER_PLAYER[players]] * players
 
 
 def test_A2_per_player_table_and_ass_always_dealt():

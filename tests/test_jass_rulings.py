@@ -27,12 +27,10 @@ from analyzer.games.jass.cards import (
 from analyzer.games.jass.primitives import (
     S_FIXER,
     S_LEADER,
-    S_N,
-    S_NTRICKS,
     S_POS,
-    S_SWISS,
     S_TRUMP,
     ST_SIZE,
+    SearchState,
     legal_mask,
     mask_points,
 )
@@ -414,8 +412,8 @@ def test_J11_strategies_see_only_their_hand_and_the_public_record():
     view_a = ref._view(d, [0, 0, 0, 0], 0)
     d.hands[1], d.hands[2] = d.hands[2], d.hands[1]  # swap two hidden hands
     assert np.array_equal(view_a, ref._view(d, [0, 0, 0, 0], 0))
-    assert len(view_a) == ST_SIZE and view_a[S_N] == 4 and view_a[S_SWISS] == 0
-    assert view_a[S_NTRICKS] == 9
+    shown = SearchState(view_a)
+    assert len(view_a) == ST_SIZE and (shown.n, shown.swiss, shown.ntricks) == (4, 0, 9)
 
 
 def test_J9_sticks_in_words_name_ties_and_never_give_a_tied_stick():

@@ -46,6 +46,7 @@ from analyzer.games.ass.cards import (
     PUB_TOTALS,
     SCRATCH,
     VIEW_LEN,
+    PublicView,
     card_kind,
     decode,
     encode,
@@ -72,7 +73,7 @@ class Position:
 
     @property
     def seat(self) -> int:
-        return int(self.view[PUB_SEAT])
+        return PublicView(self.view).seat
 
 
 # --- notation -------------------------------------------------------------------------------
@@ -444,25 +445,22 @@ def legal_codes(pos: Position) -> list[int]:
 
 def describe(pos: Position) -> dict[str, Any]:
     """What the decider knows, for output (JSON-safe)."""
-    v = pos.view
-    n = int(v[PUB_PLAYERS])
-    ass_round = bool(v[PUB_ASS_ROUND])
-    starter, p = int(v[PUB_STARTER]), int(v[PUB_POS])
+    v = PublicView(pos.view)
+    n = v.players
     out: dict[str, Any] = {
-        "players": n, "seat": int(v[PUB_SEAT]), "hand": hand_names(v[:16]),
-        "sizes": [int(v[PUB_SIZES + s]) for s in range(n)],
-        "starter": starter, "position_in_round": p, "ass_round": ass_round,
-        "table": hand_names(v[PUB_TABLE: PUB_TABLE + 16]),
-        "gone": hand_names(v[PUB_GONE: PUB_GONE + 16]),
-        "may_lead_ass": bool(v[PUB_MAY_LEAD_ASS]),
-        "known": {str(s): _known_names(int(v[PUB_KNOWN + s])) for s in range(n)
-                  if v[PUB_KNOWN + s] and s != int(v[PUB_SEAT])},
+        "players": n, "seat": v.seat, "hand": hand_names(v.hand),
+        "sizes": [int(x) for x in v.sizes[:n]],
+        "starter": v.starter, "position_in_round": v.pos, "ass_round": bool(v.ass_round),
+        "table": hand_names(v.table), "gone": hand_names(v.gone),
+        "may_lead_ass": bool(v.may_lead_ass),
+        "known": {str(s): _known_names(int(v.known[s])) for s in range(n)
+                  if v.known[s] and s != v.seat},
     }
-    if p > 0:
-        out["k"], out["high"] = int(v[PUB_K]), int(v[PUB_HIGH])
-    if v[PUB_GAMES]:
-        out["game_of_match"] = f"{int(v[PUB_GAME]) + 1}/{int(v[PUB_GAMES])}"
-        out["totals"] = [int(v[PUB_TOTALS + s]) for s in range(n)]
+    if v.pos > 0:
+        out["k"], out["high"] = v.k, v.high
+    if v.games:
+        out["game_of_match"] = f"{v.game + 1}/{v.games}"
+        out["totals"] = [int(x) for x in v.totals[:n]]
     return out
 
 

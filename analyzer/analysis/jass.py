@@ -47,14 +47,12 @@ from analyzer.games.jass.primitives import (
     S_LED,
     S_N,
     S_NTRICKS,
-    S_POS,
     S_STICKS,
     S_SWISS,
-    S_TCARD,
     S_TIES,
-    S_TRICK,
     S_TRUMP,
     ST_SIZE,
+    SearchState,
 )
 from analyzer.numbers import NumberError, parse_int_list
 
@@ -329,27 +327,27 @@ def typed(players: int, hand: str, tricks: str | None, first: int, seat: int | N
 
 def describe(pos: Position) -> dict[str, Any]:
     """What the decider knows, for output (JSON-safe)."""
-    st = pos.st
-    n = int(st[S_N])
-    trump = int(st[S_TRUMP])
+    st = SearchState(pos.st)
+    n = st.n
+    trump = st.trump
     points = [sum(card_points(c, trump) for c in mask_cards(int(pos.taken[i])))
               for i in range(n)]
     out: dict[str, Any] = {
         "players": n, "seat": pos.seat, "hand": hand_names(pos.hand),
-        "trick": int(st[S_TRICK]), "leader": int(st[S_LEADER]),
-        "table": [card_name(int(st[S_TCARD + i])) for i in range(int(st[S_POS]))],
+        "trick": st.trick, "leader": st.leader,
+        "table": [card_name(int(c)) for c in st.tcard[: st.pos]],
         "trump": SUIT_LETTERS[trump] if trump >= 0 else None,
-        "fixer": int(st[S_FIXER]) if trump >= 0 else None,
-        "points": points, "ruleset": "swiss" if st[S_SWISS] else "seed",
+        "fixer": st.fixer if trump >= 0 else None,
+        "points": points, "ruleset": "swiss" if st.swiss else "seed",
         # J-5: no trump yet and none of the led suit in hand: the card played fixes trump
-        "fixes_trump": bool(trump < 0 and st[S_POS] > 0
-                            and not any(c // 9 == st[S_LED] for c in mask_cards(pos.hand))),
+        "fixes_trump": bool(trump < 0 and st.pos > 0
+                            and not any(c // 9 == st.led for c in mask_cards(pos.hand))),
         "played": [hand_names(int(pos.played[i])) for i in range(n)],
     }
-    if st[S_DEAL_NO] > 0:
-        out["sticks"] = [int(st[S_STICKS + i]) for i in range(n)]
+    if st.deal_no > 0:
+        out["sticks"] = [int(x) for x in st.sticks[:n]]
         out["ties"] = [f"{i}-{j}" for i in range(n) for j in range(i + 1, n)
-                       for _ in range(int(st[S_TIES + PAIR_SLOT[i, j]]))]
+                       for _ in range(int(st.ties[PAIR_SLOT[i, j]]))]
     return out
 
 

@@ -48,7 +48,9 @@ from analyzer.games.ass.moves import U0, pack_counts
 from analyzer.games.jass.primitives import S_N, ST_SIZE
 from analyzer.numba_compat import njit_runtime
 from analyzer.rng import next_u64
-from strategies.ass.pimc import _policy_worlds, _roll, rollout_strategy, sample_world
+from strategies.ass.pimc import play_out as _roll
+from strategies.ass.pimc import policy_worlds as _policy_worlds
+from strategies.ass.pimc import rollout_strategy, sample_world
 from strategies.ass.rollout import NO_BLOCK, START
 from strategies.ass.rollout import play_on as ass_play_on
 from strategies.jass.knobs import OBJ_DEAL, P_ROLLOUT

@@ -49,7 +49,7 @@ from analyzer.games.ass.cards import PUB_GONE, PUB_PLAYERS, PUB_TABLE, VIEW_LEN
 from analyzer.games.ass.moves import pack_counts
 from analyzer.games.jass.primitives import S_N, ST_SIZE
 from analyzer.numba_compat import njit_runtime
-from strategies.ass.pimc import _roll, rollout_strategy
+from strategies.ass.pimc import play_out, rollout_strategy
 from strategies.jass.knobs import P_ROLLOUT
 from strategies.jass.loop import rollout
 from strategies.jass.play import play_card
@@ -63,7 +63,7 @@ GAME_STRIDE = 1000  # stream index of a move: as annotate.GAME_STRIDE (the same 
 @njit(cache=True)
 def _ass_step_rollouts(view, move, rollout_code, world_hands, streams, w0, w1, out, rview,
                        cur, roll_rng):
-    """Worlds ``w0 .. w1-1``: the decider plays ``move`` (pimc's ``_roll``, as the analysis
+    """Worlds ``w0 .. w1-1``: the decider plays ``move`` (pimc's ``play_out``, as the analysis
     rolls it), everybody the rollout strategy to the end; ``out[w, s]`` = seat s's minus
     points at the end of the game in world w."""
     n = view[PUB_PLAYERS]
@@ -72,7 +72,7 @@ def _ass_step_rollouts(view, move, rollout_code, world_hands, streams, w0, w1, o
     table0 = pack_counts(view, PUB_TABLE)
     for w in range(w0, w1):
         roll_rng[0] = streams[w]
-        _roll(view, world_hands, w * n, move, fam, pp, rview, roll_rng, cur, gone, table0)
+        play_out(view, world_hands, w * n, move, fam, pp, rview, roll_rng, cur, gone, table0)
         for s in range(n):
             out[w, s] = score(cur[s])
 

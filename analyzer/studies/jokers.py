@@ -150,53 +150,20 @@ DEALT_BUCKETS = ("0", "1", "2+")  # jokers dealt to the policy's seat; "any": ev
 ALL_DEALS = "any"
 
 
-def _mix64(z: np.ndarray) -> np.ndarray:
-    """analyzer.rng's splitmix64 finaliser on a uint64 array (wrapping arithmetic)."""
-    from analyzer.rng import M1, M2, S27, S30, S31
-
-    z = (z ^ (z >> S30)) * M1
-    z = (z ^ (z >> S27)) * M2
-    return z ^ (z >> S31)
-
-
 def jokers_dealt(seed: int, indices: np.ndarray, players: int, per_player: int | None = None
                  ) -> np.ndarray:
-    """Jokers dealt to each seat of games (``seed``, ``indices``): int array (games, seats).
-
-    The deal of analyzer.engines.ass.reference.deal (A-2, A-3) on the random stream of
-    analyzer.rng, vectorised over games: the same Fisher-Yates shuffle, the ass inserted among
-    the first ASS_WINDOW cards, cards dealt round the table from seat 0."""
-    from analyzer.games.ass.cards import ASS, ASS_WINDOW, COPIES, JOKER, N_JOKERS, N_VALUES
+    """Jokers dealt to each seat of games (``seed``, ``indices``): int array (games, seats),
+    read from the engine's own deal of those games (engine.dealt_hands, A-2, A-3)."""
+    from analyzer.engines.ass.engine import canonical_deck, dealt_hands
+    from analyzer.games.ass.cards import JOKER
     from analyzer.games.ass.rules import AssRules
-    from analyzer.rng import GOLDEN, S32
 
     if per_player is None:
         per_player = AssRules.for_players(players).per_player
-    idx = np.asarray(indices, dtype=np.uint64)
-    count = idx.size
-    with np.errstate(over="ignore"):
-        start = _mix64(np.full(1, seed, dtype=np.uint64) + GOLDEN)
-        state = _mix64(_mix64(start + idx) + np.uint64(0))
-        base = np.repeat(np.arange(1, N_VALUES + 1, dtype=np.int64), COPIES)
-        deck = np.tile(np.concatenate([base, np.full(N_JOKERS, JOKER)]), (count, 1))
-        rows = np.arange(count)
-
-        def randbelow(n: int) -> np.ndarray:
-            nonlocal state
-            state = state + GOLDEN
-            return (((_mix64(state) >> S32) * np.uint64(n)) >> S32).astype(np.int64)
-
-        for i in range(deck.shape[1] - 1, 0, -1):
-            j = randbelow(i + 1)
-            top = deck[rows, i].copy()
-            deck[rows, i] = deck[rows, j]
-            deck[rows, j] = top
-        ass_at = randbelow(ASS_WINDOW)
-    q = np.arange(players * per_player)[None, :]
-    stack = deck[rows[:, None], q - (q > ass_at[:, None])]
-    stack[q == ass_at[:, None]] = ASS
-    jokers = (stack == JOKER).reshape(count, per_player, players)
-    return jokers.sum(axis=1).astype(np.int64)
+    idx = np.asarray(indices, dtype=np.int64).ravel()
+    hands = np.zeros((idx.size, players), dtype=np.uint64)
+    dealt_hands(seed, idx, players, per_player, canonical_deck(), hands)
+    return ((hands >> np.uint64(4 * JOKER)) & np.uint64(15)).astype(np.int64)
 
 
 def dealt_bucket(dealt: np.ndarray) -> np.ndarray:

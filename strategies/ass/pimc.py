@@ -439,9 +439,19 @@ def _mismatches(view, trace, world, at, plus, minus, sizes0, gone0, fam, pp, cur
 
 
 @njit(cache=True)
-def _roll(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
+def play_out(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
     """The decider plays ``move`` in ``world``, then everybody the rollout strategy to the
-    end; return the decider's minus points (``cur`` and ``rview`` are work space)."""
+    end; return the decider's minus points (``cur`` and ``rview`` are work space).
+
+    Public for the analysis (analyzer.analysis.kernels), which scores every move of a
+    position the way the search does. ``view``: the decider's view (cards.py); ``world``:
+    packed hands, seat s at ``world[at + s]``; ``move``: a legal move code of the decider;
+    ``fam``/``pp``: the rollout strategy's family id and parameters (:func:`rollout_strategy`);
+    ``rview``: a VIEW_LEN work view whose public state beyond the seats' hand sizes is set
+    up by the caller; ``rng``: the rollout's uint64[1] stream (advanced); ``cur``: uint64
+    work space of n or more (the hands at the end); ``gone``/``table0``: the packed cards
+    gone and on the table (as the view shows them). A rollout strategy that moves illegally
+    scores 1 << 20."""
     n = view[PUB_PLAYERS]
     me = view[PUB_SEAT]
     for s in range(n):
@@ -484,15 +494,22 @@ def _roll(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
 
 
 @njit(cache=True)
-def _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wview, oversample,
-                   eps, misses):
+def policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wview, oversample,
+                  eps, misses):
     """``infer=policy``: draw ``oversample * worlds`` worlds and keep in ``world_hands`` the
     ``worlds`` with the fewest mismatches against the move record (:func:`_mismatches`). A
     drawn world replaces the worst kept one only when it has strictly fewer, so of equals the
     earlier drawn stay. Draws from ``rng`` only through deal_world. Then ``misses[w]``
     becomes kept world w's weight in the search, in units of 1 / WEIGHT_ONE: ``eps`` to
     the power of its mismatches beyond the fewest of any kept world (so with eps = 1 they
-    all weigh alike)."""
+    all weigh alike).
+
+    Public for the analysis (analyzer.analysis.kernels), which samples the worlds the
+    search would weigh. ``trace``: the game's public move record (the engine's trace rows,
+    starters, moves and takers, A-11); ``world_hands``: uint64 of (worlds + 1) * n packed
+    hands (the last n a spare); ``pool``: int64 work space of 128; ``fam``/``pp``: the
+    rollout strategy whose moves the opponents are measured against; ``wview``: a VIEW_LEN
+    work view; ``misses``: int64[worlds], the weights on return."""
     plus = stack_int64(192)  # MAX_PLAYERS * HAND_SLOTS
     minus = stack_int64(192)
     sizes0 = stack_int64(16)
@@ -555,7 +572,7 @@ def _deal_worlds(family, params, view, rng, packed, trace, fam, pp, worlds, worl
     elif (family == PIMC and infer == INFER_POLICY and fam != RANDOM
           and trace.shape[0] > view[PUB_ROUND]):
         # random rollouts make every legal move as likely: nothing to infer from the record
-        _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, rview,
+        policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, rview,
                        min(max(int(params[SLOT_OVERSAMPLE]), 1), MAX_OVERSAMPLE),
                        min(max(params[SLOT_EPS], 0.0), 1.0), weights)
         for w in range(worlds):
@@ -609,7 +626,7 @@ def search_move(family, params, view, rng, packed, trace):
         total = 0
         for w in range(worlds):
             roll_rng[0] = streams[w]
-            total += weights[w] * _roll(view, world_hands, w * n, cands[i], fam, pp, rview,
+            total += weights[w] * play_out(view, world_hands, w * n, cands[i], fam, pp, rview,
                                         roll_rng, cur, gone, table0)
             if total >= best_total:  # cannot beat the best any more (ties go to the earlier)
                 break
@@ -651,7 +668,7 @@ def search_values(family, params, view, rng, trace, cands, m, totals, squares):
         squares[i] = 0.0
         for w in range(worlds):
             roll_rng[0] = streams[w]
-            x = float(_roll(view, world_hands, w * n, cands[i], fam, pp, rview, roll_rng, cur,
+            x = float(play_out(view, world_hands, w * n, cands[i], fam, pp, rview, roll_rng, cur,
                             gone, table0))
             wt = float(weights[w])
             totals[i] += wt * x

@@ -354,6 +354,23 @@ def start_stream(seed, index, stream, n, per_player, template, deck, packed, vie
     return deal_packed(rng, n, per_player, template, deck, packed, view)
 
 
+@njit(cache=True)
+def dealt_hands(seed, indices, n, per_player, template, out):
+    """The deals of the single games (``seed``, ``indices[i]``) as packed hands: ``out[i, s]``
+    (uint64[len(indices), n]) receives seat s's hand, dealt by :func:`start_game` as the
+    games themselves are (so a study that asks what a seat was dealt reads the engine's
+    deal, not one of its own)."""
+    deck = np.empty(DECK_SIZE, dtype=np.int64)
+    packed = np.empty(n, dtype=np.uint64)
+    view = np.zeros(VIEW_LEN, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    taken = np.zeros(n, dtype=np.uint64)
+    for i in range(indices.shape[0]):
+        start_game(seed, indices[i], n, per_player, template, deck, packed, view, rng, taken)
+        for s in range(n):
+            out[i, s] = packed[s]
+
+
 @njit(cache=True, inline="always")
 def _searches(families):
     """True when a seat plays a search family. The engine then plays in trace mode, so that

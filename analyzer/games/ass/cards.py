@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.layout import Layout, LayoutView
+
 ASS = 0
 JOKER = 14
 HAND_SLOTS = 16  # kinds 0..14 plus one padding slot
@@ -48,34 +50,57 @@ WIN_SHARE_UNIT = 27720
 PASS = -1
 
 # --- the view: what a strategy is given (one int64 array, VIEW_LEN long) ---
-# Slots 0..15 hold the decider's own hand (counts by kind), so ``view[kind]`` is the own count;
-# the public state follows; the tail is scratch space for legal-move lists.
-PUB_K = 16  # the round's set size k; 0 while the starter has not led yet
-PUB_HIGH = 17  # highest value played in the round so far (0 before the lead / the ass)
-PUB_ASS_ROUND = 18  # 1 when the ass was led this round
-PUB_MAY_LEAD_ASS = 19  # 1 when the decider is the starter and may lead the ass (A-8)
-PUB_SEAT = 20  # the deciding seat
-PUB_PLAYERS = 21  # number of players n
-PUB_POS = 22  # the decider's position in the round: 0 = starter (leading), 1..n-1 following
-PUB_STARTER = 23  # the round's starting seat
-PUB_HIGH_SEAT = 24  # the seat that played the highest value so far this round
-PUB_ROUND = 25  # number of the round, 0 first
-PUB_GAME = 26  # in a match (A-12): the game's number, 0 first; 0 in a single game
-PUB_GAMES = 27  # in a match: the number of games K; 0 in a single game (not a match)
-PUB_GONE = 32  # 16 counts by kind: cards that have left the game (played in normal rounds)
-PUB_TABLE = 48  # 16 counts by kind: cards played so far in the current round
-PUB_SIZES = 64  # 16 entries: hand size of every seat (seats 0..n-1)
-PUB_TOTALS = 80  # 16 entries: in a match, the running total of minus points of the player in
-# each seat (seats 0..n-1) before this game (A-12, public on the score sheet); 0 in a single game
-PUB_KNOWN = 96  # 16 entries: per seat (0..n-1), the cards the public record shows it holds, as
-# a packed hand (moves.py; the int64 holds the uint64's bits, always below 2**60). A lower bound
-# (A-11: played cards and who played them are public): the ass is with the first round's
-# starter at the deal (A-8; it is always dealt, A-2) and moves only by being led and taken
-# (A-7); a seat that takes an ass round's cards is known to hold them; each card a seat plays
-# lowers its known count of that kind, never below 0 (it may have played another copy).
-SCRATCH = 112  # legal-move lists are written from here on
+# Declared once, piece by piece (analyzer.layout): each offset below is the sum of the sizes
+# before it, a plain int the kernels import (numba freezes it into the compiled code), and
+# :class:`PublicView` reads the same pieces by name in plain Python. The decider's own hand
+# comes first, so ``view[kind]`` is the own count; the public state follows; the tail is
+# scratch space for legal-move lists.
 MAX_MOVES = 1024  # more than the most legal moves any hand can have (13*8*6 + 6)
-VIEW_LEN = SCRATCH + MAX_MOVES
+VIEW = Layout("the view of Who's the Ass?")
+VIEW.piece("hand", HAND_SLOTS, "the decider's own hand: counts by kind")
+PUB_K = VIEW.piece("k", 1, "the round's set size k; 0 while the starter has not led yet")
+PUB_HIGH = VIEW.piece("high", 1,
+                      "highest value played in the round so far (0 before the lead, the ass 0)")
+PUB_ASS_ROUND = VIEW.piece("ass_round", 1, "1 when the ass was led this round")
+PUB_MAY_LEAD_ASS = VIEW.piece("may_lead_ass", 1,
+                              "1 when the decider is the starter and may lead the ass (A-8)")
+PUB_SEAT = VIEW.piece("seat", 1, "the deciding seat")
+PUB_PLAYERS = VIEW.piece("players", 1, "number of players n")
+PUB_POS = VIEW.piece("pos", 1, "the decider's position in the round: 0 = starter (leading)")
+PUB_STARTER = VIEW.piece("starter", 1, "the round's starting seat")
+PUB_HIGH_SEAT = VIEW.piece("high_seat", 1, "the seat that played the highest value so far")
+PUB_ROUND = VIEW.piece("round", 1, "number of the round, 0 first")
+PUB_GAME = VIEW.piece("game", 1, "in a match (A-12): the game's number, 0 first; else 0")
+PUB_GAMES = VIEW.piece("games", 1, "in a match: the number of games K; 0 in a single game")
+VIEW.piece("unused", 4, "free slots, always 0")
+PUB_GONE = VIEW.piece("gone", 16, "counts by kind: cards that have left the game")
+PUB_TABLE = VIEW.piece("table", 16, "counts by kind: cards played so far in the current round")
+PUB_SIZES = VIEW.piece("sizes", 16, "per seat 0..n-1: its hand size")
+# In a match, the running total of minus points of the player in each seat before this game
+# (A-12, public on the score sheet); 0 in a single game.
+PUB_TOTALS = VIEW.piece("totals", 16, "per seat: the player's minus points before this game")
+# Per seat, the cards the public record shows it holds, as a packed hand (moves.py; the int64
+# holds the uint64's bits, always below 2**60). A lower bound (A-11: played cards and who
+# played them are public): the ass is with the first round's starter at the deal (A-8; it is
+# always dealt, A-2) and moves only by being led and taken (A-7); a seat that takes an ass
+# round's cards is known to hold them; each card a seat plays lowers its known count of that
+# kind, never below 0 (it may have played another copy).
+PUB_KNOWN = VIEW.piece("known", 16, "per seat: the cards the public record shows it holds")
+SCRATCH = VIEW.piece("scratch", MAX_MOVES, "work space: legal-move lists are written here")
+VIEW_LEN = VIEW.size
+
+
+class PublicView(LayoutView, layout=VIEW):
+    """The view by name, for plain Python: ``PublicView(view).sizes``, ``.table``, ``.seat``
+    (an int for one slot, an int64 array view of the array for more), ``as_dict()`` and
+    ``describe()``. Reads the array it is given; the kernels index it at the PUB_* offsets."""
+
+    hidden = ("unused", "scratch")
+    per_seat = ("sizes", "totals", "known")
+
+    def seats(self) -> int:
+        return self.players
+
 
 CARD_NAMES = ("A",) + tuple(str(v) for v in range(1, 14)) + ("J",)
 _KIND_BY_NAME = {name: kind for kind, name in enumerate(CARD_NAMES)}

@@ -42,44 +42,61 @@ from analyzer.games.jass.cards import (
     TRUMP_STRENGTH_R,
     UNDER_BIT,
 )
+from analyzer.layout import Layout, LayoutView
 from analyzer.numba_compat import njit_no_runtime
 
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 
-# --- offsets into the public state array ``st`` -------------------------------------------------
-S_N = 0  # players
-S_SWISS = 1  # 1 under the swiss J-6 variant
-S_TRUMP = 2  # trump suit, -1 while none is fixed
-S_FIXER = 3  # seat that fixed trump, -1
-S_LEADER = 4  # seat that led the current trick
-S_POS = 5  # cards played in the current trick so far
-S_TRICK = 6  # tricks completed in this deal
-S_LED = 7  # suit led in the current trick, -1 while empty
-S_BEST_SEAT = 8  # seat currently winning the trick
-S_BEST_CARD = 9  # card currently winning the trick
-S_HIGH_TRUMP = 10  # trump strength of the highest trump in the trick, -1 none
-S_LAST_WINNER = 11  # winner of the last trick once the deal is over, else -1
-S_DEALER = 12
-S_DEAL_NO = 13  # deal number within the match (1-based), 0 for a single deal
-S_FIRST = 14  # first player of the deal (the seat after the dealer)
-S_NTRICKS = 15  # tricks in a deal: 9 or 12
-S_TCARD = 16  # 4 slots: cards of the current trick in playing order
-S_TSEAT = 20  # 4 slots: seats that played them
-S_VOID = 24  # 4 slots: per seat, bit s set once the seat showed out of suit s
-S_STICKS = 28  # 4 slots: stick totals before this deal (J-11: the scores are public)
-S_WON = 32  # 4 slots: tricks won in this deal
-# 4 slots: per seat, the cards its play so far proves it does not hold (a uint64 mask stored as
-# int64; see :func:`ban_mask`): every inference J-5/J-6 allow, exactly. A hand is consistent
-# with the public record if and only if it holds none of its seat's banned cards.
-S_BAN = 36
-S_TIES = 40  # 6 slots: remembered ties (J-9) per pair of seats, at cards.PAIR_SLOT[i, j]
-# 36 slots: every card of the deal so far in playing order (J-11: each card and who played it
-# is public; the seat follows from the order, as the deal's first player leads and each trick's
+# --- the public state array ``st`` ---------------------------------------------------------------
+# Declared once, piece by piece (analyzer.layout): each offset S_* is the sum of the sizes
+# before it, a plain int the kernels import (numba freezes it into the compiled code), and
+# :class:`SearchState` reads the same pieces by name in plain Python.
+ST = Layout("the public state of a Jass deal")
+S_N = ST.piece("n", 1, "players")
+S_SWISS = ST.piece("swiss", 1, "1 under the swiss J-6 variant")
+S_TRUMP = ST.piece("trump", 1, "trump suit, -1 while none is fixed")
+S_FIXER = ST.piece("fixer", 1, "seat that fixed trump, -1")
+S_LEADER = ST.piece("leader", 1, "seat that led the current trick")
+S_POS = ST.piece("pos", 1, "cards played in the current trick so far")
+S_TRICK = ST.piece("trick", 1, "tricks completed in this deal")
+S_LED = ST.piece("led", 1, "suit led in the current trick, -1 while empty")
+S_BEST_SEAT = ST.piece("best_seat", 1, "seat currently winning the trick")
+S_BEST_CARD = ST.piece("best_card", 1, "card currently winning the trick")
+S_HIGH_TRUMP = ST.piece("high_trump", 1,
+                        "trump strength of the highest trump in the trick, -1 none")
+S_LAST_WINNER = ST.piece("last_winner", 1, "winner of the last trick once the deal is over, -1")
+S_DEALER = ST.piece("dealer", 1, "the dealer's seat")
+S_DEAL_NO = ST.piece("deal_no", 1, "deal number within the match (1-based), 0 for a single deal")
+S_FIRST = ST.piece("first", 1, "first player of the deal (the seat after the dealer)")
+S_NTRICKS = ST.piece("ntricks", 1, "tricks in a deal: 9 or 12")
+S_TCARD = ST.piece("tcard", 4, "cards of the current trick in playing order")
+S_TSEAT = ST.piece("tseat", 4, "seats that played them")
+S_VOID = ST.piece("void", 4, "per seat, bit s set once the seat showed out of suit s")
+S_STICKS = ST.piece("sticks", 4, "per seat: stick totals before this deal (J-11: public)")
+S_WON = ST.piece("won", 4, "per seat: tricks won in this deal")
+# Per seat, the cards its play so far proves it does not hold (a uint64 mask stored as int64;
+# see :func:`ban_mask`): every inference J-5/J-6 allow, exactly. A hand is consistent with the
+# public record if and only if it holds none of its seat's banned cards.
+S_BAN = ST.piece("ban", 4, "per seat: the cards its play proves it does not hold (a mask)")
+S_TIES = ST.piece("ties", 6, "remembered ties (J-9) per pair of seats, at cards.PAIR_SLOT[i, j]")
+# Every card of the deal so far in playing order (J-11: each card and who played it is
+# public; the seat follows from the order, as the deal's first player leads and each trick's
 # winner leads the next). Slot ``trick * players + position``; the cards played so far are
 # the popcount of ``played``. The search's infer=policy replays the deal from it.
-S_HIST = 46
-ST_SIZE = 82
+S_HIST = ST.piece("hist", 36, "every card of the deal so far in playing order")
+ST_SIZE = ST.size
+
+
+class SearchState(LayoutView, layout=ST):
+    """``st`` by name, for plain Python: ``SearchState(st).trump``, ``.tcard``, ``.sticks``
+    (an int for one slot, an int64 array view of the array for more), ``as_dict()`` and
+    ``describe()``. Reads the array it is given; the kernels index it at the S_* offsets."""
+
+    per_seat = ("void", "sticks", "won", "ban")
+
+    def seats(self) -> int:
+        return self.n
 
 
 @njit(cache=True, inline="always")

@@ -41,6 +41,7 @@ from reports.claims import (
 from reports.figures import compare_unit
 from reports.names import policy_label, rule_label, rule_phrase
 from reports.reproduce import study_command
+from reports.studies import part as report_part
 
 
 @dataclass(frozen=True)
@@ -1008,28 +1009,22 @@ def ladder_finding(result: StudyResult) -> Finding:
                    tuple(claims))
 
 
-FINDINGS = {"seats": seats_finding, "jokers": jokers_finding, "trump": trump_finding,
-            "compare": compare_finding, "ladder": ladder_finding}
-
-
 def question(study: str) -> str:
     """The question ``study`` answers for players (the study registry)."""
     return studies.get(study).question
 
 
-REPLICATED_FINDINGS = {"jokers"}  # findings that say whether their headline replicated
-
-
 def key_finding(result: StudyResult, replica: Iterable[StudyResult] | None = None
                 ) -> Finding | None:
     """The study's one-line answer, or None for a study without one. ``replica``: the
-    studies of the same suite at another seed (cardlab study replicate); a finding of
-    REPLICATED_FINDINGS then says whether its headline replicated in the same study there."""
-    make = FINDINGS.get(result.study)
+    studies of the same suite at another seed (cardlab study replicate); a finding whose
+    report module says ``REPLICATES`` then says whether its headline replicated in the same
+    study there."""
+    make = report_part(result.study, "finding")
     if not make:
         return None
     twin = next((r for r in replica or () if r.study == result.study), None)
-    if twin is not None and result.study in REPLICATED_FINDINGS:
+    if twin is not None and report_part(result.study, "REPLICATES"):
         return make(result, twin)
     return make(result)
 
@@ -1080,7 +1075,7 @@ def vetted_study(result: StudyResult) -> tuple[list[Claim], list[str], list[Aler
 
 
 # ------------------------------------------------------------------------------ alerts
-def _pair_alerts(study: str, pairs: pd.DataFrame, count_option: str = "--games") -> list[Alert]:
+def pair_alerts(study: str, pairs: pd.DataFrame, count_option: str = "--games") -> list[Alert]:
     out = []
     if "variance_reduction" not in pairs:
         return out
@@ -1118,32 +1113,7 @@ def study_alerts(result: StudyResult) -> list[Alert]:
             "This study's manifest carries no checksum (written by an older cardlab, or the "
             "checksum was removed): an edit of its fields cannot be detected. Run the study "
             "again to be sure of its settings.")))
-    if result.study == "seats":
-        t = result.table("seats")
-        missed = int((~t["exact_inside"].astype(bool)).sum())
-        expected = 0.05 * len(t)
-        if missed > expected + 3 * math.sqrt(expected) + 1:
-            out.append(Alert("seats", (
-                f"Correctness check: the simulated chance to be dealt the ass missed its exact "
-                f"value for {missed} of {len(t)} seats, more than the about {expected:.0f} "
-                "chance allows. See the appendix.")))
-    if result.study == "jokers":
-        out += _pair_alerts("jokers", result.table("differences"))
-    if result.study == "compare":
-        mode = result.manifest.get("mode") or "games"
-        out += _pair_alerts("compare", result.table("pairs"), f"--{mode}")
-        budget = result.manifest.get("games")
-        rank = result.table("ranking")
-        if budget and len(rank) and int(rank["deals"].max()) < int(budget):
-            out.append(Alert("compare", (
-                f"--until-sure stopped after {count(rank['deals'].max())} of a budget of "
-                f"{count(budget)} per player count; the tables show the "
-                f"{count(rank['deals'].max())} played.")))
-    if result.study == "trump":
-        rules = result.table("rules")
-        few = rules[rules["decisions"] < 100]
-        if len(few):
-            out.append(Alert("trump", (
-                f"{len(few)} rows of the trump table rest on fewer than 100 trump choices; "
-                "their intervals are wide.")))
+    own = report_part(result.study, "alerts")  # the study's own (reports/studies/<study>.py)
+    if own is not None:
+        out += own(result)
     return out

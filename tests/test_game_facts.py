@@ -17,8 +17,8 @@ ALLOWED = {
     "analyzer/cli/jass_commands.py": (1, "the command-line module of Plus-Minus Jass"),
     "analyzer/cli/run_commands.py": (7, "`simulate ass` and `simulate jass` are two commands "
                                         "with options of their own (matches, rule sets)"),
-    "analyzer/cli/ladder_commands.py": (1, "the default --game of study best-response"),
-    "analyzer/studies/registry.py": (3, "the study registry: which game each study plays"),
+    "analyzer/studies/registry.py": (4, "the study registry: which game each study plays, "
+                                     "and the default --game of study best-response"),
     "analyzer/studies/suite.py": (28, "the demo's own choices: which game each part warms "
                                       "and which games the suite's studies play"),
     "analyzer/studies/fields.py": (2, "the fields study asks one question per game: joker "

@@ -276,7 +276,7 @@ def test_no_figure_text_is_smaller_than_the_minimum(tmp_path):
 def test_the_ladder_shows_its_pairs_as_a_table_not_a_heatmap(tmp_path):
     from analyzer.runner.synthetic import SyntheticAssBackend
     from analyzer.studies.ladder import run_ladder
-    from reports.ladder import ladder_figures, ladder_views
+    from reports.studies.ladder import ladder_figures, ladder_views
 
     result = run_ladder(SyntheticAssBackend(), "ass", ["basic", "careful", "random"],
                         players=[4], games=120)

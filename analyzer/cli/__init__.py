@@ -16,6 +16,7 @@ from analyzer.cli.app import app, run_app
 from analyzer.cli.console import plain_help_types
 from analyzer.cli.options import strict_numbers
 
+study_commands.declare_the_rest()  # every registered study has its command
 plain_help_types()
 strict_numbers(app)  # every numeric option reads its value with analyzer.numbers
 

@@ -1,4 +1,4 @@
-"""The ladder study in the report: ratings with rank intervals; every pair as a table.
+"""The ladder study's report parts: ratings with rank intervals; every pair as a table.
 
 The pairwise differences were once a heatmap with two numbers in each of up to 13 x 13 cells:
 about 5 pixels tall as the page shows it. They read better as the sortable table "Every pair"
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from analyzer.games.registry import title as game_title
@@ -16,7 +15,7 @@ from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
 from reports import facts
 from reports.figures import BLUE, FigureInfo, _grid, _save
-from reports.findings import margin_text
+from reports.findings import ladder_finding, margin_text
 from reports.tables import TableView, interval_cell
 
 
@@ -125,54 +124,6 @@ def pct_margin(margin: float, rate: bool) -> str:
     return f"{margin * 100:g} points" if rate else f"{margin:g}"
 
 
-def fields_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
-    """Holding minus using jokers by player count, one line per field, with 95% intervals."""
-    cells = result.table("cells")
-    fig, axes = _grid(1, width=5.6, height=3.6)
-    ax = axes[0]
-    for i, (name, part) in enumerate(cells.groupby("field", sort=False)):
-        x = part["players"].to_numpy() + (i - 1.5) * 0.08
-        ax.errorbar(x, part["difference"], yerr=part["half"], fmt="o-", capsize=3, label=name)
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("players", fontsize=8)
-    ax.set_ylabel("hold minus as-needed (minus points)", fontsize=8)
-    ax.legend(title="field", fontsize=7)
-    fig.suptitle("Who's the Ass?: holding jokers against using them, by field (95% CI)",
-                 fontsize=10)
-    return [FigureInfo(_save(fig, folder, "fields_jokers.png"), "Holding jokers, by field",
-                       "Minus points per game of the field's strategy with jokers=keep minus "
-                       "the same with jokers=as-needed, one seat against the field, on the "
-                       "same deals (above 0: holding costs).")]
-
-
-def best_response_figures(result: StudyResult, folder: Path) -> list[FigureInfo]:
-    """Per game: the best-response gain against each field with its 95% interval."""
-    gains = result.table("gains")
-    games = list(dict.fromkeys(gains["game"])) if "game" in gains else [""]
-    fig, axes = _grid(len(games), width=4.8, height=0.9 + 0.45 * max(
-        len(gains[gains["game"] == g]) if g else len(gains) for g in games))
-    by_game = result.manifest.get("by_game", {})
-    for ax, g in zip(axes, games, strict=True):
-        part = gains[gains["game"] == g] if g else gains
-        info = {**result.manifest, **by_game.get(g, {})}
-        metric = metric_words(str(info.get("metric", "value")))
-        verb = "saved" if facts.better(info, g or None) == "lower" else "gained"
-        labels = [f"{f} ({int(n)} players)" + (" = own best response" if same else "")
-                  for f, n, same in zip(part["field"], part["players"], part["identical"],
-                                        strict=True)]
-        y = np.arange(len(part))[::-1]
-        ax.errorbar(part["gain"], y, xerr=part["half"], fmt="o", color=BLUE, ecolor="black",
-                    capsize=3)
-        ax.axvline(0, color="grey", lw=0.8)
-        ax.set_yticks(y, labels, fontsize=7)
-        ax.set_title(game_title(str(g or info.get("game"))), fontsize=9)
-        ax.set_xlabel(f"{metric} {verb} by one seat (95% CI)", fontsize=8)
-    fig.suptitle("Best response: what one seat gains by playing differently, per field",
-                 fontsize=10)
-    return [FigureInfo(_save(fig, folder, "best_response_gains.png"),
-                       "The best-response gain, per field",
-                       "For each field (its strategy in every other seat), how much one seat "
-                       "gains by playing the strategy tuned against that table instead of the "
-                       "field's own, measured on held-out deals with each in every seat; "
-                       "95% intervals. A lower bound on how exploitable the table is.",
-                       wide=len(games) > 1)]
+figures = ladder_figures
+views = ladder_views
+finding = ladder_finding

@@ -10,12 +10,16 @@ from pathlib import Path
 
 import pandas as pd
 
+from analyzer.games.registry import get as game_description
 from analyzer.games.registry import title as game_title
+from analyzer.numbers import interval
 from analyzer.studies.results import StudyResult
 from analyzer.text import is_rate, metric_words
 from reports import facts
+from reports.claims import Claim, make_cell, probe
 from reports.figures import BLUE, FigureInfo, _grid, _save
-from reports.findings import ladder_finding, margin_text
+from reports.findings import Finding, question
+from reports.reproduce import study_command
 from reports.tables import TableView, interval_cell
 
 
@@ -122,6 +126,129 @@ def ladder_views(result: StudyResult) -> list[TableView]:
 def pct_margin(margin: float, rate: bool) -> str:
     """A ladder margin as the tables print differences: points for a rate."""
     return f"{margin * 100:g} points" if rate else f"{margin:g}"
+
+
+
+
+def _left_out(manifest: dict, games: list) -> list[str]:
+    """The registered strategies the ladder did not rate (tagged slow or not a player)."""
+    from strategies.registry import catalog
+
+    by_game = manifest.get("by_game") or {}
+    out = []
+    for g in games:
+        rated = set((by_game.get(g) or {}).get("strategies") or manifest.get("strategies") or [])
+        try:
+            book = catalog(str(g), with_files=False)
+        except Exception:  # an unknown game in an old manifest: nothing to say
+            continue
+        out += [f"{name} ({game_title(str(g))})" for name, spec in book.items()
+                if name not in rated and set(spec.tags) & {"slow", "not-a-player"}]
+    return out
+
+
+def margin_text(manifest: dict, game: str) -> str:
+    """The ladder's margin for ``game`` in words ('' when 0 or not recorded)."""
+    from analyzer.studies.ladder import margin_words
+
+    m = (manifest.get("by_game") or {}).get(game) or manifest
+    margin, metric = m.get("margin"), m.get("metric")
+    if not margin or not metric:
+        return ""
+    try:
+        unit = game_description(str(game)).mode(str(m.get("mode") or "")).unit
+    except Exception:  # an unknown game or mode in an old manifest: the bare unit word
+        unit = "deal"
+    return margin_words(float(margin), str(metric), unit)
+
+
+def ladder_finding(result: StudyResult) -> Finding:
+    """The first group of each game's ladder at each player count, one claim per cell; which
+    strategies entered on a share of the deals (tagged slow), and which were not rated."""
+    ratings = result.table("ratings")
+    m = result.manifest
+    games = list(dict.fromkeys(ratings["game"])) if "game" in ratings else [""]
+    command = study_command(result) or ""
+    verdicts, claims = [], []
+    for g in games:
+        whole = ratings[ratings["game"] == g] if g else ratings
+        title = game_title(str(g)) if g else "the game"
+        for n in sorted(whole["players"].unique()):
+            part = whole[whole["players"] == n].sort_values("rank")
+            top = part[part["tier"] == part["tier"].min()]
+            names = [str(x) for x in top["strategy"]]
+            reader = probe(str(g), "ladder", "top-group", "ratings")
+            field_ = ",".join(str(x) for x in part["strategy"])
+            cells = tuple(make_cell(reader, result, int(n), name, "rating", field_=field_)
+                          for name in names)
+            named = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            verdicts.append(f"{title}, {int(n)} players: {named}"
+                            + (" (the strongest is one of them)" if len(names) > 1 else ""))
+            pct = is_rate(str(((m.get("by_game") or {}).get(g) or m).get("metric", "")))
+            ratings_words = "; ".join(
+                f"{c.choice} {interval(c.value, (c.high - c.low) / 2, signed=True, percent=pct)}"
+                for c in cells)
+            beyond = margin_text(m, g)
+            beyond = f" more than {beyond}" if beyond else ""
+            ahead = (f"each of them clearly{beyond} ahead of every strategy outside the group"
+                     if len(names) > 1 else f"clearly{beyond} ahead of every other")
+            sentence = (f"At {int(n)} players of {title}, on mixed tables of the same deals "
+                        f"with every strategy in every seat and the seating drawn afresh for "
+                        f"every few deals, the first group of the {len(part)} rated strategies "
+                        f"({', '.join(part['strategy'])}) is {named}, {ahead} (rating against "
+                        f"the average table: {ratings_words}).")
+            claims.append(Claim(f"ladder-{g}-{int(n)}", question("ladder"), sentence, str(g),
+                                "ladder", command, "top-group", "ratings", cells))
+            slow = ([str(x) for x in part.loc[part["entrant"].astype(bool), "strategy"]]
+                    if "entrant" in part else [])
+            if slow and set(names) <= set(slow):  # the best without the slow search as well
+                rest = part[~part["strategy"].isin(slow)]
+                first = [str(x) for x in rest.loc[rest["tier"] == rest["tier"].min(),
+                                                  "strategy"]]
+                reader = probe(str(g), "ladder", "top-group", "ratings",
+                               extra={"exclude": slow})
+                fast = tuple(make_cell(reader, result, int(n), name, "rating", field_=field_)
+                             for name in first)
+                words = "; ".join(
+                    c.choice + " " + interval(c.value, (c.high - c.low) / 2, signed=True,
+                                              percent=pct) for c in fast)
+                listed = (first[0] if len(first) == 1 else
+                          ", ".join(first[:-1]) + " and " + first[-1])
+                verdicts[-1] += f", then {listed}"
+                claims.append(Claim(
+                    f"ladder-{g}-{int(n)}-without-slow", question("ladder"),
+                    f"Without {' and '.join(slow)} (a search, tagged slow), the first group "
+                    f"at {int(n)} players of {title} is {listed} ({words}).", str(g), "ladder",
+                    command, "top-group", "ratings", fast, extra={"exclude": slow}))
+    margins = [f"{margin_text(m, g)} in {game_title(str(g)) if g else 'the game'}"
+               for g in games if margin_text(m, g)]
+    detail = " ".join(c.sentence for c in claims) + (
+        " Groups are cut only where every strategy above is clearly "
+        + (f"more than the margin ({'; '.join(margins)}) ahead of" if margins else
+           "separated from")
+        + " every one below (Holm's correction over all pairs); intervals are taken over the "
+        "seatings.")
+    entrants = list(dict.fromkeys(m.get("entrants") or []))
+    if entrants:
+        detail += (f" {' and '.join(entrants)} (tagged slow) played 1/{m.get('slow_share')} of "
+                   "the budget, taking every seat at tables of the others, and is rated on the "
+                   "same scale.")
+    if "left_out" in m:
+        by_reason: dict[tuple[str, str], list[str]] = {}
+        for x in m["left_out"]:
+            by_reason.setdefault((x["strategy"], x["reason"]), []).append(
+                game_title(str(x.get("game") or m.get("game"))))
+        left = [f"{name} ({' and '.join(dict.fromkeys(where))}): {reason}"
+                for (name, reason), where in by_reason.items()]
+        if left:
+            detail += f" Not rated: {'; '.join(left)}."
+    else:  # a manifest from before the ladder recorded what it left out
+        left = _left_out(m, games)
+        if left:
+            detail += (f" Not rated (tagged slow or not a player): "
+                       f"{', '.join(map(str, left))}.")
+    return Finding("ladder", question("ladder"), "; ".join(verdicts) + ".", detail,
+                   tuple(claims))
 
 
 figures = ladder_figures

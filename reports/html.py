@@ -401,7 +401,7 @@ def _finding_body(f: Finding) -> str:
 
 def _decision_html(f: Finding) -> str:
     """The trump decision table of the first screen ("" without trump claims)."""
-    from reports.findings import trump_decision_table
+    from reports.studies.trump import trump_decision_table
 
     df = trump_decision_table(f.claims)
     if df.empty:

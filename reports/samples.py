@@ -201,10 +201,10 @@ def trump_drawing(sample) -> SampleGame:
                       viewer_page("trump", index))
 
 
-DRAWINGS = {"jokers": jokers_drawing, "trump": trump_drawing}
-
-
 def draw_sample(sample) -> SampleGame | None:
-    """The drawing of a sample (an ``analyzer.studies.samples.Sample``), or None."""
-    draw = DRAWINGS.get(sample.study) if sample is not None else None
+    """The drawing of a sample (an ``analyzer.studies.samples.Sample``), or None: the
+    ``drawing`` of its study's report module (reports/studies/<study>.py)."""
+    from reports.studies import part
+
+    draw = part(sample.study, "drawing") if sample is not None else None
     return draw(sample) if draw else None

@@ -64,9 +64,10 @@ def test_a_toy_game_registered_through_the_checklist_is_found_everywhere(monkeyp
 
 def test_a_toy_study_registered_through_the_checklist_reaches_the_report(monkeypatch,
                                                                         tmp_path):
-    toy = studies.StudyDescription(
-        "coin", "ass", "Does the coin land heads?",
-        reproduce=lambda m: ["study", "coin", "--seed", str(m["seed"])])
+    from analyzer.studies.params import seed
+
+    toy = studies.StudyDescription("coin", "ass", "Does the coin land heads?",
+                                   params=(seed(),))
     monkeypatch.setitem(studies._STUDIES, "coin", toy)  # step 1
     table = pd.DataFrame({"side": ["heads", "tails"], "share": [0.5, 0.5]})
     result = StudyResult("coin", {"coin": table}, base_manifest("coin", seed=7),

@@ -13,7 +13,7 @@ from analyzer.rng import PyRng
 from analyzer.runner.synthetic import SyntheticAssBackend
 from analyzer.studies.jokers import habits_of, habits_rows, jokers_dealt, run_jokers
 from reports.claims import check
-from reports.findings import jokers_finding
+from reports.studies.jokers import jokers_finding
 
 EFFECTS = {"joker-hoarder": 3.0, "joker-hoarder:ass_jokers=throw": 1.0, "heuristic": 0.0}
 

@@ -18,7 +18,7 @@ from analyzer.studies.ladder import (
 )
 from analyzer.studies.ladder_coverage import coverage
 from reports.claims import check
-from reports.findings import ladder_finding
+from reports.studies.ladder import ladder_finding
 
 EFFECTS = {"s1": -3.0, "s2": -1.0, "s3": 0.0, "s4": 0.0, "s5": 2.0}
 CENTRE = float(np.mean(list(EFFECTS.values())))

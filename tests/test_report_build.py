@@ -276,7 +276,7 @@ def test_no_figure_text_is_smaller_than_the_minimum(tmp_path):
 def test_the_ladder_shows_its_pairs_as_a_table_not_a_heatmap(tmp_path):
     from analyzer.runner.synthetic import SyntheticAssBackend
     from analyzer.studies.ladder import run_ladder
-    from reports.ladder import ladder_figures, ladder_views
+    from reports.studies.ladder import ladder_figures, ladder_views
 
     result = run_ladder(SyntheticAssBackend(), "ass", ["basic", "careful", "random"],
                         players=[4], games=120)
@@ -284,3 +284,15 @@ def test_the_ladder_shows_its_pairs_as_a_table_not_a_heatmap(tmp_path):
     assert files and not any("pairs" in f for f in files)
     titles = [v.title for v in ladder_views(result)]
     assert "Every pair (Holm over all pairs)" in titles
+
+
+def test_every_declared_parameter_is_recorded_in_the_manifest(report):
+    """The declaration (analyzer/studies/registry.py) and the manifest the run writes agree:
+    every parameter with a manifest key finds it there, so its reproduce command is whole."""
+    from analyzer.studies.registry import get
+
+    _, studies = report
+    for s in studies:
+        keys = [p.key for p in get(s.study).params if p.key]
+        assert keys and [k for k in keys if k not in s.manifest] == [], s.study
+        assert study_command(s).startswith(f"cardlab study {s.study} ")

@@ -11,7 +11,8 @@ import pandas as pd
 
 from analyzer.studies.results import StudyResult, base_manifest
 from reports.claims import Cell, Claim, check
-from reports.findings import Finding, trump_finding, vetted
+from reports.findings import Finding, vetted
+from reports.studies.trump import trump_finding
 
 RULES = ("fewest_points", "most_points", "longest")
 

@@ -11,7 +11,7 @@ import pandas as pd
 
 from analyzer.studies.claims import Cell, Claim, check, make_cell, probe
 from analyzer.studies.results import StudyResult, base_manifest
-from reports.findings import chooser_claims, trump_claims
+from reports.studies.trump import chooser_claims, trump_claims
 
 
 def _trump_manifest():
@@ -277,7 +277,7 @@ def _numbers(text: str) -> list[tuple[float, float]]:
 
 
 def test_issue43_item6_a_not_clearly_seat_sentence_prints_the_interval_it_was_judged_on():
-    from reports.findings import seats_finding
+    from reports.studies.seats import seats_finding
 
     # seat 5 at 6 players: +0.25 ± 0.20 excludes 0 on its own, not once picked of 6
     rows = []
@@ -342,7 +342,8 @@ def _aim_study():
 
 
 def test_issue43_item5_the_verdict_names_only_the_dependence_that_is_clear():
-    from reports.findings import trump_finding, vetted
+    from reports.findings import vetted
+    from reports.studies.trump import trump_finding
 
     study = _aim_study()
     finding = trump_finding(study)
@@ -364,7 +365,7 @@ def test_issue43_item5_the_verdict_names_only_the_dependence_that_is_clear():
 
 # ------------------------------------------------------------------ 10: a decision table
 def test_issue43_item10_the_trump_answer_is_a_decision_table_from_its_cells(tmp_path):
-    from reports.findings import trump_decision_table, trump_finding
+    from reports.studies.trump import trump_decision_table, trump_finding
 
     study = _aim_study()
     table = trump_decision_table(trump_finding(study).claims)
@@ -436,7 +437,7 @@ def _joker_study(backend=None):
 
 
 def test_issue43_item9_jokers_lead_with_the_cost_of_holding_them_back_k_cards():
-    from reports.findings import jokers_finding
+    from reports.studies.jokers import jokers_finding
 
     study = _joker_study()
     finding = jokers_finding(study)
@@ -461,7 +462,7 @@ def test_issue43_item9_the_cost_curve_is_per_field_and_player_count_on_the_same_
     full budget, pimc on its slow budget with a few points of the sweep), each a cell of table
     cost_curve, paired on the same deals: intervals over deals."""
     from analyzer.studies.jokers import SLOW_KEEP
-    from reports.findings import jokers_finding
+    from reports.studies.jokers import jokers_finding
 
     study = _joker_study()
     curve = study.table("cost_curve")
@@ -496,7 +497,7 @@ def test_issue43_item9_the_hoarders_no_joker_cost_is_split_into_ass_round_jokers
     """Item 9, part 2: with no joker dealt, the jokers the hoarder holds at the end came
     from ass rounds; table ass_jokers splits its cost into those jokers (14 each, less
     as-needed's) and the rest, field by field, and a claim renders it from those cells."""
-    from reports.findings import jokers_finding
+    from reports.studies.jokers import jokers_finding
 
     study = _joker_study(_AssWithJokersLeft(effects=JOKER_EFFECTS))
     t = study.table("ass_jokers")
@@ -521,7 +522,7 @@ def test_issue43_item9_the_hoarders_no_joker_cost_is_split_into_ass_round_jokers
 
 
 def test_issue43_item5_the_joker_verdict_says_it_depends_only_on_opposite_clear_signs():
-    from reports.findings import joker_verdict
+    from reports.studies.jokers import joker_verdict
 
     assert joker_verdict({"positive"}) == "No."
     assert joker_verdict({"negative"}) == "Yes."
@@ -554,7 +555,8 @@ def test_issue43_item9_the_headline_says_whether_it_replicated_at_another_seed()
     from analyzer.runner.synthetic import SyntheticAssBackend
     from analyzer.studies.claims import half
     from analyzer.studies.jokers import run_jokers
-    from reports.findings import jokers_finding, key_finding
+    from reports.findings import key_finding
+    from reports.studies.jokers import jokers_finding
 
     def at(seed, hoard=3.0):
         backend = SyntheticAssBackend(effects={**JOKER_EFFECTS, "joker-hoarder": hoard})

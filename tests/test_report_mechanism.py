@@ -56,7 +56,7 @@ def _fields_trump():
 
 def _render_trump(result):
     from analyzer.studies import trump
-    from reports.findings import trump_finding
+    from reports.studies.trump import trump_finding
 
     return [*trump_finding(result).claims, *trump.rule_claims(result),
             *trump.chooser_claims(result)]
@@ -64,7 +64,7 @@ def _render_trump(result):
 
 def _render_seats(result):
     from analyzer.studies.seats import seat_claims, strong_claim
-    from reports.findings import seats_finding
+    from reports.studies.seats import seats_finding
 
     return [*seats_finding(result).claims, *seat_claims(result, "basic", "basic"),
             strong_claim(result, "x", 200)]
@@ -113,7 +113,7 @@ def _jokers():
 
 
 def _render_jokers(result):
-    from reports.findings import jokers_finding
+    from reports.studies.jokers import jokers_finding
 
     return list(jokers_finding(result).claims)
 
@@ -128,7 +128,7 @@ def _compare():
 
 def _render_compare(result):
     from analyzer.studies.compare import _claims
-    from reports.findings import compare_finding
+    from reports.studies.compare import compare_finding
 
     return [*compare_finding(result).claims,
             *_claims(result, 4, "ass", "minus_points", True, "game")]

@@ -49,8 +49,8 @@ def test_safety2_item06_an_edited_manifest_is_refused_in_one_line(tmp_path, cli)
 
 
 def test_safety2_item06_which_way_is_better_comes_from_the_game(tmp_path):
-    from reports.figures import compare_figures
-    from reports.findings import compare_finding, study_alerts, vetted
+    from reports.findings import study_alerts, vetted
+    from reports.studies.compare import compare_figures, compare_finding
 
     folder = _compare(tmp_path)
     data = json.loads((folder / "manifest.json").read_text())

@@ -113,8 +113,8 @@ def test_seats_include_a_strong_field_in_the_table_sentences_and_finding():
     on its own budget, in a table of its own (never mixed with the main field's rows)."""
     from analyzer.runner.play import KernelBackend
     from reports.claims import check
-    from reports.findings import seats_finding
     from reports.reproduce import study_command
+    from reports.studies.seats import seats_finding
 
     result = run_seats(KernelBackend(workers=1), players=[3, 4], games=300, slow_games=30,
                        strong_fields=["pimc"])

@@ -19,6 +19,7 @@ for _game in _games.names():  # each game's own commands (its adapter's ``cli``)
     if _games.get(_game).has("cli"):
         _games.load(_games.get(_game).parts.cli)
 
+study_commands.declare_the_rest()  # every registered study has its command
 plain_help_types()
 strict_numbers(app)  # every numeric option reads its value with analyzer.numbers
 

@@ -1,5 +1,9 @@
 """``cardlab study ...`` (seats, jokers, trump, compare, all) and ``cardlab report``.
 
+Each study command's options are built from the study's declared parameters
+(analyzer/studies/registry.py; :func:`declared`); the functions here only turn the values
+into the study's run.
+
 Each study command plays its games, saves a tidy result folder (``--out``, default
 runs/studies/<study>/: Parquet + CSV tables and manifest.json) and prints its answers.
 ``cardlab report`` turns such a folder into a self-contained HTML report with PNG figures.
@@ -18,7 +22,7 @@ from analyzer.cli import options as opt
 from analyzer.cli.app import _SETTINGS, app
 from analyzer.cli.console import wrap_prose
 from analyzer.errors import CardlabError
-from analyzer.studies.defaults import TRUMP_CHOOSERS, words
+from analyzer.studies.params import DEFAULT_OUT, OUT_HELP, QUIET_HELP
 
 study_app = typer.Typer(
     help="Answer the questions users come with, with 95% intervals; results go to --out "
@@ -27,8 +31,6 @@ study_app = typer.Typer(
 )
 app.add_typer(study_app, name="study")
 
-DEFAULT_OUT = Path("runs/studies")
-OUT_HELP = "Study results folder (each study writes its own subfolder)."
 
 
 def parse_ints(text: str, what: str) -> list[int]:
@@ -151,194 +153,160 @@ def _finish(result, out: Path, fmt: str = "table") -> None:
     typer.echo(wrap_prose(saved))
 
 
-PLAYERS_HELP = "Player counts, e.g. 3-12 or 4,5,8."
-QUIET_HELP = "No progress bars (they show only on a terminal anyway)."
+# typer option helpers of the shared vocabulary (analyzer/cli/options.py), by name
+_SHARED = {
+    "players": opt.players, "games": opt.games, "matches": opt.matches, "deals": opt.deals,
+    "strategy": opt.strategy, "ruleset": opt.ruleset, "out": opt.out, "workers": opt.workers,
+}
 
 
-@study_app.command("seats")
-def study_seats(
-    players: str = opt.players("3-12", PLAYERS_HELP),
-    strategy: list[str] = opt.strategy(None, "Field: one for all seats, or several repeated "
-                                             "around the table (default basic)."),
-    games: int = opt.games(20_000, "Games per player count."),
-    strong_field: list[str] = opt.strong_field("A strong field (every seat plays it) also "
-                                               "tabulated at 4 and 6 players; repeat. "
-                                               "Default: learned (on --games) and pimc (on "
-                                               "--slow-games); none: no strong field."),
-    slow_games: int = opt.slow_games("Games per player count of a strong field tagged slow "
-                                     "(pimc, a few hundred games/s). Default: --games / 50, at "
-                                     "least 100."),
-    seed: int = opt.seed(),
-    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
-    workers: int = opt.workers(),
-    quiet: bool = opt.quiet(QUIET_HELP),
-    progress: bool = opt.progress_alias(),
-) -> None:
+def _option(p):
+    """The typer option of a declared parameter (analyzer.studies.params.Param)."""
+    help_ = p.help_text()
+    if p.name == "seed":
+        return opt.seed(help_) if help_ else opt.seed()
+    if p.name == "quiet":
+        return opt.quiet(help_)
+    if p.name == "progress":
+        return opt.progress_alias()
+    if p.name in _SHARED and not p.hidden:
+        return _SHARED[p.name](p.default, help_) if help_ else _SHARED[p.name](p.default)
+    flags = p.flags or (p.flag,)
+    return typer.Option(p.default, *flags, help=help_, hidden=p.hidden)
+
+
+def declared(name: str, body=None):
+    """Add ``cardlab study NAME`` with the options its declaration gives
+    (analyzer.studies.registry: each parameter's name, type, default, help and range). The
+    command checks the declared ranges, then runs ``body(o)`` (``o``: the values by name), or,
+    without a body, the study's declared ``run`` on a backend and saves its result."""
+    import inspect
+    from types import SimpleNamespace
+
+    from analyzer.studies.params import RUN_OPTIONS
+    from analyzer.studies.registry import get
+
+    study = get(name)
+
+    def command(**values) -> None:
+        for p in study.params:
+            p.check(values[p.name])
+        o = SimpleNamespace(**values)
+        if body is not None:
+            return body(o)
+        module, _, function = (study.run or "").partition(":")
+        if not function:
+            raise CardlabError(f"study {name} declares no run function")
+        import importlib
+
+        run = getattr(importlib.import_module(module), function)
+        backend = _backend(o.workers, opt.show_progress(o.quiet, o.progress), o.out, (name,))
+        given = {k: v for k, v in values.items() if k not in RUN_OPTIONS}
+        _finish(run(backend, **given), o.out)
+        return None
+
+    command.__signature__ = inspect.Signature([
+        inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY, default=_option(p),
+                          annotation=p.type) for p in study.params])
+    command.__annotations__ = {p.name: p.type for p in study.params}
+    command.__name__ = command.__qualname__ = f"study_{name.replace('-', '_')}"
+    command.__doc__ = (body.__doc__ if body is not None else None) or study.question
+    study_app.command(name)(command)
+    _DECLARED.add(name)
+    return command
+
+
+_DECLARED: set[str] = set()  # the studies whose command is added
+
+
+def declare_the_rest() -> list[str]:
+    """Add the command of every registered study that has none yet (a study without a body
+    of its own: its declared ``run``); the command line calls it once every module has added
+    its commands. Returns the names added."""
+    from analyzer.studies.registry import get, names
+
+    added = [n for n in names() if n not in _DECLARED and get(n).params]
+    for name in added:
+        declared(name)
+    return added
+
+
+def seats_command(o) -> None:
     """Who's the Ass?: expected minus points and ass penalty by seat, dealt-ass check, and
     the seat effects under strong play (every seat pimc)."""
     from analyzer.studies.seats import STRONG_FIELDS, run_seats
 
-    opt.check_slow_games(slow_games)
-    strong = opt.strong_fields(strong_field, STRONG_FIELDS)
-    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("seats",))
-    result = run_seats(backend, parse_ints(players, "--players"), strategy or ["basic"],
-                       games, seed, strong_fields=strong, slow_games=slow_games)
-    _finish(result, out)
+    strong = opt.strong_fields(o.strong_field, STRONG_FIELDS)
+    backend = _backend(o.workers, opt.show_progress(o.quiet, o.progress), o.out, ("seats",))
+    result = run_seats(backend, parse_ints(o.players, "--players"), o.strategy or ["basic"],
+                       o.games, o.seed, strong_fields=strong, slow_games=o.slow_games)
+    _finish(result, o.out)
 
 
-@study_app.command("jokers")
-def study_jokers(
-    players: str = opt.players("3,4,5,6,8", "Player counts, e.g. 3-8."),
-    strategy: list[str] = opt.strategy(None, "The field (the opponents): one for all seats or "
-                                             "one per seat (default basic)."),
-    field: list[str] = typer.Option(None, "--field", "-f", hidden=True),
-    keep: str = typer.Option("0,1,2,3,4,6,8,13",
-                             help="Sweep of k for 'keep jokers until k cards are left'."),
-    games: int = opt.games(4_000, "Deals per player count (each policy plays each deal once "
-                                  "in every seat)."),
-    matches: int = opt.matches(None, "Matches per player count for the chance to win a match "
-                                     "(K = players games each; default games / 20; 0 to "
-                                     "skip)."),
-    strong_field: list[str] = opt.strong_field("Strong opponents the joker policies also "
-                                               "meet (the keep-until sweep and the two "
-                                               "hoarders; a slow field plays keep-until 4 and 8 "
-                                               "only), one seat per deal; repeat. Default: "
-                                               "learned (on --games) and pimc (on "
-                                               "--slow-games); none: no strong field."),
-    slow_games: int = opt.slow_games("Deals per player count against a field tagged slow "
-                                     "(pimc, a few hundred games/s). Default: --games / 20, at "
-                                     "least 10."),
-    habit_games: int = typer.Option(None, "--habit-games",
-                                    help="Traced games per player count of pimc and careful "
-                                         "(one seat against the field) for what they do with "
-                                         "their jokers. Default: --slow-games; 0 to skip."),
-    seed: int = opt.seed(),
-    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
-    workers: int = opt.workers(),
-    quiet: bool = opt.quiet(QUIET_HELP),
-    progress: bool = opt.progress_alias(),
-) -> None:
+def jokers_command(o) -> None:
     """Who's the Ass?: is it worth holding jokers? Joker policies in duplicate format, in
     minus points per game and in the chance to win a match (A-12); the two hoarders by the
     jokers dealt and against a strong field; what pimc and careful do with their jokers."""
     from analyzer.studies.jokers import STRONG_FIELDS, run_jokers
 
-    field_ = opt.merge_alias(strategy, field, "--strategy", "--field")
-    opt.check_slow_games(slow_games)
-    if habit_games is not None and habit_games < 0:
-        raise CardlabError(f"--habit-games must be 0 or more; got {habit_games}")
-    strong = opt.strong_fields(strong_field, STRONG_FIELDS)
-    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("jokers",))
-    result = run_jokers(backend, parse_ints(players, "--players"), field_ or ["basic"],
-                        parse_ints(keep, "--keep"), games, seed, matches=matches,
-                        strong=strong, slow_games=slow_games, habit_games=habit_games)
-    _finish(result, out)
+    field_ = opt.merge_alias(o.strategy, o.field, "--strategy", "--field")
+    strong = opt.strong_fields(o.strong_field, STRONG_FIELDS)
+    backend = _backend(o.workers, opt.show_progress(o.quiet, o.progress), o.out, ("jokers",))
+    result = run_jokers(backend, parse_ints(o.players, "--players"), field_ or ["basic"],
+                        parse_ints(o.keep, "--keep"), o.games, o.seed, matches=o.matches,
+                        strong=strong, slow_games=o.slow_games, habit_games=o.habit_games)
+    _finish(result, o.out)
 
 
-@study_app.command("trump")
-def study_trump(
-    players: str = opt.players("3,4", "Player counts (3 and/or 4)."),
-    ruleset: str = opt.ruleset("seed,swiss", "Rule sets, comma-separated: seed (the seed "
-                                             "text) and/or swiss (common Swiss practice)."),
-    strategy: list[str] = opt.strategy(None, "The players: one for all seats or several "
-                                             "repeated around the table (default adaptive)."),
-    deals: int = opt.deals(20_000, "Deals per (player count, rule set)."),
-    chooser: list[str] = typer.Option([], "--chooser",
-                                      help="A chooser on a table of its own, its trump choice "
-                                           "against the best suit in hindsight; repeat. "
-                                           f"Default: {words(TRUMP_CHOOSERS)}; none: no choosers."),
-    slow_deals: int = typer.Option(None, "--slow-deals",
-                                   help="Deals per (player count, rule set) for choosers "
-                                        "tagged slow (pimc, about 25-40 deals/s). Default: "
-                                        "--deals / 20."),
-    seed: int = opt.seed(),
-    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
-    workers: int = opt.workers(),
-    quiet: bool = opt.quiet(QUIET_HELP),
-    progress: bool = opt.progress_alias(),
-) -> None:
+def trump_command(o) -> None:
     """Plus-Minus Jass: each trump-choice rule against the best suit in hindsight, and how
     close the choosers (by default re-aim, learned, pimc) come to it."""
     from analyzer.studies.trump import DEFAULT_CHOOSERS, run_trump
 
-    choosers = [] if chooser == ["none"] else (chooser or list(DEFAULT_CHOOSERS))
-    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("trump",))
-    rulesets = [r.strip() for r in ruleset.split(",") if r.strip()]
-    result = run_trump(backend, parse_ints(players, "--players"), rulesets,
-                       strategy or ["adaptive"], deals, seed, choosers=choosers,
-                       slow_deals=slow_deals)
-    _finish(result, out)
+    choosers = [] if o.chooser == ["none"] else (o.chooser or list(DEFAULT_CHOOSERS))
+    backend = _backend(o.workers, opt.show_progress(o.quiet, o.progress), o.out, ("trump",))
+    rulesets = [r.strip() for r in o.ruleset.split(",") if r.strip()]
+    result = run_trump(backend, parse_ints(o.players, "--players"), rulesets,
+                       o.strategy or ["adaptive"], o.deals, o.seed, choosers=choosers,
+                       slow_deals=o.slow_deals)
+    _finish(result, o.out)
 
 
-@study_app.command("compare")
-def study_compare(
-    game: str = typer.Option(..., help="ass or jass."),
-    strategy: list[str] = opt.strategy(..., "Two or more strategies (repeat the option); one "
-                                            "is enough with --table."),
-    table: str = typer.Option(None, "--table",
-                              help="Play each strategy in one seat at a table of this one "
-                                   "(every other seat), e.g. -s learned --table aim-low: each "
-                                   "in every seat, all against the same company."),
-    players: str = opt.players("4", "Player counts, e.g. 4 or 3,4."),
-    games: int = opt.games(None, "Games (Who's the Ass?) per player count; the budget with "
-                                 "--until-sure (default 2000)."),
-    matches: int = opt.matches(None, "Compare whole matches, this many per player count "
-                                     "(Jass's default mode; Who's the Ass?: by share of "
-                                     "match wins)."),
-    deals: int = opt.deals(None, "Jass: compare single deals, this many per player count."),
-    seed: int = opt.seed(),
-    mode: str = typer.Option("", hidden=True, help="Game mode (old spelling: use --matches or "
-                                                   "--deals)."),
-    ruleset: str = opt.ruleset(None, "Jass rule set: seed (default) or swiss."),
-    rule: list[str] = typer.Option([], "--rule", help="Rules option key=value, e.g. "
-                                                      "deal_cap=100."),
-    metric: str = typer.Option(None, help="Result column to compare (default: minus_points "
-                                          "for ass, won for jass matches, sticks for deals)."),
-    better: str = typer.Option(None, help="lower or higher (needed for other columns)."),
-    until_sure: bool = typer.Option(False, "--until-sure",
-                                    help="Stop as soon as every pair is decided (confidence "
-                                         "sequence) or the budget is spent."),
-    alpha: float = typer.Option(0.05, help="Error rate of --until-sure, over all pairs."),
-    margin: float = typer.Option(None, help="With --until-sure: also stop when a difference "
-                                            "is surely smaller than this."),
-    batch: int = typer.Option(None, help="Deals per look with --until-sure."),
-    out: Path = opt.out(DEFAULT_OUT, OUT_HELP),
-    workers: int = opt.workers(),
-    quiet: bool = opt.quiet(QUIET_HELP),
-    progress: bool = opt.progress_alias(),
-    fmt: str = typer.Option("table", "--format",
-                            help="table (the answers as sentences), csv (the ranking) or json "
-                                 "(every table and the sentences)."),
-) -> None:
+def compare_command(o) -> None:
     """Any strategies of either game head to head, duplicate format: ranking and pairs, in the
     rotations of the strategies through the seats or each at a table of one (--table)."""
     from analyzer.studies.compare import run_compare
 
-    _check_format(fmt)
-    given = {name: n for name, n in (("--games", games), ("--matches", matches),
-                                     ("--deals", deals)) if n is not None}
+    _check_format(o.fmt)
+    mode = o.mode
+    given = {name: n for name, n in (("--games", o.games), ("--matches", o.matches),
+                                     ("--deals", o.deals)) if n is not None}
     if len(given) > 1:
         raise CardlabError(f"give one of {', '.join(given)}, not several")
-    if matches is not None or deals is not None:
-        wanted = "matches" if matches is not None else "deals"
+    if o.matches is not None or o.deals is not None:
+        wanted = "matches" if o.matches is not None else "deals"
         if mode and mode != wanted:
             raise CardlabError(f"--mode {mode} contradicts --{wanted}")
         mode = wanted
     count = next(iter(given.values()), 2_000)
-    rules = rules_with_ruleset(rule, ruleset)
-    if not (math.isfinite(alpha) and 0 < alpha < 1):
-        raise CardlabError(f"--alpha must be between 0 and 1; got {alpha}")
-    if margin is not None and not (math.isfinite(margin) and margin >= 0):
-        raise CardlabError(f"--margin must be a number >= 0; got {margin}")
-    if batch is not None and batch < 1:
-        raise CardlabError(f"--batch must be at least 1; got {batch}")
-    backend = _backend(workers, opt.show_progress(quiet, progress), out, ("compare",))
+    rules = rules_with_ruleset(o.rule, o.ruleset)
+    if not (math.isfinite(o.alpha) and 0 < o.alpha < 1):
+        raise CardlabError(f"--alpha must be between 0 and 1; got {o.alpha}")
+    if o.margin is not None and not (math.isfinite(o.margin) and o.margin >= 0):
+        raise CardlabError(f"--margin must be a number >= 0; got {o.margin}")
+    backend = _backend(o.workers, opt.show_progress(o.quiet, o.progress), o.out, ("compare",))
     result = run_compare(
-        backend, game, strategy, parse_ints(players, "--players"), count,
-        seed, mode, rules, metric, better, until_sure=until_sure, alpha=alpha,
-        margin=margin, batch=batch, table=table,
+        backend, o.game, o.strategy, parse_ints(o.players, "--players"), count,
+        o.seed, mode, rules, o.metric, o.better, until_sure=o.until_sure, alpha=o.alpha,
+        margin=o.margin, batch=o.batch, table=o.table,
     )
-    _finish(result, out, fmt)
+    _finish(result, o.out, o.fmt)
+
+
+declared("seats", seats_command)
+declared("jokers", jokers_command)
+declared("trump", trump_command)
+declared("compare", compare_command)
 
 
 @study_app.command("all")

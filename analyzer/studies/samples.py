@@ -86,10 +86,14 @@ def trump_sample(result: StudyResult) -> Sample | None:
     return fallback
 
 
-FINDERS = {"jokers": jokers_sample, "trump": trump_sample}
-
-
 def find_sample(result: StudyResult) -> Sample | None:
-    """The sample game of ``result``'s study, or None when the study has none."""
-    find = FINDERS.get(result.study)
-    return find(result) if find else None
+    """The sample game of ``result``'s study (its declared ``sample`` finder,
+    analyzer/studies/registry.py), or None when the study has none."""
+    import importlib
+
+    from analyzer.studies import registry
+
+    if result.study not in registry.names() or not registry.get(result.study).sample:
+        return None
+    module, _, function = registry.get(result.study).sample.partition(":")
+    return getattr(importlib.import_module(module), function)(result)

@@ -14,7 +14,6 @@ two moves are identical in effect and none is grouped.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,7 +45,6 @@ from analyzer.games.ass.cards import (
     PUB_TOTALS,
     SCRATCH,
     VIEW_LEN,
-    card_kind,
     decode,
     encode,
     hand_names,
@@ -97,17 +95,14 @@ def record_move(play: dict[str, Any], ass_round: bool) -> int:
 
 
 def parse_cards(text: str, what: str) -> list[int]:
-    """Card kinds of a list of card names (spaces or commas between them)."""
-    kinds = []
-    for name in re.split(r"[\s,]+", text.strip()):
-        if not name:
-            continue
-        try:
-            kinds.append(card_kind(name.upper() if name in ("j", "a") else name))
-        except ValueError:
-            raise CardlabError(f"{what}: unknown card {name!r}; cards are 1..13, J (joker), "
-                               "A (the ass)") from None
-    return kinds
+    """Card kinds of a list of typed card names (spaces or commas between them; the names
+    players use, games.ass.names)."""
+    from analyzer.games.ass.names import kinds_of
+
+    try:
+        return kinds_of(text)
+    except ValueError as exc:
+        raise CardlabError(f"{what}: {exc}") from None
 
 
 def _play_of(text: str, ass_round: bool, pos: int, what: str) -> int:
@@ -115,9 +110,10 @@ def _play_of(text: str, ass_round: bool, pos: int, what: str) -> int:
     text = text.strip()
     if text.lower() == "pass":
         return PASS
-    m = re.fullmatch(r"[Jj]\s*=\s*([0-9]+)", text)
-    if m:
-        value = int(m.group(1))
+    from analyzer.games.ass.names import joker_declared
+
+    value = joker_declared(text)
+    if value is not None:
         if not (ass_round and pos > 0) or value not in (1, JOKER_HIGH):
             raise CardlabError(f"{what}: {text!r}: a joker is declared 1 or 14 only when "
                                "played into an ass round (J=1, J=14)")

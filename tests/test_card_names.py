@@ -151,3 +151,93 @@ def test_issue44_item4_the_names_table_is_in_the_docs():
     for word in ("Schellen", "Schilten", "Rosen", "Eicheln", "Under", "Ober", "König", "Ass",
                  "joker", "| `E`"):
         assert word in text, word
+
+
+# --- the first play of a Who's the Ass? game -------------------------------------------------
+
+HAND13 = "2 2 3 5 6 6 9 10 11 12 13 J A"  # 13 cards, the ass among them
+HAND13_NO_ASS = "2 2 3 5 6 6 9 10 11 12 13 J J"
+
+
+def _ass_typed(players, seat, hand, sizes=None, round_=None, gone=None, known=(),
+               just_took_ass=False):
+    from analyzer.analysis import ass
+
+    return ass.typed(players, seat, hand, sizes, round_, gone, list(known), just_took_ass,
+                     None, None)
+
+
+@pytest.mark.parametrize("players,each", [(4, 13), (8, 13), (9, 12), (10, 11), (12, 9)])
+def test_issue44_item4_first_play_sizes_follow_from_the_player_count(players, each):
+    from analyzer.games.ass.names import kinds_of
+
+    hand = " ".join(["A"] + ["7"] * 8 + ["J"] * 5 + ["3"] * 8)
+    hand = " ".join(hand.split()[:each])
+    pos = _ass_typed(players, 0, hand)
+    assert pos.info["sizes"] == [each] * players
+    assert len(kinds_of(hand)) == each
+
+
+def test_issue44_item4_first_play_sizes_less_this_rounds_plays():
+    pos = _ass_typed(4, 2, HAND13_NO_ASS, round_="4 4 / pass")
+    assert pos.info["sizes"] == [11, 13, 13, 13]
+    assert pos.info["sizes"] == _ass_typed(4, 2, HAND13_NO_ASS, "11,13,13,13", "4 4 / pass",
+                                           known=["0:A"]).info["sizes"]
+
+
+@pytest.mark.parametrize("sizes", [None, "11,13,13,13"])
+def test_issue44_item4_first_play_the_starter_holds_the_ass(sizes):
+    """A-8: whoever holds the ass at the deal starts the first round, so at the first play the
+    starter is known to hold it: the same position as with --known 0:A typed."""
+    told = _ass_typed(4, 2, HAND13_NO_ASS, "11,13,13,13", "4 4 / pass", known=["0:A"])
+    default = _ass_typed(4, 2, HAND13_NO_ASS, sizes, "4 4 / pass")
+    assert np.array_equal(told.view, default.view)
+    assert default.info["known"] == {"0": ["A"]}
+
+
+def test_issue44_item4_first_play_the_ass_placed_elsewhere_is_kept():
+    """Told otherwise (--known SEAT:A), the position keeps what it was told."""
+    pos = _ass_typed(4, 2, HAND13_NO_ASS, None, "4 4 / pass", known=["3:A"])
+    assert pos.info["known"] == {"3": ["A"]}
+
+
+def test_issue44_item4_a_later_position_assumes_nothing_about_the_ass():
+    pos = _ass_typed(4, 2, "3 3", "4,6,2,5", "9 / pass", gone="1 1 2")
+    assert pos.info["known"] == {}
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--seat", "2", "--hand", HAND13_NO_ASS, "--gone", "1 1"], "give --sizes"),
+    (["--seat", "0", "--hand", "A 3 3 9"], "give --sizes"),
+    (["--seat", "0", "--hand", "A 3 3 9", "--just-took-ass"], "give --sizes"),
+    (["--seat", "0", "--hand", HAND13_NO_ASS], "holds the ass (A-8)"),
+])
+def test_issue44_item4_first_play_errors_are_one_line(cli, args, words):
+    code, out, err = cli(*ASS, *args)
+    assert code == 2 and out == ""
+    one_error(err, words, hint=False)
+
+
+def test_issue44_item4_first_play_without_sizes_runs(cli):
+    code, out, err = cli(*ASS, "--seat", "1", "--hand", HAND13_NO_ASS, "--round", "5 5",
+                         "--worlds", "40", "--format", "json")
+    assert code == 0, err
+    import json
+
+    pos = json.loads(out)["position"]
+    assert pos["sizes"] == [11, 13, 13, 13] and pos["known"] == {"0": ["A"]}
+
+
+def test_issue44_item4_the_boards_typed_positions_read_the_same():
+    """The analysis board builds its typed positions with the command line's functions."""
+    from analyzer.board.app import typed_ass, typed_jass
+
+    pos, opts = typed_ass({"players": 4, "seat": 1, "hand": HAND13_NO_ASS.replace("J", "joker"),
+                           "round": "5 5"})
+    assert pos.info["sizes"] == [11, 13, 13, 13] and pos.info["known"] == {"0": ["A"]}
+    assert "--sizes" not in opts
+    words, _ = typed_jass({"players": 4, "hand": "Schellen 6 B9 S10 SU R7 E6 EU Eicheln-Ass",
+                           "tricks": "R10 Rosen König R6 RA"})
+    record, _ = typed_jass({"players": 4, "hand": "B6 B9 S10 SU R7 A6 AU AA",
+                            "tricks": "R10 RK R6 RA"})
+    assert words.hand == record.hand and np.array_equal(words.st, record.st)

@@ -232,7 +232,8 @@ def analyze_ass(
     players: int = opt.players(4, "Typed position: players, 3 to 12."),
     seat: int = typer.Option(0, "--seat", help="Typed position: your seat (0 = the first)."),
     sizes: str = typer.Option(None, "--sizes", help="Typed position: every seat's hand size "
-                              "now, seat 0 first, e.g. 13,12,13,10."),
+                              "now, seat 0 first, e.g. 13,12,13,10; at the game's first play "
+                              "(nothing --gone) it follows from --players."),
     round_: str = typer.Option(None, "--round", help="Typed position: the plays of this round "
                                "before you, from its starter, separated by '/', e.g. "
                                "'7 7 / pass'; none: you lead."),
@@ -240,7 +241,8 @@ def analyze_ass(
                              "the game (played in earlier normal rounds)."),
     known: list[str] = typer.Option([], "--known", help="Typed position: SEAT:CARDS another "
                                     "seat is known to hold (the ass, cards it took in an ass "
-                                    "round); repeat per seat."),
+                                    "round); repeat per seat. At the game's first play the "
+                                    "round's starter holds the ass unless this says otherwise."),
     just_took_ass: bool = typer.Option(False, "--just-took-ass", help="Typed position: you "
                                        "took the ass last round and may not lead it (A-8)."),
     totals: str = typer.Option(None, "--totals", help="Typed position in a match: every "

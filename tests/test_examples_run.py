@@ -25,7 +25,6 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -289,7 +288,7 @@ def prepared(tmp_path_factory):
     from analyzer.cli import main
 
     base = tmp_path_factory.mktemp("examples")
-    here = os.getcwd()
+    here, argv = os.getcwd(), sys.argv
     os.chdir(base)
     try:
         for command in SETUP:
@@ -299,6 +298,7 @@ def prepared(tmp_path_factory):
             assert stop.value.code == 0, command
     finally:
         os.chdir(here)
+        sys.argv = argv
     (base / "matches.jsonl").write_text((base / "matches-ass.jsonl").read_text()
                                         + (base / "matches-jass.jsonl").read_text())
     (base / "strategies.toml").write_text(STRATEGIES_TOML)
@@ -329,10 +329,7 @@ def test_issue44_item4_every_example_runs(prepared, tmp_path, monkeypatch, capsy
             target.unlink()
     monkeypatch.chdir(folder)
     run = as_new_process(capsys, monkeypatch)
-    start = time.perf_counter()
     code, out, err = run(*args)
-    seconds = time.perf_counter() - start
     assert code == 0, f"{where}: cardlab {shlex.join(words)}\n(run as cardlab " \
         f"{shlex.join(args)})\n{err.strip()[-2000:]}"
     assert out.strip() or any((folder / p).exists() for p in _outputs(args)), where
-    assert seconds < (600 if _is_slow(words) else 60), (where, seconds)

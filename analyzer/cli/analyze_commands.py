@@ -228,7 +228,8 @@ def analyze_ass(
     game_in_match: int = typer.Option(None, "--game-in-match", help="With a match: the game "
                                       "of the match (0 = the first)."),
     hand: str = typer.Option(None, "--hand", help="Typed position: your hand, e.g. "
-                             "'2 2 5 9 J A'."),
+                             "'2 2 5 9 J A' or '2 2 5 9 joker ass' (card names: "
+                             "docs/analyzing.md)."),
     players: int = opt.players(4, "Typed position: players, 3 to 12."),
     seat: int = typer.Option(0, "--seat", help="Typed position: your seat (0 = the first)."),
     sizes: str = typer.Option(None, "--sizes", help="Typed position: every seat's hand size "
@@ -306,7 +307,8 @@ def analyze_jass(
     move: int = typer.Option(None, "--move", help="With --from or --record: the position "
                              "before card K of the deal (0 = its first card)."),
     hand: str = typer.Option(None, "--hand", help="Typed position: your hand now, e.g. "
-                             "'B6 B9 S10 RU AA'."),
+                             "'B6 B9 S10 RU AA' or 'Schellen-6 Rosen-Under Eicheln-Ass' (card "
+                             "names: docs/analyzing.md)."),
     players: int = opt.players(4, "Typed position: players, 3 or 4."),
     tricks: str = typer.Option(None, "--tricks", help="Typed position: every card of the deal "
                                "so far in playing order, tricks separated by '/', e.g. "

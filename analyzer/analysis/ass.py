@@ -14,7 +14,6 @@ two moves are identical in effect and none is grouped.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,17 +97,14 @@ def record_move(play: dict[str, Any], ass_round: bool) -> int:
 
 
 def parse_cards(text: str, what: str) -> list[int]:
-    """Card kinds of a list of card names (spaces or commas between them)."""
-    kinds = []
-    for name in re.split(r"[\s,]+", text.strip()):
-        if not name:
-            continue
-        try:
-            kinds.append(card_kind(name.upper() if name in ("j", "a") else name))
-        except ValueError:
-            raise CardlabError(f"{what}: unknown card {name!r}; cards are 1..13, J (joker), "
-                               "A (the ass)") from None
-    return kinds
+    """Card kinds of a list of typed card names (spaces or commas between them; the names
+    players use, games.ass.names)."""
+    from analyzer.games.ass.names import kinds_of
+
+    try:
+        return kinds_of(text)
+    except ValueError as exc:
+        raise CardlabError(f"{what}: {exc}") from None
 
 
 def _play_of(text: str, ass_round: bool, pos: int, what: str) -> int:
@@ -116,9 +112,10 @@ def _play_of(text: str, ass_round: bool, pos: int, what: str) -> int:
     text = text.strip()
     if text.lower() == "pass":
         return PASS
-    m = re.fullmatch(r"[Jj]\s*=\s*([0-9]+)", text)
-    if m:
-        value = int(m.group(1))
+    from analyzer.games.ass.names import joker_declared
+
+    value = joker_declared(text)
+    if value is not None:
         if not (ass_round and pos > 0) or value not in (1, JOKER_HIGH):
             raise CardlabError(f"{what}: {text!r}: a joker is declared 1 or 14 only when "
                                "played into an ass round (J=1, J=14)")
@@ -278,6 +275,13 @@ def parse_game(text: str) -> tuple[int, int]:
     return g - 1, k
 
 
+def first_play_size(players: int) -> int:
+    """The cards each seat holds at the game's first play: those dealt (A-2)."""
+    from analyzer.games.ass.rules import AssRules
+
+    return AssRules.for_players(players).per_player
+
+
 def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | None,
           gone: str | None, known: list[str], just_took_ass: bool, totals: str | None,
           game: str | None) -> Position:
@@ -299,6 +303,7 @@ def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | N
                            f"{n - 1} before the player to move")
     starter = (seat - p) % n
     table = np.zeros(16, dtype=np.int64)
+    played = [0] * n  # cards each seat played this round
     k = high = 0
     ass_round = False
     high_seat = starter
@@ -306,6 +311,8 @@ def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | N
         who = (starter + i) % n
         what = f"--round play {i + 1} (seat {who})"
         code = _play_of(text, ass_round, i, what)
+        if code != PASS:
+            played[who] += sum(decode(code)[1:])
         if i == 0:
             if code == PASS:
                 raise CardlabError(f"{what}: the starter must lead, not pass (A-5)")
@@ -351,16 +358,33 @@ def typed(players: int, seat: int, hand: str, sizes: str | None, round_: str | N
                                f"{n - 1} but not {seat}")
         for kind in parse_cards(cards, f"--known {s}"):
             known_counts[s, kind] += 1
+    # the game's first round (nothing gone, no ass taken): the sizes are the deal's (A-2)
+    # less this round's plays, and the starter holds the ass (A-8) unless told otherwise
+    first_round = not gone_counts.any() and not just_took_ass
+    dealt = [first_play_size(n) - played[s] for s in range(n)]
     if sizes is None:
-        raise CardlabError(f"give --sizes: the hand sizes of all {n} seats now, e.g. "
-                           + ",".join(["13"] * n))
-    try:
-        size = parse_int_list(sizes, "--sizes")
-    except NumberError as exc:
-        raise CardlabError(f"{exc}; write {n} whole numbers separated by commas") from None
-    if len(size) != n or min(size) < 0:
-        raise CardlabError(f"--sizes {sizes!r}: {n} hand sizes (0 or more) are needed, one "
-                           "per seat")
+        if not first_round or int(own.sum()) != dealt[seat]:
+            why = (f"--hand holds {int(own.sum())} cards, not the {dealt[seat]} of the first "
+                   "play" if first_round else "they follow from the player count only at "
+                   "the game's first play (nothing --gone, no --just-took-ass)")
+            raise CardlabError(f"give --sizes: the hand sizes of all {n} seats now, e.g. "
+                               + ",".join([str(first_play_size(n))] * n) + f"; {why}")
+        size = dealt
+    else:
+        try:
+            size = parse_int_list(sizes, "--sizes")
+        except NumberError as exc:
+            raise CardlabError(f"{exc}; write {n} whole numbers separated by commas") from None
+        if len(size) != n or min(size) < 0:
+            raise CardlabError(f"--sizes {sizes!r}: {n} hand sizes (0 or more) are needed, "
+                               "one per seat")
+    if first_round and list(size) == dealt and not (
+            own[ASS] or table[ASS] or known_counts[:, ASS].any()):
+        if starter == seat:
+            raise CardlabError(f"at the game's first play the starter, seat {seat}, holds the "
+                               "ass (A-8), but --hand has no A; add it, or give --known "
+                               "SEAT:A to place it elsewhere")
+        known_counts[starter, ASS] = 1
     if size[seat] != int(own.sum()):
         raise CardlabError(f"--sizes gives seat {seat} {size[seat]} cards but --hand holds "
                            f"{int(own.sum())}")

@@ -73,17 +73,14 @@ class Position:
 
 
 def parse_cards(text: str, what: str) -> list[int]:
-    """Cards of a list of record names (spaces or commas between them)."""
-    out = []
-    for name in re.split(r"[\s,]+", text.strip()):
-        if not name:
-            continue
-        try:
-            out.append(parse_card(name.upper()))
-        except (ValueError, IndexError):
-            raise CardlabError(f"{what}: unknown card {name!r}; a card is a suit letter B S R A "
-                               "and a rank 6 7 8 9 10 U O K A, e.g. R10, AU") from None
-    return out
+    """Cards of a list of typed card names (spaces or commas between them; the names players
+    use, games.jass.names)."""
+    from analyzer.games.jass.names import cards_of
+
+    try:
+        return cards_of(text)
+    except ValueError as exc:
+        raise CardlabError(f"{what}: {exc}") from None
 
 
 def start_state(n: int, swiss: bool, first: int, deal_no: int, sticks: list[int],
@@ -315,11 +312,14 @@ def typed(players: int, hand: str, tricks: str | None, first: int, seat: int | N
     pos = build(n, ruleset == "swiss", first, deal_no, standings, pending, history,
                 sum(1 << c for c in own), seat, "typed")
     if trump is not None:
-        want = trump.strip().upper()
+        from analyzer.games.jass.names import suit_of
+
+        try:
+            want = suit_of(trump)
+        except ValueError as exc:
+            raise CardlabError(f"--trump: {exc}") from None
         have = SUIT_LETTERS[pos.st[S_TRUMP]] if pos.st[S_TRUMP] >= 0 else "none"
-        if want not in (*SUIT_LETTERS, "NONE"):
-            raise CardlabError(f"--trump {trump!r}: a suit letter B S R A, or none")
-        if want != have.upper():
+        if want != int(pos.st[S_TRUMP]):
             raise CardlabError(f"--trump {trump}: the tricks fix {have} as trump (the first "
                                "card that did not follow suit, J-5)")
     return pos

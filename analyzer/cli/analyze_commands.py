@@ -213,11 +213,13 @@ def analyze_ass(
     game_in_match: int = typer.Option(None, "--game-in-match", help="With a match: the game "
                                       "of the match (0 = the first)."),
     hand: str = typer.Option(None, "--hand", help="Typed position: your hand, e.g. "
-                             "'2 2 5 9 J A'."),
+                             "'2 2 5 9 J A' or '2 2 5 9 joker ass' (card names: "
+                             "docs/analyzing.md)."),
     players: int = opt.players(4, "Typed position: players, 3 to 12."),
     seat: int = typer.Option(0, "--seat", help="Typed position: your seat (0 = the first)."),
     sizes: str = typer.Option(None, "--sizes", help="Typed position: every seat's hand size "
-                              "now, seat 0 first, e.g. 13,12,13,10."),
+                              "now, seat 0 first, e.g. 13,12,13,10; at the game's first play "
+                              "(nothing --gone) it follows from --players."),
     round_: str = typer.Option(None, "--round", help="Typed position: the plays of this round "
                                "before you, from its starter, separated by '/', e.g. "
                                "'7 7 / pass'; none: you lead."),
@@ -225,7 +227,8 @@ def analyze_ass(
                              "the game (played in earlier normal rounds)."),
     known: list[str] = typer.Option([], "--known", help="Typed position: SEAT:CARDS another "
                                     "seat is known to hold (the ass, cards it took in an ass "
-                                    "round); repeat per seat."),
+                                    "round); repeat per seat. At the game's first play the "
+                                    "round's starter holds the ass unless this says otherwise."),
     just_took_ass: bool = typer.Option(False, "--just-took-ass", help="Typed position: you "
                                        "took the ass last round and may not lead it (A-8)."),
     totals: str = typer.Option(None, "--totals", help="Typed position in a match: every "
@@ -289,7 +292,8 @@ def analyze_jass(
     move: int = typer.Option(None, "--move", help="With --from or --record: the position "
                              "before card K of the deal (0 = its first card)."),
     hand: str = typer.Option(None, "--hand", help="Typed position: your hand now, e.g. "
-                             "'B6 B9 S10 RU AA'."),
+                             "'B6 B9 S10 RU AA' or 'Schellen-6 Rosen-Under Eicheln-Ass' (card "
+                             "names: docs/analyzing.md)."),
     players: int = opt.players(4, "Typed position: players, 3 or 4."),
     tricks: str = typer.Option(None, "--tricks", help="Typed position: every card of the deal "
                                "so far in playing order, tricks separated by '/', e.g. "

@@ -87,7 +87,7 @@ def tune(
     deals shared by all its candidates. Then held-out deals confirm the result against the
     start by a sequential test, and the preset is added to --out. Example:
 
-        cardlab tune ass --start heuristic -s basic --games 400000 --name tuned
+        cardlab tune ass --start heuristic -s basic --games 500000 --name mine
     """
     from analyzer.games import registry as games_registry
     from analyzer.runner.manifest import plural

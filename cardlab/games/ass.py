@@ -40,7 +40,7 @@ from analyzer.engines.ass.state import (
     action_text,
 )
 from analyzer.errors import CardlabError
-from analyzer.games.ass.cards import card_kind
+from analyzer.games.ass.names import kind_of
 from analyzer.games.ass.rules import AssRules, rules_from_options
 
 __all__ = ["NUM_ACTIONS", "PASS_ACTION", "TENSOR_FIELDS", "TENSOR_SIZE", "TERMINAL", "State"]
@@ -60,8 +60,9 @@ class State(AssState):
     @classmethod
     def from_position(cls, hands: list[list[str]], starter: int, blocked: int = -1,
                       gone: list[str] | None = None) -> State:
-        """A position typed by hand: every seat's cards by record name ("1".."13", "J", "A"),
-        the seat that starts the round and the seat that may not lead the ass (A-8; -1 none).
+        """A position typed by hand: every seat's cards by name ("1".."13", "J" or "joker",
+        "A" or "ass", in any case; games.ass.names), the seat that starts the round and the seat
+        that may not lead the ass (A-8; -1 none).
 
         >>> s = State.from_position([["3", "3"], ["5", "J"], ["A", "9"]], starter=0)
         >>> [s.action_to_string(a) for a in s.legal_actions()]
@@ -75,11 +76,11 @@ class State(AssState):
         try:
             for seat, names in enumerate(hands):
                 for name in names:
-                    counts[seat][card_kind(name)] += 1
+                    counts[seat][kind_of(name)] += 1
             out = [0] * KINDS
             for name in gone or []:
-                out[card_kind(name)] += 1
-        except ValueError as e:
+                out[kind_of(name)] += 1
+        except (ValueError, AttributeError) as e:
             raise CardlabError(str(e)) from None
         if not counts[starter] or not sum(counts[starter]):
             raise CardlabError(f"the starter, seat {starter}, has no cards")

@@ -34,7 +34,8 @@ from analyzer.engines.jass.state import (
     JassState,
 )
 from analyzer.errors import CardlabError
-from analyzer.games.jass.cards import card_name, parse_card
+from analyzer.games.jass.cards import card_name
+from analyzer.games.jass.names import card_of
 from analyzer.games.jass.rules import make_rules
 
 __all__ = ["NUM_ACTIONS", "TENSOR_FIELDS", "TENSOR_SIZE", "TERMINAL", "State"]
@@ -55,8 +56,8 @@ class State(JassState):
     @classmethod
     def from_position(cls, hands: list[list[str]], rules: dict[str, Any] | None = None
                       ) -> State:
-        """A deal typed by hand: every seat's cards by name (all 36, 12 or 9 each); seat
-        n-1 deals, seat 0 leads.
+        """A deal typed by hand: every seat's cards by name (``R10``, ``Rosen-10``, ``EU``:
+        games.jass.names; all 36, 12 or 9 each); seat n-1 deals, seat 0 leads.
 
         >>> hands = [["B6", "B7", "B8", "B9", "B10", "BU", "BO", "BK", "BA", "S6", "S7", "S8"],
         ...          ["S9", "S10", "SU", "SO", "SK", "SA", "R6", "R7", "R8", "R9", "R10", "RU"],
@@ -68,10 +69,9 @@ class State(JassState):
         cards = []
         for h in hands:
             try:
-                cards.append([parse_card(name) for name in h])
-            except (ValueError, IndexError, TypeError):
-                raise CardlabError(f"unknown card in {h}; cards are a suit B S R A and a rank "
-                                   "6 7 8 9 10 U O K A, e.g. B6, RU, A10") from None
+                cards.append([card_of(name) for name in h])
+            except (ValueError, AttributeError) as exc:
+                raise CardlabError(f"in {h}: {exc}") from None
         return cls(make_rules(len(hands), rules), cards)
 
     def action_to_string(self, action: int) -> str:

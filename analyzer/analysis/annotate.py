@@ -3,13 +3,15 @@
 :func:`annotate_game` is the interface the replay commands and the game viewer use. For every
 play of the record, in record order, the position before it is rebuilt from what the mover
 could know (ass.from_record / jass.from_record), every legal move is rolled out on the same
-worlds (analysis.ass.analyze / analysis.jass.analyze, without asking ``pimc``), and the
+worlds (analysis.ass.analyze / analysis.jass.analyze: pimc's worlds and evaluation, or a
+what-if ``continuation``), and the
 played move's *loss* against the best is read with its paired 95% interval; a clear loss of
 an inaccuracy's size or more gets a label (values.THRESHOLDS, docs/analyzing.md).
 
 Returned shape::
 
-    {"game": "ass" | "jass", "unit": ..., "worlds": N, "seed": S, "thresholds": {...},
+    {"game": "ass" | "jass", "unit": ..., "worlds": N, "seed": S, "model": the model line,
+     "thresholds": {...},
      "moves": [{"seat", "move", "best", "loss", "loss_low", "loss_high", "label",
                 "index", "value", "best_value", "forced", "analysed", "alternatives", ...}, ...],
      "players": [{"seat" | "player", "moves", "inaccuracy", "mistake", "blunder",
@@ -52,18 +54,25 @@ GAME_STRIDE = 1000  # stream index of a move: game (deal) * GAME_STRIDE + its in
 
 
 def annotate_game(game: str, record: dict[str, Any], *, seats: list[int] | None = None,
-                  worlds: int = 1000, seed: int = 0) -> dict[str, Any]:
-    """The annotation of one game (match, deal) record; see the module docstring."""
+                  worlds: int | None = None, seed: int = 0,
+                  continuation: str | None = None) -> dict[str, Any]:
+    """The annotation of one game (match, deal) record; see the module docstring. ``worlds``
+    None: the analysis's default; ``continuation``: analyze's what-if (None: pimc's own
+    evaluation)."""
+    from analyzer.analysis.model import DEFAULT_WORLDS, model_line, search_values
+
+    worlds = DEFAULT_WORLDS[game] if worlds is None else worlds
     if game == "ass":
-        moves = list(_ass_moves(record, seats, worlds, seed))
+        moves = list(_ass_moves(record, seats, worlds, seed, continuation))
         key = "player" if record.get("mode") == "matches" else "seat"
     elif game == "jass":
-        moves = list(_jass_moves(record, seats, worlds, seed))
+        moves = list(_jass_moves(record, seats, worlds, seed, continuation))
         key = "seat"
     else:
         raise ValueError(f"unknown game {game!r}")
     t = THRESHOLDS[game]
     return {"game": game, "unit": t.unit, "worlds": worlds, "seed": seed,
+            "model": model_line(game, continuation, search_values(game, continuation)),
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake,
                            "blunder": t.blunder},
             **({"intervals": TOO_FEW} if worlds < MIN_INTERVAL_WORLDS else {}),
@@ -96,7 +105,7 @@ def _skipped(played: str) -> dict[str, Any]:
             "analysed": False, "alternatives": []}
 
 
-def _ass_moves(record, seats, worlds, seed):
+def _ass_moves(record, seats, worlds, seed, continuation):
     from analyzer.analysis import ass
 
     games = record["games"] if record.get("mode") == "matches" else [record]
@@ -117,11 +126,11 @@ def _ass_moves(record, seats, worlds, seed):
                 yield {**head, **_skipped(played)}
                 continue
             pos = ass.from_record(record, k, number)
-            result = ass.analyze(pos, worlds, seed, g * GAME_STRIDE + k, with_pimc=False)
+            result = ass.analyze(pos, worlds, seed, g * GAME_STRIDE + k, continuation)
             yield {**head, **_entry("ass", result, played)}
 
 
-def _jass_moves(record, seats, worlds, seed):
+def _jass_moves(record, seats, worlds, seed, continuation):
     from analyzer.analysis import jass
 
     for d, deal in enumerate(record["deals"]):
@@ -134,7 +143,7 @@ def _jass_moves(record, seats, worlds, seed):
                 yield {**head, **_skipped(played)}
                 continue
             pos = jass.from_record(record, d, k)
-            result = jass.analyze(pos, worlds, seed, d * GAME_STRIDE + k, with_pimc=False)
+            result = jass.analyze(pos, worlds, seed, d * GAME_STRIDE + k, continuation)
             yield {**head, **_entry("jass", result, played)}
 
 

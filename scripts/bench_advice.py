@@ -8,7 +8,9 @@ analysis's best move is the move ``pimc`` played, or ``pimc``'s move is within n
 best (its loss is not clear: the paired, selection-widened 95% interval of the loss reaches
 0). Printed per game: the share that agrees (the aim: 95% or more), the share where the best
 is ``pimc``'s very move, and seconds per position (process CPU time, one core, after a
-warm-up call that compiles or loads the kernels; the aim: 1 s or less).
+warm-up call that compiles or loads the kernels; the aim: 1 s or less). ``pimc``'s own move
+carries its own sampling noise (Plus-Minus Jass: 16 worlds per decision); ``--modal K`` also
+measures the agreement with the move ``pimc`` plays most often over K seeds of its own.
 
 The positions: game after game of a run of seed ``--seed`` (index 0, 1, ...), every
 ``--stride``-th non-forced ``pimc`` move of each game, until ``--positions`` per game.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,10 +80,10 @@ def jass_positions(seed: int, players: int, stride: int):
         index += 1
 
 
-def run(game: str, args) -> dict:
+def run(game: str, args) -> list[dict]:
+    """The positions of ``game``, analysed at each worlds count asked for."""
     module = ass if game == "ass" else jass
     source = ass_positions if game == "ass" else jass_positions
-    worlds = args.worlds or module.DEFAULT_WORLDS
     extra = {} if args.continuation is None else {"continuation": args.continuation}
     counts = PLAYERS[game]
     picked = []
@@ -88,20 +91,45 @@ def run(game: str, args) -> dict:
         want = args.positions // len(counts) + (i < args.positions % len(counts))
         gen = source(args.seed, n, args.stride)
         picked += [next(gen) for _ in range(want)]
-    module.analyze(picked[0][0], worlds, args.seed, 0, **extra)  # warm-up: compile or load
-    agree = same = 0
-    times = []
-    for i, (pos, played) in enumerate(picked):
-        began = time.process_time()
-        result = module.analyze(pos, worlds, args.seed, i, **extra)
-        times.append(time.process_time() - began)
-        row = next(r for r in result["moves"] if r["move"] == played)
-        _, low, _ = loss_of(game, row)
-        same += row["best"]
-        agree += row["best"] or low is None or not low > 0
-    return {"game": game, "players": counts, "positions": len(picked), "worlds": worlds,
-            "agree": agree / len(picked), "same": same / len(picked),
-            "mean_s": sum(times) / len(times), "max_s": max(times)}
+    out = []
+    for worlds in args.worlds or [module.DEFAULT_WORLDS]:
+        module.analyze(picked[0][0], worlds, args.seed, 0, **extra)  # warm-up: compile, load
+        agree = same = modal_agree = 0
+        times = []
+        for i, (pos, played) in enumerate(picked):
+            began = time.process_time()
+            result = module.analyze(pos, worlds, args.seed, i, **extra)
+            times.append(time.process_time() - began)
+            agree += _agrees(game, result["moves"], played)
+            same += result["moves"][0]["move"] == played
+            if args.modal:
+                modal_agree += _agrees(game, result["moves"], modal(game, pos, args.modal, i))
+        out.append({"game": game, "players": counts, "positions": len(picked),
+                    "worlds": worlds, "agree": agree / len(picked),
+                    "same": same / len(picked), "mean_s": sum(times) / len(times),
+                    "max_s": max(times), "model": result["model"],
+                    "modal": modal_agree / len(picked) if args.modal else None})
+    return out
+
+
+def _agrees(game: str, rows: list[dict], move: str) -> bool:
+    """The best move is ``move``, or ``move``'s loss is not clear (within noise)."""
+    row = next(r for r in rows if r["move"] == move)
+    _, low, _ = loss_of(game, row)
+    return row["best"] or low is None or not low > 0
+
+
+def modal(game: str, pos, k: int, i: int) -> str:
+    """The move pimc (defaults) plays most often here over ``k`` seeds of its own (ties: the
+    first seen): pimc's decision without its own sampling noise."""
+    if game == "ass":
+        ass_round, p = bool(pos.info["ass_round"]), int(pos.info["position_in_round"])
+        picks = [ass.move_text(ass.pimc_move(pos, 1000 + s, i), ass_round, p) for s in range(k)]
+    else:
+        from analyzer.games.jass.cards import card_name
+
+        picks = [card_name(jass.pimc_card(pos, 1000 + s, i)) for s in range(k)]
+    return Counter(picks).most_common(1)[0][0]
 
 
 def main() -> None:
@@ -110,18 +138,25 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1, help="seed of the games and the analysis")
     ap.add_argument("--stride", type=int, default=3, help="every k-th non-forced pimc move")
     ap.add_argument("--game", choices=("ass", "jass", "all"), default="all")
-    ap.add_argument("--worlds", type=int, default=None, help="default: the analysis's own")
+    ap.add_argument("--worlds", type=lambda t: [int(x) for x in t.split(",")], default=None,
+                    help="worlds per position, or several separated by commas (default: the "
+                    "analysis's own)")
     ap.add_argument("--continuation", default=None, help="default: pimc's own evaluation")
+    ap.add_argument("--modal", type=int, default=0, help="also: agreement with the move pimc "
+                    "plays most often over this many seeds of its own (0: not measured)")
     args = ap.parse_args()
     if args.positions < 1 or args.stride < 1:
         ap.error("--positions and --stride must be 1 or more")
     for game in (("ass", "jass") if args.game == "all" else (args.game,)):
-        r = run(game, args)
-        print(f"{game} ({' and '.join(map(str, r['players']))} players, all pimc), seed "
-              f"{args.seed}: {r['positions']} non-forced positions at {r['worlds']:,} worlds: "
-              f"best = pimc's move or within noise {r['agree']:.1%} (aim >= 95%), "
-              f"best = pimc's move {r['same']:.1%}; {r['mean_s']:.3f} s per position "
-              f"(max {r['max_s']:.3f}; aim <= 1 s)", flush=True)
+        for r in run(game, args):
+            print(f"{game} ({' and '.join(map(str, r['players']))} players, all pimc), seed "
+                  f"{args.seed}: {r['positions']} non-forced positions at {r['worlds']:,} "
+                  f"worlds: best = pimc's move or within noise {r['agree']:.1%} (aim >= 95%), "
+                  f"best = pimc's move {r['same']:.1%}; {r['mean_s']:.3f} s per position "
+                  f"(max {r['max_s']:.3f}; aim <= 1 s)" + (
+                      "" if r["modal"] is None else
+                      f"; best = pimc's most frequent move over {args.modal} seeds or within "
+                      f"noise {r['modal']:.1%}") + f". {r['model']}", flush=True)
 
 
 if __name__ == "__main__":

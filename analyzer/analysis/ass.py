@@ -534,12 +534,18 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
     playing that strategy instead (a what-if)."""
     from analyzer.analysis.model import advice, rollout_name, search_values
     from analyzer.analysis.values import MIN_INTERVAL_WORLDS, TOO_FEW, move_rows
+    from strategies.ass.catalog import INFER, SLOT_INFER
 
     params = search_values("ass", continuation)
     moves = legal_codes(pos)
     ass_round, p = bool(pos.view[PUB_ASS_ROUND]), int(pos.view[PUB_POS])
     names = [move_text(m, ass_round, p) for m in moves]
     matrix, wins, weights = outcomes(pos, moves, worlds, seed, index, params)
+    infer = INFER[int(params[SLOT_INFER])]
+    # pimc reads the record with infer=policy, but a typed position has none, and random
+    # rollouts explain every move alike
+    policy = infer == "policy" and pos.trace is not None and rollout_name("ass", params) != "random"
+    shown = "voids" if infer == "policy" else infer
     # every interval inside its value's range: minus points >= 0, a chance in [0, 1]
     rows = move_rows("ass", matrix, names, None, None if wins is None else {"win": wins},
                      weights=weights)
@@ -547,8 +553,8 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
             "seed": seed, "unit": "minus points at the end of the game (lower is better)"
             + ("; beside them the chance to win the match" if wins is not None else ""),
             "continuation": rollout_name("ass", params),
-            "worlds_from": "the move record (pimc's infer=policy)" if pos.trace is not None
-            else "hand sizes and known holdings (pimc's infer=voids)"}
+            "worlds_from": "the move record (pimc's infer=policy)" if policy
+            else f"hand sizes and known holdings (pimc's infer={shown})"}
     if matrix.shape[0] < MIN_INTERVAL_WORLDS:
         info["intervals"] = TOO_FEW
     return {**advice("ass", rows, continuation, params), "position": info, "moves": rows}

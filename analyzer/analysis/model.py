@@ -26,7 +26,7 @@ from analyzer.errors import CardlabError
 SEARCH = "pimc"  # the strongest player: its defaults are the model
 # Worlds per position by default: a position in about a second or less on one core with
 # pimc's default evaluation (scripts/bench_advice.py measures it)
-DEFAULT_WORLDS = {"ass": 1000, "jass": 1000}
+DEFAULT_WORLDS = {"ass": 1000, "jass": 500}
 
 
 def search_values(game: str, continuation: str | None = None) -> tuple[float, ...]:

@@ -179,3 +179,32 @@ def test_where_pimcs_decision_is_clear_the_best_is_pimcs_move():
             assert rows[0]["move"] == played, (k, rows[0]["move"], played)
             clear += 1
     assert clear >= 3
+
+
+@pytest.mark.parametrize("game", ["ass", "jass"])
+def test_the_results_are_the_same_whatever_the_chunks_of_worlds(monkeypatch, game):
+    """The rollouts run in chunks of worlds (Ctrl-C is heard between them): one world per
+    chunk and all worlds in one chunk give the same output, bit for bit (a match position
+    in Who's the Ass?, with its future deals; a recorded Jass position with weighted
+    worlds)."""
+    from analyzer.analysis import kernels
+
+    if game == "ass":
+        pos = ass.typed(4, 0, "3 3 8 J", "4,6,5,9", None, None, ["3:A"], False,
+                        "10,12,9,11", "2/4")
+        run = lambda: ass.analyze(pos, 120, 3)  # noqa: E731
+    else:
+        spec = RunSpec("jass", 4, ("pimc",) * 4, 2, mode="deals",
+                       rules={"ruleset": "seed", "deal_cap": 200})
+        pos = jass.from_record(trace_record(spec, 0), 0, 13)
+        run = lambda: jass.analyze(pos, 120, 3)  # noqa: E731
+
+    def one_by_one(total, roll, check):
+        for w in range(total):
+            roll(w, w + 1)
+            check()
+
+    monkeypatch.setattr(kernels, "in_chunks", one_by_one)
+    small = json.dumps(run())
+    monkeypatch.setattr(kernels, "in_chunks", lambda total, roll, check: roll(0, total))
+    assert json.dumps(run()) == small

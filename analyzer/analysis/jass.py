@@ -363,6 +363,20 @@ def legal_cards(pos: Position) -> list[int]:
     return mask_cards(int(legal_mask(np.uint64(pos.hand), pos.st)))
 
 
+def prior_cards(pos: Position) -> list[int]:
+    """The legal cards in ``pimc``'s prior order (search.prior_order: cheapest, dearest,
+    second cheapest, ...), the order in which its search breaks ties: so among cards of
+    exactly equal value the analysis names first the one ``pimc`` plays."""
+    from strategies.jass.search import _interleave, prior_order
+
+    legal = np.uint64(sum(1 << c for c in legal_cards(pos)))
+    ordered = np.zeros(12, dtype=np.int64)
+    k = prior_order(legal, pos.st.copy(), ordered)
+    out = np.zeros(12, dtype=np.int64)
+    _interleave(ordered, k, out)
+    return [int(c) for c in out[:k]]
+
+
 def pimc_prm(worlds: int | None = None, continuation: str | None = None) -> np.ndarray:
     """``pimc``'s parameter vector with its defaults (model.search_values: the rollout
     replaced by ``continuation`` when given; ``worlds`` replaced when given)."""
@@ -425,7 +439,7 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
     from analyzer.analysis.values import MIN_INTERVAL_WORLDS, TOO_FEW, move_rows
 
     values = search_values("jass", continuation)
-    cards = legal_cards(pos)
+    cards = prior_cards(pos)
     sticks, points, weights = outcomes(pos, cards, worlds, seed, index, values)
     rows = move_rows("jass", sticks, [card_name(c) for c in cards], None, {"points": points},
                      weights=weights)

@@ -270,12 +270,15 @@ def match_details(
     return _with_strategies(rows, labels, _facts(spec, start, matches), mode.row_name)
 
 
-def analyze(game: str, hand: str, worlds: int = 1000, seed: int = 0, **position: Any
-            ) -> pd.DataFrame:
+def analyze(game: str, hand: str, worlds: int | None = None, seed: int = 0,
+            continuation: str | None = None, **position: Any) -> pd.DataFrame:
     """Every legal move of a position typed as ``cardlab analyze GAME`` types it: one row per
-    move with its value and 95% interval, its paired difference to the best move, ``best``
-    and ``pimc`` (the move the search player plays). ``attrs["position"]`` says whose move it
-    is and what the values mean (their unit and which way is better).
+    move with its value and 95% interval, its paired difference to the best move and
+    ``best``. ``attrs["recommendation"]`` says what to play in plain words,
+    ``attrs["model"]`` the model behind the values (the strongest player's worlds and
+    evaluation, or with ``continuation`` NAME every seat after the move playing NAME: a
+    what-if), ``attrs["position"]`` whose move it is and what the values mean (their unit and
+    which way is better). ``worlds`` None: the command's default.
 
     The options are the command's, with Python names: Who's the Ass? ``players``, ``seat``,
     ``sizes``, ``round``, ``gone``, ``known`` (a list of ``"SEAT:CARDS"``),
@@ -301,17 +304,24 @@ def analyze(game: str, hand: str, worlds: int = 1000, seed: int = 0, **position:
                            f"{', '.join(allowed)}")
     values = {**allowed, **position, "hand": hand}
     values = {k: list(v) if isinstance(v, tuple) else v for k, v in values.items()}
+    from analyzer.analysis.model import default_worlds, search_values
+
+    worlds = default_worlds(game) if worlds is None else worlds
     if not isinstance(worlds, int) or not isinstance(seed, int):
         raise CardlabError("worlds and seed must be whole numbers")
     from analyzer.analysis.ass import max_worlds_check  # the command line's bound, both games
     from analyzer.seeds import MAX_SEED
 
     max_worlds_check(worlds)
+    if continuation is not None:
+        search_values(game, continuation)  # one line naming the allowed ones
     if not 0 <= seed <= MAX_SEED:
         raise CardlabError(f"seed must be between 0 and 2**63-1; got {seed}")
     pos = analysis.typed(*values.values())
-    result = analysis.analyze(pos, worlds, seed)
+    result = analysis.analyze(pos, worlds, seed, continuation=continuation)
     moves = pd.DataFrame(result["moves"])
+    moves.attrs["recommendation"] = result["recommendation"]
+    moves.attrs["model"] = result["model"]
     moves.attrs["position"] = result["position"]
     return moves
 

@@ -81,7 +81,8 @@ def test_a_single_legal_move_is_returned_with_no_difference():
     result = ass.analyze(pos, 100, 1)
     assert [m["move"] for m in result["moves"]] == ["9"]
     row = result["moves"][0]
-    assert row["diff"] == 0 and row["best"] and row["pimc"]
+    assert row["diff"] == 0 and row["best"]
+    assert result["recommendation"] == "Play 9: it is the only legal move."
 
 
 def _endgame():

@@ -99,11 +99,10 @@ def test_analyze_json_has_the_issue_shape(cli):
                        "--worlds", "200", "--format", "json")
     assert code == 0
     result = json.loads(out)
-    assert set(result) == {"position", "moves"}
-    keys = {"move", "value", "low", "high", "diff", "diff_low", "diff_high", "best", "pimc"}
+    assert set(result) == {"recommendation", "model", "position", "moves"}
+    keys = {"move", "value", "low", "high", "diff", "diff_low", "diff_high", "best"}
     assert all(keys <= set(m) for m in result["moves"])
     assert sum(m["best"] for m in result["moves"]) == 1
-    assert sum(m["pimc"] for m in result["moves"]) == 1
     values = [m["value"] for m in result["moves"]]
     assert values == sorted(values)  # minus points: best (fewest) first
     code, out, _ = cli(*JASS, "--hand", HAND8, "--tricks", "R10 RK R6 RA", "--worlds", "200",

@@ -76,7 +76,8 @@ def test_a_single_legal_card_is_returned_with_no_difference():
     result = jass.analyze(pos, 100, 1)
     assert [m["move"] for m in result["moves"]] == ["R7"]
     row = result["moves"][0]
-    assert row["diff"] == 0 and row["best"] and row["pimc"]
+    assert row["diff"] == 0 and row["best"]
+    assert result["recommendation"] == "Play R7: it is the only legal card."
 
 
 def _exact(pos, cards):

@@ -144,7 +144,7 @@ def test_ass_position_set_up_by_clicks_gives_the_cli_values(page):
                        "4,6,5,9 --gone '1 1 2' --known '3:A' --worlds 40 --seed 5")
     cli = cli_json(command)
     assert rows == [[m["move"], m["value"]] for m in cli["moves"]]
-    assert page.inner_text("[data-test=verdict]").startswith("I would play ")
+    assert page.inner_text("[data-test=verdict]").startswith("Play ")
     _no_sideways_scroll(page)
     # an impossible position: the CLI's line beside the field at fault, nothing analysed
     page.fill("#size-0", "5")

@@ -49,9 +49,10 @@ def test_typed_position_gives_what_cardlab_analyze_prints(client, game, fields):
     cli = cli_json(page["command"])  # the command the page shows reproduces its numbers
     assert [m["move"] for m in page["moves"]] == [m["move"] for m in cli["moves"]]
     for a, b in zip(page["moves"], cli["moves"], strict=True):
-        for key in ("value", "low", "high", "diff", "diff_low", "diff_high", "pimc", "best"):
+        for key in ("value", "low", "high", "diff", "diff_low", "diff_high", "best"):
             assert a[key] == b[key], (a["move"], key)
-    assert page["verdict"] and page["moves"][0]["shown"]["value"]
+    assert page["moves"][0]["shown"]["value"]
+    assert page["verdict"] == f"{cli['recommendation']} {cli['model']}"  # one voice
 
 
 def test_a_bad_position_gets_the_cli_line_and_its_field(client):

@@ -1,7 +1,8 @@
 """Issue 45 item 2: no side doors. A module reaches another package only through its public
 names: no ``from a.b.c import _private`` and no ``import a.b.c as m`` then ``m._private``
 across packages (a package: the folder a module sits in). Inside one package, modules share
-their private helpers freely; dunder names (``__version__``) are public. Third-party modules
+their private helpers freely, and a subpackage may use its parent's (reports/studies/ draws
+with reports.figures' helpers); dunder names (``__version__``) are public. Third-party modules
 are out of scope, and so are tests and scripts (they may test or time a private part).
 """
 
@@ -53,7 +54,8 @@ def side_doors(path: Path, root: Path = ROOT) -> list[str]:
                 continue
             source_package = source.rsplit(".", 1)[0] if "." in source else source
             for alias in node.names:
-                if _private(alias.name) and source_package != package:
+                if (_private(alias.name) and source_package != package
+                        and not package.startswith(source_package + ".")):
                     found.append(f"{path.relative_to(root)}:{node.lineno}: "
                                  f"from {source} import {alias.name}")
                 elif not _private(alias.name):

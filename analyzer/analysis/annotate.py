@@ -3,13 +3,15 @@
 :func:`annotate_game` is the interface the replay commands and the game viewer use. For every
 play of the record, in record order, the position before it is rebuilt from what the mover
 could know (ass.from_record / jass.from_record), every legal move is rolled out on the same
-worlds (analysis.ass.analyze / analysis.jass.analyze, without asking ``pimc``), and the
+worlds (analysis.ass.analyze / analysis.jass.analyze: pimc's worlds and evaluation, or a
+what-if ``continuation``), and the
 played move's *loss* against the best is read with its paired 95% interval; a clear loss of
 an inaccuracy's size or more gets a label (values.THRESHOLDS, docs/analyzing.md).
 
 Returned shape::
 
-    {"game": "ass" | "jass", "unit": ..., "worlds": N, "seed": S, "thresholds": {...},
+    {"game": "ass" | "jass", "unit": ..., "worlds": N, "seed": S, "model": the model line,
+     "thresholds": {...},
      "moves": [{"seat", "move", "best", "loss", "loss_low", "loss_high", "label",
                 "index", "value", "best_value", "forced", "analysed", "alternatives", ...}, ...],
      "players": [{"seat" | "player", "moves", "inaccuracy", "mistake", "blunder",
@@ -52,24 +54,30 @@ GAME_STRIDE = 1000  # stream index of a move: game (deal) * GAME_STRIDE + its in
 
 
 def annotate_game(game: str, record: dict[str, Any], *, seats: list[int] | None = None,
-                  worlds: int = 1000, seed: int = 0) -> dict[str, Any]:
+                  worlds: int | None = None, seed: int = 0,
+                  continuation: str | None = None) -> dict[str, Any]:
     """The annotation of one game (match, deal) record; see the module docstring. The game's
-    analysis module (its adapter's ``analysis``) lists the record's plays."""
+    analysis module (its adapter's ``analysis``) lists the record's plays. ``worlds`` None:
+    the analysis's default; ``continuation``: analyze's what-if (None: pimc's own
+    evaluation)."""
+    from analyzer.analysis.model import model_line, search_values
     from analyzer.games import registry
 
     description = registry.get(game)
     module = registry.load(description.part("analysis", "the analysis"))
-    moves = list(_moves(game, module, record, seats, worlds, seed))
+    worlds = module.DEFAULT_WORLDS if worlds is None else worlds
+    moves = list(_moves(game, module, record, seats, worlds, seed, continuation))
     key = description.mode(record.get("mode") or "").row_name
     t = THRESHOLDS[game]
     return {"game": game, "unit": t.unit, "worlds": worlds, "seed": seed,
+            "model": model_line(game, continuation, search_values(game, continuation)),
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake,
                            "blunder": t.blunder},
             **({"intervals": TOO_FEW} if worlds < MIN_INTERVAL_WORLDS else {}),
             "moves": moves, "players": summary(moves, key)}
 
 
-def _moves(game, module, record, seats, worlds, seed):
+def _moves(game, module, record, seats, worlds, seed, continuation):
     """Every play of the record (``module.record_plays``: the head of its entry, who made
     it, the move, its part and number, and the position before it) against the best move."""
     for head, who, played, part, k, position in module.record_plays(record):
@@ -77,7 +85,7 @@ def _moves(game, module, record, seats, worlds, seed):
             yield {**head, **_skipped(played)}
             continue
         result = module.analyze(position(), worlds, seed, part * GAME_STRIDE + k,
-                                with_pimc=False)
+                                continuation)
         yield {**head, **_entry(game, result, played)}
 
 

@@ -4,7 +4,9 @@ A :class:`Position` is what the player to move may know (A-11) and nothing else:
 (analyzer.games.ass.cards: own hand, public state, known holdings, match facts) and, for a
 position of a recorded game, the public move record so far (the engine's trace layout,
 positions.record_at). :func:`analyze` rolls out every legal move on the same sampled worlds
-(kernels.ass_outcomes) and asks the real ``pimc`` (defaults) which move it plays.
+(kernels.ass_outcomes): the worlds and the evaluation of the real ``pimc`` with its defaults
+(analyzer/analysis/model.py), so its best move is the move ``pimc`` would play, up to moves
+within noise; :func:`pimc_move` asks ``pimc`` itself (tests and benchmarks).
 
 Move notation (docs/analyzing.md): the cards of a play as in game records, separated by
 spaces (``7 7 J``), ``pass``, ``A`` for the ass; in an ass round a joker played as 1 or 14
@@ -46,7 +48,6 @@ from analyzer.games.ass.cards import (
     SCRATCH,
     VIEW_LEN,
     PublicView,
-    card_kind,
     decode,
     encode,
     hand_names,
@@ -54,7 +55,10 @@ from analyzer.games.ass.cards import (
 )
 from analyzer.numbers import NumberError, parse_int, parse_int_list
 
+# Worlds per position by default: a position in about a second or less on one core with
+# pimc's default evaluation (scripts/bench_advice.py measures it; analysis.model reads it)
 DEFAULT_WORLDS = 1000
+MOVE_NOUN = "move"  # what the advice calls one of the choices ("the only legal move")
 MAX_WORLDS = 20_000
 WORLD_STREAM = 0  # the stream of (seed, index) the worlds are drawn from
 PIMC_STREAM = 1  # the stream the pimc decision draws from
@@ -498,10 +502,10 @@ def _known_names(packed: int) -> list[str]:
 def pimc_params() -> tuple[int, tuple[float, ...]]:
     """Family id and parameters of ``pimc`` with its defaults, as the engine passes them (a
     tuple of floats: an array would compile a second copy of the whole search)."""
-    from strategies.registry import parse_strategy
+    from analyzer.analysis.model import search_values
+    from strategies.ass.catalog import PIMC
 
-    s = parse_strategy("ass", "pimc")
-    return int(s.family), tuple(float(v) for v in s.values)
+    return PIMC, tuple(float(v) for v in search_values("ass"))
 
 
 def pimc_move(pos: Position, seed: int, index: int = 0) -> int:
@@ -519,54 +523,64 @@ def pimc_move(pos: Position, seed: int, index: int = 0) -> int:
                            trace))
 
 
-def outcomes(pos: Position, moves: list[int], worlds: int, seed: int, index: int = 0
-             ) -> tuple[np.ndarray, np.ndarray | None]:
+def outcomes(pos: Position, moves: list[int], worlds: int, seed: int, index: int = 0,
+             params: tuple[float, ...] | None = None
+             ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """The outcome matrices (worlds x moves) of kernels.ass_outcomes: minus points, and in a
-    match the share of the match win (else None); worlds drawn from stream WORLD_STREAM of
-    (seed, index), the rollouts and world model of ``pimc``'s defaults."""
+    match the share of the match win (else None), and the worlds' weights; worlds drawn from
+    stream WORLD_STREAM of (seed, index) as ``pimc`` with ``params`` (default: its defaults,
+    model.search_values) draws them, and rolled out by its rollout strategy."""
     from analyzer.analysis.kernels import ass_outcomes
+    from analyzer.analysis.model import search_values
     from analyzer.engines.ass.engine import canonical_deck
     from analyzer.games.ass.rules import PER_PLAYER
     from analyzer.rng import new_state, seed_state
-    from strategies.ass.catalog import SLOT_OVERSAMPLE, SLOT_ROLLOUT
 
-    _, params = pimc_params()
+    params = search_values("ass") if params is None else params
     rng = new_state()
     seed_state(rng, seed, index, WORLD_STREAM)
     out = np.zeros((worlds, len(moves)), dtype=np.int64)
     wins = np.zeros((worlds, len(moves)), dtype=np.float64)
     n = int(pos.view[PUB_PLAYERS])
     trace = pos.trace if pos.trace is not None else np.full((0, 14), PASS, dtype=np.int64)
-    ass_outcomes(pos.view.copy(), trace, np.array(moves, dtype=np.int64), worlds,
-                 int(params[SLOT_OVERSAMPLE]), pos.trace is not None,
-                 np.float64(params[SLOT_ROLLOUT]), rng, out, wins, PER_PLAYER[n],
-                 canonical_deck())
-    return out, (wins if pos.view[PUB_GAMES] else None)
+    weights = ass_outcomes(pos.view.copy(), trace, np.array(moves, dtype=np.int64), worlds,
+                           params, rng, out, wins, PER_PLAYER[n], canonical_deck())
+    return out, (wins if pos.view[PUB_GAMES] else None), weights
 
 
 def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: int = 0,
-            with_pimc: bool = True) -> dict[str, Any]:
-    """``{"position": ..., "moves": [...]}`` (values.move_rows: minus points at the end of
-    the game, lower is better), every legal move on the same ``worlds`` worlds."""
+            continuation: str | None = None) -> dict[str, Any]:
+    """``{"recommendation", "model", "position", "moves"}``: the advice in plain words first
+    (model.advice), then every legal move's row (values.move_rows: minus points at the end of
+    the game, lower is better), every legal move on the same ``worlds`` worlds: pimc's own
+    worlds and evaluation (its defaults), or with ``continuation`` every seat after the move
+    playing that strategy instead (a what-if)."""
+    from analyzer.analysis.model import advice, rollout_name, search_values
     from analyzer.analysis.values import MIN_INTERVAL_WORLDS, TOO_FEW, move_rows
+    from strategies.ass.catalog import INFER, SLOT_INFER
 
+    params = search_values("ass", continuation)
     moves = legal_codes(pos)
     ass_round, p = bool(pos.view[PUB_ASS_ROUND]), int(pos.view[PUB_POS])
     names = [move_text(m, ass_round, p) for m in moves]
-    matrix, wins = outcomes(pos, moves, worlds, seed, index)
-    chosen = None
-    if with_pimc:
-        chosen = 0 if len(moves) == 1 else moves.index(pimc_move(pos, seed, index))
+    matrix, wins, weights = outcomes(pos, moves, worlds, seed, index, params)
+    infer = INFER[int(params[SLOT_INFER])]
+    # pimc reads the record with infer=policy, but a typed position has none, and random
+    # rollouts explain every move alike
+    policy = infer == "policy" and pos.trace is not None and rollout_name("ass", params) != "random"
+    shown = "voids" if infer == "policy" else infer
     # every interval inside its value's range: minus points >= 0, a chance in [0, 1]
-    rows = move_rows("ass", matrix, names, chosen, None if wins is None else {"win": wins})
+    rows = move_rows("ass", matrix, names, None, None if wins is None else {"win": wins},
+                     weights=weights)
     info = {**pos.info, "worlds": int(matrix.shape[0]),
             "seed": seed, "unit": "minus points at the end of the game (lower is better)"
             + ("; beside them the chance to win the match" if wins is not None else ""),
-            "worlds_from": "the move record (pimc's infer=policy)" if pos.trace is not None
-            else "hand sizes and known holdings (pimc's infer=voids)"}
+            "continuation": rollout_name("ass", params),
+            "worlds_from": "the move record (pimc's infer=policy)" if policy
+            else f"hand sizes and known holdings (pimc's infer={shown})"}
     if matrix.shape[0] < MIN_INTERVAL_WORLDS:
         info["intervals"] = TOO_FEW
-    return {"position": info, "moves": rows}
+    return {**advice("ass", rows, continuation, params), "position": info, "moves": rows}
 
 
 def max_worlds_check(worlds: int) -> None:

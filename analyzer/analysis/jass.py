@@ -7,9 +7,11 @@ by replaying the public order of play from the deal's start with the engine's ``
 handed to it: a recorded position is rebuilt from the decider's hand and the cards played,
 exactly as a typed one, so no hidden card can reach the analysis.
 
-:func:`analyze` rolls out every legal card on the same worlds (kernels.jass_outcomes: worlds
-as ``pimc`` with its defaults draws them, ``infer=voids``; rollouts by its rollout preset,
-``aim-low``) and asks the real ``pimc`` which card it plays. Values: the sticks the player
+:func:`analyze` rolls out every legal card on the same worlds (kernels.jass_outcomes: the
+worlds ``pimc`` with its defaults draws, by its own ``draw_worlds``; rollouts by its own
+rollout preset, analyzer/analysis/model.py), so its best card is the card ``pimc`` would
+play, up to cards within noise; :func:`pimc_card` asks ``pimc`` itself (tests and
+benchmarks). Values: the sticks the player
 gets from the deal (J-9, the standings and remembered ties included; higher is better) and
 its card points (J-8). Every card is a distinct card, so no two moves are grouped.
 """
@@ -56,6 +58,10 @@ from analyzer.games.jass.primitives import (
 )
 from analyzer.numbers import NumberError, parse_int_list
 
+# Worlds per position by default: a position in about a second or less on one core with
+# pimc's default evaluation (scripts/bench_advice.py measures it; analysis.model reads it)
+DEFAULT_WORLDS = 500
+MOVE_NOUN = "card"  # what the advice calls one of the choices ("the only legal card")
 WORLD_STREAM = 0
 PIMC_STREAM = 1
 
@@ -357,12 +363,27 @@ def legal_cards(pos: Position) -> list[int]:
     return mask_cards(int(legal_mask(np.uint64(pos.hand), pos.st)))
 
 
-def pimc_prm(worlds: int | None = None) -> np.ndarray:
-    """``pimc``'s parameter vector with its defaults (``worlds`` replaced when given)."""
-    from strategies.jass.knobs import P_WORLDS
-    from strategies.registry import parse_strategy
+def prior_cards(pos: Position) -> list[int]:
+    """The legal cards in ``pimc``'s prior order (search.prior_order: cheapest, dearest,
+    second cheapest, ...), the order in which its search breaks ties: so among cards of
+    exactly equal value the analysis names first the one ``pimc`` plays."""
+    from strategies.jass.search import interleave, prior_order
 
-    prm = np.array(parse_strategy("jass", "pimc").values, dtype=np.float64)
+    legal = np.uint64(sum(1 << c for c in legal_cards(pos)))
+    ordered = np.zeros(12, dtype=np.int64)
+    k = prior_order(legal, pos.st.copy(), ordered)
+    out = np.zeros(12, dtype=np.int64)
+    interleave(ordered, k, out)
+    return [int(c) for c in out[:k]]
+
+
+def pimc_prm(worlds: int | None = None, continuation: str | None = None) -> np.ndarray:
+    """``pimc``'s parameter vector with its defaults (model.search_values: the rollout
+    replaced by ``continuation`` when given; ``worlds`` replaced when given)."""
+    from analyzer.analysis.model import search_values
+    from strategies.jass.knobs import P_WORLDS
+
+    prm = np.array(search_values("jass", continuation), dtype=np.float64)
     if worlds is not None:
         prm[P_WORLDS] = worlds
     return prm
@@ -381,44 +402,61 @@ def pimc_card(pos: Position, seed: int, index: int = 0) -> int:
                       pos.played.copy(), pos.taken.copy(), rng))
 
 
-def outcomes(pos: Position, cards: list[int], worlds: int, seed: int, index: int = 0
-             ) -> tuple[np.ndarray, np.ndarray]:
-    """(sticks, points) matrices, worlds x cards (kernels.jass_outcomes)."""
+def outcomes(pos: Position, cards: list[int], worlds: int, seed: int, index: int = 0,
+             values: tuple[float, ...] | None = None
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(sticks, points) matrices, worlds x cards, and the worlds' weights
+    (kernels.jass_outcomes): the worlds and evaluation of ``pimc`` with the parameter vector
+    ``values`` (default: its defaults, model.search_values), ``worlds`` of them."""
     from analyzer.analysis.kernels import jass_outcomes
     from analyzer.rng import new_state, seed_state
+    from strategies.jass.knobs import P_WORLDS
 
     rng = new_state()
     seed_state(rng, seed, index, WORLD_STREAM)
     sticks = np.zeros((worlds, len(cards)), dtype=np.int64)
     points = np.zeros((worlds, len(cards)), dtype=np.int64)
-    kept = jass_outcomes(pimc_prm(worlds), pos.seat, np.uint64(pos.hand), pos.st.copy(),
-                         pos.played.copy(), pos.taken.copy(), rng,
-                         np.array(cards, dtype=np.int64), sticks, points)
+    weights = np.zeros(worlds, dtype=np.float64)
+    prm = pimc_prm() if values is None else np.array(values, dtype=np.float64)
+    prm[P_WORLDS] = worlds
+    kept = jass_outcomes(prm, pos.seat, np.uint64(pos.hand),
+                         pos.st.copy(), pos.played.copy(), pos.taken.copy(), rng,
+                         np.array(cards, dtype=np.int64), sticks, points, weights)
     if kept < 0:
         raise CardlabError("no deal of the unseen cards fits this position (the play "
                            "proves more than the hand sizes allow)")
-    return sticks[:kept], points[:kept]
+    return sticks[:kept], points[:kept], weights[:kept]
 
 
-def analyze(pos: Position, worlds: int = 1000, seed: int = 0, index: int = 0,
-            with_pimc: bool = True) -> dict[str, Any]:
-    """``{"position": ..., "moves": [...]}`` (values.move_rows: sticks from the deal, higher
-    is better; card points beside them), every legal card on the same worlds."""
+def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: int = 0,
+            continuation: str | None = None) -> dict[str, Any]:
+    """``{"recommendation", "model", "position", "moves"}``: the advice in plain words first
+    (model.advice), then every legal card's row (values.move_rows: sticks from the deal,
+    higher is better; card points beside them), every legal card on the same worlds: pimc's
+    own worlds and evaluation (its defaults), or with ``continuation`` every seat after the
+    card playing that preset instead (a what-if)."""
+    from analyzer.analysis.model import advice, rollout_name, search_values
     from analyzer.analysis.values import MIN_INTERVAL_WORLDS, TOO_FEW, move_rows
 
-    cards = legal_cards(pos)
-    sticks, points = outcomes(pos, cards, worlds, seed, index)
-    chosen = None
-    if with_pimc:
-        chosen = 0 if len(cards) == 1 else cards.index(pimc_card(pos, seed, index))
-    rows = move_rows("jass", sticks, [card_name(c) for c in cards], chosen, {"points": points})
+    values = search_values("jass", continuation)
+    cards = prior_cards(pos)
+    sticks, points, weights = outcomes(pos, cards, worlds, seed, index, values)
+    rows = move_rows("jass", sticks, [card_name(c) for c in cards], None, {"points": points},
+                     weights=weights)
     info = {**pos.info, "worlds": int(sticks.shape[0]), "seed": seed,
             "unit": "sticks from the deal (higher is better); card points beside them",
+            "continuation": rollout_name("jass", values),
             "worlds_from": "the hand, the cards played and what they prove (pimc's "
-            "infer=voids)"}
+            f"infer={_infer(values)})"}
     if sticks.shape[0] < MIN_INTERVAL_WORLDS:
         info["intervals"] = TOO_FEW
-    return {"position": info, "moves": rows}
+    return {**advice("jass", rows, continuation, values), "position": info, "moves": rows}
+
+
+def _infer(values: tuple[float, ...]) -> str:
+    from strategies.jass.knobs import INFER_CHOICES, P_INFER
+
+    return INFER_CHOICES[int(values[P_INFER])]
 
 
 def record_plays(record: dict[str, Any]):

@@ -7,11 +7,12 @@ moves meet the same worlds and, in world w, the same rollout stream (common rand
 numbers), so the difference of two columns is a paired sample.
 
 Both routines use the search's own pieces and see only what the decider may know (A-11,
-J-11): the worlds are drawn from the decider's view (Who's the Ass?: its hand, the public
-state with the known holdings, and, with ``policy``, the public move record, as ``pimc``
-draws them with its defaults: ``infer=policy``, ``oversample`` worlds drawn per world kept,
-every kept world weighted alike) or from its hand and the public state (Plus-Minus Jass:
-``draw_worlds``, with the bans the play proves). The random draws all come from ``rng``.
+J-11): the worlds are the search's own, drawn by its own code with the knobs given (Who's the
+Ass?: pimc.py ``deal_worlds``, from its hand, the public state with the known holdings and,
+with ``infer=policy``, the public move record, ``oversample`` worlds drawn per world kept,
+each kept world weighted ``eps`` per mismatch beyond the fewest; Plus-Minus Jass:
+``draw_worlds``, with the bans the play proves and its ``infer``), each with its weight in
+the search. The random draws all come from ``rng``.
 
 Each routine is two kernels: one draws the worlds (all of them, as before), one rolls the
 moves out on worlds ``w0 .. w1-1``. :func:`ass_outcomes` and :func:`jass_outcomes` call the
@@ -36,7 +37,6 @@ from analyzer.games.ass.cards import (
     PUB_GAMES,
     PUB_GONE,
     PUB_PLAYERS,
-    PUB_ROUND,
     PUB_SEAT,
     PUB_TABLE,
     PUB_TOTALS,
@@ -48,9 +48,9 @@ from analyzer.games.ass.moves import U0, pack_counts
 from analyzer.games.jass.primitives import S_N, ST_SIZE
 from analyzer.numba_compat import njit_runtime
 from analyzer.rng import next_u64
+from strategies.ass.catalog import PIMC, SLOT_ROLLOUT
+from strategies.ass.pimc import deal_worlds, rollout_strategy
 from strategies.ass.pimc import play_out as _roll
-from strategies.ass.pimc import policy_worlds as _policy_worlds
-from strategies.ass.pimc import rollout_strategy, sample_world
 from strategies.ass.rollout import NO_BLOCK, START
 from strategies.ass.rollout import play_on as ass_play_on
 from strategies.jass.knobs import OBJ_DEAL, P_ROLLOUT
@@ -62,36 +62,28 @@ from strategies.registry import N_PARAMS
 
 # Typed values, not the literals True, False and OBJ_DEAL: numba compiles a callee once per
 # literal argument value, so a literal here would compile a copy of the search's own functions
-# (draw_worlds, outcome, sample_world) for the analysis alone instead of reusing theirs.
-USE_KNOWN = np.bool_(True)
+# (draw_worlds, outcome, deal_worlds) for the analysis alone instead of reusing theirs.
 NO_PEEK = np.bool_(False)
+PIMC_FAMILY = np.int64(PIMC)
 DEAL_OBJECTIVE = np.int64(OBJ_DEAL)
 
 
 @njit(cache=True)
-def _ass_worlds(view, trace, worlds, oversample, policy, rollout_code, rng, world_hands,
-                streams, futures, rview):
-    """:func:`ass_outcomes`'s worlds: every world's hands (``world_hands``), the seed of its
-    rollout stream (``streams``) and, in a match, of its future deals (``futures``), all drawn
-    from ``rng``; ``rview`` is the scratch view the rollouts use next."""
-    n = view[PUB_PLAYERS]
-    fam, pp = rollout_strategy(rollout_code)
-    weights = np.zeros(worlds, dtype=np.int64)
+def _ass_worlds(view, trace, worlds, params, rng, world_hands, streams, futures, weights,
+                rview):
+    """:func:`ass_outcomes`'s worlds: pimc's own (pimc.py ``deal_worlds`` with ``params``,
+    pimc's parameter vector): every world's hands (``world_hands``), the seed of its rollout
+    stream (``streams``) and its weight in the search (``weights``, pimc's ``eps``); then, in
+    a match, the seed of every world's future deals (``futures``), all drawn from ``rng``;
+    ``rview`` is the scratch view the rollouts use next."""
+    fam, pp = rollout_strategy(params[SLOT_ROLLOUT])
     pool = np.zeros(128, dtype=np.int64)
-    match = view[PUB_GAMES] > 0
-    if policy and trace.shape[0] > view[PUB_ROUND]:
-        _policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, rview,
-                       max(oversample, 1), 1.0, weights)
+    packed = np.zeros(view[PUB_PLAYERS], dtype=np.uint64)  # read by peek only
+    deal_worlds(PIMC_FAMILY, params, view, rng, packed, trace, fam, pp, worlds, world_hands,
+                 streams, pool, rview, weights)
+    if view[PUB_GAMES] > 0:
         for w in range(worlds):
-            streams[w] = next_u64(rng)
-            if match:
-                futures[w] = next_u64(rng)
-    else:
-        for w in range(worlds):
-            sample_world(view, rng, world_hands, w * n, pool, USE_KNOWN)
-            streams[w] = next_u64(rng)
-            if match:
-                futures[w] = next_u64(rng)
+            futures[w] = next_u64(rng)
     for i in range(SCRATCH):
         rview[i] = 0
 
@@ -152,11 +144,19 @@ def in_chunks(total: int, roll, check) -> None:
             size //= 2
 
 
-def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, rng, out,
-                 wins, per_player, template):
+def ass_outcomes(view, trace, moves, worlds, params, rng, out, wins, per_player, template
+                 ) -> np.ndarray:
     """Who's the Ass?: ``out[w, i]`` = the decider's minus points at the end of the game when
     it plays ``moves[i]`` in sampled world w and everybody then plays the rollout strategy
-    (``rollout_code``, catalog.encode_rollout) to the end.
+    (``params[SLOT_ROLLOUT]``, catalog.encode_rollout) to the end. Returns the worlds'
+    weights (int64, one per world: pimc's ``eps``; all alike with eps = 1).
+
+    ``params`` is a ``pimc`` parameter vector (a tuple of 8 floats, as the engine passes it):
+    the worlds are the ones ``pimc`` with these knobs draws (pimc.py ``deal_worlds``: with
+    ``infer=policy``, when ``trace`` reaches the current round, ``oversample * worlds``
+    worlds drawn and the ``worlds`` that best explain the opponents' moves kept, weighted
+    ``eps`` per mismatch beyond the fewest; otherwise dealt from the view alone, known
+    holdings respected unless ``infer=sizes``), ``worlds`` of them.
 
     In a match (``view[PUB_GAMES]`` > 0, A-12) also ``wins[w, i]``: the decider's share of
     the match win (1, 1/k for a k-way tie, or 0) when the rest of the match is played out as
@@ -167,39 +167,37 @@ def ass_outcomes(view, trace, moves, worlds, oversample, policy, rollout_code, r
     deals.
 
     ``view`` is the decider's view (A-11; not changed), ``trace`` the public move record
-    (pimc.py's module docstring), read when ``policy`` is true and it reaches the current
-    round: then ``oversample * worlds`` worlds are drawn and the ``worlds`` that best explain
-    the opponents' moves kept (pimc's ``_policy_worlds``, eps = 1: all weigh alike);
-    otherwise ``worlds`` worlds are dealt from the view alone (known holdings respected).
-    Per world: its deal, then one 64-bit seed of its rollout stream (in a match a second,
-    of its future deals). The rollouts run in chunks of worlds (module docstring)."""
+    (pimc.py's module docstring). The draws: the worlds and their rollout seeds as pimc
+    draws them, then in a match one seed per world of its future deals. The rollouts run in
+    chunks of worlds (module docstring)."""
     n = int(view[PUB_PLAYERS])
     world_hands = np.zeros((worlds + 1) * n, dtype=np.uint64)
     streams = np.zeros(worlds, dtype=np.uint64)
     futures = np.zeros(worlds, dtype=np.uint64)
+    weights = np.zeros(worlds, dtype=np.int64)
     rview = np.zeros(VIEW_LEN, dtype=np.int64)
     from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
 
-    policy = np.bool_(policy)
+    params = tuple(float(v) for v in params)
+    rollout_code = np.float64(params[SLOT_ROLLOUT])
     scratch = (rview, np.zeros(16, dtype=np.uint64), np.zeros(1, dtype=np.uint64),
                np.zeros(16, dtype=np.int64), np.zeros(16, dtype=np.int64),
                np.zeros(16, dtype=np.uint64), np.zeros(109, dtype=np.uint8))
     with checked_interrupts() as check:
-        _ass_worlds(view, trace, worlds, oversample, policy, rollout_code, rng, world_hands,
-                    streams, futures, rview)
+        _ass_worlds(view, trace, worlds, params, rng, world_hands, streams, futures, weights,
+                    rview)
         check()
         in_chunks(worlds, lambda w0, w1: _ass_rollouts(
             view, moves, rollout_code, world_hands, streams, futures, w0, w1, out, wins,
             per_player, template, *scratch), check)
+    return weights
 
 
 @njit_runtime()  # allocates (draw_worlds)
 def _jass_worlds(prm, seat, hand, st, played, rng):
-    """:func:`jass_outcomes`'s worlds: ``draw_worlds``'s (pool, seeds, keep)."""
+    """:func:`jass_outcomes`'s worlds: ``draw_worlds``'s (pool, seeds, keep, weight)."""
     nothing = np.zeros(4, dtype=np.uint64)
-    pool, seeds, keep, weight = draw_worlds(prm, seat, hand, st, played, rng, nothing,
-                                            NO_PEEK)
-    return pool, seeds, keep
+    return draw_worlds(prm, seat, hand, st, played, rng, nothing, NO_PEEK)
 
 
 @njit_runtime()  # allocates (the rollout presets' arrays)
@@ -234,25 +232,27 @@ def _jass_rollouts(prm, seat, st, played, taken, cards, pool, seeds, keep, w0, w
             points[w, ci] = ints[0, seat]
 
 
-def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points):
+def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points, weights):
     """Plus-Minus Jass: for every sampled world w and card ``cards[i]``, the decider's sticks
     from the deal (J-9 given the standings and remembered ties in ``st``, as the search's
     ``objective=deal``) in ``sticks[w, i]`` and its card points (J-8) in ``points[w, i]``,
-    when it plays the card and every seat then plays the rollout preset ``prm[P_ROLLOUT]``.
+    when it plays the card and every seat then plays the rollout preset ``prm[P_ROLLOUT]``;
+    the world's weight in the search (pimc's ``eps`` with ``infer=policy``; else 1) in
+    ``weights[w]``.
 
-    The worlds are ``draw_worlds(prm, ...)``'s (``prm`` a ``pimc`` parameter vector: its
-    ``worlds`` and ``infer``): dealt from the decider's hand and the public state only.
-    Returns the number of worlds kept (the rows filled), -1 on an inconsistent state;
-    with ``infer=policy`` the weights of the kept worlds are not applied (eps = 1 keeps them
-    alike). The inputs are not changed. The rollouts run in chunks of worlds (module
-    docstring)."""
+    The worlds are ``draw_worlds(prm, ...)``'s, the search's own (``prm`` a ``pimc``
+    parameter vector: its ``worlds``, ``infer``, ``oversample`` and ``eps``): dealt from the
+    decider's hand and the public state only, with the bans the play proves. Returns the
+    number of worlds kept (the rows filled), -1 on an inconsistent state. The inputs are not
+    changed. The rollouts run in chunks of worlds (module docstring)."""
     from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
 
     with checked_interrupts() as check:
-        pool, seeds, keep = _jass_worlds(prm, seat, hand, st, played, rng)
+        pool, seeds, keep, weight = _jass_worlds(prm, seat, hand, st, played, rng)
         check()
         if keep[0] < 0:
             return -1
+        weights[: len(keep)] = weight
         scratch = (np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
                    np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
                    np.empty(ST_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64),

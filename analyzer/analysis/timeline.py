@@ -77,27 +77,32 @@ def _ass_step_rollouts(view, move, rollout_code, world_hands, streams, w0, w1, o
             out[w, s] = score(cur[s])
 
 
-def ass_step(view, trace, move, worlds, oversample, policy, rollout_code, rng):
-    """Who's the Ass?: the (worlds x seats) matrix of every seat's minus points at the end of
-    the game when the decider of ``view`` plays ``move``, on the worlds kernels.ass_outcomes
-    draws from ``rng`` with the same arguments (its ``_ass_worlds``)."""
+def ass_step(view, trace, move, worlds, params, rng):
+    """Who's the Ass?: (the (worlds x seats) matrix of every seat's minus points at the end of
+    the game when the decider of ``view`` plays ``move``, the worlds' weights), on the worlds
+    kernels.ass_outcomes draws from ``rng`` with the same ``params`` (pimc's parameter
+    vector; its ``_ass_worlds``) and rolled out by its rollout strategy."""
     from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
+    from strategies.ass.catalog import SLOT_ROLLOUT
 
     n = int(view[PUB_PLAYERS])
+    params = tuple(float(v) for v in params)
+    rollout_code = np.float64(params[SLOT_ROLLOUT])
     world_hands = np.zeros((worlds + 1) * n, dtype=np.uint64)
     streams = np.zeros(worlds, dtype=np.uint64)
     futures = np.zeros(worlds, dtype=np.uint64)
+    weights = np.zeros(worlds, dtype=np.int64)
     rview = np.zeros(VIEW_LEN, dtype=np.int64)
     out = np.zeros((worlds, n), dtype=np.int64)
     cur, roll_rng = np.zeros(16, dtype=np.uint64), np.zeros(1, dtype=np.uint64)
     with checked_interrupts() as check:
-        _ass_worlds(view, trace, worlds, oversample, np.bool_(policy), rollout_code, rng,
-                    world_hands, streams, futures, rview)
+        _ass_worlds(view, trace, worlds, params, rng, world_hands, streams, futures, weights,
+                    rview)
         check()
         in_chunks(worlds, lambda w0, w1: _ass_step_rollouts(
             view, np.int64(move), rollout_code, world_hands, streams, w0, w1, out, rview, cur,
             roll_rng), check)
-    return out
+    return out, weights
 
 
 @njit_runtime()  # allocates (the rollout presets' arrays)
@@ -137,12 +142,13 @@ def _jass_step_rollouts(prm, seat, st, played, taken, card, pool, seeds, keep, w
 def jass_step(prm, seat, hand, st, played, taken, rng, card):
     """Plus-Minus Jass: (sticks, points), (kept worlds x seats) matrices of every seat's
     result of the deal when the decider plays ``card``, on the worlds kernels.jass_outcomes
-    draws from ``rng`` with ``prm`` (its ``_jass_worlds``); None on an inconsistent state."""
+    draws from ``rng`` with ``prm`` (its ``_jass_worlds``), and the kept worlds' weights;
+    None on an inconsistent state."""
     from analyzer.runner.interrupts import checked_interrupts  # (not hashed with the kernels)
 
     n = int(st[S_N])
     with checked_interrupts() as check:
-        pool, seeds, keep = _jass_worlds(prm, seat, hand, st, played, rng)
+        pool, seeds, keep, weight = _jass_worlds(prm, seat, hand, st, played, rng)
         check()
         if keep[0] < 0:
             return None
@@ -155,25 +161,27 @@ def jass_step(prm, seat, hand, st, played, taken, rng, card):
         in_chunks(len(keep), lambda w0, w1: _jass_step_rollouts(
             prm, seat, st, played, taken, np.int64(card), pool, seeds, keep, w0, w1, sticks,
             points, *scratch), check)
-    return sticks, points
+    return sticks, points, np.asarray(weight)[: len(keep)]
 
 
 # --------------------------------------------------------------------- positions of a record
-def ass_matrix(pos, move: int, worlds: int, seed: int, index: int) -> np.ndarray:
+def ass_matrix(pos, move: int, worlds: int, seed: int, index: int):
+    """(worlds x seats minus points, the worlds' weights) when the decider of ``pos`` plays
+    ``move``: pimc's worlds and evaluation (its defaults) from stream WORLD_STREAM of
+    (seed, index), as the analysis draws them."""
     from analyzer.analysis.ass import WORLD_STREAM, pimc_params
     from analyzer.games.ass.cards import PASS
     from analyzer.rng import new_state, seed_state
-    from strategies.ass.catalog import SLOT_OVERSAMPLE, SLOT_ROLLOUT
 
-    _, params = pimc_params()
     rng = new_state()
     seed_state(rng, seed, index, WORLD_STREAM)
     trace = pos.trace if pos.trace is not None else np.full((0, 14), PASS, dtype=np.int64)
-    return ass_step(pos.view.copy(), trace, move, worlds, int(params[SLOT_OVERSAMPLE]),
-                    pos.trace is not None, np.float64(params[SLOT_ROLLOUT]), rng)
+    return ass_step(pos.view.copy(), trace, move, worlds, pimc_params()[1], rng)
 
 
-def jass_matrix(pos, card: int, worlds: int, seed: int, index: int) -> np.ndarray:
+def jass_matrix(pos, card: int, worlds: int, seed: int, index: int):
+    """(kept worlds x seats sticks from the deal, the worlds' weights) when the decider of
+    ``pos`` plays ``card``: pimc's worlds and evaluation, as the analysis draws them."""
     from analyzer.analysis.jass import WORLD_STREAM, pimc_prm
     from analyzer.errors import CardlabError
     from analyzer.rng import new_state, seed_state
@@ -185,21 +193,37 @@ def jass_matrix(pos, card: int, worlds: int, seed: int, index: int) -> np.ndarra
     if got is None:
         raise CardlabError("no deal of the unseen cards fits this position (the play proves "
                            "more than the hand sizes allow)")
-    return got[0]
+    return got[0], got[2]
 
 
-def point(game: str, matrix: np.ndarray) -> dict[str, list]:
+def point(game: str, matrix: np.ndarray, weights: np.ndarray | None = None
+          ) -> dict[str, list]:
     """Per seat (a column of ``matrix``, worlds x seats): the mean and its 95% t interval,
-    kept inside the range of the game's result column (None ends below
-    MIN_INTERVAL_WORLDS worlds)."""
-    from analyzer.analysis.values import MIN_INTERVAL_WORLDS, _clip, _interval, value_ranges
+    weighted by the worlds' ``weights`` in the search when they differ (as the analysis's
+    values, values.move_rows), kept inside the range of the game's result column (None ends
+    below MIN_INTERVAL_WORLDS worlds)."""
+    from analyzer.analysis.values import (
+        MIN_INTERVAL_WORLDS,
+        _clip,
+        _interval,
+        effective_worlds,
+        value_ranges,
+    )
 
     bounds = value_ranges(game)[""]
     x = np.asarray(matrix, dtype=np.float64)
-    few = x.shape[0] < MIN_INTERVAL_WORLDS
+    w = None
+    if weights is not None:
+        w = np.asarray(weights, dtype=np.float64)
+        if w.size and np.all(w == w[0]):
+            w = None
+        else:
+            keep = w > 0
+            x, w = x[keep], w[keep]
+    few = (x.shape[0] if w is None else effective_worlds(w)) < MIN_INTERVAL_WORLDS
     out: dict[str, list] = {"value": [], "low": [], "high": []}
     for s in range(x.shape[1]):
-        mean, low, high = _interval(x[:, s])
+        mean, low, high = _interval(x[:, s], w)
         low, high = _clip(low, high, bounds)
         out["value"].append(mean)
         out["low"].append(None if few else low)
@@ -222,8 +246,8 @@ def step_point(game: str, record: dict[str, Any], part: int, index: int, worlds:
     stream = part * GAME_STRIDE + index
     module = _analysis(game)
     pos, move = module.timeline_move(record, part, index)
-    matrix = globals()[module.TIMELINE_MATRIX](pos, move, worlds, seed, stream)
-    return {"part": part, "index": index, "seat": pos.seat, **point(game, matrix)}
+    matrix, weights = globals()[module.TIMELINE_MATRIX](pos, move, worlds, seed, stream)
+    return {"part": part, "index": index, "seat": pos.seat, **point(game, matrix, weights)}
 
 
 def plays(game: str, record: dict[str, Any]) -> list[tuple[int, int]]:

@@ -29,7 +29,7 @@ import numpy as np
 from analyzer.games.registry import ByGame
 from analyzer.games.registry import Labels as Thresholds
 from analyzer.stats.hygiene import selected_interval
-from analyzer.stats.intervals import mean_interval
+from analyzer.stats.intervals import mean_interval, t_quantile
 
 
 def _thresholds(description) -> Thresholds:
@@ -121,47 +121,75 @@ def _clean(x: float) -> float | None:
     return None if math.isnan(x) else float(x)
 
 
-def _interval(x: np.ndarray) -> tuple[float, float, float]:
-    """Mean and 95% t interval; a column without spread has the mean as both ends."""
+def effective_worlds(w: np.ndarray) -> float:
+    """Kish's effective sample size of weights ``w``: (sum w)^2 / sum w^2."""
+    return float(w.sum() ** 2 / (w @ w)) if w.size and w.sum() > 0 else 0.0
+
+
+def _interval(x: np.ndarray, w: np.ndarray | None = None) -> tuple[float, float, float]:
+    """Mean and 95% t interval (weighted by ``w`` when given: the weighted mean, the weighted
+    variance and t on the effective number of worlds); a column without spread has the mean
+    as both ends."""
     if x.size >= 2 and float(np.ptp(x)) == 0.0:
         m = float(x[0])
         return m, m, m
-    est = mean_interval(x)
-    return est.value, est.low, est.high
+    if w is None:
+        est = mean_interval(x)
+        return est.value, est.low, est.high
+    total = float(w.sum())
+    mean = float(w @ x) / total
+    n = effective_worlds(w)
+    if n < 2:
+        return mean, math.nan, math.nan
+    var = float(w @ (x - mean) ** 2) / total * n / (n - 1)
+    half = t_quantile(0.95, n - 1) * math.sqrt(var / n)
+    return mean, mean - half, mean + half
 
 
-def move_rows(game: str, outcomes: np.ndarray, names: list[str], pimc: int | None,
+def move_rows(game: str, outcomes: np.ndarray, names: list[str], pimc: int | None = None,
               extra: dict[str, np.ndarray] | None = None,
-              ranges: dict[str, tuple] | None = None) -> list[dict]:
+              ranges: dict[str, tuple] | None = None,
+              weights: np.ndarray | None = None) -> list[dict]:
     """The rows of every move, best first (ties keep the given order).
 
     ``outcomes[w, i]``: the value of move ``names[i]`` in world w (the game's unit);
-    ``pimc`` the column ``pimc`` plays (None: not asked); ``extra`` more per-world matrices of
-    the same shape, shown as ``key``, ``key_low``, ``key_high``, and their paired difference
-    to the best move (by the main value) as ``key_diff``, ``key_diff_low``, ``key_diff_high``.
+    ``pimc`` a column to mark ``"pimc": true`` (None: no ``pimc`` key); ``extra`` more
+    per-world matrices of the same shape, shown as ``key``, ``key_low``, ``key_high``, and
+    their paired difference to the best move (by the main value) as ``key_diff``,
+    ``key_diff_low``, ``key_diff_high``. ``weights`` (one per world, >= 0; None: alike): the
+    worlds' weights in the search (pimc's ``eps``): weighted means, and t intervals on the
+    effective number of worlds (Kish: (sum w)^2 / sum w^2); worlds that all weigh alike give
+    exactly the unweighted numbers.
 
     Every interval stays inside the range of its value (``ranges``, by key, "" for the main
     value; default: :func:`value_ranges`, from the game's description); with fewer than
     MIN_INTERVAL_WORLDS worlds there are no intervals (None ends).
     """
     x = np.asarray(outcomes, dtype=np.float64)
+    wt = None
+    if weights is not None:
+        w = np.asarray(weights, dtype=np.float64)
+        if w.size and not np.all(w == w[0]):
+            keep = w > 0
+            x, wt = x[keep], w[keep]
+            extra = {k: np.asarray(v)[keep] for k, v in (extra or {}).items()} or None
     ranges = value_ranges(game, extra) if ranges is None else ranges
-    few = x.shape[0] < MIN_INTERVAL_WORLDS
-    means = x.mean(axis=0)
+    few = (x.shape[0] if wt is None else effective_worlds(wt)) < MIN_INTERVAL_WORLDS
+    means = x.mean(axis=0) if wt is None else (wt @ x) / wt.sum()
     sign = 1.0 if LOWER_IS_BETTER[game] else -1.0
     order = sorted(range(len(names)), key=lambda i: (sign * means[i], i))
     best = order[0]
     pairs = max(1, len(names) * (len(names) - 1) // 2)  # the family the best was picked from
 
     def single(column: np.ndarray, key: str) -> tuple[float, float, float]:
-        mean, low, high = _interval(column)
+        mean, low, high = _interval(column, wt)
         if few:
             return mean, math.nan, math.nan
         low, high = _clip(low, high, ranges.get(key, (None, None)))
         return mean, low, high
 
     def paired(d: np.ndarray, key: str) -> tuple[float, float, float]:
-        mean, low, high = _interval(d)
+        mean, low, high = _interval(d, wt)
         if few:
             return mean, math.nan, math.nan
         if math.isnan(low) or low == high:
@@ -178,7 +206,9 @@ def move_rows(game: str, outcomes: np.ndarray, names: list[str], pimc: int | Non
             paired(x[:, i] - x[:, best], "")
         row = {"move": names[i], "value": value, "low": _clean(low), "high": _clean(high),
                "diff": diff, "diff_low": _clean(dlow), "diff_high": _clean(dhigh),
-               "best": i == best, "pimc": pimc is not None and i == pimc}
+               "best": i == best}
+        if pimc is not None:
+            row["pimc"] = i == pimc
         for key, matrix in (extra or {}).items():
             y = np.asarray(matrix, dtype=np.float64)
             v, lo, hi = single(y[:, i], key)

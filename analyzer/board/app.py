@@ -10,8 +10,9 @@ such game, as a browser logs every 4xx as a console error):
 - ``GET /api/info``: whether the compiled code is warm, the limits, the games opened;
 - ``POST /api/analyze``: one position, typed (``{"game", "typed": {...}, "worlds",
   "seed"}``, the options of ``cardlab analyze ass|jass``) or of an opened game (``{"game",
-  "record": ID, "part": G, "move": K, ...}``): every legal move valued, the verdict in plain
-  words and the command line that reproduces it;
+  "record": ID, "part": G, "move": K, ...}``), optionally with ``"continuation"`` (analyze's
+  what-if): every legal move valued, the verdict in plain words (the recommendation and the
+  model line, one voice) and the command line that reproduces it;
 - ``POST /api/open``: a records file's text (JSON Lines, docs/game-records.md) and the index
   of the record, or a run folder's path and the game's index (with the loader ``cardlab
   board`` gives); the game's steps as the viewer draws them;
@@ -156,43 +157,10 @@ def shown_rows(game: str, rows: list[dict]) -> list[dict]:
     return out
 
 
-def verdict(game: str, rows: list[dict]) -> str:
-    """The analysis in plain words, in the voice of the strongest player (``pimc``)."""
-    if len(rows) == 1:
-        return f"Only one move is legal here: {rows[0]['move']}."
-    from analyzer.analysis.values import THRESHOLDS
-
-    unit = THRESHOLDS[game].unit
-    best = rows[0]
-    pimc = next((r for r in rows if r["pimc"]), None)
-    close = [r for r in rows[1:] if r["diff_low"] is None or r["diff_high"] is None
-             or r["diff_low"] <= 0 <= r["diff_high"]]
-    words = []
-    if pimc is not None:
-        if pimc["best"]:
-            words.append(f"I would play {pimc['move']}, and the rollouts agree: it is the best "
-                         f"move here, {estimate(best['value'], _half(best, ''))} {unit}.")
-        else:
-            words.append(f"I would play {pimc['move']}; the rollouts prefer {best['move']} "
-                         f"({estimate(best['value'], _half(best, ''))} {unit}), by "
-                         f"{estimate(abs(pimc['diff']), _half(pimc, 'diff'))}.")
-    else:
-        words.append(f"The best move is {best['move']}, "
-                     f"{estimate(best['value'], _half(best, ''))} {unit}.")
-    if not close:
-        words.append("Every other move is clearly worse.")
-    elif len(close) == 1:
-        words.append(f"{close[0]['move']} is as good within the accuracy of these worlds; "
-                     "more worlds would tell them apart.")
-    else:
-        names = ", ".join(r["move"] for r in close[:4]) + (" ..." if len(close) > 4 else "")
-        words.append(f"{len(close)} other moves are as good within the accuracy of these "
-                     f"worlds ({names}).")
-    worst = rows[-1]
-    if worst is not best and worst not in close:
-        words.append(f"Worst: {worst['move']}, {estimate(abs(worst['diff']), _half(worst, 'diff'))}"
-                     f" {unit} worse.")
-    return " ".join(words)
+def verdict(result: dict[str, Any]) -> str:
+    """The analysis in plain words, in one voice (the strongest player's worlds and
+    evaluation, analyzer/analysis/model.py): the recommendation, then the model line."""
+    return f"{result['recommendation']} {result['model']}"
 
 
 # --- games opened ---------------------------------------------------------------------------
@@ -345,14 +313,27 @@ def _worlds_seed(data: dict[str, Any], top: int) -> tuple[int, int]:
 
 
 def analyze_position(game: str, pos, worlds: int, seed: int, index: int = 0,
-                     with_pimc: bool = True) -> dict[str, Any]:
+                     continuation: str | None = None) -> dict[str, Any]:
     from analyzer.games import registry
 
     analysis = registry.load(registry.get(game).part("analysis", "the analysis"))
-    result = analysis.analyze(pos, worlds, seed, index, with_pimc=with_pimc)
+    result = analysis.analyze(pos, worlds, seed, index, continuation=continuation)
     result["moves"] = shown_rows(game, result["moves"])
-    result["verdict"] = verdict(game, result["moves"])
+    result["verdict"] = verdict(result)
     return result
+
+
+def _continuation(data: dict[str, Any], game: str) -> str | None:
+    """The request's what-if ``continuation`` (``cardlab analyze --continuation``), checked."""
+    from analyzer.analysis.model import search_values
+
+    name = _text(data.get("continuation"), "continuation")
+    if name is not None:
+        try:
+            search_values(game, name)
+        except CardlabError as exc:
+            raise BadRequest(" ".join(str(exc).split()), "continuation") from None
+    return name
 
 
 def make_app(board: Board | None = None) -> Starlette:
@@ -392,12 +373,14 @@ def make_app(board: Board | None = None) -> Starlette:
         data = await body_json(request, MAX_BODY)
         game = _game(data)
         worlds, seed = _worlds_seed(data, MAX_WORLDS)
+        continuation = _continuation(data, game)
         if "record" in data:
             entry = board.record(data["record"])
             part, move = _int(data.get("part"), "part", 0), _int(data.get("move"), "move", 0)
             if entry["record"]["game"] != game:
                 raise BadRequest(f"that game is {entry['record']['game']}, not {game}", "game")
-            key = json.dumps(["record", data["record"], part, move, worlds, seed])
+            key = json.dumps(["record", data["record"], part, move, worlds, seed,
+                              continuation])
             pos, recorded = record_position(game, entry["record"], part, move)
             typed = pos.info.get("typed")
         else:
@@ -419,10 +402,12 @@ def make_app(board: Board | None = None) -> Starlette:
                 message = " ".join(str(exc).split())
                 raise BadRequest(message, field_of(message, names), 200) from None
             recorded = None
-            key = json.dumps(["typed", game, typed, worlds, seed])
+            key = json.dumps(["typed", game, typed, worlds, seed, continuation])
         started = time.monotonic()
-        result = await board.once(key, analyze_position, game, pos, worlds, seed)
-        tail = f" --worlds {worlds} --seed {seed}"
+        result = await board.once(key, analyze_position, game, pos, worlds, seed, 0,
+                                  continuation)
+        tail = f" --worlds {worlds} --seed {seed}" + (
+            f" --continuation {continuation}" if continuation is not None else "")
         return JSONResponse({
             **result, "seconds": round(time.monotonic() - started, 2),
             "command": f"cardlab analyze {game} {typed}{tail}" if typed else None,
@@ -560,8 +545,7 @@ def study_record(record: dict[str, Any], worlds: int, seed: int,
     for p, part in enumerate(game_parts(record)):
         for k, played in enumerate(part["moves"]):
             pos, _ = record_position(game, record, p, k)
-            result = analyze_position(game, pos, worlds, seed, p * GAME_STRIDE + k,
-                                      with_pimc=False)
+            result = analyze_position(game, pos, worlds, seed, p * GAME_STRIDE + k)
             rows = result["moves"]
             row = next(r for r in rows if r["move"] == played)
             loss, low, high = loss_of(game, row)

@@ -17,6 +17,7 @@ from typing import Any
 import typer
 
 from analyzer import numbers
+from analyzer.analysis.model import default_worlds, default_worlds_text
 from analyzer.cli import options as opt
 from analyzer.cli.app import app
 from analyzer.errors import CardlabError
@@ -31,15 +32,23 @@ RECORD_HELP = ("A records file (export, replay > FILE): take the position from t
                "with --index (or its only record).")
 INDEX_HELP = "With --from or --record: the game (match) of the run or file."
 WORLDS_HELP = "Sampled worlds (deals of the cards the player cannot see), 1 to 20,000."
+DEFAULT_WORLDS_TEXT = default_worlds_text()
+CONTINUATION_HELP = ("What if everybody after the move played NAME (a strategy that does not "
+                     "search, e.g. basic)? Default: pimc's own evaluation (strong play).")
 SEED_HELP = "Seed of the analysis (0..2**63-1): the same seed, the same numbers."
 FORMAT_HELP = "table (default) or json."
 
 
-def check_common(worlds: int, seed: int, fmt: str, seed_option: str = "--seed") -> None:
+def check_common(worlds: int, seed: int, fmt: str, seed_option: str = "--seed",
+                 game: str | None = None, continuation: str | None = None) -> None:
     from analyzer.analysis.ass import max_worlds_check
     from analyzer.seeds import MAX_SEED
 
     max_worlds_check(worlds)
+    if continuation is not None and game is not None:
+        from analyzer.analysis.model import search_values
+
+        search_values(game, continuation)  # one line naming the allowed ones
     if not 0 <= seed <= MAX_SEED:
         raise CardlabError(f"{seed_option} must be between 0 and 2**63-1; got {seed}")
     if fmt not in ("table", "json"):
@@ -155,9 +164,10 @@ def _est(value: float | None, half: float | None, signed: bool = False) -> str:
 
 
 def table(result: dict[str, Any], game: str) -> str:
-    """The analysis as text: the position, then one line per move, best first."""
+    """The analysis as text: the recommendation and the model first, then the position, then
+    one line per move, best first."""
     pos = result["position"]
-    lines = [position_line(pos, game)]
+    lines = [result["recommendation"], result["model"], position_line(pos, game)]
     if "typed" in pos:
         lines.append(f"Typed by hand: cardlab analyze {game} {pos['typed']}")
     unit = pos["unit"]
@@ -172,7 +182,7 @@ def table(result: dict[str, Any], game: str) -> str:
                  None)
     title = {"points": "card points", "win": "match win"}.get(extra, "")
     head = f"  {'move':<10} {'value':<18} {'vs best':<20}" + (f" {title:<16}" if extra else "")
-    lines.append(head + " pimc")
+    lines.append(head.rstrip())
     for row in result["moves"]:
         diff = "best" if row["best"] else _est(row["diff"], _half(row, "diff"), signed=True)
         line = f"  {row['move']:<10} {_est(row['value'], _half(row, '')):<18} {diff:<20}"
@@ -183,7 +193,7 @@ def table(result: dict[str, Any], game: str) -> str:
             text = (numbers.percent(row["win"]) if not half else
                     numbers.interval(row["win"], half, percent=True))
             line += f" {text:<16}"
-        lines.append(line + (" <- pimc plays this" if row["pimc"] else ""))
+        lines.append(line.rstrip())
     return "\n".join(lines)
 
 
@@ -235,24 +245,26 @@ def analyze_ass(
                                "seat's minus points before this game."),
     game: str = typer.Option(None, "--game", help="Typed position in a match: G/K, game G "
                              "(1 first) of K."),
-    worlds: int = typer.Option(1000, "--worlds", help=WORLDS_HELP),
+    worlds: int = typer.Option(default_worlds("ass"), "--worlds", help=WORLDS_HELP),
     seed: int = opt.seed(help=SEED_HELP),
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
+    continuation: str = typer.Option(None, "--continuation", help=CONTINUATION_HELP),
 ) -> None:
-    """Every legal move's expected minus points at the end of the game, and pimc's move.
+    """What to play, and every legal move's expected minus points at the end of the game.
 
-    Each value with its 95% interval, and each move's difference to the best with a paired
-    interval (the same sampled worlds for every move); docs/analyzing.md.
+    One recommendation first, in the voice of the strongest player (pimc's worlds and
+    evaluation), then each value with its 95% interval, and each move's difference to the
+    best with a paired interval (the same sampled worlds for every move); docs/analyzing.md.
 
     Example: cardlab analyze ass --hand '3 3 8 J' --players 4 --sizes 4,6,5,9
     --gone '1 1 2' --known 3:A
     """
     from analyzer.analysis import ass
 
-    check_common(worlds, seed, fmt)
+    check_common(worlds, seed, fmt, game="ass", continuation=continuation)
     pos = ass_position(run, record_file, index, move, game_in_match, hand, players, seat,
                        sizes, round_, gone, known, just_took_ass, totals, game)
-    emit(ass.analyze(pos, worlds, seed), "ass", fmt)
+    emit(ass.analyze(pos, worlds, seed, continuation=continuation), "ass", fmt)
 
 
 def ass_position(run, record_file, index, move, game_in_match, hand, players, seat, sizes,
@@ -309,20 +321,22 @@ def analyze_jass(
                                "seat's stick total before this deal, e.g. 3,1,4,2."),
     ties: list[str] = typer.Option([], "--ties", help="Typed position in a match: a remembered "
                                    "tie A-B (J-9); repeat for more."),
-    worlds: int = typer.Option(1000, "--worlds", help=WORLDS_HELP),
+    worlds: int = typer.Option(default_worlds("jass"), "--worlds", help=WORLDS_HELP),
     seed: int = opt.seed(help=SEED_HELP),
     fmt: str = typer.Option("table", "--format", help=FORMAT_HELP),
+    continuation: str = typer.Option(None, "--continuation", help=CONTINUATION_HELP),
 ) -> None:
-    """Every legal card's expected sticks from the deal and card points, and pimc's card.
+    """What to play, and every legal card's expected sticks from the deal and card points.
 
-    Each value with its 95% interval, and each card's difference to the best with a paired
-    interval (the same sampled worlds for every card); docs/analyzing.md.
+    One recommendation first, in the voice of the strongest player (pimc's worlds and
+    evaluation), then each value with its 95% interval, and each card's difference to the
+    best with a paired interval (the same sampled worlds for every card); docs/analyzing.md.
 
     Example: cardlab analyze jass --hand 'B6 B9 S10 SU R7 RO A6 AU' --tricks 'R10 RK R6 RA'
     """
     from analyzer.analysis import jass
 
-    check_common(worlds, seed, fmt)
+    check_common(worlds, seed, fmt, game="jass", continuation=continuation)
     given = [name for name, value in (("--tricks", tricks), ("--seat", seat), ("--trump", trump),
                                       ("--sticks", sticks), ("--ties", ties or None))
              if value is not None]
@@ -343,7 +357,7 @@ def analyze_jass(
         record = load_record("jass", run, record_file, index)
         with readable(record_file):
             pos = jass.from_record(record, deal or 0, move)
-    emit(jass.analyze(pos, worlds, seed), "jass", fmt)
+    emit(jass.analyze(pos, worlds, seed, continuation=continuation), "jass", fmt)
 
 
 # --- replay --analyze ---------------------------------------------------------------------
@@ -356,19 +370,23 @@ SEAT_HELP = ("With --analyze: a seat to annotate (a player in a Who's the Ass? m
 ANALYSIS_SEED_HELP = "With --analyze: seed of the analysis (0..2**63-1)."
 
 
-def check_analyze_options(analyze: bool, seats: list[int], worlds: int, seed: int, fmt: str,
-                          players: int | None = None) -> None:
+def check_analyze_options(analyze: bool, seats: list[int], worlds: int | None, seed: int,
+                          fmt: str, players: int | None = None,
+                          continuation: str | None = None, game: str | None = None) -> None:
     """The --analyze options of a replay, checked before any work: without --analyze, each
-    of them given is refused (none is silently ignored)."""
+    of them given is refused (none is silently ignored). ``worlds`` None: the game's
+    default."""
     if not analyze:
         given = ["--seat"] if seats else []
         given += [flag for name, flag in (("worlds", "--worlds"),
                                           ("analysis_seed", "--analysis-seed"),
-                                          ("fmt", "--format")) if _given(name)]
+                                          ("fmt", "--format"),
+                                          ("continuation", "--continuation")) if _given(name)]
         if given:
             raise CardlabError(f"{given[0]} applies with --analyze")
         return
-    check_common(worlds, seed, fmt, "--analysis-seed")
+    check_common(default_worlds(game) if worlds is None else worlds, seed, fmt,
+                 "--analysis-seed", game, continuation)
     for s in seats:
         if s < 0 or (players is not None and s >= players):
             top = "" if players is None else f" to {players - 1}"
@@ -389,8 +407,9 @@ def _given(name: str) -> bool:
                                                  ParameterSource.DEFAULT_MAP)
 
 
-def show_analysis(game: str, record: dict[str, Any], seats: list[int], worlds: int, seed: int,
-                  fmt: str, html: Path | None = None, force: bool = False) -> None:
+def show_analysis(game: str, record: dict[str, Any], seats: list[int], worlds: int | None,
+                  seed: int, fmt: str, html: Path | None = None, force: bool = False,
+                  continuation: str | None = None) -> None:
     """Print the annotation of a record (analysis.annotate.annotate_game); with ``html``, also
     write the game viewer page with each move's loss beside the best move and the evaluation
     graph of every seat after every move (analysis.timeline.game_timeline)."""
@@ -401,7 +420,7 @@ def show_analysis(game: str, record: dict[str, Any], seats: list[int], worlds: i
     if bad:
         raise CardlabError(f"--seat must be 0 to {n - 1}; got {bad[0]}")
     ann = annotate_game(game, record, seats=sorted(set(seats)) or None, worlds=worlds,
-                        seed=seed)
+                        seed=seed, continuation=continuation)
     typer.echo(json.dumps(ann) if fmt == "json" else annotation_text(ann, record))
     if html is not None:
         from analyzer.analysis.timeline import game_timeline
@@ -429,6 +448,7 @@ def annotation_text(ann: dict[str, Any], record: dict[str, Any]) -> str:
              f"{unit} against the best move (paired 95% intervals, widened for the pick of "
              f"the best), {numbers.count(ann['worlds'])} worlds per move, analysis seed "
              f"{ann['seed']}.",
+             ann["model"],
              f"Labels when the loss is clear: inaccuracy >= {t['inaccuracy']:g}, mistake >= "
              f"{t['mistake']:g}, blunder >= {t['blunder']:g} {unit}; forced moves are left out.",
              "Games, deals and moves are counted from 1, as the --html viewer shows them "

@@ -139,9 +139,12 @@ def replay_ass(
     force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
     analyze: bool = typer.Option(False, "--analyze", help=an.ANALYZE_HELP),
     seat: list[int] = typer.Option([], "--seat", help=an.SEAT_HELP),
-    worlds: int = typer.Option(1000, "--worlds", help="With --analyze: " + an.WORLDS_HELP),
+    worlds: int = typer.Option(None, "--worlds", help="With --analyze: " + an.WORLDS_HELP
+                               + " Default: " + an.DEFAULT_WORLDS_TEXT + "."),
     analysis_seed: int = typer.Option(0, "--analysis-seed", help=an.ANALYSIS_SEED_HELP),
     fmt: str = typer.Option("table", "--format", help="With --analyze: " + an.FORMAT_HELP),
+    continuation: str = typer.Option(None, "--continuation",
+                                     help="With --analyze: " + an.CONTINUATION_HELP),
 ) -> None:
     """Replay game INDEX of a run and print it as one JSON line (game-records format).
 
@@ -155,11 +158,12 @@ def replay_ass(
     check_index(index)
     check_html(html, force)
     mode = mode or ("matches" if matches else "games")
-    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, players)
+    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, players,
+                           continuation, GAME)
     spec = _spec(seed, players, strategy, mode, games_per_match)
     if analyze:
         an.show_analysis(GAME, an.trace(spec, index), seat, worlds, analysis_seed, fmt, html,
-                         force)
+                         force, continuation)
         return
     show_record(spec, index, pretty, html, force)
 

@@ -194,9 +194,12 @@ def replay_from(
     force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
     analyze: bool = typer.Option(False, "--analyze", help="With --from: " + an.ANALYZE_HELP),
     seat: list[int] = typer.Option([], "--seat", help=an.SEAT_HELP),
-    worlds: int = typer.Option(1000, "--worlds", help="With --analyze: " + an.WORLDS_HELP),
+    worlds: int = typer.Option(None, "--worlds", help="With --analyze: " + an.WORLDS_HELP
+                               + " Default: " + an.DEFAULT_WORLDS_TEXT + "."),
     analysis_seed: int = typer.Option(0, "--analysis-seed", help=an.ANALYSIS_SEED_HELP),
     fmt: str = typer.Option("table", "--format", help="With --analyze: " + an.FORMAT_HELP),
+    continuation: str = typer.Option(None, "--continuation",
+                                     help="With --analyze: " + an.CONTINUATION_HELP),
 ) -> None:
     """Replay one game, identified by (seed, index), as a record; `cardlab replay --from RUN
     --index I` replays game I of a run folder with that run's parameters (--html FILE: a page
@@ -221,10 +224,11 @@ def replay_from(
     if not start <= index < start + count:
         raise CardlabError(f"--index {index} is outside the run {run}: it holds indices "
                            f"{start} to {start + count - 1}")
-    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, spec.players)
+    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, spec.players,
+                           continuation, spec.game)
     with pinned_to_plan(plan):  # the strategies as the run recorded them, not as files say now
         if analyze:
             an.show_analysis(spec.game, an.trace(spec, index), seat, worlds, analysis_seed, fmt,
-                             html, force)
+                             html, force, continuation)
             return
         record_printer(spec.game).show_record(spec, index, pretty, html, force)

@@ -130,9 +130,12 @@ def replay_jass(
     force: bool = typer.Option(False, "--force", help=HTML_FORCE_HELP),
     analyze: bool = typer.Option(False, "--analyze", help=an.ANALYZE_HELP),
     seat: list[int] = typer.Option([], "--seat", help=an.SEAT_HELP),
-    worlds: int = typer.Option(1000, "--worlds", help="With --analyze: " + an.WORLDS_HELP),
+    worlds: int = typer.Option(None, "--worlds", help="With --analyze: " + an.WORLDS_HELP
+                               + " Default: " + an.DEFAULT_WORLDS_TEXT + "."),
     analysis_seed: int = typer.Option(0, "--analysis-seed", help=an.ANALYSIS_SEED_HELP),
     fmt: str = typer.Option("table", "--format", help="With --analyze: " + an.FORMAT_HELP),
+    continuation: str = typer.Option(None, "--continuation",
+                                     help="With --analyze: " + an.CONTINUATION_HELP),
 ) -> None:
     """Replay match INDEX of a run and print it as one JSON line (game-records format).
 
@@ -146,12 +149,13 @@ def replay_jass(
         raise CardlabError("give --matches or --deals, not both")
     check_seed(seed)
     check_index(index)
-    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, players)
+    an.check_analyze_options(analyze, seat, worlds, analysis_seed, fmt, players,
+                           continuation, GAME)
     check_html(html, force)
     spec = _spec(seed, players, strategy, ruleset, _mode(deals, mode), deal_cap)
     if analyze:
         an.show_analysis(GAME, an.trace(spec, index), seat, worlds, analysis_seed, fmt, html,
-                         force)
+                         force, continuation)
         return
     show_record(spec, index, pretty, html, force)
 

@@ -554,8 +554,8 @@ def policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wview
 
 
 @njit(cache=True)
-def _deal_worlds(family, params, view, rng, packed, trace, fam, pp, worlds, world_hands,
-                 streams, pool, rview, weights):
+def deal_worlds(family, params, view, rng, packed, trace, fam, pp, worlds, world_hands,
+                streams, pool, rview, weights):
     """The search's worlds (module docstring, step 2) into ``world_hands``, one rollout
     stream seed each into ``streams`` and each world's weight into ``weights``; returns how
     many worlds (peek with a rollout that never draws needs one)."""
@@ -573,8 +573,8 @@ def _deal_worlds(family, params, view, rng, packed, trace, fam, pp, worlds, worl
           and trace.shape[0] > view[PUB_ROUND]):
         # random rollouts make every legal move as likely: nothing to infer from the record
         policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, rview,
-                       min(max(int(params[SLOT_OVERSAMPLE]), 1), MAX_OVERSAMPLE),
-                       min(max(params[SLOT_EPS], 0.0), 1.0), weights)
+                      min(max(int(params[SLOT_OVERSAMPLE]), 1), MAX_OVERSAMPLE),
+                      min(max(params[SLOT_EPS], 0.0), 1.0), weights)
         for w in range(worlds):
             streams[w] = next_u64(rng)
     else:
@@ -612,8 +612,8 @@ def search_move(family, params, view, rng, packed, trace):
     pool = stack_int64(128)
     rview = stack_int64(1136)  # VIEW_LEN
     weights = stack_int64(256)  # MAX_WORLDS
-    worlds = _deal_worlds(family, params, view, rng, packed, trace, fam, pp, worlds, world_hands,
-                          streams, pool, rview, weights)
+    worlds = deal_worlds(family, params, view, rng, packed, trace, fam, pp, worlds, world_hands,
+                         streams, pool, rview, weights)
     for i in range(SCRATCH):
         rview[i] = 0
     cur = stack_uint64(16)
@@ -652,8 +652,8 @@ def search_values(family, params, view, rng, trace, cands, m, totals, squares):
     pool = stack_int64(128)
     rview = stack_int64(1136)
     weights = stack_int64(256)
-    worlds = _deal_worlds(family, params, view, rng, np.zeros(n, dtype=np.uint64), trace, fam,
-                          pp, worlds, world_hands, streams, pool, rview, weights)
+    worlds = deal_worlds(family, params, view, rng, np.zeros(n, dtype=np.uint64), trace, fam,
+                         pp, worlds, world_hands, streams, pool, rview, weights)
     for i in range(SCRATCH):
         rview[i] = 0
     cur = stack_uint64(16)

@@ -321,7 +321,7 @@ def prior_order(legal, st, cands):
 
 
 @njit_no_runtime()
-def _interleave(cands, k, out):
+def interleave(cands, k, out):
     """cheapest, dearest, second cheapest, ... of a sorted list."""
     lo = 0
     hi = k - 1
@@ -461,7 +461,7 @@ def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, c
         rprms[i, :] = ROLLOUT_PRMS[rk]
     sorted_c = np.empty(12, dtype=np.int64)
     nc = prior_order(legal, st, sorted_c)
-    _interleave(sorted_c, nc, cands)
+    interleave(sorted_c, nc, cands)
     if kcap > 0 and nc > kcap:
         nc = kcap
     for ci in range(12):

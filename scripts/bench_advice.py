@@ -1,0 +1,163 @@
+"""Does ``cardlab analyze`` speak with the strongest player's voice, and how fast (issue 44)?
+
+From games in which every seat plays ``pimc`` (its defaults), both games at two player counts
+each (Who's the Ass? 4 and 6, Plus-Minus Jass 3 and 4), the positions before ``pimc``'s
+non-forced moves are analysed at the analysis's default worlds (as ``cardlab analyze`` does,
+the model of its defaults: pimc's worlds and evaluation). A position *agrees* when the
+analysis's best move is the move ``pimc`` played, or ``pimc``'s move is within noise of the
+best (its loss is not clear: the paired, selection-widened 95% interval of the loss reaches
+0). Printed per game: the share that agrees (the aim: 95% or more), the share where the best
+is ``pimc``'s very move, and seconds per position (process CPU time, one core, after a
+warm-up call that compiles or loads the kernels; the aim: 1 s or less). ``pimc``'s own move
+carries its own sampling noise (Plus-Minus Jass: 16 worlds per decision); ``--modal K`` also
+measures the agreement with the move ``pimc`` plays most often over K seeds of its own.
+
+The positions: game after game of a run of seed ``--seed`` (index 0, 1, ...), every
+``--stride``-th non-forced ``pimc`` move of each game, until ``--positions`` per game.
+
+Run: ``NUMBA_NUM_THREADS=1 .venv/bin/python scripts/bench_advice.py --positions 200``
+(``--positions 20`` for a smoke run; ``--worlds N`` and ``--continuation NAME`` to try other
+settings). A benchmark, not a test: the numbers depend on the machine and the seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from analyzer.analysis import ass, jass  # noqa: E402
+from analyzer.analysis.values import loss_of  # noqa: E402
+from analyzer.engines.ass.records import Tracer  # noqa: E402
+from analyzer.engines.jass.records import trace_record  # noqa: E402
+from analyzer.engines.kernel import RunSpec  # noqa: E402
+
+PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
+
+
+def ass_positions(seed: int, players: int, stride: int):
+    """(position, the move pimc played there) of pimc's non-forced moves, game after game."""
+    tracer = Tracer(RunSpec("ass", players, ("pimc",) * players, seed))
+    index = 0
+    while True:
+        record, status = tracer.record(index)
+        assert status < 0, "an illegal move (engine bug)"
+        taken = 0
+        for k, (r, p) in enumerate(ass.plays_of(record)):
+            rnd = record["rounds"][r]
+            pos = ass.from_record(record, k)
+            if ass.count_legal(pos) < 2:
+                continue
+            taken += 1
+            if taken % stride == 0:
+                play = rnd["plays"][p]
+                yield pos, ass.move_text(ass.record_move(play, rnd["ass_round"]),
+                                         rnd["ass_round"], p)
+        index += 1
+
+
+def jass_positions(seed: int, players: int, stride: int):
+    spec = RunSpec("jass", players, ("pimc",) * players, seed, mode="deals",
+                   rules={"ruleset": "seed", "deal_cap": 200})
+    index = 0
+    while True:
+        record = trace_record(spec, index)
+        for d, deal in enumerate(record["deals"]):
+            cards = [c for t in deal["tricks"] for c in t["cards"]]
+            taken = 0
+            for k, played in enumerate(cards):
+                pos = jass.from_record(record, d, k)
+                if len(jass.legal_cards(pos)) < 2:
+                    continue
+                taken += 1
+                if taken % stride == 0:
+                    yield pos, played
+        index += 1
+
+
+def run(game: str, args) -> list[dict]:
+    """The positions of ``game``, analysed at each worlds count asked for."""
+    module = ass if game == "ass" else jass
+    source = ass_positions if game == "ass" else jass_positions
+    extra = {} if args.continuation is None else {"continuation": args.continuation}
+    counts = PLAYERS[game]
+    picked = []
+    for i, n in enumerate(counts):  # the positions split between the player counts
+        want = args.positions // len(counts) + (i < args.positions % len(counts))
+        gen = source(args.seed, n, args.stride)
+        picked += [next(gen) for _ in range(want)]
+    out = []
+    for worlds in args.worlds or [module.DEFAULT_WORLDS]:
+        module.analyze(picked[0][0], worlds, args.seed, 0, **extra)  # warm-up: compile, load
+        agree = same = modal_agree = 0
+        times = []
+        for i, (pos, played) in enumerate(picked):
+            began = time.process_time()
+            result = module.analyze(pos, worlds, args.seed, i, **extra)
+            times.append(time.process_time() - began)
+            agree += _agrees(game, result["moves"], played)
+            same += result["moves"][0]["move"] == played
+            if args.modal:
+                modal_agree += _agrees(game, result["moves"], modal(game, pos, args.modal, i))
+        out.append({"game": game, "players": counts, "positions": len(picked),
+                    "worlds": worlds, "agree": agree / len(picked),
+                    "same": same / len(picked), "mean_s": sum(times) / len(times),
+                    "max_s": max(times), "model": result["model"],
+                    "modal": modal_agree / len(picked) if args.modal else None})
+    return out
+
+
+def _agrees(game: str, rows: list[dict], move: str) -> bool:
+    """The best move is ``move``, or ``move``'s loss is not clear (within noise)."""
+    row = next(r for r in rows if r["move"] == move)
+    _, low, _ = loss_of(game, row)
+    return row["best"] or low is None or not low > 0
+
+
+def modal(game: str, pos, k: int, i: int) -> str:
+    """The move pimc (defaults) plays most often here over ``k`` seeds of its own (ties: the
+    first seen): pimc's decision without its own sampling noise."""
+    if game == "ass":
+        ass_round, p = bool(pos.info["ass_round"]), int(pos.info["position_in_round"])
+        picks = [ass.move_text(ass.pimc_move(pos, 1000 + s, i), ass_round, p) for s in range(k)]
+    else:
+        from analyzer.games.jass.cards import card_name
+
+        picks = [card_name(jass.pimc_card(pos, 1000 + s, i)) for s in range(k)]
+    return Counter(picks).most_common(1)[0][0]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=200, help="positions per game (>= 1)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the games and the analysis")
+    ap.add_argument("--stride", type=int, default=3, help="every k-th non-forced pimc move")
+    ap.add_argument("--game", choices=("ass", "jass", "all"), default="all")
+    ap.add_argument("--worlds", type=lambda t: [int(x) for x in t.split(",")], default=None,
+                    help="worlds per position, or several separated by commas (default: the "
+                    "analysis's own)")
+    ap.add_argument("--continuation", default=None, help="default: pimc's own evaluation")
+    ap.add_argument("--modal", type=int, default=0, help="also: agreement with the move pimc "
+                    "plays most often over this many seeds of its own (0: not measured)")
+    args = ap.parse_args()
+    if args.positions < 1 or args.stride < 1:
+        ap.error("--positions and --stride must be 1 or more")
+    for game in (("ass", "jass") if args.game == "all" else (args.game,)):
+        for r in run(game, args):
+            print(f"{game} ({' and '.join(map(str, r['players']))} players, all pimc), seed "
+                  f"{args.seed}: {r['positions']} non-forced positions at {r['worlds']:,} "
+                  f"worlds: best = pimc's move or within noise {r['agree']:.1%} (aim >= 95%), "
+                  f"best = pimc's move {r['same']:.1%}; {r['mean_s']:.3f} s per position "
+                  f"(max {r['max_s']:.3f}; aim <= 1 s)" + (
+                      "" if r["modal"] is None else
+                      f"; best = pimc's most frequent move over {args.modal} seeds or within "
+                      f"noise {r['modal']:.1%}") + f". {r['model']}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

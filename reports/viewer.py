@@ -163,7 +163,12 @@ def _ass_data(record: dict[str, Any]) -> dict[str, Any]:
             "score_note": "Minus points in hand: what each seat would score if the game ended "
                           "now (A-10).",
             "totals_name": totals_name, "unit": "minus points",
-            "part_name": "game" if len(parts) > 1 else ""}
+            "part_name": "game" if len(parts) > 1 else "", "part_word": "game",
+            # how the page draws a card: no suits; a joker (J...) and the ass (A) marked
+            "card_look": {"suited": False, "first": {"J": "j"}, "exact": {"A": "a"}},
+            # the minus points in a hand tell of its cards: hidden with the hand
+            "score_tells_hand": True,
+            "value_text": "minus points at the end of the game"}
 
 
 # ----------------------------------------------------------------------- Plus-Minus Jass
@@ -253,7 +258,12 @@ def _jass_data(record: dict[str, Any]) -> dict[str, Any]:
             "score_note": "Card points taken so far, counted as the trump stands; at the end "
                           "of a deal they are counted with the final trump and the last trick's "
                           "5 (J-8).",
-            "totals_name": "sticks", "unit": "card points", "part_name": "deal"}
+            "totals_name": "sticks", "unit": "card points", "part_name": "deal",
+            "part_word": "deal",
+            # how the page draws a card: by its suit (the first letter), trump marked
+            "card_look": {"suited": True, "first": {}, "exact": {}},
+            "score_tells_hand": False,  # card points taken lie open on the table
+            "value_text": "sticks from the deal"}
 
 
 # ----------------------------------------------------------------------------- the data
@@ -554,13 +564,11 @@ _JS = r"""
     if (text !== undefined && text !== null) { e.textContent = text; }
     return e;
   }
-  function cardClass(name, trump) {
-    if (data.game === 'ass') {
-      if (name.charAt(0) === 'J') { return 'c j'; }
-      return name === 'A' ? 'c a' : 'c';
-    }
-    var s = name.charAt(0);
-    return 'c s' + s + (trump && s === trump ? ' trump' : '');
+  function cardClass(name, trump) {  // as the record's data declares (card_look)
+    var look = data.card_look, s = name.charAt(0);
+    if (look.suited) { return 'c s' + s + (trump && s === trump ? ' trump' : ''); }
+    if (look.first[s]) { return 'c ' + look.first[s]; }
+    return look.exact[name] ? 'c ' + look.exact[name] : 'c';
   }
   function cards(text, trump) {
     var box = el('span');

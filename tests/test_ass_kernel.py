@@ -145,8 +145,8 @@ def test_an_illegal_move_is_caught_and_reported(monkeypatch):
     from analyzer.engines.ass import runspec
 
     # the run kernel plays the chunk, the records replay the game to name the seat
-    monkeypatch.setattr(kernel, "engine_inputs", lambda spec: (families, params))
-    monkeypatch.setattr(runspec, "engine_inputs", lambda spec: (families, params))
+    monkeypatch.setattr(kernel, "engine_inputs", lambda spec, strategies=None: (families, params))
+    monkeypatch.setattr(runspec, "engine_inputs", lambda spec, strategies=None: (families, params))
     with pytest.raises(RuntimeError, match=r"seat 2 made an illegal move in game seed=1"):
         kernel.play_chunk(spec(4), 0, 5)
 

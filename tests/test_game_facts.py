@@ -189,3 +189,39 @@ def test_no_games_own_code_imports_another_games():
             crossing += [f"{module} -> {m}" for m in
                          sorted(graph.find_modules_directly_imported_by(module) & others)]
     assert crossing == []
+
+
+# ------------------------------------------------------------------ the pages' JavaScript
+def js_branches_on_a_game(script: str, names: set[str]) -> list[str]:
+    """``line: text`` for every comparison of a string literal holding a game's name
+    (``=== 'ass'``, ``"jass" !== g``) and every ``case 'ass':`` in a script: the page
+    branches on the declared facts its data carries, never on the game's name."""
+    import re
+
+    alternatives = "|".join(re.escape(n) for n in sorted(names))
+    quoted = "|".join(f"{q}(?:{alternatives}){q}" for q in "'\"`")
+    quoted = f"(?:{quoted})"
+    pattern = re.compile(rf"(?:[!=]==?\s*{quoted})|(?:{quoted}\s*[!=]==?)|(?:case\s+{quoted})")
+    return [f"{number}: {line.strip()}" for number, line in
+            enumerate(script.splitlines(), start=1) if pattern.search(line)]
+
+
+def test_the_js_detector_finds_each_kind_of_comparison():
+    script = ("if (data.game === 'ass') {}\nx = g !== \"jass\";\ny = 'ass' == g;\n"
+              "switch (g) { case 'jass': break; }\nz = {game: 'ass'};\nw = g === 'assx';\n")
+    found = js_branches_on_a_game(script, {"ass", "jass"})
+    assert [f.split(":")[0] for f in found] == ["1", "2", "3", "4"]
+
+
+def test_the_viewer_and_the_board_branch_on_declared_facts_not_on_a_games_name():
+    """The game viewer's script (reports/viewer.py) and the analysis board's page
+    (analyzer/board/board.html) read the facts the record's data declares (how a card is
+    drawn, what a part is called, which way is better, whether a score tells of a hidden
+    hand), not the game's name."""
+    from reports import viewer
+
+    names = set(registry.names())
+    board = (ROOT / "analyzer/board/board.html").read_text(encoding="utf-8")
+    found = {"reports/viewer.py (_JS)": js_branches_on_a_game(viewer._JS, names),
+             "analyzer/board/board.html": js_branches_on_a_game(board, names)}
+    assert {k: v for k, v in found.items() if v} == {}

@@ -140,6 +140,10 @@ def estimate(value: float | None, half: float | None, signed: bool = False) -> s
     return numbers.interval(value, half, signed=signed)
 
 
+# the names of the values a game's rows may carry beside the main one (shown_rows)
+EXTRA_NAMES = (("points", "card points"), ("win", "match win"))
+
+
 def shown_rows(game: str, rows: list[dict]) -> list[dict]:
     """Each move's row with its numbers as text, as ``cardlab analyze`` prints them."""
     out = []
@@ -320,6 +324,12 @@ def analyze_position(game: str, pos, worlds: int, seed: int, index: int = 0,
     result = analysis.analyze(pos, worlds, seed, index, continuation=continuation)
     result["moves"] = shown_rows(game, result["moves"])
     result["verdict"] = verdict(result)
+    # the page shows these as given: the position in words (the game's board module's
+    # ``line``) and the name of the value the rows carry beside the main one
+    result["position_line"] = game_board(game).line(result["position"])
+    rows = result["moves"]
+    result["extra_name"] = next((name for key, name in EXTRA_NAMES
+                                 if rows and key in rows[0]), None)
     return result
 
 

@@ -44,6 +44,15 @@ def typed(fields: dict[str, Any]):
     return pos, " ".join(opts)
 
 
+def line(p: dict[str, Any]) -> str:
+    """The analysed position in one line for the page (``p``: the analysis's position)."""
+    where = ("leads" if p["position_in_round"] == 0 else
+             f"plays into {'an ass' if p['ass_round'] else 'a normal'} round: table "
+             f"{' '.join(p['table']) or '-'}")
+    return (f"Who's the Ass?, {p['players']} players: seat {p['seat']} {where}; hand "
+            f"{' '.join(p['hand'])}; hand sizes {', '.join(str(s) for s in p['sizes'])}")
+
+
 def parts(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Per game of the record (its games in a match, else the game): the seats that moved,
     in record order, the moves' notation and the match's seat players."""

@@ -41,6 +41,13 @@ def typed(fields: dict[str, Any]):
     return pos, " ".join(opts)
 
 
+def line(p: dict[str, Any]) -> str:
+    """The analysed position in one line for the page (``p``: the analysis's position)."""
+    return (f"Plus-Minus Jass, {p['players']} players: seat {p['seat']} to play, trick "
+            f"{p['trick'] + 1}, on the table {' '.join(p['table']) or '-'}; hand "
+            f"{' '.join(p['hand'])}; trump {p['trump'] or 'not fixed'}")
+
+
 def parts(record: dict[str, Any]) -> list[dict[str, Any]]:
     """Per deal of the record: the seats that played, in record order, and the cards."""
     n = record["players"]

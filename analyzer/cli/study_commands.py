@@ -321,7 +321,7 @@ def study_all(
     progress: bool = opt.progress_alias(),
 ) -> None:
     """Every study on its default budget (times --scale), then optionally the report."""
-    from analyzer.studies.suite import Warming, check, run_all
+    from analyzer.studies.suite import Warming, check, run_all, studies
 
     check(scale)
     from analyzer.seeds import MAX_SEED
@@ -332,9 +332,7 @@ def study_all(
         from analyzer.outputs import claim_output_folder
 
         claim_output_folder(report_dir, "report", "--report")
-    backend = _backend(workers, opt.show_progress(quiet, progress), out,
-                       ("seats", "jokers", "trump", "compare", "ladder", "best-response",
-                        "fields"))
+    backend = _backend(workers, opt.show_progress(quiet, progress), out, studies())
     with Warming(backend.workers) as warming:  # compiles beside the first studies
         for result in run_all(backend, scale, warming, seed=seed):
             _finish(result, out)

@@ -143,6 +143,13 @@ def check_seed_and_strategies(spec: RunSpec) -> tuple[str, ...]:
     there must be exactly one per seat, and every one must parse (the registry raises a
     one-line error naming what is allowed).
     """
+    return parse_seed_and_strategies(spec)[0]
+
+
+def parse_seed_and_strategies(spec: RunSpec) -> tuple[tuple[str, ...], list]:
+    """:func:`check_seed_and_strategies`, with the parsed strategies (one
+    ``strategies.registry.Strategy`` per seat) beside the texts: a kernel's ``play_chunk``
+    builds the engine's arrays from these rather than parsing the seats again."""
     from strategies.registry import parse_strategies
 
     if not 0 <= spec.seed <= MAX_SEED:
@@ -155,5 +162,4 @@ def check_seed_and_strategies(spec: RunSpec) -> tuple[str, ...]:
             f"give one strategy for all seats or exactly {spec.players} (one per seat); "
             f"got {len(strategies)}"
         )
-    parse_strategies(spec.game, strategies)
-    return strategies
+    return strategies, parse_strategies(spec.game, strategies)

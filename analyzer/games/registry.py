@@ -144,8 +144,8 @@ class GameParts:
     ``cli``       the command-line module (``show_record``; adds ``replay <game>`` etc.).
     ``analysis``  the analysis of a position (``analyze``, ``from_record``, ``record_plays``).
     ``learn``     the decision data of the learned player (analyzer.learn.train).
-    ``board``     the analysis board's part (analyzer.board: ``FIELDS``, ``typed``, ``parts``,
-                  ``position``, ``warm``).
+    ``board``     the analysis board's part (analyzer.board: ``FIELDS``, ``typed``, ``line``,
+                  ``parts``, ``position``, ``warm``).
     ``viewer``    ``"module:function"``: a record -> the game viewer's data (reports.viewer).
     ``python``    the Python state for bots (cardlab.games): ``play_game``, ``game_rows``,
                   ``resample_hands``, ``PYTHON_MODE``.

@@ -42,7 +42,11 @@ class StudyDescription:
     ``run``: ``"module:function"`` called as ``function(backend, **values)`` with the
     declared values (not the run options) for a command with no body of its own, and
     ``sample``: ``"module:function"`` that finds the sample game the report draws (it plays
-    games, so it lives below the report: analyzer/studies/samples.py)."""
+    games, so it lives below the report: analyzer/studies/samples.py), and ``suite``:
+    ``"module:function"`` called as ``function(backend, scale, **at)`` that plays the study on
+    its default budget times ``scale`` in ``cardlab study all`` (``at``: the suite's seed, if
+    given); the studies with a ``suite``, in the order registered, are the suite's studies
+    (analyzer/studies/suite.py), the one list of them."""
 
     name: str
     game: str
@@ -52,6 +56,7 @@ class StudyDescription:
     report: str | None = None
     run: str | None = None
     sample: str | None = None
+    suite: str | None = None
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)
@@ -154,7 +159,8 @@ _SEATS = StudyDescription(
               write=when(has("strong_fields"), text("slow_games"))),
         seed(), *run_options()),
     command=("players", "games", "seed", "strategy", "strong_field", "slow_games"),
-    report="reports.studies.seats")
+    report="reports.studies.seats",
+    suite="analyzer.studies.suite:suite_seats")
 
 _JOKERS = StudyDescription(
     "jokers", "ass", "Is it worth holding jokers? (Who's the Ass?)",
@@ -188,7 +194,8 @@ _JOKERS = StudyDescription(
         seed(), *run_options()),
     command=("players", "keep", "games", "seed", "strategy", "strong_field", "slow_games",
              "habit_games"),
-    report="reports.studies.jokers", sample="analyzer.studies.samples:jokers_sample")
+    report="reports.studies.jokers", sample="analyzer.studies.samples:jokers_sample",
+    suite="analyzer.studies.suite:suite_jokers")
 
 _TRUMP = StudyDescription(
     "trump", "jass", "Which suit should you fix as trump? (Plus-Minus Jass)",
@@ -212,7 +219,8 @@ _TRUMP = StudyDescription(
               write=when(has("choosers"), text("slow_deals"))),
         seed(), *run_options()),
     command=("players", "ruleset", "deals", "seed", "strategy", "chooser", "slow_deals"),
-    report="reports.studies.trump", sample="analyzer.studies.samples:trump_sample")
+    report="reports.studies.trump", sample="analyzer.studies.samples:trump_sample",
+    suite="analyzer.studies.suite:suite_trump")
 
 _COMPARE = StudyDescription(
     "compare", "", "Which strategy wins?",
@@ -260,7 +268,8 @@ _COMPARE = StudyDescription(
         *run_options(),
         Param("fmt", str, "table", "table (the answers as sentences), csv (the ranking) or "
               "json (every table and the sentences).", ("--format",))),
-    report="reports.studies.compare")
+    report="reports.studies.compare",
+    suite="analyzer.studies.suite:suite_compare")
 
 _LADDER = StudyDescription(
     "ladder", "", "Which strategy is strongest overall?",
@@ -291,7 +300,8 @@ _LADDER = StudyDescription(
               "pairs, e.g. ass=0.5,jass=0.02.", ("--margin",)),
         *run_options("No progress bar.")),
     command=("game", "players", "games", "seed", "slow_share"),
-    report="reports.studies.ladder")
+    report="reports.studies.ladder",
+    suite="analyzer.studies.suite:suite_ladder")
 
 _BEST_RESPONSE = StudyDescription(
     "best-response", "", "How much could one seat gain by playing differently?",
@@ -325,7 +335,8 @@ _BEST_RESPONSE = StudyDescription(
         *run_options("No progress bar.")),
     command=("game", "players", "games", "confirm", "start", "seed", "knob", "strong",
              "slow_share", "strategy"),
-    report="reports.studies.best_response")
+    report="reports.studies.best_response",
+    suite="analyzer.studies.suite:suite_best_response")
 
 _FIELDS = StudyDescription(
     "fields", "", "Do the answers hold whatever the opponents?",
@@ -353,7 +364,8 @@ _FIELDS = StudyDescription(
         seed(), *run_options("No progress bar.")),
     command=("players", "games", "seed", "strategy", "trump_deals", "trump_field",
              "seats_games", "slow_share"),
-    report="reports.studies.fields")
+    report="reports.studies.fields",
+    suite="analyzer.studies.suite:suite_fields")
 
 for _d in (_SEATS, _JOKERS, _TRUMP, _COMPARE, _LADDER, _BEST_RESPONSE, _FIELDS):
     register(_d)

@@ -272,36 +272,72 @@ def _scale_fits(scale: float) -> bool:
 
 def run_all(backend: Backend, scale: float = 1.0,
             warming: Warming | None = None, seed: int | None = None) -> Iterator[StudyResult]:
-    """Run seats, jokers, trump (with its default choosers), compare, the ladder and
-    the best response (both games) and the answers across fields, yielding each result when
-    done. In this order, except that a study whose games' parts of ``warming`` are compiled
+    """Run the suite's studies (:func:`studies`: seats, jokers, trump with its default
+    choosers, compare, the ladder, the best response of both games and the answers across
+    fields), each through its description's ``suite`` run, yielding each result when done.
+    In this order, except that a study whose games' parts of ``warming`` are compiled
     goes before those still waiting for theirs (on a cold cache the Plus-Minus Jass studies
     play while Who's the Ass? is still compiling); each study's results are the same in any
     order (it plays its own seeded games). ``seed``: every study plays that master seed
     (default: each study's own default seed), so a whole suite replicates with one command."""
     at = {} if seed is None else {"seed": int(seed)}
-    studies = [
-        ("seats", lambda: run_seats(backend, games=budget("seats", scale), **at)),
-        ("jokers", lambda: run_jokers(backend, games=budget("jokers", scale),
-                                      slow_games=budget("jokers-slow", scale), **at)),
-        ("trump", lambda: run_trump(backend, deals=budget("trump", scale),
-                                    choosers=DEFAULT_CHOOSERS,
-                                    slow_deals=budget("trump-slow", scale), **at)),
-        ("compare", lambda: run_compare(backend, COMPARE["game"], COMPARE["strategies"],
-                                        COMPARE["players"], games=budget("compare", scale),
-                                        until_sure=True, **at)),
-        ("ladder", lambda: run_ladder(backend, BUILTIN_GAMES, games=budget("ladder", scale),
-                                         **at)),
-        ("best-response", lambda: run_best_response(
-            backend, tuple(BEST_RESPONSE_BUDGETS),
-            games={g: budget(b, scale) for g, b in BEST_RESPONSE_BUDGETS.items()},
-            confirm=budget("best-response-confirm", scale), knobs=BEST_RESPONSE_KNOBS,
-            **at)),
-        ("fields", lambda: run_fields(backend, games=budget("fields", scale),
-                                      trump_deals=budget("trump-fields", scale),
-                                      seats_games=budget("seats-fields", scale), **at)),
-    ]
-    while studies:
-        k = 0 if warming is None else warming.first_ready([parts_of(n) for n, _ in studies])
-        _, run = studies.pop(k)
+    runs = [(name, _suite_run(name)) for name in studies()]
+    studies_left = [(name, lambda run=run: run(backend, scale, **at)) for name, run in runs]
+    while studies_left:
+        k = 0 if warming is None else warming.first_ready([parts_of(n)
+                                                           for n, _ in studies_left])
+        _, run = studies_left.pop(k)
         yield run()
+
+
+def studies() -> tuple[str, ...]:
+    """The suite's studies, in the order ``study all`` starts them: every study whose
+    description (analyzer/studies/registry.py) names a ``suite`` run, in the registry's
+    order."""
+    from analyzer.studies import registry as study_registry
+
+    return tuple(n for n in study_registry.names() if study_registry.get(n).suite)
+
+
+def _suite_run(name: str):
+    from analyzer.studies import registry as study_registry
+
+    return registry.load(study_registry.get(name).suite)
+
+
+# Each study's run in the suite (its description's ``suite``): its default budgets times
+# ``scale``; ``at``: the suite's master seed, if given.
+def suite_seats(backend: Backend, scale: float, **at) -> StudyResult:
+    return run_seats(backend, games=budget("seats", scale), **at)
+
+
+def suite_jokers(backend: Backend, scale: float, **at) -> StudyResult:
+    return run_jokers(backend, games=budget("jokers", scale),
+                      slow_games=budget("jokers-slow", scale), **at)
+
+
+def suite_trump(backend: Backend, scale: float, **at) -> StudyResult:
+    return run_trump(backend, deals=budget("trump", scale), choosers=DEFAULT_CHOOSERS,
+                     slow_deals=budget("trump-slow", scale), **at)
+
+
+def suite_compare(backend: Backend, scale: float, **at) -> StudyResult:
+    return run_compare(backend, COMPARE["game"], COMPARE["strategies"], COMPARE["players"],
+                       games=budget("compare", scale), until_sure=True, **at)
+
+
+def suite_ladder(backend: Backend, scale: float, **at) -> StudyResult:
+    return run_ladder(backend, BUILTIN_GAMES, games=budget("ladder", scale), **at)
+
+
+def suite_best_response(backend: Backend, scale: float, **at) -> StudyResult:
+    return run_best_response(
+        backend, tuple(BEST_RESPONSE_BUDGETS),
+        games={g: budget(b, scale) for g, b in BEST_RESPONSE_BUDGETS.items()},
+        confirm=budget("best-response-confirm", scale), knobs=BEST_RESPONSE_KNOBS, **at)
+
+
+def suite_fields(backend: Backend, scale: float, **at) -> StudyResult:
+    return run_fields(backend, games=budget("fields", scale),
+                      trump_deals=budget("trump-fields", scale),
+                      seats_games=budget("seats-fields", scale), **at)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from analyzer.engines.ass.runspec import engine_inputs, validate
+from analyzer.engines.ass.runspec import checked, engine_inputs, validate
 from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
 from analyzer.games.ass.description import DESCRIPTION
@@ -52,15 +52,15 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     ``matches`` one row per (match, player)."""
     from analyzer.engines.ass.engine import canonical_deck, run_chunk, variant_for
 
-    spec = validate(spec)
+    spec, strategies = checked(spec)  # parsed once: checked, then the engine's arrays
     if start < 0 or count < 0:
         raise CardlabError(f"start and count must be >= 0; got {start}, {count}")
     if spec.mode == "matches":
-        return _match_chunk(spec, start, count)
+        return _match_chunk(spec, start, count, strategies)
     n = spec.players
     rows = count * n
     out = {name: np.empty(rows, dtype=dt) for name, dt in DTYPES.items()}
-    families, params = engine_inputs(spec)
+    families, params = engine_inputs(spec, strategies)
     bad = run_chunk(spec.seed, start, count, n, spec.rules["per_player"], families, params,
                     canonical_deck(), *out.values(), variant_for(families))
     if bad >= 0:
@@ -68,8 +68,10 @@ def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     return out
 
 
-def _match_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
-    """Play matches start..start+count-1 of a validated spec; one row per (match, player)."""
+def _match_chunk(spec: RunSpec, start: int, count: int, strategies: list
+                 ) -> dict[str, np.ndarray]:
+    """Play matches start..start+count-1 of a validated spec (``strategies``: its seats'
+    parsed strategies); one row per (match, player)."""
     from analyzer.engines.ass.engine import canonical_deck, run_match_chunk, variant_for
 
     n = spec.players
@@ -77,7 +79,7 @@ def _match_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]
     out = {name: np.empty(rows, dtype=dt) for name, dt in MATCH_DTYPES.items()}
     out["index"][:] = np.repeat(np.arange(start, start + count, dtype=np.int64), n)
     out["seat"][:] = np.tile(np.arange(n, dtype=np.int16), count)
-    families, params = engine_inputs(spec)
+    families, params = engine_inputs(spec, strategies)
     bad = run_match_chunk(
         spec.seed, start, count, n, spec.rules["per_player"], spec.rules["games_per_match"],
         families, params, canonical_deck(), out["total"], out["won"], out["tied"],

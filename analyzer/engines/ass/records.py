@@ -42,12 +42,11 @@ class Tracer:
 
     def __init__(self, spec: RunSpec) -> None:
         from analyzer.engines.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck, variant_for
-        from analyzer.engines.ass.runspec import engine_inputs, validate
+        from analyzer.engines.ass.runspec import checked, engine_inputs
 
-        self.spec = validate(spec)
+        self.spec, self.strategies = checked(spec)  # parsed once
         n = self.spec.players
-        self.strategies = [parse_strategy("ass", t) for t in self.spec.strategies]
-        self.families, self.params = engine_inputs(self.spec)
+        self.families, self.params = engine_inputs(self.spec, self.strategies)
         self.variant = variant_for(self.families)
         self.template = canonical_deck()
         self.dealt = np.zeros((n, HAND_SLOTS), dtype=np.int64)
@@ -162,13 +161,12 @@ class MatchTracer:
 
     def __init__(self, spec: RunSpec) -> None:
         from analyzer.engines.ass.engine import MAX_ROUNDS, TRACE_WIDTH, canonical_deck, variant_for
-        from analyzer.engines.ass.runspec import engine_inputs, validate
+        from analyzer.engines.ass.runspec import checked, engine_inputs
 
-        self.spec = validate(replace(spec, mode="matches"))
+        self.spec, self.strategies = checked(replace(spec, mode="matches"))  # parsed once
         n = self.spec.players
         k = self.spec.rules["games_per_match"]
-        self.strategies = [parse_strategy("ass", t) for t in self.spec.strategies]
-        self.families, self.params = engine_inputs(self.spec)
+        self.families, self.params = engine_inputs(self.spec, self.strategies)
         self.variant = variant_for(self.families)
         self.template = canonical_deck()
         self.dealt = np.zeros((k, n, HAND_SLOTS), dtype=np.int64)

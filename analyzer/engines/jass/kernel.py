@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from analyzer.engines.kernel import RunSpec, check_game_and_mode, check_seed_and_strategies
+from analyzer.engines.kernel import RunSpec, check_game_and_mode, parse_seed_and_strategies
 from analyzer.errors import CardlabError
 from analyzer.games.jass.description import DESCRIPTION
 from analyzer.games.jass.rules import make_rules
@@ -45,24 +45,34 @@ def validate(spec: RunSpec) -> RunSpec:
     Raises CardlabError for a wrong game, mode, player count, seed, rules option or strategy.
     A single strategy is applied to every seat.
     """
+    return checked(spec)[0]
+
+
+def checked(spec: RunSpec) -> tuple[RunSpec, list]:
+    """:func:`validate`, with the seats' parsed strategies for :func:`engine_inputs` (a
+    chunk's spec is parsed once)."""
     mode = check_game_and_mode(spec, "jass", MODES)
     rules = make_rules(spec.players, spec.rules)
-    strategies = check_seed_and_strategies(spec)
-    return replace(spec, mode=mode, rules=rules.as_dict(), strategies=strategies)
+    strategies, parsed = parse_seed_and_strategies(spec)
+    return replace(spec, mode=mode, rules=rules.as_dict(), strategies=strategies), parsed
 
 
-def engine_inputs(spec: RunSpec) -> tuple[np.ndarray, np.ndarray]:
-    """Family ids and parameter matrix of a validated spec's seats."""
-    return engine_arrays(parse_strategies("jass", spec.strategies))
+def engine_inputs(spec: RunSpec, strategies: list | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """Family ids and parameter matrix of a validated spec's seats (from ``strategies``, the
+    seats' parsed strategies :func:`checked` gives, else parsed from the spec)."""
+    if strategies is None:
+        strategies = parse_strategies("jass", spec.strategies)
+    return engine_arrays(strategies)
 
 
 def play_chunk(spec: RunSpec, start: int, count: int) -> dict[str, np.ndarray]:
     """Play units start..start+count-1 of ``spec``; one row per (unit, seat)."""
-    spec = validate(spec)
+    spec, strategies = checked(spec)  # parsed once: checked, then the engine's arrays
     if start < 0 or count < 0:
         raise CardlabError(f"start and count must be >= 0; got {start}, {count}")
     n = spec.players
-    fams, prms = engine_inputs(spec)
+    fams, prms = engine_inputs(spec, strategies)
     swiss = spec.rules["ruleset"] == "swiss"
     out: dict[str, np.ndarray] = {
         "index": np.repeat(np.arange(start, start + count, dtype=np.int64), n),

@@ -42,7 +42,7 @@ import numpy as np
 import pandas as pd
 
 from analyzer.engines.jass import engine
-from analyzer.engines.jass.kernel import engine_inputs, validate
+from analyzer.engines.jass.kernel import checked, engine_inputs, validate
 from analyzer.engines.kernel import RunSpec
 from analyzer.errors import CardlabError
 from analyzer.games.jass.cards import NINE_BIT, PTS9_TRUMP, SUIT_MASK, UNDER_BIT
@@ -58,10 +58,10 @@ COLUMNS = (
 
 def counterfactual_table(spec: RunSpec, start: int, count: int) -> pd.DataFrame:
     """The trump counterfactual of units start..start+count-1 of ``spec`` (see module doc)."""
-    spec = validate(spec)
+    spec, strategies = checked(spec)  # parsed once
     if start < 0 or count < 0:
         raise CardlabError(f"start and count must be >= 0; got {start}, {count}")
-    fams, prms = engine_inputs(spec)
+    fams, prms = engine_inputs(spec, strategies)
     n = spec.players
     deals_mode = spec.mode == "deals"
     cap = spec.rules["deal_cap"]

@@ -99,6 +99,7 @@ How to add a strategy
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from strategies.files import register_file
@@ -213,6 +214,14 @@ register(
 
 
 
+SLOT_DEPTH = 0  # learned's one knob
+LEARNED_PARAMS = (
+    Param("depth", SLOT_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned makes only the "
+          "first N decisions, then every seat plays basic (0 = learned to the end); a seat "
+          "at the table always plays learned", low=0, high=63, integer=True),
+)
+
+
 def _learned_spec() -> StrategySpec:
     """The ``learned`` strategy: its description names the weights in use (their sha256), so
     a run's plan changes with the weights and a run never resumes under other weights."""
@@ -222,12 +231,15 @@ def _learned_spec() -> StrategySpec:
     return StrategySpec(
         "ass", "learned", LEARNED,
         f"a linear model of pimc's move values, evaluated without search (weights {digest})",
+        LEARNED_PARAMS,
         check=model.check_weights,
         about=model.about,
     )
 
 
 register(_learned_spec())
+register(replace(_learned_spec(), name="learned-4", preset={"depth": "4"},
+                 description="learned; as pimc's rollout, learned for 4 decisions, then basic"))
 
 
 # --- the search families (strategies/ass/pimc.py) ----------------------------------------------

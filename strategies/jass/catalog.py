@@ -84,6 +84,7 @@ How to add a strategy
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from strategies.files import register_file
@@ -100,6 +101,7 @@ from strategies.jass.knobs import (
     ONOFF_CHOICES,
     P_AIM,
     P_CANDIDATES,
+    P_DEPTH,
     P_EPS,
     P_FIGHT,
     P_GAP,
@@ -216,6 +218,13 @@ register(
 )
 
 
+LEARNED_PARAMS = (
+    Param("depth", P_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned plays only the first "
+          "N cards, then every seat plays aim-low (0 = learned to the end); a seat at the "
+          "table always plays learned", low=0, high=36, integer=True),
+)
+
+
 def _learned_spec() -> StrategySpec:
     """The ``learned`` strategy: its description names the weights in use (their sha256), so
     a run's plan changes with the weights and a run never resumes under other weights."""
@@ -225,12 +234,15 @@ def _learned_spec() -> StrategySpec:
     return StrategySpec(
         "jass", "learned", FAM_LEARNED,
         f"a small network of pimc's card values, evaluated without search (weights {digest})",
+        LEARNED_PARAMS,
         check=model.check_weights,
         about=model.about,
     )
 
 
 register(_learned_spec())
+register(replace(_learned_spec(), name="learned-4", preset={"depth": "4"},
+                 description="learned; as pimc's rollout, learned for 4 cards, then aim-low"))
 register(
     StrategySpec(
         "jass", "pimc", FAM_PIMC,

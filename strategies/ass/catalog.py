@@ -59,8 +59,11 @@ Families
                    Defaults measured: docs/strategies.md, "Strong play in Who's the Ass?".
 ``learned`` (5)    a linear model over (information state, move) features, trained from
                    ``pimc``'s values of every candidate (strategies/ass/learned.py; the
-                   weights ship in learned.json beside it; docs/learned.md). No knobs, no
-                   random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``).
+                   weights ship in learned.json beside it; docs/learned.md). No random
+                   draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``). One knob,
+                   for rollouts only: depth (as a rollout it makes only the first ``depth``
+                   decisions, then every seat plays basic; 0 = to the end; preset
+                   ``learned-4``; strategies/ass/rollout.py). A seat plays learned throughout.
 ``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
                    For analysis only: peek minus pimc is what the hidden cards are worth.
 

@@ -31,7 +31,9 @@ plays the loop's variant of nothing else (no hand sizes kept; once a 14 leads or
 normal round the round ends there), every other family the variant that asks it through
 ``loop.checked_move`` (view filled, family asked, move checked): a function of its own, so
 that the families' code (``learned``'s features among them) stays out of the ``basic``
-rollouts the search runs by default.
+rollouts the search runs by default. ``learned`` with a depth (``learned:depth=D``, the knob
+in slot 0) makes the first D decisions here (``_learned_then_basic``) and hands the state to
+the loop of ``basic`` alone for the rest.
 
 The rules are the engine's (the same loop), and tests hold ``play_on`` to the engine game by
 game (tests/test_ass_pimc.py): the same moves, so the same final hands.

@@ -48,8 +48,12 @@ Families
                    per world searched, the most likely kept).
 ``learned`` (5)    a small network over (information state, card) features, trained from
                    ``pimc``'s values of every legal card (strategies/jass/learned.py; the
-                   weights ship in learned.json beside it; docs/learned.md). No knobs, no aim,
-                   no random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``).
+                   weights ship in learned.json beside it; docs/learned.md). No aim, no
+                   random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``). One
+                   knob, for rollouts only: depth (as a rollout it plays only the next
+                   ``depth`` cards, then every seat plays aim-low; 0 = to the end; preset
+                   ``learned-4``, a rollout choice; strategies/jass/loop.py). A seat plays
+                   learned throughout.
 ``peek`` (4)       the same search on the true deal: NOT A LEGAL PLAYER (it sees every hand);
                    the upper bound that says what hidden information is worth.
 

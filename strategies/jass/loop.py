@@ -175,7 +175,8 @@ def rollout(fams, prms, rng, hands, played, taken, st, memo):
 
     A table of ``basic`` in every seat under ``seed`` plays
     :func:`strategies.jass.play.rollout_basic` (the same cards, tricks and outcome, fewer of
-    the public record's slots kept: its doc); every other table the one loop,
+    the public record's slots kept: its doc); ``learned`` with a depth
+    (``learned:depth=D``) :func:`_learned_then_finisher`; every other table the one loop,
     :func:`run_deal` without search or records."""
     if basic_table(fams, st):
         return rollout_basic(hands, played, taken, st)

@@ -120,8 +120,9 @@ def test_engine_matches_reference_with_learned_seats(players):
                                    seat_strategies("ass", texts, players)), (game, texts)
 
 
-def test_pimc_with_learned_rollouts_matches_the_reference():
-    texts = ("pimc:worlds=4,rollout=learned", "learned", "basic", "careful")
+@pytest.mark.parametrize("rollout", ["learned", "learned-4"])
+def test_pimc_with_learned_rollouts_matches_the_reference(rollout):
+    texts = (f"pimc:worlds=4,rollout={rollout}", "learned", "basic", "careful")
     for game in range(3):
         fast, status = Tracer(RunSpec("ass", 4, texts, 77)).record(game)
         assert status == -1

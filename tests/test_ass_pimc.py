@@ -47,6 +47,7 @@ SMALL_CAREFUL = "pimc:worlds=2,candidates=3,rollout=careful"
 SMALL_POLICY = "pimc:worlds=3,candidates=3,infer=policy,oversample=3"
 SMALL_POLICY_CAREFUL = "pimc:worlds=2,candidates=3,infer=policy,rollout=careful,eps=0.3"
 SMALL_SIZES = "pimc:worlds=2,candidates=3,infer=sizes"
+SMALL_LEARNED_4 = "pimc:worlds=3,candidates=3,rollout=learned-4"  # infer=policy with learned
 DECK = [1] + [8] * 13 + [5]  # per kind: the ass, 1..13, jokers (A-1)
 
 
@@ -399,7 +400,7 @@ def test_no_peeking_two_deals_that_agree_on_what_pimc_saw_give_the_same_move(pos
     the stream only; the known holdings and the record are public, so they are shared."""
     state, view, log = position(*pos)
     hands = other_deal(state, int(view[PUB_SEAT]), shuffle)
-    for name in (SMALL_VOIDS, SMALL_POLICY, SMALL_POLICY_CAREFUL):
+    for name in (SMALL_VOIDS, SMALL_POLICY, SMALL_POLICY_CAREFUL, SMALL_LEARNED_4):
         assert (search(name, view, state["hands"], seed, log)
                 == search(name, view, hands, seed, log))
 
@@ -624,3 +625,45 @@ def test_simulate_says_peek_is_not_a_legal_player():
     out = CliRunner().invoke(app, args, catch_exceptions=False).output
     assert "peek:worlds=2 is NOT A LEGAL PLAYER" in out
     assert "pimc" not in out.split("NOT A LEGAL PLAYER")[0].splitlines()[-1]
+
+
+# --- learned with a depth: learned's first decisions, then basic (rollout.py) ------------------
+
+
+def _decision_points(rec, players):
+    """Every position of a recorded game in playing order, each with whether the seat to
+    move has a decision there (a lead, or a follower with at least k cards; A-6)."""
+    out = []
+    for r in range(len(rec["rounds"])):
+        for p in range(players):
+            state = state_at(rec, r, p)
+            seat = (state["starter"] + p) % players
+            out.append((state, p == 0 or sum(state["hands"][seat]) >= state["k"]))
+    return out
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_learned_with_a_depth_rolls_out_learned_that_many_decisions_then_basic(players):
+    """From any play of a game of learned seats, a rollout of ``learned:depth=D`` makes the
+    game's next D decisions (learned is deterministic: those of the record), then basic
+    plays from the state the record reaches there (play_on with basic, its own loop); a
+    depth past the game's end is the learned game itself."""
+    checked = 0
+    for index in range(3):
+        rec = record(players, ["learned"], 31, index)
+        points = _decision_points(rec, players)
+        for i in range(0, len(points), 4):
+            for depth in (1, 2, 5, 63):
+                made, j = 0, i
+                while j < len(points) and made < depth:
+                    made += points[j][1]
+                    j += 1
+                if j < len(points):
+                    expected = play_on_from(points[j][0], "basic")[1]
+                else:
+                    expected = final_counts(rec)
+                status, final = play_on_from(points[i][0], f"learned:depth={depth}")
+                assert status == OK
+                assert final == expected, (index, i, depth)
+                checked += 1
+    assert checked > 50

@@ -171,7 +171,8 @@ def test_pimc_does_not_peek(seed, n, ruleset, moves, stream):
     every card played and by whom, hand sizes, the public inferences) give the same pimc
     decision from the same stream, with infer=voids and with infer=policy (which replays the
     others' moves from each world's hands)."""
-    for text in ("pimc:worlds=6", "pimc:worlds=3,infer=policy,oversample=3"):
+    for text in ("pimc:worlds=6", "pimc:worlds=3,infer=policy,oversample=3",
+                 "pimc:worlds=3,rollout=learned-4,infer=policy,oversample=2"):
         _same_decision_on_both_deals(text, seed, n, ruleset, moves, stream)
 
 
@@ -198,6 +199,7 @@ ENGINE_FIELDS = [
     ["peek:worlds=2", "pimc:worlds=2,rollout=random", "adaptive", "re-aim"],
     ["pimc:worlds=3,objective=match,rollout=aim-low", "catch-up",
      "pimc:worlds=2,candidates=2,infer=policy,eps=0"],
+    ["pimc:worlds=2,rollout=learned-4", "learned", "aim-low", "pimc:worlds=2,rollout=learned"],
 ]
 
 
@@ -385,6 +387,38 @@ def test_rollout_entry_point_plays_on_from_a_packed_state():
         pts = np.zeros(4, np.int64)
         deal_points(a[2], a[3], pts)
         assert pts.sum() == 157
+
+
+@pytest.mark.parametrize("n", [3, 4])
+@pytest.mark.parametrize("depth", [1, 3, 7, 36])
+def test_learned_with_a_depth_rolls_out_learned_that_many_cards_then_aim_low(n, depth):
+    """rollout() with ``learned:depth=D`` in every seat: the next D cards as learned plays
+    them (each asked through the full dispatcher and played by the engine), then the deal to
+    its end as the engine's loop plays it with aim-low in every seat; 36 cards: learned to
+    the end of the deal."""
+    fams, prms = engine_arrays(seat_strategies("jass", [f"learned:depth={depth}"], n))
+    lfams, lprms = engine_arrays(seat_strategies("jass", ["learned"], n))
+    afams, aprms = engine_arrays(seat_strategies("jass", ["aim-low"], n))
+    for seed in range(5):
+        hands, played, taken, st, _ = random_position(seed, n, "seed", 3 + 2 * seed)
+        a = [x.copy() for x in (hands, played, taken, st)]
+        b = [x.copy() for x in (hands, played, taken, st)]
+        ra = np.array([seed], dtype=np.uint64)
+        rb = ra.copy()
+        memo = np.full(4, -1, dtype=np.int64)
+        assert rollout(fams, prms, ra, *a, memo) == engine.DONE
+        for _ in range(depth):
+            if b[3][S_TRICK] == b[3][S_NTRICKS]:
+                break
+            seat = to_move(b[3])
+            legal = np.uint64(legal_mask(b[0][seat], b[3]))
+            card = decide(lfams[seat], lprms[seat], seat, b[0], legal, b[3], b[1], b[2], rb, -1)
+            engine.play_card(seat, card, *b)
+        memo = np.array([AIM_LOW] * 4, dtype=np.int64)
+        assert engine.run_deal(afams, aprms, rb, *b, memo, None, None, False, -1) == engine.DONE
+        for x, y in zip(a[:3], b[:3], strict=True):
+            assert np.array_equal(x, y), (seed, depth)
+        assert a[3][S_TRICK] == a[3][S_NTRICKS] and a[0].sum() == 0
 
 
 def test_peek_is_labelled_as_not_a_legal_player():

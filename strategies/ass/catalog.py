@@ -59,8 +59,11 @@ Families
                    Defaults measured: docs/strategies.md, "Strong play in Who's the Ass?".
 ``learned`` (5)    a linear model over (information state, move) features, trained from
                    ``pimc``'s values of every candidate (strategies/ass/learned.py; the
-                   weights ship in learned.json beside it; docs/learned.md). No knobs, no
-                   random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``).
+                   weights ship in learned.json beside it; docs/learned.md). No random
+                   draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``). One knob,
+                   for rollouts only: depth (as a rollout it makes only the first ``depth``
+                   decisions, then every seat plays basic; 0 = to the end; preset
+                   ``learned-4``; strategies/ass/rollout.py). A seat plays learned throughout.
 ``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
                    For analysis only: peek minus pimc is what the hidden cards are worth.
 
@@ -99,6 +102,7 @@ How to add a strategy
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from strategies.files import register_file
@@ -213,6 +217,14 @@ register(
 
 
 
+SLOT_DEPTH = 0  # learned's one knob
+LEARNED_PARAMS = (
+    Param("depth", SLOT_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned makes only the "
+          "first N decisions, then every seat plays basic (0 = learned to the end); a seat "
+          "at the table always plays learned", low=0, high=63, integer=True),
+)
+
+
 def _learned_spec() -> StrategySpec:
     """The ``learned`` strategy: its description names the weights in use (their sha256), so
     a run's plan changes with the weights and a run never resumes under other weights."""
@@ -222,12 +234,15 @@ def _learned_spec() -> StrategySpec:
     return StrategySpec(
         "ass", "learned", LEARNED,
         f"a linear model of pimc's move values, evaluated without search (weights {digest})",
+        LEARNED_PARAMS,
         check=model.check_weights,
         about=model.about,
     )
 
 
 register(_learned_spec())
+register(replace(_learned_spec(), name="learned-4", preset={"depth": "4"},
+                 description="learned; as pimc's rollout, learned for 4 decisions, then basic"))
 
 
 # --- the search families (strategies/ass/pimc.py) ----------------------------------------------

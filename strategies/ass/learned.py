@@ -58,7 +58,7 @@ from analyzer.games.ass.cards import (
     SCRATCH,
 )
 from analyzer.games.ass.moves import enc, is_legal, lead_is_safe
-from analyzer.stack import stack_float64
+from analyzer.stack import stack_float64, stack_int64
 from strategies.ass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
     BLOCKS,
@@ -248,19 +248,156 @@ def score(view, move, weights, phase):
 
 @njit(cache=True)
 def choose(view, weights):
-    """The candidate with the lowest score (ties to the earlier) under ``weights``."""
+    """The candidate with the lowest score (ties to the earlier) under ``weights``.
+
+    The scores are :func:`score`'s, to the last bit (the same features, summed in the same
+    order), computed faster: what does not depend on the move (the hand's kinds and points,
+    the danger and scale, the others' sizes, the cards still unaccounted above each value)
+    once per decision, not once per candidate (a rollout of ``learned`` asks this at every
+    turn)."""
     m = candidates(view)
     if m == 1:
         return view[SCRATCH]
-    phase = phase_of(view)
+    n = view[PUB_PLAYERS]
+    me = view[PUB_SEAT]
+    pos = view[PUB_POS]
+    ass_round = view[PUB_ASS_ROUND]
+    k = view[PUB_K]
+    size = 0
+    for kind in range(JOKER + 1):
+        size += view[kind]
+    opp = 1 << 30
+    most = 0
+    for s in range(n):
+        if s != me:
+            if view[PUB_SIZES + s] < opp:
+                opp = view[PUB_SIZES + s]
+            if view[PUB_SIZES + s] > most:
+                most = view[PUB_SIZES + s]
+    danger = 1.0 if opp <= 2 else 0.0
+    scale = size / 10.0
+    # the hand's kinds, high points and low cards before the move (features' loop)
+    kinds0 = 0
+    high0 = 0
+    low0 = 0
+    for kind in range(1, JOKER + 1):
+        cnt = view[kind]
+        if cnt > 0:
+            kinds0 += 1
+            if kind >= 10:
+                high0 += cnt * (14 if kind == JOKER else kind)
+            elif kind <= 4:
+                low0 += cnt
+    # lead_is_safe's unaccounted cards: the most of any value above w (jokers apart)
+    free_jokers = N_JOKERS - view[PUB_GONE + JOKER] - view[JOKER]
+    above = stack_int64(16)
+    above[N_VALUES] = -(1 << 30)
+    above[JOKER_HIGH] = -(1 << 30)
+    for w in range(N_VALUES - 1, -1, -1):
+        above[w] = max(above[w + 1], COPIES - view[PUB_GONE + w + 1] - view[w + 1])
+    last_raise = 1.0 if (pos > 0 and pos == n - 1) else 0.0
+    still = 0.0
+    if pos > 0:
+        cnt = 0
+        for p in range(pos + 1, n):
+            s = (me + p - pos) % n
+            if view[PUB_SIZES + s] >= k:
+                cnt += 1
+        still = cnt / n
+    at = phase_of(view) * N_FEATURES
+    b = stack_float64(32)  # BASE or more
     best = view[SCRATCH]
-    best_score = score(view, best, weights, phase)
-    for i in range(1, m):
-        s = score(view, view[SCRATCH + i], weights, phase)
-        if s < best_score:
-            best_score = s
-            best = view[SCRATCH + i]
+    best_score = 0.0
+    for i in range(m):
+        move = view[SCRATCH + i]
+        is_pass = move == PASS
+        v = 0
+        c = 0
+        j = 0
+        if not is_pass:
+            v = move >> 8
+            c = (move >> 4) & 15
+            j = move & 15
+        played = 0
+        if not is_pass:
+            if v == ASS:
+                played = 20
+            elif v <= N_VALUES:
+                played = v * c
+            played += 14 * j
+        left = size - c - j
+        kinds = kinds0
+        high_pts = high0
+        low = low0
+        if not is_pass and 1 <= v <= N_VALUES and c > 0:
+            kinds, high_pts, low = _less(kinds, high_pts, low, v, view[v], c)
+        if j > 0:
+            kinds, high_pts, low = _less(kinds, high_pts, low, JOKER, view[JOKER], j)
+        led_ass = 1.0 if (not is_pass and v == ASS and pos == 0) else 0.0
+        ass_left = view[ASS] - (1 if led_ass > 0.0 else 0)
+        split = 1.0 if (not is_pass and 1 <= v <= N_VALUES and c < view[v]) else 0.0
+        safe = 0.0
+        takes = 0.0
+        lr = 0.0
+        st = 0.0
+        if not is_pass:
+            if ass_round != 0 and pos > 0:
+                takes = 1.0 if v >= view[PUB_HIGH] else 0.0
+            else:
+                kk = c + j
+                if v != ASS and (most < kk or (free_jokers < kk and above[v] + free_jokers < kk)):
+                    safe = 1.0
+                lr = last_raise
+                st = still
+        b[0] = 1.0 if is_pass else 0.0
+        b[1] = led_ass
+        b[2] = (c + j) / 4.0
+        b[3] = j / 2.0
+        b[4] = played / 30.0
+        b[5] = (v / 13.0) if not is_pass else 0.0
+        b[6] = left / 10.0
+        b[7] = 1.0 if left == 0 else 0.0
+        b[8] = 1.0 if left == 1 else 0.0
+        b[9] = kinds / 8.0
+        b[10] = split
+        b[11] = safe
+        b[12] = takes
+        b[13] = high_pts / 50.0
+        b[14] = low / 10.0
+        b[15] = 1.0 if ass_left > 0 else 0.0
+        b[16] = lr
+        b[17] = st
+        total = 0.0
+        for f in range(BASE):
+            total += weights[at + f] * b[f]
+        for f in range(BASE):
+            total += weights[at + BASE + f] * (b[f] * danger)
+        for f in range(BASE):
+            total += weights[at + 2 * BASE + f] * (b[f] * scale)
+        if i == 0 or total < best_score:
+            best_score = total
+            best = move
     return best
+
+
+@njit(cache=True, inline="always")
+def _less(kinds, high_pts, low, kind, cnt, used):
+    """features' counts of the hand's kinds, high points and low cards after ``used`` cards
+    of ``kind`` (of ``cnt`` held) leave it."""
+    after = cnt - used
+    if cnt > 0:
+        kinds -= 1
+        if kind >= 10:
+            high_pts -= cnt * (14 if kind == JOKER else kind)
+        elif kind <= 4:
+            low -= cnt
+    if after > 0:
+        kinds += 1
+        if kind >= 10:
+            high_pts += after * (14 if kind == JOKER else kind)
+        elif kind <= 4:
+            low += after
+    return kinds, high_pts, low
 
 
 @njit(cache=True)

@@ -31,7 +31,9 @@ plays the loop's variant of nothing else (no hand sizes kept; once a 14 leads or
 normal round the round ends there), every other family the variant that asks it through
 ``loop.checked_move`` (view filled, family asked, move checked): a function of its own, so
 that the families' code (``learned``'s features among them) stays out of the ``basic``
-rollouts the search runs by default.
+rollouts the search runs by default. ``learned`` with a depth (``learned:depth=D``, the knob
+in slot 0) makes the first D decisions here (``_learned_then_basic``) and hands the state to
+the loop of ``basic`` alone for the rest.
 
 The rules are the engine's (the same loop), and tests hold ``play_on`` to the engine game by
 game (tests/test_ass_pimc.py): the same moves, so the same final hands.
@@ -41,9 +43,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from analyzer.games.ass.cards import ASS, PASS, PUB_PLAYERS, PUB_SIZES
+from analyzer.games.ass.moves import U0, U15, move_delta
 from analyzer.numba_compat import njit_no_runtime
-from strategies.ass.catalog import BASIC
-from strategies.ass.loop import MAX_ROUNDS, OK, ROUND_BOUND, play_rounds
+from strategies.ass.catalog import BASIC, LEARNED, SLOT_DEPTH
+from strategies.ass.loop import ILLEGAL, MAX_ROUNDS, OK, ROUND_BOUND, _checked_inline, play_rounds
 
 __all__ = ["MAX_ROUNDS", "NO_BLOCK", "OK", "ROUND_BOUND", "START", "play_on"]
 
@@ -64,6 +68,9 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
     Returns (status, turns): status OK (-1), the seat whose move was illegal, or ROUND_BOUND;
     turns the number of seats that had a turn (forced passes included), for benchmarks.
     """
+    if fam == LEARNED and pp[SLOT_DEPTH] > 0:
+        return _learned_then_basic(packed, n, pp, view, rng, gone, table, starter, blocked, pos,
+                                   k, high, high_seat, ass_round, rounds)
     if fam == BASIC:
         status, _, _, turns = play_rounds(None, None, fam, pp, packed, n, view, rng, gone, table,
                                           starter, blocked, pos, k, high, high_seat, ass_round,
@@ -73,3 +80,90 @@ def play_on(packed, n, fam, pp, view, rng, gone, table, starter, blocked, pos, k
                                           starter, blocked, pos, k, high, high_seat, ass_round,
                                           rounds, None, False, None)
     return status, turns
+
+
+BASIC_PP = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+
+
+@njit_no_runtime()
+def _learned_then_basic(packed, n, pp, view, rng, gone, table, starter, blocked, pos, k, high,
+                        high_seat, ass_round, rounds):
+    """``learned:depth=D`` as a rollout: ``learned`` makes the first D decisions (a seat with
+    a choice to make: forced passes are none), then every seat plays ``basic`` to the end
+    (the fast loop of ``basic`` alone, from the middle of a round if need be). The rules are
+    the loop's (A-5..A-9), written out for the few turns ``learned`` plays."""
+    depth = int(pp[SLOT_DEPTH])
+    view[PUB_PLAYERS] = n  # as the loop does: the policy reads it
+    decisions = 0
+    turns = 0
+    status = OK
+    done = False
+    while decisions < depth:
+        if pos == 0:  # the starter leads (A-5); A-8: the ass unless just taken
+            if rounds >= MAX_ROUNDS:
+                return ROUND_BOUND, turns
+            hand = packed[starter]
+            may = 1 if ((hand & U15) != U0 and starter != blocked) else 0
+            move = _checked_inline(LEARNED, pp, starter, view, rng, packed, hand, U0, gone,
+                                   START, START, START, START, may, starter, starter, rounds)
+            if move == ILLEGAL:
+                return starter, turns
+            decisions += 1
+            turns += 1
+            high = move >> 8
+            c = (move >> 4) & 15
+            j = move & 15
+            table = move_delta(move)
+            packed[starter] = hand - table
+            view[PUB_SIZES + starter] -= c + j
+            high_seat = starter
+            ass_round = 1 if high == ASS else 0
+            k = 1 if ass_round else c + j
+            pos = 1
+            continue
+        if pos < n:  # the seat at position pos follows
+            seat = starter + pos
+            if seat >= n:
+                seat -= n
+            hand = packed[seat]
+            turns += 1
+            if view[PUB_SIZES + seat] >= k:  # A-6: fewer than k cards (or none): a pass
+                move = _checked_inline(LEARNED, pp, seat, view, rng, packed, hand, table, gone,
+                                       pos, k, high, ass_round, START, starter, high_seat,
+                                       rounds)
+                if move == ILLEGAL:
+                    return seat, turns
+                decisions += 1
+                if move != PASS:
+                    v = move >> 8
+                    delta = move_delta(move)
+                    packed[seat] = hand - delta
+                    table += delta
+                    view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
+                    if v > high or (ass_round and v == high):  # A-7
+                        high = v
+                        high_seat = seat
+            pos += 1
+            continue
+        # the round is over (A-6, A-7)
+        if ass_round:
+            packed[high_seat] += table
+            view[PUB_SIZES + high_seat] += n
+            blocked = high_seat
+        else:
+            gone += table
+            blocked = NO_BLOCK
+        table = U0
+        starter = high_seat
+        pos = START
+        rounds += 1
+        for s in range(n):  # A-9: the game ends at the end of a round with a hand empty
+            if packed[s] == U0:
+                done = True
+        if done:
+            return status, turns
+    # (at pos == n the loop ends the round from there)
+    status, _, _, more = play_rounds(None, None, BASIC, BASIC_PP, packed, n, view, rng, gone,
+                                     table, starter, blocked, pos, k, high, high_seat,
+                                     ass_round, rounds, None, False, None)
+    return status, turns + more

@@ -48,8 +48,12 @@ Families
                    per world searched, the most likely kept).
 ``learned`` (5)    a small network over (information state, card) features, trained from
                    ``pimc``'s values of every legal card (strategies/jass/learned.py; the
-                   weights ship in learned.json beside it; docs/learned.md). No knobs, no aim,
-                   no random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``).
+                   weights ship in learned.json beside it; docs/learned.md). No aim, no
+                   random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``). One
+                   knob, for rollouts only: depth (as a rollout it plays only the next
+                   ``depth`` cards, then every seat plays aim-low; 0 = to the end; preset
+                   ``learned-4``, a rollout choice; strategies/jass/loop.py). A seat plays
+                   learned throughout.
 ``peek`` (4)       the same search on the true deal: NOT A LEGAL PLAYER (it sees every hand);
                    the upper bound that says what hidden information is worth.
 
@@ -84,6 +88,7 @@ How to add a strategy
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from strategies.files import register_file
@@ -100,6 +105,7 @@ from strategies.jass.knobs import (
     ONOFF_CHOICES,
     P_AIM,
     P_CANDIDATES,
+    P_DEPTH,
     P_EPS,
     P_FIGHT,
     P_GAP,
@@ -216,6 +222,13 @@ register(
 )
 
 
+LEARNED_PARAMS = (
+    Param("depth", P_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned plays only the first "
+          "N cards, then every seat plays aim-low (0 = learned to the end); a seat at the "
+          "table always plays learned", low=0, high=36, integer=True),
+)
+
+
 def _learned_spec() -> StrategySpec:
     """The ``learned`` strategy: its description names the weights in use (their sha256), so
     a run's plan changes with the weights and a run never resumes under other weights."""
@@ -225,12 +238,15 @@ def _learned_spec() -> StrategySpec:
     return StrategySpec(
         "jass", "learned", FAM_LEARNED,
         f"a small network of pimc's card values, evaluated without search (weights {digest})",
+        LEARNED_PARAMS,
         check=model.check_weights,
         about=model.about,
     )
 
 
 register(_learned_spec())
+register(replace(_learned_spec(), name="learned-4", preset={"depth": "4"},
+                 description="learned; as pimc's rollout, learned for 4 cards, then aim-low"))
 register(
     StrategySpec(
         "jass", "pimc", FAM_PIMC,

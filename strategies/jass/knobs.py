@@ -25,6 +25,9 @@ P_TRACK = 5
 P_REAIM = 6
 P_UNDER100 = 7
 
+# Parameter slot of the learned family.
+P_DEPTH = 0  # as a rollout: learned plays the first P_DEPTH cards, then aim-low (0: all)
+
 # Parameter slots of the search families (pimc, peek).
 P_WORLDS = 0
 P_ROLLOUT = 1
@@ -36,7 +39,9 @@ P_OVERSAMPLE = 6  # infer=policy: worlds drawn per world kept (the most likely a
 
 # The rollout policies a search may use (non-search presets only), by name.
 ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim",
-                   "learned")
+                   "learned", "learned-4")
+# The preset that finishes a rollout of ``learned`` with a depth (loop.rollout).
+ROLLOUT_FINISHER = "aim-low"
 INFER_CHOICES = ("voids", "policy")
 INFER_VOIDS = 0
 INFER_POLICY = 1

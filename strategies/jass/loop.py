@@ -51,9 +51,9 @@ from analyzer.games.jass.primitives import (
     legal_mask,
 )
 from analyzer.numba_compat import njit_no_runtime, registered, twin
-from strategies.jass.knobs import FAM_BASIC
+from strategies.jass.knobs import FAM_BASIC, FAM_LEARNED, P_DEPTH, ROLLOUT_FINISHER
 from strategies.jass.play import DONE, play_card, play_card_no_bans, rollout_basic, to_move
-from strategies.jass.policies import basic_card, choose_card
+from strategies.jass.policies import basic_card, begin_deal, choose_card
 
 # Status codes of run_deal (and of the engine's play_unit); DONE is play.py's.
 STOPPED = 1  # stopped at a trump-fixing decision (the records' run with stop on)
@@ -175,12 +175,55 @@ def rollout(fams, prms, rng, hands, played, taken, st, memo):
 
     A table of ``basic`` in every seat under ``seed`` plays
     :func:`strategies.jass.play.rollout_basic` (the same cards, tricks and outcome, fewer of
-    the public record's slots kept: its doc); every other table the one loop,
+    the public record's slots kept: its doc); ``learned`` with a depth
+    (``learned:depth=D``) :func:`_learned_then_finisher`; every other table the one loop,
     :func:`run_deal` without search or records."""
     if basic_table(fams, st):
         return rollout_basic(hands, played, taken, st)
+    if fams[0] == FAM_LEARNED and prms[0, P_DEPTH] > 0:
+        return _learned_then_finisher(prms, rng, hands, played, taken, st, memo)
     return run_deal(fams, prms, rng, hands, played, taken, st, memo, None, None, NO_STOP,
                     NO_ROW)
+
+
+def _finisher() -> tuple[np.ndarray, np.ndarray]:
+    """Family and parameter vector, for every seat, of the preset that finishes a rollout of
+    ``learned`` with a depth (frozen into the kernels)."""
+    from strategies.registry import N_PARAMS, catalog, resolve_values
+
+    spec = catalog("jass", with_files=False)[ROLLOUT_FINISHER]
+    prms = np.zeros((4, N_PARAMS), dtype=np.float64)
+    for i in range(4):
+        prms[i, :] = resolve_values(spec, {})
+    return np.full(4, spec.family, dtype=np.int64), prms
+
+
+FINISH_FAMS, FINISH_PRMS = _finisher()
+
+
+@njit_no_runtime()
+def _learned_then_finisher(prms, rng, hands, played, taken, st, memo):
+    """``learned:depth=D`` as a rollout: ``learned`` plays the next D cards of the deal (every
+    seat), then every seat plays the finisher (``aim-low``, its aim for the deal fixed as at
+    a deal's start) to the end. Returns DONE, or ILLEGAL + seat (a strategy bug)."""
+    left = int(prms[0, P_DEPTH])
+    ntr = st[S_NTRICKS]
+    while left > 0 and st[S_TRICK] < ntr:
+        seat = to_move(st)
+        hand = hands[seat]
+        legal = legal_mask(hand, st)
+        card = choose_card(FAM_LEARNED, prms[seat], seat, hand, legal, st, played, taken, rng,
+                           memo[seat])
+        if card < 0 or card >= 36 or (legal & BIT[card]) == U0:
+            return ILLEGAL + seat
+        play_card_no_bans(seat, card, hands, played, taken, st)
+        left -= 1
+    if st[S_TRICK] >= ntr:
+        return DONE
+    for p in range(st[S_N]):
+        memo[p] = begin_deal(FINISH_FAMS[p], FINISH_PRMS[p], p, hands[p], st)
+    return run_deal(FINISH_FAMS, FINISH_PRMS, rng, hands, played, taken, st, memo, None, None,
+                    NO_STOP, NO_ROW)
 
 
 @njit_no_runtime(inline="always")

@@ -1,0 +1,137 @@
+"""The strongest player's targets (issue 44, item 1), measured side by side in one run.
+
+For each game at two player counts (Who's the Ass? 4 and 6, Plus-Minus Jass 3 and 4):
+
+* speed as one seat: units (Ass games, Jass deals) per CPU second of a table with the named
+  player in seat 0 and the cheap policy (``basic`` in Who's the Ass?, ``aim-low`` in Jass) in
+  the others, and its ratio to a table of the cheap policy alone, measured in the same run
+  (the ratio is what compares across machines);
+* head to head on the same deals, seats rotated (``cardlab.compare``: the duplicate format,
+  paired over deals, 95% intervals): the candidate against ``pimc:rollout=learned`` and
+  against today's ``pimc``.
+
+Differences are the candidate minus the other, in the game's own metric (Who's the Ass?:
+minus points per game, lower is better; Jass: the mode's metric, higher is better).
+
+Run: ``NUMBA_NUM_THREADS=1 .venv/bin/python scripts/bench_strongest.py --games 300 --seed 1``
+(``--speed-games N`` units per speed table, ``--ass-candidate``/``--jass-candidate`` the
+player measured, ``--jass-mode deals|matches``, ``--json``, ``--game ass|jass``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+CHEAP = {"ass": "basic", "jass": "aim-low"}
+PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
+CANDIDATE = {"ass": "pimc:rollout=learned-4,infer=voids,worlds=64",
+             "jass": "pimc:rollout=learned-4"}
+STRONG = "pimc:rollout=learned"
+
+
+def speed(game: str, players: int, player: str, units: int, mode: str) -> float:
+    """Units per CPU second of ``player`` in seat 0 among the cheap policy (after a warm-up
+    unit that compiles or loads the kernels)."""
+    from analyzer.engines.kernel import RunSpec
+
+    kernel = importlib.import_module(f"analyzer.engines.{game}.kernel")
+    extra = {"mode": mode} if game == "jass" else {}
+    spec = RunSpec(game, players, (player,) + (CHEAP[game],) * (players - 1), 1, **extra)
+    kernel.play_chunk(spec, 0, 1)
+    start = time.process_time()
+    kernel.play_chunk(spec, 1, units)
+    return units / max(time.process_time() - start, 1e-9)
+
+
+def head_to_head(game: str, players: int, a: str, b: str, games: int, seed: int,
+                 mode: str) -> dict:
+    """``a`` minus ``b`` on the same deals, seats rotated (cardlab.compare), paired."""
+    import cardlab
+
+    result = cardlab.compare(game, [a, b], players=players, games=games, seed=seed,
+                             mode=mode if game == "jass" else "", workers=1)
+    row = result.pairs.iloc[0]
+    # the pairs name a strategy by its label (knobs in the catalogue's order, so not always
+    # as written here): ``b`` is written as labelled, so the side is told by it
+    if row["b"] == b:
+        sign = 1.0
+    elif row["a"] == b:
+        sign = -1.0
+    else:
+        raise SystemExit(f"cannot tell the sides of {row['a']!r} - {row['b']!r}")
+    low, high = sorted((sign * float(row["low"]), sign * float(row["high"])))
+    return {"a": a, "b": b, "difference": sign * float(row["difference"]), "low": low,
+            "high": high, "units": int(row["n_units"]),
+            "metric": result.manifest.get("metric", "")}
+
+
+def run(games: int, speed_games: int, seed: int, which: list[str], candidates: dict,
+        jass_mode: str) -> list[dict]:
+    rows = []
+    for game in which:
+        for n in PLAYERS[game]:
+            cand = candidates[game]
+            cheap = speed(game, n, CHEAP[game], max(speed_games * 50, 1000), jass_mode)
+            row = {"game": game, "players": n, "candidate": cand, "cheap_rate": cheap}
+            for label, player in (("pimc", "pimc"), ("strong", STRONG), ("candidate", cand)):
+                r = speed(game, n, player, speed_games, jass_mode)
+                row[f"{label}_rate"] = r
+                row[f"{label}_ratio"] = r / cheap
+            row["vs_strong"] = head_to_head(game, n, cand, STRONG, games, seed, jass_mode)
+            row["vs_pimc"] = head_to_head(game, n, cand, "pimc", games, seed, jass_mode)
+            rows.append(row)
+            print(line(row), flush=True)
+    return rows
+
+
+HEADER = (f"{'game':5} {'n':>2} | {'pimc u/s':>9} {'ratio':>8} | {'strong u/s':>10} "
+          f"{'ratio':>8} | {'cand u/s':>9} {'ratio':>8} | {'cand - strong (95%)':>24} | "
+          f"{'cand - pimc (95%)':>24}")
+
+
+def _diff(d: dict) -> str:
+    return f"{d['difference']:+.2f} [{d['low']:+.2f}, {d['high']:+.2f}]"
+
+
+def line(row: dict) -> str:
+    return (f"{row['game']:5} {row['players']:>2} | {row['pimc_rate']:9.1f} "
+            f"{row['pimc_ratio']:8.2e} | {row['strong_rate']:10.1f} {row['strong_ratio']:8.2e} | "
+            f"{row['candidate_rate']:9.1f} {row['candidate_ratio']:8.2e} | "
+            f"{_diff(row['vs_strong']):>24} | {_diff(row['vs_pimc']):>24}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=60, help="deals per head-to-head")
+    parser.add_argument("--speed-games", type=int, default=20, help="units per speed table")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=("ass", "jass"), action="append")
+    parser.add_argument("--ass-candidate", default=CANDIDATE["ass"])
+    parser.add_argument("--jass-candidate", default=CANDIDATE["jass"])
+    parser.add_argument("--jass-mode", choices=("deals", "matches"), default="deals")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.games < 2 or args.speed_games < 1:
+        parser.error("--games must be at least 2 and --speed-games at least 1")
+    which = args.game or ["ass", "jass"]
+    print(f"seed {args.seed}, {args.games} deals per head-to-head; speed: units per CPU "
+          f"second as one seat among {CHEAP['ass']} / {CHEAP['jass']}, ratio to a table of "
+          f"those alone; strong = {STRONG}; differences candidate minus other (Ass: minus "
+          f"points, lower is better; Jass {args.jass_mode}: higher is better)")
+    print(HEADER, flush=True)
+    rows = run(args.games, args.speed_games, args.seed, which,
+               {"ass": args.ass_candidate, "jass": args.jass_candidate}, args.jass_mode)
+    if args.json:
+        print(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()

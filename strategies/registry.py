@@ -58,6 +58,9 @@ class Param:
     low: float | None = None
     high: float | None = None
     integer: bool = False  # whole numbers only (a count, a hand size)
+    # a knob that acts only when the strategy is another's rollout (learned's depth): a seat
+    # plays the same whatever its value, so the strategy's identity leaves it out
+    rollout_only: bool = False
 
     @property
     def spellings(self) -> tuple[str, ...]:
@@ -187,7 +190,8 @@ class Strategy:
         float (``heuristic:jokers=0.0,keep=2.0,...``). Two strategies play alike if and only
         if their identities are equal, whatever they are called; run manifests, resume,
         compare's "the same strategy" and cache keys compare this."""
-        knobs = ",".join(f"{p.name}={self.values[p.slot]!r}" for p in self.spec.params)
+        knobs = ",".join(f"{p.name}={self.values[p.slot]!r}" for p in self.spec.params
+                         if not p.rollout_only)
         return self.family_name() + (":" + knobs if knobs else "")
 
     def definition(self) -> dict[str, Any]:

@@ -75,3 +75,19 @@ def test_one_strategy_for_all_seats_or_one_per_seat(toy_catalog):
 def test_unknown_game_is_refused():
     with pytest.raises(StrategyError, match="unknown game"):
         registry.catalog("poker")
+
+
+def test_a_knob_that_acts_only_in_rollouts_leaves_a_seats_identity_alone():
+    """learned's depth changes only what learned does as pimc's rollout: at a seat learned-4
+    plays as learned, so the two have one identity (as before the knob: compare refuses to
+    pit them against each other, an old run with a learned seat still resumes), while
+    pimc:rollout=learned-4 and pimc:rollout=learned are two strategies."""
+    from strategies.registry import parse_strategy
+
+    for game in ("ass", "jass"):
+        learned = parse_strategy(game, "learned")
+        assert learned.identity() == "learned"
+        assert parse_strategy(game, "learned-4").identity() == learned.identity()
+        assert parse_strategy(game, "learned:depth=7").identity() == learned.identity()
+        assert (parse_strategy(game, "pimc:rollout=learned-4").identity()
+                != parse_strategy(game, "pimc:rollout=learned").identity())

@@ -221,7 +221,7 @@ SLOT_DEPTH = 0  # learned's one knob
 LEARNED_PARAMS = (
     Param("depth", SLOT_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned makes only the "
           "first N decisions, then every seat plays basic (0 = learned to the end); a seat "
-          "at the table always plays learned", low=0, high=63, integer=True),
+          "at the table always plays learned", low=0, high=63, integer=True, rollout_only=True),
 )
 
 

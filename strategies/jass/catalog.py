@@ -225,7 +225,7 @@ register(
 LEARNED_PARAMS = (
     Param("depth", P_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned plays only the first "
           "N cards, then every seat plays aim-low (0 = learned to the end); a seat at the "
-          "table always plays learned", low=0, high=36, integer=True),
+          "table always plays learned", low=0, high=36, integer=True, rollout_only=True),
 )
 
 

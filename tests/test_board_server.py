@@ -10,6 +10,7 @@ import json
 import shlex
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -249,3 +250,18 @@ def test_a_run_folders_game_opens_from_the_page(tmp_path):
     with TestClient(make_app()) as c:  # a board made without the command's loader
         r = c.post("/api/open", json={"run": str(run)})
         assert r.status_code == 400 and "started by cardlab board" in r.json()["error"]
+
+
+def test_a_seats_loss_in_the_study_is_printed_as_the_command_line_prints_it():
+    """Issue 47 item 2: numbers as the CLI formats them (``18 ± 3``), the per-seat summary
+    included; the page shows the server's text and formats no loss of its own."""
+    from analyzer import numbers
+
+    record = _records()[0]
+    study = study_record(record, 30, 11)
+    for p in study["players"]:
+        half = (p["lost_high"] - p["lost_low"]) / 2 if p["lost_low"] is not None else None
+        want = (numbers.interval(p["lost"], half) if half else numbers.number(p["lost"], 2))
+        assert p["shown_lost"] == want
+    page = (Path(__file__).resolve().parent.parent / "analyzer/board/board.html").read_text()
+    assert "p.lost).toFixed" not in page and "p.shown_lost" in page

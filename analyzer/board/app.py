@@ -589,4 +589,14 @@ def study_record(record: dict[str, Any], worlds: int, seed: int,
             "lower_is_better": lower_is_better(game),
             "thresholds": {"inaccuracy": t.inaccuracy, "mistake": t.mistake,
                            "blunder": t.blunder},
-            "moves": moves, "players": summary(moves, key), "key": key}
+            "moves": moves, "players": _shown_players(summary(moves, key)), "key": key}
+
+
+def _shown_players(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The per-seat summary with its loss as the command line prints it (``shown_lost``:
+    ``41 ± 12``), so the page never formats a number of its own."""
+    for p in players:
+        low, high = p.get("lost_low"), p.get("lost_high")
+        p["shown_lost"] = estimate(p.get("lost"), None if low is None or high is None
+                                   else (high - low) / 2)
+    return players

@@ -230,7 +230,8 @@ def test_issue44_item4_first_play_without_sizes_runs(cli):
 
 def test_issue44_item4_the_boards_typed_positions_read_the_same():
     """The analysis board builds its typed positions with the command line's functions."""
-    from analyzer.board.app import typed_ass, typed_jass
+    from analyzer.board.ass import typed as typed_ass
+    from analyzer.board.jass import typed as typed_jass
 
     pos, opts = typed_ass({"players": 4, "seat": 1, "hand": HAND13_NO_ASS.replace("J", "joker"),
                            "round": "5 5"})

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import CardlabError
+from analyzer.games import registry as _registry
 from analyzer.games.ass.cards import (
     ASS,
     COPIES,
@@ -55,9 +56,8 @@ from analyzer.games.ass.cards import (
 )
 from analyzer.numbers import NumberError, parse_int, parse_int_list
 
-# Worlds per position by default: a position in about a second or less on one core with
-# pimc's default evaluation (scripts/bench_advice.py measures it; analysis.model reads it)
-DEFAULT_WORLDS = 1000
+# Worlds per position by default: the game's adapter declares it (GameParts.worlds)
+DEFAULT_WORLDS = _registry.get("ass").parts.worlds
 MOVE_NOUN = "move"  # what the advice calls one of the choices ("the only legal move")
 MAX_WORLDS = 20_000
 WORLD_STREAM = 0  # the stream of (seed, index) the worlds are drawn from

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from analyzer.errors import CardlabError
+from analyzer.games import registry as _registry
 from analyzer.games.jass.cards import (
     PAIR_SLOT,
     SUIT_LETTERS,
@@ -58,9 +59,8 @@ from analyzer.games.jass.primitives import (
 )
 from analyzer.numbers import NumberError, parse_int_list
 
-# Worlds per position by default: a position in about a second or less on one core with
-# pimc's default evaluation (scripts/bench_advice.py measures it; analysis.model reads it)
-DEFAULT_WORLDS = 500
+# Worlds per position by default: the game's adapter declares it (GameParts.worlds)
+DEFAULT_WORLDS = _registry.get("jass").parts.worlds
 MOVE_NOUN = "card"  # what the advice calls one of the choices ("the only legal card")
 WORLD_STREAM = 0
 PIMC_STREAM = 1

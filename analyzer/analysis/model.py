@@ -34,10 +34,12 @@ def _analysis(game: str):
 
 
 def default_worlds(game: str) -> int:
-    """Worlds per position by default, the game's analysis module's ``DEFAULT_WORLDS``: a
-    position in about a second or less on one core with pimc's default evaluation
-    (scripts/bench_advice.py measures it)."""
-    return int(_analysis(game).DEFAULT_WORLDS)
+    """Worlds per position by default, as the game's adapter declares them
+    (``GameParts.worlds``: a position in about a second or less on one core with pimc's
+    default evaluation; scripts/bench_advice.py measures it)."""
+    from analyzer.games import registry
+
+    return int(registry.get(game).parts.worlds)
 
 
 def default_worlds_text() -> str:
@@ -45,7 +47,7 @@ def default_worlds_text() -> str:
     from analyzer.games import registry
 
     return ", ".join(f"{default_worlds(g):,} ({registry.title(g)})" for g in registry.names()
-                     if registry.get(g).has("analysis"))
+                     if registry.get(g).parts.analysis)
 
 
 def search_values(game: str, continuation: str | None = None) -> tuple[float, ...]:

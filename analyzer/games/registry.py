@@ -150,6 +150,8 @@ class GameParts:
     ``python``    the Python state for bots (cardlab.games): ``play_game``, ``game_rows``,
                   ``resample_hands``, ``PYTHON_MODE``.
     ``labels``    the analysis labels' thresholds (:class:`Labels`).
+    ``worlds``    the analysis's worlds per position by default (a position in about a second
+                  or less on one core with pimc's default evaluation: scripts/bench_advice.py).
     ``warm``      what ``study all`` compiles before the studies (:class:`WarmPart`).
     ``default_fields``  the fields (tables of strategies) a best response plays against.
     ``tables``    extra tables of a run beside its rows: ``(name, "module:function")``,
@@ -166,6 +168,7 @@ class GameParts:
     viewer: str = ""
     python: str = ""
     labels: Labels | None = None
+    worlds: int = 1000
     warm: tuple[WarmPart, ...] = ()
     default_fields: tuple[str, ...] = ()
     tables: tuple[tuple[str, str], ...] = ()

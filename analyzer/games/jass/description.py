@@ -132,6 +132,7 @@ DESCRIPTION = GameDescription(
         python="cardlab.games.jass",
         # sticks from the deal (docs/analyzing.md)
         labels=Labels(0.1, 0.25, 0.5, "sticks", "sticks"),
+        worlds=500,  # a position under a second even with a learned evaluation (analyzing.md)
         warm=(WarmPart("jass", "analyzer.engines.jass.records:warm_studies"),
               WarmPart("jass-trump", "analyzer.engines.jass.trump_value:warm_trump",
                        after="jass"),

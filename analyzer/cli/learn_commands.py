@@ -122,6 +122,11 @@ def decisions(
                                     "the searcher then values one seat per deal (deal index "
                                     "mod players), which plays learned's card (the positions "
                                     "learned reaches itself)."),
+    field_mix: str = typer.Option(None, "--field-mix",
+                                  help="Jass only: as --strategy, but each other seat of each "
+                                       "deal is drawn from these strategies, e.g. "
+                                       "aim-low+learned+pimc (reproducibly from seed and deal; "
+                                       "repeat one to draw it more often)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
     repair: bool = typer.Option(False, "--repair", help="With --resume: move damaged parts "
                                 "(and a damaged manifest) into _damaged/ and play exactly "
@@ -145,6 +150,17 @@ def decisions(
         if strategy.spec.name != "pimc":
             raise CardlabError(f"--searcher must be pimc with knobs; got {searcher!r}")
         others = None
+        if field is not None and field_mix is not None:
+            raise CardlabError("give --strategy (one field) or --field-mix (a mix), not both")
+        if field_mix is not None:
+            from analyzer.learn.decisions import parse_mix
+
+            if not module.FIELD_DATA:
+                raise CardlabError(f"--field-mix is for jass only; {game} decision data have "
+                                   "the searcher in every seat")
+            others = parse_mix(game, field_mix)
+            if module.MODEL.WEIGHTS_ERROR:  # the searched seat plays learned's card
+                raise CardlabError(module.MODEL.WEIGHTS_ERROR)
         if field is not None:
             if not module.FIELD_DATA:
                 raise CardlabError(f"--strategy is for jass only; {game} decision data have "
@@ -196,6 +212,13 @@ def train(
                                          "in rounds 2 and on (default: as --games)."),
     eval_seed: int = typer.Option(None, "--eval-seed",
                                   help="Seed of the held-out deals (ass 9923, jass 9925)."),
+    field_mix: str = typer.Option(None, "--field-mix",
+                                  help="Jass: the field of rounds 2 and on, each other seat of "
+                                       "each deal drawn from these strategies, learned (the "
+                                       "round before's weights) playing the searched seat "
+                                       "(default pimc+pimc+learned+aim-low+aim-high+adaptive"
+                                       "+re-aim+tuned; aim-low alone: the training before the "
+                                       "mix)."),
     from_: list[Path] = typer.Option(None, "--from",
                                      help="Train on these decisions runs instead (no rounds)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted training."),
@@ -218,7 +241,8 @@ def train(
             unused = [name for name, value in (
                 ("--games", games_), ("--players", players), ("--worlds", worlds),
                 ("--rounds", rounds), ("--eval-games", eval_games),
-                ("--later-games", later_games), ("--eval-seed", eval_seed)) if value is not None]
+                ("--later-games", later_games), ("--eval-seed", eval_seed),
+                ("--field-mix", field_mix)) if value is not None]
             if unused:
                 raise CardlabError(f"{unused[0]} applies to training rounds; with --from (one fit "
                                    "of those decisions runs, no rounds) leave it out")
@@ -231,6 +255,14 @@ def train(
         eval_games = d["eval_games"] if eval_games is None else eval_games
         eval_seed = d["eval_seed"] if eval_seed is None else eval_seed
         later_games = d.get("later_games", games_) if later_games is None else later_games
+        if field_mix is not None and not module.FIELD_DATA:
+            raise CardlabError(f"--field-mix is for jass only; {game}'s later rounds have pimc "
+                               "with learned rollouts in every seat")
+        field_mix = d.get("field_mix") if field_mix is None else field_mix
+        if field_mix is not None and not from_:
+            from analyzer.learn.decisions import mix_label, parse_mix
+
+            field_mix = mix_label(parse_mix(game, field_mix))
         check_seed(seed)
         check_seed(eval_seed)
         counts = _players(players)
@@ -248,7 +280,7 @@ def train(
                 raise CardlabError(f"--from {path} is not a decisions run folder")
         weights = _check_training_outputs(out, weights, force, resume)
         plan = TrainPlan(game, seed, games_, counts, worlds, rounds, eval_games, eval_seed,
-                         later_games)
+                         later_games, field_mix)
         result = run_training(out, plan, resume, not quiet, weights or out / "learned.json",
                               list(from_) if from_ else None, say=typer.echo,
                               repair=repair)

@@ -23,6 +23,9 @@ from strategies.registry import Strategy
 
 MIX_SEP = "+"  # separates the strategies of a field mix (strategy knobs use ':' ',' '=')
 FIELD_STREAM = 0x4D4958  # the stream of (seed, index) that draws a unit's field ("MIX")
+# with a field mix, the stream of (seed, index) of the searcher's labels ("LAB"): the unit
+# is then played exactly as the reference engine plays it with the drawn seats
+LABEL_STREAM = 0x4C4142
 
 
 def parse_mix(game: str, text: str, option: str = "--field-mix") -> tuple[Strategy, ...]:

@@ -26,7 +26,10 @@ With a *field mix* (``--field-mix aim-low+learned+pimc``: a tuple of strategies)
 seat of deal ``index`` is drawn from the mix (analyzer/learn/decisions.py ``draw_field``,
 reproducibly from (seed, index), a stream of its own: the deal and every seat's draws stay
 those of the reference engine); ``learned`` in the mix plays the weights in use, like the
-searched seat, and ``pimc`` in the mix searches with its own knobs.
+searched seat, and ``pimc`` in the mix searches with its own knobs. The searcher's labels
+then draw their worlds from a stream of their own (``LABEL_STREAM``), so the deal is played
+exactly as the reference engine plays it with the drawn seats (a searching seat of the mix
+draws from the deal's stream).
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ from analyzer.engines.jass.reference import ReferenceJass
 from analyzer.games.jass.cards import cards_mask
 from analyzer.games.jass.rules import make_rules
 from analyzer.learn import mlp
-from analyzer.learn.decisions import columns, draw_field
+from analyzer.learn.decisions import LABEL_STREAM, columns, draw_field
+from analyzer.rng import PyRng
 from strategies.jass import learned, learned_weights
 from strategies.jass.knobs import FAM_PIMC
 from strategies.jass.search import search_values
@@ -62,7 +66,7 @@ class _Recorder(ReferenceJass):
                  field: Strategy | tuple[Strategy, ...] | None = None) -> None:
         super().__init__(rules, [searcher] * rules.players)
         self.field = field
-        self.seed = 0
+        self.labels: PyRng | None = None  # the labels' own stream (a field mix)
         self.learner = parse_strategy(GAME, "learned") if field is not None else None
         self.rows = rows
         self.index = 0
@@ -82,8 +86,10 @@ class _Recorder(ReferenceJass):
         self.rows["_decisions"] = 0
         if self.field is not None:  # the learner in the searched seat, the field elsewhere
             mine = self.searched(index)
-            others = (draw_field(self.field, seed, index, self.n)
-                      if isinstance(self.field, tuple) else [self.field] * self.n)
+            mixed = isinstance(self.field, tuple)
+            others = (draw_field(self.field, seed, index, self.n) if mixed
+                      else [self.field] * self.n)
+            self.labels = PyRng(seed, index, LABEL_STREAM) if mixed else None
             self.strategies = [self.learner if s == mine else others[s]
                                for s in range(self.n)]
         return self.play_single_deal(seed, index)
@@ -92,7 +98,8 @@ class _Recorder(ReferenceJass):
         if self.field is None:
             return self._record(seat, d, legal, rng, sticks, deal_no)  # pimc's card
         if seat == self.searched(self.index):  # DAgger: pimc values the learner's decision
-            self._record(seat, d, legal, rng, sticks, deal_no)
+            self._record(seat, d, legal, rng if self.labels is None else self.labels, sticks,
+                         deal_no)
         return ReferenceJass._strategy_card(self, seat, d, legal, rng, aim, sticks, deal_no)
 
     def _record(self, seat, d, legal, rng, sticks, deal_no):

@@ -1,7 +1,7 @@
-"""Expert iteration against a field mix (``cardlab train jass --field-mix``, ``cardlab
-decisions jass --field-mix``): every other seat of a deal drawn from the mix, reproducibly
-from (seed, deal); the learned seat's positions labelled by the searcher; the training
-reproducible bit for bit and resumable; bad mixes refused in one line."""
+"""Expert iteration against a field mix (``cardlab train GAME --field-mix``, ``cardlab
+decisions GAME --field-mix``): every other seat of a game (deal) drawn from the mix,
+reproducibly from (seed, index); the learned seat's positions labelled by the searcher; the
+training reproducible bit for bit and resumable; bad mixes refused in one line."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from strategies.jass import learned_weights as lw
 from strategies.registry import parse_strategy, seat_strategies
 
 MIX = "aim-low+learned+pimc:worlds=2"
+ASS_MIX = "careful+learned+pimc:worlds=2"
 
 
 def test_each_other_seat_is_drawn_from_the_mix_and_the_learner_is_labelled():
@@ -69,10 +70,10 @@ def test_a_mix_run_records_its_mix_and_is_not_resumed_under_another(tmp_path):
     (["decisions", "jass", "--field-mix", "aim-low+nobody"], "nobody"),
     (["decisions", "jass", "--field-mix", "aim-low+peek"], "sees the hidden cards"),
     (["decisions", "jass", "--field-mix", "aim-low", "-s", "aim-low"], "not both"),
-    (["decisions", "ass", "--field-mix", "basic"], "--field-mix is for jass only"),
+    (["decisions", "ass", "--field-mix", "basic+aim-low"], "aim-low"),
     (["train", "jass", "--field-mix", "pimc+"], "empty entry"),
     (["train", "jass", "--field-mix", "learned+pimc:worlds=x"], "worlds"),
-    (["train", "ass", "--field-mix", "basic"], "--field-mix is for jass only"),
+    (["train", "ass", "--field-mix", "careful+peek"], "sees the hidden cards"),
     (["train", "jass", "--field-mix", "aim-low", "--from", "nowhere"], "--field-mix applies"),
 ])
 def test_bad_mixes_are_refused_in_one_line_before_any_work(tmp_path, args, words):
@@ -82,6 +83,32 @@ def test_bad_mixes_are_refused_in_one_line_before_any_work(tmp_path, args, words
     assert words in result.output, result.output
     assert len(result.output.strip().splitlines()) == 1, result.output
     assert not out.exists()
+
+
+def test_ass_each_other_seat_is_drawn_from_the_mix_and_the_learner_is_labelled(monkeypatch):
+    """Who's the Ass?: the game is the reference engine's with learned in seat index mod
+    players and the drawn strategies in the others; only the learner's decisions are
+    recorded, valued by the searcher (with learned rollouts, as training's later rounds)."""
+    from analyzer.engines.ass.reference import play_record
+    from analyzer.learn import ass_decisions
+
+    searcher = parse_strategy("ass", "pimc:worlds=2,rollout=learned")
+    mix = parse_mix("ass", ASS_MIX)
+    games: list = []
+    play_from = ass_decisions.play_from
+    monkeypatch.setattr(ass_decisions, "play_from",
+                        lambda *args: games.append(play_from(*args)) or games[-1])
+    a = ass_decisions.play_games(9, 0, 4, 4, searcher, mix)
+    b = ass_decisions.play_games(9, 0, 4, 4, searcher, mix)
+    for name in a:
+        assert np.array_equal(a[name], b[name]), name
+    frame = pd.DataFrame(a)
+    assert len(frame) > 0 and (frame["seat"] == frame["index"] % 4).all()
+    assert (frame.groupby(["index", "decision"])["chosen"].sum() == 1).all()
+    for index in range(4):
+        seats = list(draw_field(mix, 9, index, 4))
+        seats[index % 4] = parse_strategy("ass", "learned")
+        assert games[index] == play_record(9, index, seats)["rounds"]
 
 
 def test_the_legacy_field_alone_plans_and_runs_as_before():
@@ -99,6 +126,12 @@ def test_the_legacy_field_alone_plans_and_runs_as_before():
     assert mixed.to_dict()["field_mix"] == MIX
     assert field_args(game, later_searcher(game, 64, 2, MIX)[1]) == ["--field-mix", MIX]
     assert later_searcher(game, 64, 1, MIX)[1] is None  # round 1: pimc in every seat
+    ass = GAMES["ass"]  # none: pimc with learned rollouts in every seat, as before the mix
+    old = TrainPlan("ass", 23, 1500, (4, 6), 64, 2, 3000, 9923, 1500)
+    legacy = TrainPlan("ass", 23, 1500, (4, 6), 64, 2, 3000, 9923, 1500, "none")
+    assert legacy.to_dict() == old.to_dict() and "field_mix" not in old.to_dict()
+    assert later_searcher(ass, 64, 2, "none") == ("pimc:worlds=64,rollout=learned", None)
+    assert later_searcher(ass, 64, 2, ASS_MIX) == ("pimc:worlds=64,rollout=learned", ASS_MIX)
 
 
 def _train(out, *more):
@@ -110,6 +143,7 @@ def _train(out, *more):
     return lw.load_weights(out / "learned.json")
 
 
+@pytest.mark.slow  # minutes: every round's weights compile the kernels afresh
 def test_a_mix_training_is_reproducible_bit_for_bit_and_resumes_to_the_same_weights(tmp_path):
     """The same command twice gives the same weights; a training interrupted before its
     second round's fit, continued with --resume, too; --resume under another mix is

@@ -173,7 +173,6 @@ DEFAULTS = {"games": 3000, "players": "3,4", "worlds": 64, "rounds": 3,
             # rounds 2..: each other seat drawn from this mix (analyzer/learn/decisions.py)
             "field_mix": "pimc+pimc+learned+aim-low+aim-high+adaptive+re-aim+tuned"}
 EVAL_FIELD = "aim-low"  # the learned seat's opponents when measuring
-FIELD_DATA = True  # play_games takes a field (cardlab decisions jass -s STRATEGY)
 # Rounds 2 and on: the previous round's learned player in one seat against the field, the
 # searcher valuing its every decision (DAgger): the positions learned itself reaches.
 LATER_FIELD = EVAL_FIELD

@@ -125,7 +125,7 @@ class TrainPlan:
             doc["game"] = self.game
         if self.later_games is not None and self.later_games != self.games:
             doc["later_games"] = self.later_games
-        if self.field_mix is not None and self.field_mix != GAMES[self.game].LATER_FIELD:
+        if self.field_mix is not None and self.field_mix != legacy_field(GAMES[self.game]):
             doc["field_mix"] = self.field_mix  # (LATER_FIELD alone: the plan reads as before)
         return doc
 
@@ -136,20 +136,31 @@ def data_seed(seed: int, r: int, players: int) -> int:
     return seed + 1000 * r + players
 
 
+NO_FIELD = "none"  # --field-mix none: the searcher in every seat, rolling out with learned
+
+
+def legacy_field(game) -> str:
+    """The ``--field-mix`` of the trainings before the mix: the game's ``LATER_FIELD``, or
+    :data:`NO_FIELD` (a plan with it reads as before: no ``field_mix``)."""
+    return game.LATER_FIELD or NO_FIELD
+
+
 def later_searcher(game, worlds: int, r: int, mix: str | None = None
                    ) -> tuple[str, str | None]:
     """The searcher and the field (None: the searcher in every seat) of round ``r``'s data:
     round 1 ``pimc:worlds=W`` in every seat; later rounds, with the previous round's
-    weights, either pimc with learned rollouts in every seat (no field: ``game.LATER_FIELD``
-    None and no ``mix``) or learned in one seat against the field mix ``mix`` (else
-    ``game.LATER_FIELD``), pimc valuing its decisions (DAgger)."""
+    weights, either pimc with learned rollouts in every seat (``mix`` :data:`NO_FIELD`, or
+    None with no ``game.LATER_FIELD``) or learned in one seat against the field mix ``mix``
+    (None: ``game.LATER_FIELD``), pimc valuing its decisions (DAgger; with the previous
+    round's learned rollouts where the game's ``LATER_ROLLOUT`` says so)."""
     base = f"pimc:worlds={worlds}"
     if r == 1:
         return base, None
     field = mix if mix is not None else game.LATER_FIELD
-    if field is None:
+    if field is None or field == NO_FIELD:
         return base + ",rollout=learned", None
-    return base, field
+    rollout = getattr(game, "LATER_ROLLOUT", None)
+    return base + (f",rollout={rollout}" if rollout else ""), field
 
 
 def field_args(game, field: str) -> list[str]:

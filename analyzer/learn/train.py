@@ -125,8 +125,11 @@ class TrainPlan:
             doc["game"] = self.game
         if self.later_games is not None and self.later_games != self.games:
             doc["later_games"] = self.later_games
-        if self.field_mix is not None and self.field_mix != legacy_field(GAMES[self.game]):
-            doc["field_mix"] = self.field_mix  # (LATER_FIELD alone: the plan reads as before)
+        if (self.rounds > 1 and self.field_mix is not None
+                and self.field_mix != legacy_field(GAMES[self.game])):
+            # (one round, or the field of the trainings before the mix: the plan reads as
+            # before)
+            doc["field_mix"] = self.field_mix
         return doc
 
 

@@ -124,6 +124,8 @@ def test_the_legacy_field_alone_plans_and_runs_as_before():
     assert field_args(game, field) == ["--strategy", "aim-low"]
     mixed = TrainPlan("jass", 23, 3000, (3, 4), 64, 3, 3000, 9925, 3000, MIX)
     assert mixed.to_dict()["field_mix"] == MIX
+    one = TrainPlan("jass", 23, 3000, (3, 4), 64, 1, 3000, 9925, 3000, MIX)
+    assert "field_mix" not in one.to_dict()  # one round: no later field, the plan as before
     assert field_args(game, later_searcher(game, 64, 2, MIX)[1]) == ["--field-mix", MIX]
     assert later_searcher(game, 64, 1, MIX)[1] is None  # round 1: pimc in every seat
     ass = GAMES["ass"]  # none: pimc with learned rollouts in every seat, as before the mix

@@ -13,14 +13,14 @@ analyzer/learn/mlp.py). Both are deterministic: the same data and seed give the 
 weights, bit for bit, on one machine.
 
 Expert iteration (:func:`train`): round 1's data come from ``pimc`` (its default rollouts)
-in every seat; each later round's, with the previous round's weights, from
-``pimc:rollout=learned`` in every seat (Who's the Ass?) or from the learned player itself in
-one seat against a field, pimc valuing its every decision (Plus-Minus Jass: DAgger,
-:func:`later_searcher`): the plan's field mix (``--field-mix``, default the game's
-``DEFAULTS["field_mix"]``: each other seat of each deal drawn from presets, ``learned`` with
-the weights of the round before, and ``pimc``), or one strategy (the game's ``LATER_FIELD``,
-the weights shipped before the mix); each round is fitted on the data of every round so
-far. Every round's weights are measured on
+in every seat; each later round's, with the previous round's weights, from the learned
+player itself in one seat against a field, pimc valuing its every decision (DAgger,
+:func:`later_searcher`; Who's the Ass?: pimc with learned rollouts): the plan's field mix
+(``--field-mix``, default the game's ``DEFAULTS["field_mix"]``: each other seat of each
+game drawn from presets, ``learned`` with the weights of the round before, and ``pimc``),
+or, as the shipped weights were made, ``--field-mix none`` (``pimc:rollout=learned`` in
+every seat, Who's the Ass?) or the game's ``LATER_FIELD`` alone (``aim-low``, Plus-Minus
+Jass); each round is fitted on the data of every round so far. Every round's weights are measured on
 held-out deals (:func:`strength`, in a process of their own: numba freezes the weights into
 the kernels) and the best round is the result. Each step leaves its files in the work folder
 (round-N/decisions-P: a verified run folder; round-N/learned.json; round-N/strength.json), so

@@ -118,10 +118,15 @@ def decisions(
     players: int = opt.players(4, "Players: 3 to 12 (Who's the Ass?), 3 or 4 (Jass)."),
     searcher: str = typer.Option("pimc:worlds=64", "--searcher",
                                  help="The search strategy in every seat (pimc:KNOBS)."),
-    field: str = opt.strategy(None, "Jass only: the other seats' strategy, e.g. aim-low; "
+    field: str = opt.strategy(None, "The other seats' strategy, e.g. aim-low; "
                                     "the searcher then values one seat per deal (deal index "
                                     "mod players), which plays learned's card (the positions "
                                     "learned reaches itself)."),
+    field_mix: str = typer.Option(None, "--field-mix",
+                                  help="As --strategy, but each other seat of each game (deal) "
+                                       "is drawn from these strategies, e.g. "
+                                       "aim-low+learned+pimc (reproducibly from seed and index; "
+                                       "repeat one to draw it more often)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted run."),
     repair: bool = typer.Option(False, "--repair", help="With --resume: move damaged parts "
                                 "(and a damaged manifest) into _damaged/ and play exactly "
@@ -130,8 +135,8 @@ def decisions(
 ) -> None:
     """Play games (Jass: single deals) with a search player in every seat and write, for
     every decision with a choice, each candidate move's features and pimc's value of it (mean,
-    spread, worlds). With --strategy (Jass): one searched seat that plays learned's card,
-    that strategy in the others."""
+    spread, worlds). With --strategy or --field-mix: one searched seat that plays learned's
+    move, that strategy (strategies drawn from the mix) in the others."""
     from strategies.registry import StrategyError, parse_strategy
 
     try:
@@ -145,10 +150,15 @@ def decisions(
         if strategy.spec.name != "pimc":
             raise CardlabError(f"--searcher must be pimc with knobs; got {searcher!r}")
         others = None
+        if field is not None and field_mix is not None:
+            raise CardlabError("give --strategy (one field) or --field-mix (a mix), not both")
+        if field_mix is not None:
+            from analyzer.learn.decisions import parse_mix
+
+            others = parse_mix(game, field_mix)
+            if module.MODEL.WEIGHTS_ERROR:  # the searched seat plays learned's card
+                raise CardlabError(module.MODEL.WEIGHTS_ERROR)
         if field is not None:
-            if not module.FIELD_DATA:
-                raise CardlabError(f"--strategy is for jass only; {game} decision data have "
-                                   "the searcher in every seat")
             others = parse_strategy(game, field)
             if others.spec.name == "pimc" or "slow" in others.spec.tags:
                 raise CardlabError(f"--strategy must be a strategy that does not search; "
@@ -196,6 +206,13 @@ def train(
                                          "in rounds 2 and on (default: as --games)."),
     eval_seed: int = typer.Option(None, "--eval-seed",
                                   help="Seed of the held-out deals (ass 9923, jass 9925)."),
+    field_mix: str = typer.Option(None, "--field-mix",
+                                  help="The field of rounds 2 and on: each other seat of each "
+                                       "game (deal) drawn from these strategies, learned (the "
+                                       "round before's weights) in the searched seat (default: "
+                                       "docs/learned.md; ass none: pimc with learned rollouts "
+                                       "in every seat, jass aim-low: the trainings before the "
+                                       "mix)."),
     from_: list[Path] = typer.Option(None, "--from",
                                      help="Train on these decisions runs instead (no rounds)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted training."),
@@ -218,7 +235,8 @@ def train(
             unused = [name for name, value in (
                 ("--games", games_), ("--players", players), ("--worlds", worlds),
                 ("--rounds", rounds), ("--eval-games", eval_games),
-                ("--later-games", later_games), ("--eval-seed", eval_seed)) if value is not None]
+                ("--later-games", later_games), ("--eval-seed", eval_seed),
+                ("--field-mix", field_mix)) if value is not None]
             if unused:
                 raise CardlabError(f"{unused[0]} applies to training rounds; with --from (one fit "
                                    "of those decisions runs, no rounds) leave it out")
@@ -231,6 +249,15 @@ def train(
         eval_games = d["eval_games"] if eval_games is None else eval_games
         eval_seed = d["eval_seed"] if eval_seed is None else eval_seed
         later_games = d.get("later_games", games_) if later_games is None else later_games
+        field_mix = d.get("field_mix") if field_mix is None else field_mix
+        if field_mix is not None and not from_:
+            from analyzer.learn.decisions import mix_label, parse_mix
+            from analyzer.learn.train import NO_FIELD
+
+            if field_mix.strip() != NO_FIELD:
+                field_mix = mix_label(parse_mix(game, field_mix))
+            else:
+                field_mix = NO_FIELD
         check_seed(seed)
         check_seed(eval_seed)
         counts = _players(players)
@@ -248,7 +275,7 @@ def train(
                 raise CardlabError(f"--from {path} is not a decisions run folder")
         weights = _check_training_outputs(out, weights, force, resume)
         plan = TrainPlan(game, seed, games_, counts, worlds, rounds, eval_games, eval_seed,
-                         later_games)
+                         later_games, field_mix)
         result = run_training(out, plan, resume, not quiet, weights or out / "learned.json",
                               list(from_) if from_ else None, say=typer.echo,
                               repair=repair)

@@ -15,6 +15,15 @@ standard deviation), ``worlds`` (how many), ``f0``.. (the model's features, floa
 
 The features are computed from the decider's view only (A-11), by the very function the
 ``learned`` policy evaluates, so training sees exactly what play sees.
+
+With a *field* (one strategy) or a *field mix* (a tuple: ``cardlab decisions ass --field-mix
+careful+learned+pimc``, each other seat of game ``index`` drawn from it,
+analyzer/learn/decisions.py ``draw_field``): the searcher values the decisions of one seat
+only, seat ``index mod players``, and that seat plays the move of the ``learned`` weights in
+use, not pimc's (``chosen`` still marks pimc's); the other seats play their strategies. The
+searcher's labels draw their worlds from a stream of their own (``LABEL_STREAM``), so the game
+is exactly the reference engine's game (seed, index) with those seats (DAgger, Ross et al.
+2011: the positions the learned player reaches itself).
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ from analyzer.engines.ass.reference import (
 from analyzer.games.ass.cards import PASS, SCRATCH, decode
 from analyzer.games.ass.rules import AssRules
 from analyzer.learn import ridge
-from analyzer.learn.decisions import columns
+from analyzer.learn.decisions import LABEL_STREAM, columns, draw_field
 from analyzer.rng import PyRng
 from strategies.ass import learned, learned_weights
 from strategies.ass.catalog import SEARCH_FAMILIES
@@ -45,12 +54,16 @@ COLUMNS = ("index", "decision", "seat", "phase", "move", "chosen", "value", "spr
 
 
 class _Recorder(Player):
-    """A search seat that records every decision with a choice into ``rows``."""
+    """A search seat that records every decision with a choice into ``rows``; with
+    ``labels`` (a stream of its own) the search draws from it and the seat plays
+    ``learned``'s move (DAgger)."""
 
-    def __init__(self, strategy: Strategy, rng: PyRng, rows: dict, game: int) -> None:
+    def __init__(self, strategy: Strategy, rng: PyRng, rows: dict, game: int,
+                 labels: PyRng | None = None) -> None:
         super().__init__(strategy, rng)
         self.rows = rows
         self.game = game
+        self.labels = labels
 
     def move(self, table: Table, turn: Turn, starter: int, high_seat: int, on_table: list[int]):
         view = table.view(turn, starter, high_seat, on_table)
@@ -61,10 +74,11 @@ class _Recorder(Player):
             return None if code == PASS else decode(code)
         totals = np.zeros(m)
         squares = np.zeros(m)
-        state = self.rng.as_array()
+        rng = self.rng if self.labels is None else self.labels
+        state = rng.as_array()
         weight = float(search_values(self.strategy.family, tuple(self.strategy.values), view,
                                      state, table.record_array(), cands, m, totals, squares))
-        self.rng.load_array(state)
+        rng.load_array(state)
         mean = totals / weight
         spread = np.sqrt(np.maximum(squares / weight - mean * mean, 0.0))
         best = int(np.argmin(mean))  # the first of equals
@@ -87,17 +101,21 @@ class _Recorder(Player):
             rows["worlds"].append(worlds)
             rows["features"].append(feats.astype(np.float32))
         code = int(cands[best])
+        if self.labels is not None:  # the learner's own move (the reference's learned seat)
+            code = int(learned.choose_py(table.view(turn, starter, high_seat, on_table),
+                                         learned.WEIGHTS))
         return None if code == PASS else decode(code)
 
 
 def play_games(seed: int, start: int, count: int, players: int, searcher: Strategy,
-               field: Strategy | None = None, check=None) -> dict[str, np.ndarray]:
+               field: Strategy | tuple[Strategy, ...] | None = None,
+               check=None) -> dict[str, np.ndarray]:
     """The decision rows (module docstring) of games ``start .. start+count-1``; ``check()``
     (analyzer/runner/interrupts.py) is called after each, to stop on Ctrl-C."""
     if searcher.family not in SEARCH_FAMILIES or searcher.spec.name == "peek":
         raise ValueError("the searcher must be pimc")
-    if field is not None:
-        raise ValueError("Who's the Ass? decision data have the searcher in every seat")
+    if isinstance(field, Strategy) and field.family in SEARCH_FAMILIES:
+        raise ValueError("the field must not search (a field mix may hold the searcher)")
     rows: dict = {name: [] for name in COLUMNS[:9]}
     rows["features"] = []
     rules = AssRules.for_players(players)
@@ -106,7 +124,14 @@ def play_games(seed: int, start: int, count: int, players: int, searcher: Strate
         rng = PyRng(seed, index, 0)
         hands, ass_seat = deal(rules, rng)
         table = Table(rules, hands, known=dealt_known(players, ass_seat))
-        seats = [_Recorder(searcher, rng, rows, index) for _ in range(players)]
+        if field is None:
+            seats = [_Recorder(searcher, rng, rows, index) for _ in range(players)]
+        else:  # DAgger: learned in seat index mod players, labelled; the field elsewhere
+            others = (draw_field(field, seed, index, players) if isinstance(field, tuple)
+                      else [field] * players)
+            labels = PyRng(seed, index, LABEL_STREAM)
+            seats = [_Recorder(searcher, rng, rows, index, labels) if s == index % players
+                     else Player(others[s], rng) for s in range(players)]
         play_from(table, seats, ass_seat)
         if check is not None:
             check()
@@ -125,10 +150,15 @@ MODEL = learned
 
 WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and writing
 DEFAULTS = {"games": 1500, "players": "4,6", "worlds": 64, "rounds": 2, "eval_games": 3000,
-            "eval_seed": 9923, "out": "runs/train-ass", "shipped_seed": 23}
-FIELD_DATA = False  # the searcher in every seat, always
-# Rounds 2 and on: pimc with the previous round's learned rollouts in every seat.
+            "eval_seed": 9923, "out": "runs/train-ass", "shipped_seed": 23,
+            # rounds 2..: learned in one seat, each other seat drawn from this mix
+            # (analyzer/learn/decisions.py), pimc with learned rollouts labelling its decisions
+            "field_mix": "pimc+pimc+learned+careful+tuned+basic+set-saver+chaser"}
+# Rounds 2 and on without a field mix: pimc with the previous round's learned rollouts in
+# every seat (the weights shipped before the mix).
 LATER_FIELD = None
+# the searcher of rounds 2 and on labels with the previous round's learned rollouts
+LATER_ROLLOUT = "learned"
 EVAL_FIELD = ("careful", "tuned", "basic")  # the learned seat's opponents when measuring
 EVAL_UNIT = "deals"  # what strength() plays
 LOWER_IS_BETTER = True  # the strength is minus points
@@ -168,7 +198,9 @@ def describe(measured: dict) -> str:
 
 
 def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
-                  resume: bool, progress: bool, start: int = 0, repair: bool = False) -> dict:
+                  resume: bool, progress: bool, start: int = 0,
+                  field: Strategy | tuple[Strategy, ...] | None = None,
+                  repair: bool = False) -> dict:
     """Play games ``start .. start+count-1`` and write their decision rows to the run folder
     ``out`` (analyzer/learn/decisions.py). Returns the manifest."""
     import sys
@@ -176,4 +208,4 @@ def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
     from analyzer.learn.decisions import run_decisions as run
 
     return run(sys.modules[__name__], out, seed, count, players, searcher, resume, progress,
-               start, repair=repair)
+               start, field, repair)

@@ -12,10 +12,58 @@ and plays the rest.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
+from analyzer.errors import CardlabError
+from analyzer.rng import PyRng
 from strategies.registry import Strategy
+
+MIX_SEP = "+"  # separates the strategies of a field mix (strategy knobs use ':' ',' '=')
+FIELD_STREAM = 0x4D4958  # the stream of (seed, index) that draws a unit's field ("MIX")
+# with a field mix, the stream of (seed, index) of the searcher's labels ("LAB"): the unit
+# is then played exactly as the reference engine plays it with the drawn seats
+LABEL_STREAM = 0x4C4142
+
+
+def parse_mix(game: str, text: str, option: str = "--field-mix") -> tuple[Strategy, ...]:
+    """The strategies of a field mix ``a+b+c`` (a strategy may repeat: it is drawn more
+    often). ``pimc`` (any knobs) and ``learned`` are allowed; ``peek`` (it sees the hidden
+    cards) is not. A bad mix raises one line (CardlabError)."""
+    from strategies.registry import StrategyError, parse_strategy
+
+    allowed = (f"strategies of {game} separated by '{MIX_SEP}', e.g. "
+               f"aim-low{MIX_SEP}learned{MIX_SEP}pimc")
+    items = text.split(MIX_SEP)
+    if not text.strip() or any(not item.strip() for item in items):
+        raise CardlabError(f"{option} {text!r} has an empty entry; give {allowed}")
+    mix = []
+    for item in items:
+        try:
+            strategy = parse_strategy(game, item.strip())
+        except StrategyError as exc:
+            raise CardlabError(f"{option}: {exc}") from None
+        if "not-a-player" in strategy.spec.tags:
+            raise CardlabError(f"{option}: {item.strip()!r} sees the hidden cards and is no "
+                               f"opponent to learn against; give {allowed}")
+        mix.append(strategy)
+    return tuple(mix)
+
+
+def mix_label(mix: Sequence[Strategy]) -> str:
+    """The text of a field mix (:func:`parse_mix` reads it back)."""
+    return MIX_SEP.join(s.label() for s in mix)
+
+
+def draw_field(mix: Sequence, seed: int, index: int, players: int) -> list:
+    """One entry of ``mix`` per seat for unit (seed, index), each drawn uniformly and
+    independently from the stream :data:`FIELD_STREAM` of (seed, index) (no other draw of
+    the unit uses it): reproducible, and the same whichever seat the learner takes (the
+    learner's seat's draw is drawn and ignored)."""
+    rng = PyRng(seed, index, FIELD_STREAM)
+    return [mix[rng.randbelow(len(mix))] for _ in range(players)]
 
 
 def columns(rows: dict, n_features: int) -> dict[str, np.ndarray]:
@@ -61,16 +109,22 @@ def feature_columns(frame: pd.DataFrame) -> list[str]:
 
 
 def plan_of(game, seed: int, start: int, count: int, players: int, searcher: Strategy,
-            field: Strategy | None = None) -> dict:
+            field: Strategy | tuple[Strategy, ...] | None = None) -> dict:
     """The run plan of a decisions run (analyzer/runner/manifest.py's format, kind
     ``decisions``): what fixes its rows. ``game``: the game's decisions module; ``field``:
-    the other seats' strategy where the searcher values one seat's decisions (recorded only
-    then, so the plans of runs without one read as before)."""
+    the other seats' strategy where the searcher values one seat's decisions, or a tuple:
+    the mix each other seat is drawn from (:func:`draw_field`); recorded only then, so the
+    plans of runs without one read as before."""
     import analyzer
     from analyzer.runner import manifest as mf
 
     model = game.MODEL
-    extra = {} if field is None else {"field": field.definition()}
+    if field is None:
+        extra = {}
+    elif isinstance(field, tuple):
+        extra = {"field_mix": [s.definition() for s in field]}
+    else:
+        extra = {"field": field.definition()}
     return mf.normalized({**extra,
         "format": mf.FORMAT, "format_version": mf.FORMAT_VERSION, "kind": "decisions",
         "game": game.GAME, "mode": game.UNIT + "s", "unit": game.UNIT, "seed": seed,
@@ -97,6 +151,9 @@ def repair_command(out, plan: dict) -> str:
              from_definition(game, plan["searcher"]).label()]
     if plan.get("field"):
         words += ["--strategy", from_definition(game, plan["field"]).label()]
+    if plan.get("field_mix"):
+        words += ["--field-mix", mix_label([from_definition(game, d)
+                                            for d in plan["field_mix"]])]
     return shlex.join([*words, "--resume", "--repair"])
 
 
@@ -123,7 +180,8 @@ def damaged(folder, check, plan: dict, action: str, how: str | None = None):
 
 def run_decisions(game, out, seed: int, count: int, players: int, searcher: Strategy,
                   resume: bool, progress: bool, start: int = 0,
-                  field: Strategy | None = None, repair: bool = False) -> dict:
+                  field: Strategy | tuple[Strategy, ...] | None = None,
+                  repair: bool = False) -> dict:
     """Play units ``start .. start+count-1`` of ``game`` (its decisions module) and write
     their decision rows to the run folder ``out`` (one part per ``game.CHUNK`` units,
     atomically; resumable: finished parts are verified and kept, the rest is played).

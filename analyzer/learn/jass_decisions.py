@@ -22,6 +22,14 @@ decisions of one seat only, seat ``index mod players``, and that seat plays the 
 ``learned`` weights in use, not pimc's (``chosen`` still marks pimc's); the other seats play
 the field. These are the positions the learned player reaches itself against that field,
 labelled by the search (DAgger, Ross et al. 2011): the later rounds of ``cardlab train jass``.
+With a *field mix* (``--field-mix aim-low+learned+pimc``: a tuple of strategies) each other
+seat of deal ``index`` is drawn from the mix (analyzer/learn/decisions.py ``draw_field``,
+reproducibly from (seed, index), a stream of its own: the deal and every seat's draws stay
+those of the reference engine); ``learned`` in the mix plays the weights in use, like the
+searched seat, and ``pimc`` in the mix searches with its own knobs. The searcher's labels
+then draw their worlds from a stream of their own (``LABEL_STREAM``), so the deal is played
+exactly as the reference engine plays it with the drawn seats (a searching seat of the mix
+draws from the deal's stream).
 """
 
 from __future__ import annotations
@@ -32,7 +40,8 @@ from analyzer.engines.jass.reference import ReferenceJass
 from analyzer.games.jass.cards import cards_mask
 from analyzer.games.jass.rules import make_rules
 from analyzer.learn import mlp
-from analyzer.learn.decisions import columns
+from analyzer.learn.decisions import LABEL_STREAM, columns, draw_field
+from analyzer.rng import PyRng
 from strategies.jass import learned, learned_weights
 from strategies.jass.knobs import FAM_PIMC
 from strategies.jass.search import search_values
@@ -54,9 +63,10 @@ class _Recorder(ReferenceJass):
     field in the others, and the searched seat playing ``learned``'s card."""
 
     def __init__(self, rules, searcher: Strategy, rows: dict,
-                 field: Strategy | None = None) -> None:
+                 field: Strategy | tuple[Strategy, ...] | None = None) -> None:
         super().__init__(rules, [searcher] * rules.players)
         self.field = field
+        self.labels: PyRng | None = None  # the labels' own stream (a field mix)
         self.learner = parse_strategy(GAME, "learned") if field is not None else None
         self.rows = rows
         self.index = 0
@@ -76,7 +86,11 @@ class _Recorder(ReferenceJass):
         self.rows["_decisions"] = 0
         if self.field is not None:  # the learner in the searched seat, the field elsewhere
             mine = self.searched(index)
-            self.strategies = [self.learner if s == mine else self.field
+            mixed = isinstance(self.field, tuple)
+            others = (draw_field(self.field, seed, index, self.n) if mixed
+                      else [self.field] * self.n)
+            self.labels = PyRng(seed, index, LABEL_STREAM) if mixed else None
+            self.strategies = [self.learner if s == mine else others[s]
                                for s in range(self.n)]
         return self.play_single_deal(seed, index)
 
@@ -84,7 +98,8 @@ class _Recorder(ReferenceJass):
         if self.field is None:
             return self._record(seat, d, legal, rng, sticks, deal_no)  # pimc's card
         if seat == self.searched(self.index):  # DAgger: pimc values the learner's decision
-            self._record(seat, d, legal, rng, sticks, deal_no)
+            self._record(seat, d, legal, rng if self.labels is None else self.labels, sticks,
+                         deal_no)
         return ReferenceJass._strategy_card(self, seat, d, legal, rng, aim, sticks, deal_no)
 
     def _record(self, seat, d, legal, rng, sticks, deal_no):
@@ -132,13 +147,14 @@ class _Recorder(ReferenceJass):
 
 
 def play_games(seed: int, start: int, count: int, players: int, searcher: Strategy,
-               field: Strategy | None = None, check=None) -> dict[str, np.ndarray]:
+               field: Strategy | tuple[Strategy, ...] | None = None,
+               check=None) -> dict[str, np.ndarray]:
     """The decision rows (module docstring) of deals ``start .. start+count-1``; ``check()``
     (analyzer/runner/interrupts.py) is called after each, to stop on Ctrl-C."""
     if searcher.family != FAM_PIMC:
         raise ValueError("the searcher must be pimc")
-    if field is not None and field.family == FAM_PIMC:
-        raise ValueError("the field must not search")
+    if isinstance(field, Strategy) and field.family == FAM_PIMC:
+        raise ValueError("the field must not search (a field mix may hold the searcher)")
     rows: dict = {name: [] for name in COLUMNS[:9]}
     rows["features"] = []
     ref = _Recorder(make_rules(players, {}), searcher, rows, field)
@@ -153,9 +169,10 @@ def play_games(seed: int, start: int, count: int, players: int, searcher: Strate
 
 WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and writing
 DEFAULTS = {"games": 3000, "players": "3,4", "worlds": 64, "rounds": 3,
-            "eval_games": 3000, "eval_seed": 9925, "out": "runs/train-jass", "shipped_seed": 23}
+            "eval_games": 3000, "eval_seed": 9925, "out": "runs/train-jass", "shipped_seed": 23,
+            # rounds 2..: each other seat drawn from this mix (analyzer/learn/decisions.py)
+            "field_mix": "pimc+pimc+learned+aim-low+aim-high+adaptive+re-aim+tuned"}
 EVAL_FIELD = "aim-low"  # the learned seat's opponents when measuring
-FIELD_DATA = True  # play_games takes a field (cardlab decisions jass -s STRATEGY)
 # Rounds 2 and on: the previous round's learned player in one seat against the field, the
 # searcher valuing its every decision (DAgger): the positions learned itself reaches.
 LATER_FIELD = EVAL_FIELD
@@ -199,7 +216,8 @@ def describe(measured: dict) -> str:
 
 def run_decisions(out, seed: int, count: int, players: int, searcher: Strategy,
                   resume: bool, progress: bool, start: int = 0,
-                  field: Strategy | None = None, repair: bool = False) -> dict:
+                  field: Strategy | tuple[Strategy, ...] | None = None,
+                  repair: bool = False) -> dict:
     """Play deals ``start .. start+count-1`` and write their decision rows to the run folder
     ``out`` (analyzer/learn/decisions.py). Returns the manifest."""
     import sys

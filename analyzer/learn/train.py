@@ -13,11 +13,14 @@ analyzer/learn/mlp.py). Both are deterministic: the same data and seed give the 
 weights, bit for bit, on one machine.
 
 Expert iteration (:func:`train`): round 1's data come from ``pimc`` (its default rollouts)
-in every seat; each later round's, with the previous round's weights, from
-``pimc:rollout=learned`` in every seat (Who's the Ass?) or from the learned player itself in
-one seat against the game's ``LATER_FIELD``, pimc valuing its every decision (Plus-Minus
-Jass: DAgger, :func:`later_searcher`); each round is fitted on the data of every round so
-far. Every round's weights are measured on
+in every seat; each later round's, with the previous round's weights, from the learned
+player itself in one seat against a field, pimc valuing its every decision (DAgger,
+:func:`later_searcher`; Who's the Ass?: pimc with learned rollouts): the plan's field mix
+(``--field-mix``, default the game's ``DEFAULTS["field_mix"]``: each other seat of each
+game drawn from presets, ``learned`` with the weights of the round before, and ``pimc``),
+or, as the shipped weights were made, ``--field-mix none`` (``pimc:rollout=learned`` in
+every seat, Who's the Ass?) or the game's ``LATER_FIELD`` alone (``aim-low``, Plus-Minus
+Jass); each round is fitted on the data of every round so far. Every round's weights are measured on
 held-out deals (:func:`strength`, in a process of their own: numba freezes the weights into
 the kernels) and the best round is the result. Each step leaves its files in the work folder
 (round-N/decisions-P: a verified run folder; round-N/learned.json; round-N/strength.json), so
@@ -103,6 +106,9 @@ class TrainPlan:
     eval_games: int
     eval_seed: int
     later_games: int | None = None  # games of decision data in rounds 2.. (None: games)
+    # the field of rounds 2.. (analyzer/learn/decisions.py parse_mix's text; None: the
+    # game's LATER_FIELD, the one field of the trainings before the mix)
+    field_mix: str | None = None
 
     @property
     def round_games(self) -> tuple[int, int]:
@@ -119,6 +125,11 @@ class TrainPlan:
             doc["game"] = self.game
         if self.later_games is not None and self.later_games != self.games:
             doc["later_games"] = self.later_games
+        if (self.rounds > 1 and self.field_mix is not None
+                and self.field_mix != legacy_field(GAMES[self.game])):
+            # (one round, or the field of the trainings before the mix: the plan reads as
+            # before)
+            doc["field_mix"] = self.field_mix
         return doc
 
 
@@ -128,17 +139,37 @@ def data_seed(seed: int, r: int, players: int) -> int:
     return seed + 1000 * r + players
 
 
-def later_searcher(game, worlds: int, r: int) -> tuple[str, str | None]:
+NO_FIELD = "none"  # --field-mix none: the searcher in every seat, rolling out with learned
+
+
+def legacy_field(game) -> str:
+    """The ``--field-mix`` of the trainings before the mix: the game's ``LATER_FIELD``, or
+    :data:`NO_FIELD` (a plan with it reads as before: no ``field_mix``)."""
+    return game.LATER_FIELD or NO_FIELD
+
+
+def later_searcher(game, worlds: int, r: int, mix: str | None = None
+                   ) -> tuple[str, str | None]:
     """The searcher and the field (None: the searcher in every seat) of round ``r``'s data:
     round 1 ``pimc:worlds=W`` in every seat; later rounds, with the previous round's
-    weights, either pimc with learned rollouts in every seat (``game.LATER_FIELD`` None) or
-    learned in one seat against that field, pimc valuing its decisions (DAgger)."""
+    weights, either pimc with learned rollouts in every seat (``mix`` :data:`NO_FIELD`, or
+    None with no ``game.LATER_FIELD``) or learned in one seat against the field mix ``mix``
+    (None: ``game.LATER_FIELD``), pimc valuing its decisions (DAgger; with the previous
+    round's learned rollouts where the game's ``LATER_ROLLOUT`` says so)."""
     base = f"pimc:worlds={worlds}"
     if r == 1:
         return base, None
-    if game.LATER_FIELD is None:
+    field = mix if mix is not None else game.LATER_FIELD
+    if field is None or field == NO_FIELD:
         return base + ",rollout=learned", None
-    return base, game.LATER_FIELD
+    rollout = getattr(game, "LATER_ROLLOUT", None)
+    return base + (f",rollout={rollout}" if rollout else ""), field
+
+
+def field_args(game, field: str) -> list[str]:
+    """The options of ``cardlab decisions`` for a round's field: ``--strategy`` for the
+    game's ``LATER_FIELD`` alone (its data read as before the mix), else ``--field-mix``."""
+    return ["--strategy", field] if field == game.LATER_FIELD else ["--field-mix", field]
 
 
 def _cardlab(children, args: list[str], env_weights: Path | None, game,
@@ -220,7 +251,8 @@ def _train(children, out: Path, plan: TrainPlan, resume: bool, progress: bool,
          f"--players {','.join(map(str, plan.players))}", f"--worlds {plan.worlds}",
          f"--rounds {plan.rounds}", f"--eval-games {plan.eval_games}",
          f"--eval-seed {plan.eval_seed}"]
-        + ([f"--later-games {plan.later_games}"] if "later_games" in doc else []))
+        + ([f"--later-games {plan.later_games}"] if "later_games" in doc else [])
+        + ([f"--field-mix {plan.field_mix}"] if "field_mix" in doc else []))
     # (--force: the weights file this training wrote may be there by then)
     where = ["--out", str(out)] + ([] if weights_out == out / "learned.json"
                                    else ["--weights", str(weights_out), "--force"])
@@ -239,13 +271,13 @@ def _train(children, out: Path, plan: TrainPlan, resume: bool, progress: bool,
     for r in range(1, plan.rounds + 1):
         folder = out / f"round-{r}"
         folder.mkdir(exist_ok=True)
-        searcher, field = later_searcher(game, plan.worlds, r)
+        searcher, field = later_searcher(game, plan.worlds, r, plan.field_mix)
         for players in plan.players:
             data = folder / f"decisions-{players}"
             count = plan.round_games[0 if r == 1 else 1]
             args = ["decisions", game.GAME, "--out", str(data), "--games", str(count),
                     "--seed", str(data_seed(plan.seed, r, players)), "--players", str(players),
-                    "--searcher", searcher] + (["--strategy", field] if field else [])
+                    "--searcher", searcher] + (field_args(game, field) if field else [])
             started = (data / "_run.json").exists()
             if not (data / "_manifest.json").exists() or (repair and _damaged(data)):
                 say(f"round {r}: decision data at {players} players ({searcher}"
@@ -262,9 +294,9 @@ def _train(children, out: Path, plan: TrainPlan, resume: bool, progress: bool,
                 "decisions": int(frame.groupby(["run", "index", "decision"]).ngroups),
                 "rows": len(frame),
                 "games": (plan.round_games[0] + plan.round_games[1] * (r - 1)) * len(plan.players),
-                "searchers": sorted({later_searcher(game, plan.worlds, k)[0]
+                "searchers": sorted({later_searcher(game, plan.worlds, k, plan.field_mix)[0]
                                      for k in range(1, r + 1)}),
-                **({"fields": [game.LATER_FIELD]} if r > 1 and game.LATER_FIELD else {}),
+                **({"fields": [field]} if r > 1 and field else {}),
                 "commit": git_commit()}
         children.check()
         _write(weights_file, w, prov, model)

@@ -619,8 +619,17 @@ TYPED_OPTIONS = {"players": 4, "seat": 0, "hand": None, "sizes": None, "round": 
                  "match_game": None}
 
 
-# The kernel of analysis.timeline that rolls a played move out for every seat.
-TIMELINE_MATRIX = "ass_matrix"
+def timeline_matrix(pos: Position, move: int, worlds: int, seed: int, index: int):
+    """(worlds x seats minus points, the worlds' weights) when the decider of ``pos`` plays
+    ``move`` (analysis.timeline's point): pimc's worlds and evaluation (its defaults) from
+    stream WORLD_STREAM of (seed, index), as :func:`outcomes` draws them."""
+    from analyzer.analysis.timeline import ass_step
+    from analyzer.rng import new_state, seed_state
+
+    rng = new_state()
+    seed_state(rng, seed, index, WORLD_STREAM)
+    trace = pos.trace if pos.trace is not None else np.full((0, 14), PASS, dtype=np.int64)
+    return ass_step(pos.view.copy(), trace, move, worlds, pimc_params()[1], rng)
 
 
 def timeline_move(record: dict[str, Any], part: int, index: int):

@@ -478,8 +478,21 @@ TYPED_OPTIONS = {"players": 4, "hand": None, "tricks": None, "first": 0, "seat":
                  "trump": None, "ruleset": "seed", "sticks": None, "ties": ()}
 
 
-# The kernel of analysis.timeline that rolls a played card out for every seat.
-TIMELINE_MATRIX = "jass_matrix"
+def timeline_matrix(pos: Position, card: int, worlds: int, seed: int, index: int):
+    """(kept worlds x seats sticks from the deal, the worlds' weights) when the decider of
+    ``pos`` plays ``card`` (analysis.timeline's point): pimc's worlds and evaluation, as
+    :func:`outcomes` draws them."""
+    from analyzer.analysis.timeline import jass_step
+    from analyzer.rng import new_state, seed_state
+
+    rng = new_state()
+    seed_state(rng, seed, index, WORLD_STREAM)
+    got = jass_step(pimc_prm(worlds), pos.seat, np.uint64(pos.hand), pos.st.copy(),
+                    pos.played.copy(), pos.taken.copy(), rng, card)
+    if got is None:
+        raise CardlabError("no deal of the unseen cards fits this position (the play proves "
+                           "more than the hand sizes allow)")
+    return got[0], got[2]
 
 
 def timeline_move(record: dict[str, Any], part: int, index: int):

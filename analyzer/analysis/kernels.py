@@ -201,31 +201,63 @@ def _jass_worlds(prm, seat, hand, st, played, rng):
 
 
 @njit_runtime()  # allocates (the rollout presets' arrays)
-def _jass_rollouts(prm, seat, st, played, taken, cards, pool, seeds, keep, w0, w1, sticks,
-                   points, wh, h2, p2, t2, st2, memo, ints, rr):
-    """:func:`jass_outcomes`'s rollouts on kept worlds ``w0 .. w1-1`` (the arrays after
-    ``points`` are scratch, kept from one chunk of worlds to the next)."""
-    n = st[S_N]
+def jass_presets(prm):
+    """The rollout preset of ``pimc`` parameter vector ``prm`` (its ``P_ROLLOUT``) in every
+    seat: (families, parameter rows), as the search rolls out."""
     rk = int(prm[P_ROLLOUT])
     rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
     rprms = np.empty((4, N_PARAMS), dtype=np.float64)
     for i in range(4):
         rprms[i, :] = ROLLOUT_PRMS[rk]
+    return rfams, rprms
+
+
+@njit(cache=True)
+def jass_play_out(seat, card, wh, played, taken, st, rfams, rprms, seed, h2, p2, t2, st2,
+                  memo, rr):
+    """From world hands ``wh`` (their rollout memos in ``memo``): ``seat`` plays ``card`` and
+    every seat plays its preset to the end of the deal on stream ``seed``; the deal's end in
+    ``h2``, ``p2``, ``t2``, ``st2`` (the inputs are not changed)."""
+    for p in range(4):
+        h2[p] = wh[p]
+        p2[p] = played[p]
+        t2[p] = taken[p]
+    st2[:] = st
+    play_card(seat, card, h2, p2, t2, st2)
+    rr[0] = seed
+    rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
+
+
+@njit(cache=True)
+def jass_begin(rfams, rprms, pool, g, st, wh, memo):
+    """World ``g`` of ``pool`` into ``wh``, and every seat's rollout memo of it."""
+    for p in range(4):
+        wh[p] = pool[g, p]
+    for p in range(st[S_N]):
+        memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+
+
+def jass_scratch() -> tuple:
+    """The scratch arrays of the Jass rollouts (wh, h2, p2, t2, st2, memo, ints, rr), kept
+    from one chunk of worlds to the next."""
+    return (np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+            np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
+            np.empty(ST_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64),
+            np.zeros((5, 8), dtype=np.int64), np.zeros(1, dtype=np.uint64))
+
+
+@njit_runtime()  # allocates (the rollout presets' arrays)
+def _jass_rollouts(prm, seat, st, played, taken, cards, pool, seeds, keep, w0, w1, sticks,
+                   points, wh, h2, p2, t2, st2, memo, ints, rr):
+    """:func:`jass_outcomes`'s rollouts on kept worlds ``w0 .. w1-1`` (the arrays after
+    ``points`` are scratch, kept from one chunk of worlds to the next)."""
+    rfams, rprms = jass_presets(prm)
     for w in range(w0, w1):
         g = keep[w]
-        for p in range(4):
-            wh[p] = pool[g, p]
-        for p in range(n):
-            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+        jass_begin(rfams, rprms, pool, g, st, wh, memo)
         for ci in range(cards.shape[0]):
-            for p in range(4):
-                h2[p] = wh[p]
-                p2[p] = played[p]
-                t2[p] = taken[p]
-            st2[:] = st
-            play_card(seat, cards[ci], h2, p2, t2, st2)
-            rr[0] = seeds[g]
-            rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
+            jass_play_out(seat, cards[ci], wh, played, taken, st, rfams, rprms, seeds[g], h2,
+                          p2, t2, st2, memo, rr)
             sticks[w, ci] = outcome(seat, t2, st2, DEAL_OBJECTIVE, ints[0], ints[1], ints[2],
                                     ints[3], ints[4])
             deal_points(t2, st2, ints[0])
@@ -253,10 +285,7 @@ def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points
         if keep[0] < 0:
             return -1
         weights[: len(keep)] = weight
-        scratch = (np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-                   np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-                   np.empty(ST_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64),
-                   np.zeros((5, 8), dtype=np.int64), np.zeros(1, dtype=np.uint64))
+        scratch = jass_scratch()
         in_chunks(len(keep), lambda w0, w1: _jass_rollouts(
             prm, seat, st, played, taken, cards, pool, seeds, keep, w0, w1, sticks, points,
             *scratch), check)

@@ -43,19 +43,23 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from analyzer.analysis.kernels import DEAL_OBJECTIVE, _ass_worlds, _jass_worlds, in_chunks
+from analyzer.analysis.kernels import (
+    DEAL_OBJECTIVE,
+    _ass_worlds,
+    _jass_worlds,
+    in_chunks,
+    jass_begin,
+    jass_play_out,
+    jass_presets,
+    jass_scratch,
+)
 from analyzer.engines.ass.engine import score
 from analyzer.games.ass.cards import PUB_GONE, PUB_PLAYERS, PUB_TABLE, VIEW_LEN
 from analyzer.games.ass.moves import pack_counts
-from analyzer.games.jass.primitives import S_N, ST_SIZE
+from analyzer.games.jass.primitives import S_N
 from analyzer.numba_compat import njit_runtime
 from strategies.ass.pimc import play_out, rollout_strategy
-from strategies.jass.knobs import P_ROLLOUT
-from strategies.jass.loop import rollout
-from strategies.jass.play import play_card
-from strategies.jass.policies import begin_deal
-from strategies.jass.search import ROLLOUT_FAMS, ROLLOUT_PRMS, outcome
-from strategies.registry import N_PARAMS
+from strategies.jass.search import outcome
 
 GAME_STRIDE = 1000  # stream index of a move: as annotate.GAME_STRIDE (the same worlds)
 
@@ -109,29 +113,16 @@ def ass_step(view, trace, move, worlds, params, rng):
 def _jass_step_rollouts(prm, seat, st, played, taken, card, pool, seeds, keep, w0, w1, sticks,
                         points, wh, h2, p2, t2, st2, memo, ints, rr):
     """Kept worlds ``w0 .. w1-1``: the decider plays ``card``, every seat the rollout preset
-    to the end of the deal (as kernels.jass_outcomes rolls it); ``sticks[w, s]`` = seat s's
-    sticks from the deal (J-9 with the remembered ties' bonus), ``points[w, s]`` its card
-    points (J-8)."""
+    to the end of the deal (kernels.jass_play_out, as kernels.jass_outcomes rolls it);
+    ``sticks[w, s]`` = seat s's sticks from the deal (J-9 with the remembered ties' bonus),
+    ``points[w, s]`` its card points (J-8)."""
     n = st[S_N]
-    rk = int(prm[P_ROLLOUT])
-    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
-    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
-    for i in range(4):
-        rprms[i, :] = ROLLOUT_PRMS[rk]
+    rfams, rprms = jass_presets(prm)
     for w in range(w0, w1):
         g = keep[w]
-        for p in range(4):
-            wh[p] = pool[g, p]
-        for p in range(n):
-            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
-        for p in range(4):
-            h2[p] = wh[p]
-            p2[p] = played[p]
-            t2[p] = taken[p]
-        st2[:] = st
-        play_card(seat, card, h2, p2, t2, st2)
-        rr[0] = seeds[g]
-        rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
+        jass_begin(rfams, rprms, pool, g, st, wh, memo)
+        jass_play_out(seat, card, wh, played, taken, st, rfams, rprms, seeds[g], h2, p2, t2,
+                      st2, memo, rr)
         # with the deal objective ``outcome`` fills every seat's points, award and bonus
         outcome(seat, t2, st2, DEAL_OBJECTIVE, ints[0], ints[1], ints[2], ints[3], ints[4])
         for p in range(n):
@@ -154,10 +145,7 @@ def jass_step(prm, seat, hand, st, played, taken, rng, card):
             return None
         sticks = np.zeros((len(keep), n), dtype=np.int64)
         points = np.zeros((len(keep), n), dtype=np.int64)
-        scratch = (np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-                   np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
-                   np.empty(ST_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64),
-                   np.zeros((5, 8), dtype=np.int64), np.zeros(1, dtype=np.uint64))
+        scratch = jass_scratch()
         in_chunks(len(keep), lambda w0, w1: _jass_step_rollouts(
             prm, seat, st, played, taken, np.int64(card), pool, seeds, keep, w0, w1, sticks,
             points, *scratch), check)
@@ -165,37 +153,6 @@ def jass_step(prm, seat, hand, st, played, taken, rng, card):
 
 
 # --------------------------------------------------------------------- positions of a record
-def ass_matrix(pos, move: int, worlds: int, seed: int, index: int):
-    """(worlds x seats minus points, the worlds' weights) when the decider of ``pos`` plays
-    ``move``: pimc's worlds and evaluation (its defaults) from stream WORLD_STREAM of
-    (seed, index), as the analysis draws them."""
-    from analyzer.analysis.ass import WORLD_STREAM, pimc_params
-    from analyzer.games.ass.cards import PASS
-    from analyzer.rng import new_state, seed_state
-
-    rng = new_state()
-    seed_state(rng, seed, index, WORLD_STREAM)
-    trace = pos.trace if pos.trace is not None else np.full((0, 14), PASS, dtype=np.int64)
-    return ass_step(pos.view.copy(), trace, move, worlds, pimc_params()[1], rng)
-
-
-def jass_matrix(pos, card: int, worlds: int, seed: int, index: int):
-    """(kept worlds x seats sticks from the deal, the worlds' weights) when the decider of
-    ``pos`` plays ``card``: pimc's worlds and evaluation, as the analysis draws them."""
-    from analyzer.analysis.jass import WORLD_STREAM, pimc_prm
-    from analyzer.errors import CardlabError
-    from analyzer.rng import new_state, seed_state
-
-    rng = new_state()
-    seed_state(rng, seed, index, WORLD_STREAM)
-    got = jass_step(pimc_prm(worlds), pos.seat, np.uint64(pos.hand), pos.st.copy(),
-                    pos.played.copy(), pos.taken.copy(), rng, card)
-    if got is None:
-        raise CardlabError("no deal of the unseen cards fits this position (the play proves "
-                           "more than the hand sizes allow)")
-    return got[0], got[2]
-
-
 def point(game: str, matrix: np.ndarray, weights: np.ndarray | None = None
           ) -> dict[str, list]:
     """Per seat (a column of ``matrix``, worlds x seats): the mean and its 95% t interval,
@@ -242,11 +199,11 @@ def step_point(game: str, record: dict[str, Any], part: int, index: int, worlds:
                seed: int) -> dict[str, Any]:
     """The point after play ``index`` of part ``part`` (the game of a match, the deal): every
     seat's expected result as the mover saw it before moving (the game's analysis module
-    gives the position and the move, and names the kernel here that rolls it out)."""
+    gives the position, the move and the matrix of its rollouts)."""
     stream = part * GAME_STRIDE + index
     module = _analysis(game)
     pos, move = module.timeline_move(record, part, index)
-    matrix, weights = globals()[module.TIMELINE_MATRIX](pos, move, worlds, seed, stream)
+    matrix, weights = module.timeline_matrix(pos, move, worlds, seed, stream)
     return {"part": part, "index": index, "seat": pos.seat, **point(game, matrix, weights)}
 
 

@@ -130,6 +130,28 @@ def candidates(view):
     return m
 
 
+@njit(cache=True, inline="always")
+def _move_parts(move):
+    """(is a pass, value, count, jokers, minus points it plays) of an encoded move
+    (moves.enc: value << 8 | count << 4 | jokers); the ass plays 20, a joker 14."""
+    is_pass = move == PASS
+    v = 0
+    c = 0
+    j = 0
+    if not is_pass:
+        v = move >> 8
+        c = (move >> 4) & 15
+        j = move & 15
+    played = 0
+    if not is_pass:
+        if v == ASS:
+            played = 20
+        elif v <= N_VALUES:
+            played = v * c
+        played += 14 * j
+    return is_pass, v, c, j, played
+
+
 @njit(cache=True)
 def features(view, move, out, at):
     """The N_FEATURES features of ``move`` for the decider of ``view`` into ``out[at:]``.
@@ -155,21 +177,7 @@ def features(view, move, out, at):
             opp = view[PUB_SIZES + s]
     danger = 1.0 if opp <= 2 else 0.0
     scale = size / 10.0
-    is_pass = move == PASS
-    v = 0
-    c = 0
-    j = 0
-    if not is_pass:
-        v = move >> 8
-        c = (move >> 4) & 15
-        j = move & 15
-    played = 0
-    if not is_pass:
-        if v == ASS:
-            played = 20
-        elif v <= N_VALUES:
-            played = v * c
-        played += 14 * j
+    is_pass, v, c, j, played = _move_parts(move)
     left = size - c - j
     kinds = 0
     high_pts = 0
@@ -310,21 +318,7 @@ def choose(view, weights):
     best_score = 0.0
     for i in range(m):
         move = view[SCRATCH + i]
-        is_pass = move == PASS
-        v = 0
-        c = 0
-        j = 0
-        if not is_pass:
-            v = move >> 8
-            c = (move >> 4) & 15
-            j = move & 15
-        played = 0
-        if not is_pass:
-            if v == ASS:
-                played = 20
-            elif v <= N_VALUES:
-                played = v * c
-            played += 14 * j
+        is_pass, v, c, j, played = _move_parts(move)
         left = size - c - j
         kinds = kinds0
         high_pts = high0

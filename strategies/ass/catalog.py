@@ -124,6 +124,8 @@ PIMC = 3
 PEEK = 4
 LEARNED = 5
 SEARCH_FAMILIES = (PIMC, PEEK)
+VALUE = 6  # not a strategy: the search's evaluation by the value model (rollout=value)
+VALUE_NAME = "value"
 
 JOKERS = ("as-needed", "keep", "finish", "dump", "keep-until")
 J_AS_NEEDED, J_KEEP, J_FINISH, J_DUMP, J_KEEP_UNTIL = range(5)
@@ -261,9 +263,15 @@ def encode_rollout(name: str) -> float:
     vector: its family id times 2**48 plus its 8 parameters, 6 bits each. Every knob of the
     non-search families is a whole number below 64, so the encoding is exact.
     """
+    if name == VALUE_NAME:  # the value model at the leaves (strategies/ass/value.py)
+        from strategies.ass.value_weights import check_weights
+
+        check_weights()
+        return float(VALUE << ROLLOUT_FAMILY_SHIFT)
     book = catalog("ass")
     if name not in book:
-        raise StrategyError(unknown_strategy("ass", name, book, " for rollout"))
+        raise StrategyError(unknown_strategy("ass", name, book, " for rollout")
+                            + f" (or {VALUE_NAME!r}: the value model)")
     spec = book[name]
     if spec.check is not None:
         spec.check()
@@ -284,6 +292,8 @@ class RolloutParam(Param):
         return encode_rollout(text)
 
     def show(self, value: float) -> str:
+        if value == float(VALUE << ROLLOUT_FAMILY_SHIFT):
+            return VALUE_NAME
         for name, spec in catalog("ass").items():
             if spec.family in SEARCH_FAMILIES:
                 continue
@@ -302,7 +312,9 @@ _SEARCH_PARAMS = (
           "moves searched: the top k of a cheap prior (the rollout's own move first)",
           low=1, high=64, integer=True),
     RolloutParam("rollout", SLOT_ROLLOUT, encode_rollout("basic"),
-                 "the strategy every seat plays in the rollouts (any that does not search)"),
+                 "the strategy every seat plays in the rollouts (any that does not search), "
+                 "or value: basic finishes the round, then a value model trained on learned's "
+                 "games scores the position"),
     Param("infer", SLOT_INFER, float(INFER_POLICY),
           "worlds respect: voids = every public fact, policy = also the opponents' past "
           "moves, sizes = not the known holdings", choices=INFER),

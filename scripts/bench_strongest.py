@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 CHEAP = {"ass": "basic", "jass": "aim-low"}
 PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
-CANDIDATE = {"ass": "pimc:rollout=learned-4,infer=voids,worlds=64",
+CANDIDATE = {"ass": "pimc:rollout=value,infer=voids",
              "jass": "pimc:rollout=learned-4"}
 STRONG = "pimc:rollout=learned"
 

@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leaves", type=int, default=3_000_000,
                         help="training leaves per player count (default 3,000,000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    parser.add_argument("--finisher", choices=("basic", "learned"), default="basic",
+                        help="who plays out a leaf's round, in training and in the search "
+                             "(default basic)")
     parser.add_argument("--out", type=Path, default=ROOT / "strategies/ass/value.json",
                         help="the weights file to write (default: the shipped one)")
     parser.add_argument("--force", action="store_true", help="replace an existing --out")
@@ -57,8 +60,9 @@ def main(argv: list[str] | None = None) -> int:
         a for a in (argv if argv is not None else sys.argv[1:]) if a != "--force")
     print(f"training the value model: players {args.players}, {args.leaves:,} leaves each, "
           f"seed {args.seed}")
-    flat, facts = train(players, args.leaves, args.seed)
+    flat, facts = train(players, args.leaves, args.seed, args.finisher)
     provenance = {"command": command.strip(), "seed": args.seed, "players": players,
+                  "finisher": args.finisher,
                   "leaves": args.leaves, "per_players": facts, "commit": git_commit()}
     tmp = args.out.with_name(f".{args.out.name}.part")
     tmp.write_text(MODEL.text(flat, provenance), encoding="utf-8")

@@ -31,7 +31,7 @@ from analyzer.games.ass.cards import ASS, PASS, PUB_PLAYERS, PUB_SIZES, VIEW_LEN
 from analyzer.games.ass.moves import U0, U15, legal_moves, move_delta
 from analyzer.games.ass.rules import AssRules
 from strategies.ass import rollout
-from strategies.ass.catalog import LEARNED
+from strategies.ass.catalog import BASIC, LEARNED
 from strategies.ass.loop import ILLEGAL, OK, _checked_inline, fill_view
 from strategies.ass.pimc import _candidates
 from strategies.ass.policies import basic
@@ -44,6 +44,8 @@ EPOCHS = 4
 GROUPS_PER_BATCH = 512
 RATE = 0.003
 CENTRED = 0.9
+FINISHERS = {"basic": BASIC, "learned": LEARNED}
+MAX_LEAVES_PER_GAME = 4000  # room per game (a game has a few hundred)
 
 
 @njit(cache=True)
@@ -56,7 +58,8 @@ def _size(hand):
 
 @njit(cache=True)
 def _leaves_of(packed, n, seat, view, starter, pos, k, high, high_seat, ass_round, table, gone,
-               rounds, pp, cands, cur, cur2, rview, rng, hands, meta, labels, row, group):
+               rounds, pp, cands, cur, cur2, rview, rng, hands, meta, labels, row, group,
+               finisher):
     m = _candidates(view, basic(pp, view, rng), cands, CANDIDATES)
     if m < 2:
         return row
@@ -88,7 +91,11 @@ def _leaves_of(packed, n, seat, view, starter, pos, k, high, high_seat, ass_roun
                 if v > hh or (ar and v == hh):
                     hh = v
                     hs = seat
-        over, nxt, blocked, g2 = finish_round(cur, n, starter, pos + 1, kk, hh, hs, ar, tb, gone)
+        for s in range(n):
+            rview[PUB_SIZES + s] = _size(cur[s])
+        rview[PUB_PLAYERS] = n
+        over, nxt, blocked, g2 = finish_round(cur, n, starter, pos + 1, kk, hh, hs, ar, tb, gone,
+                                              finisher, pp, rview, rng, rounds)
         if over:
             continue
         for s in range(n):
@@ -110,7 +117,7 @@ def _leaves_of(packed, n, seat, view, starter, pos, k, high, high_seat, ass_roun
 
 
 @njit(cache=True)
-def _generate(deals, n, hands, meta, labels):
+def _generate(deals, n, hands, meta, labels, finisher):
     """Every deal's leaves into ``hands``/``meta``/``labels`` (module docstring); returns the
     rows written (it stops when they are full)."""
     pp = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # learned, to the end
@@ -144,7 +151,7 @@ def _generate(deals, n, hands, meta, labels):
             if legal_moves(view) >= 2:
                 row = _leaves_of(packed, n, starter, view, starter, START, START, START, starter,
                                  START, U0, gone, rounds, pp, cands, cur, cur2, rview, rng,
-                                 hands, meta, labels, row, group)
+                                 hands, meta, labels, row, group, finisher)
                 group += 1
                 if row >= hands.shape[0]:
                     return row
@@ -171,7 +178,8 @@ def _generate(deals, n, hands, meta, labels):
                 if legal_moves(view) >= 2:
                     row = _leaves_of(packed, n, seat, view, starter, np.int64(pos), k, high,
                                      high_seat, ass_round, table, gone, rounds, pp, cands, cur,
-                                     cur2, rview, rng, hands, meta, labels, row, group)
+                                     cur2, rview, rng, hands, meta, labels, row, group,
+                                     finisher)
                     group += 1
                     if row >= hands.shape[0]:
                         return row
@@ -205,17 +213,22 @@ def _generate(deals, n, hands, meta, labels):
     return row
 
 
-def leaves(players: int, first: int, games: int, seed: int, limit: int):
+def leaves(players: int, first: int, games: int, seed: int, limit: int,
+           finisher: str = "basic"):
     """(hands uint64[rows, n], meta int64[rows, 4]: group, leader, blocked, decider; labels
-    int64[rows]) of games (seed, first .. first+games-1); at most ``limit`` rows."""
+    int64[rows]) of games (seed, first .. first+games-1); at most ``limit`` rows; ``finisher``
+    plays out each leaf's round (basic or learned)."""
     rules = AssRules.for_players(players)
     deals = np.zeros((games, players), dtype=np.uint64)
     dealt_hands(seed, np.arange(first, first + games, dtype=np.int64), players,
                 rules.per_player, canonical_deck(), deals)
-    hands = np.zeros((limit, players), dtype=np.uint64)
-    meta = np.zeros((limit, 4), dtype=np.int64)
-    labels = np.zeros(limit, dtype=np.int64)
-    rows = _generate(deals, players, hands, meta, labels)
+    room = min(limit, games * MAX_LEAVES_PER_GAME)
+    hands = np.zeros((room, players), dtype=np.uint64)
+    meta = np.zeros((room, 4), dtype=np.int64)
+    labels = np.zeros(room, dtype=np.int64)
+    rows = _generate(deals, players, hands, meta, labels, FINISHERS[finisher])
+    if rows == room < limit:
+        raise RuntimeError("more leaves in a block of games than MAX_LEAVES_PER_GAME allows")
     return hands[:rows], meta[:rows], labels[:rows]
 
 
@@ -316,8 +329,8 @@ def regret(pred: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
                           for s, e in zip(starts, ends)]))
 
 
-def train(players: list[int], leaves_per_count: int, seed: int, say=print) -> tuple[np.ndarray,
-                                                                                      dict]:
+def train(players: list[int], leaves_per_count: int, seed: int, finisher: str = "basic",
+          say=print) -> tuple[np.ndarray, dict]:
     """Weights (ROWS x ROW, value_weights.pack) for every player count in ``players`` and
     their facts (per count: games, leaves, held-out regret against basic's move)."""
     from strategies.ass.value_weights import pack
@@ -335,7 +348,7 @@ def train(players: list[int], leaves_per_count: int, seed: int, say=print) -> tu
         groups = 0
         while got < leaves_per_count:  # deals in blocks until enough leaves
             block = 1000
-            h, mt, lb = leaves(n, games, block, seed, leaves_per_count - got)
+            h, mt, lb = leaves(n, games, block, seed, leaves_per_count - got, finisher)
             mt[:, 0] += groups  # groups numbered across the blocks
             groups = int(mt[-1, 0]) + 1 if len(mt) else groups
             parts.append((h, mt, lb))

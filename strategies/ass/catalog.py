@@ -286,7 +286,13 @@ def encode_rollout(name: str) -> float:
 
 
 class RolloutParam(Param):
-    """The ``rollout`` knob: the name of any non-search strategy, stored encoded."""
+    """The ``rollout`` knob: the name of any non-search strategy, stored encoded, or
+    ``value`` (:data:`EXTRAS`: an evaluation that is no strategy)."""
+
+    # what the knob takes besides strategies, and what each means after a move (the
+    # analysis's model line)
+    extras = {VALUE_NAME: "basic to the end of the round, then the value model's estimate of "
+                          "learned play to the end"}
 
     def parse(self, text: str) -> float:
         return encode_rollout(text)

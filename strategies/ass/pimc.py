@@ -500,8 +500,9 @@ def play_out(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
     starter = view[PUB_STARTER]
     pos = view[PUB_POS]
     if fam == VALUE:
+        rview[PUB_PLAYERS] = n
         return leaf_value(cur, n, me, starter, pos + 1, k, high, high_seat, ass_round, table,
-                          gone)
+                          gone, rview, rng, view[PUB_ROUND])
     status, _ = rollout.play_on(cur, n, fam, pp, rview, rng, gone, table, starter,
                                 rollout.NO_BLOCK, pos + 1,
                                 k, high, high_seat, ass_round, view[PUB_ROUND])
@@ -520,7 +521,9 @@ def play_out_seats(view, world, at, move, fam, pp, rview, rng, cur, gone, table0
     starter = view[PUB_STARTER]
     pos = view[PUB_POS]
     if fam == VALUE:
-        leaf_values(cur, n, starter, pos + 1, k, high, high_seat, ass_round, table, gone, out)
+        rview[PUB_PLAYERS] = n
+        leaf_values(cur, n, starter, pos + 1, k, high, high_seat, ass_round, table, gone, rview,
+                    rng, view[PUB_ROUND], out)
         return
     status, _ = rollout.play_on(cur, n, fam, pp, rview, rng, gone, table, starter,
                                 rollout.NO_BLOCK, pos + 1,

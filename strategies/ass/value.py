@@ -34,13 +34,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from analyzer.games.ass.cards import JOKER_HIGH, PASS
+from analyzer.games.ass.cards import JOKER_HIGH, PASS, PUB_SIZES
 from analyzer.games.ass.moves import U0, move_delta
 from analyzer.stack import stack_float64
+from strategies.ass.catalog import BASIC, LEARNED
+from strategies.ass.loop import ILLEGAL, _checked_inline
 from strategies.ass.policies import basic_packed
 from strategies.ass.value_weights import (  # noqa: F401  (re-exported for callers)
     B1,
     B2,
+    FINISHER_NAME,
     HIDDEN,
     INPUTS,
     N_ENGINEERED,
@@ -51,6 +54,8 @@ from strategies.ass.value_weights import (  # noqa: F401  (re-exported for calle
 )
 
 assert N_ENGINEERED == 40 and HIDDEN <= 32  # the stack arrays of value() below
+FINISHER = LEARNED if FINISHER_NAME == "learned" else BASIC  # who finishes a leaf's round
+FINISHER_PP = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # learned to the end, as in training
 
 
 @njit(cache=True, inline="always")
@@ -191,32 +196,46 @@ def value(packed, n, me, starter, blocked):
 
 
 @njit(cache=True)
-def finish_round(cur, n, starter, pos, k, high, high_seat, ass_round, table, gone):
-    """``basic`` plays the seats at positions ``pos`` .. n-1 of the round under way (A-6: a
-    seat that cannot or will not beat passes; in a normal round nothing beats a 14); the round
-    ends (A-7: an ass round's cards go to its taker, a normal round's leave the game). ``cur``
-    holds the hands, changed in place. Returns (over, next starter, blocked, gone): over when a
-    hand is empty (A-9), blocked the seat that may not lead the ass next (A-8; -1 for none)."""
-    if not (high == JOKER_HIGH and ass_round == 0):
+def finish_round(cur, n, starter, pos, k, high, high_seat, ass_round, table, gone, fam, pp,
+                 rview, rng, rounds):
+    """The seats at positions ``pos`` .. n-1 of the round under way play it out, ``basic``
+    (``fam`` BASIC) or ``learned`` (LEARNED: ``rview`` holds every hand's size and is kept up
+    to date; ``pp`` its knobs), A-6: a seat that cannot or will not beat passes (``basic``:
+    nothing beats a 14 in a normal round); the round ends (A-7: an ass round's cards go to its
+    taker, a normal round's leave the game). ``cur`` holds the hands, changed in place.
+    Returns (over, next starter, blocked, gone): over when a hand is empty (A-9), blocked the
+    seat that may not lead the ass next (A-8; -1 for none)."""
+    if fam != BASIC or not (high == JOKER_HIGH and ass_round == 0):
         for p in range(pos, n):
             seat = starter + p
             if seat >= n:
                 seat -= n
             hand = cur[seat]
-            move = basic_packed(hand, p, ass_round, 0, k, high)
+            if fam == BASIC:
+                move = basic_packed(hand, p, ass_round, 0, k, high)
+            elif rview[PUB_SIZES + seat] < k:
+                move = PASS
+            else:
+                move = _checked_inline(fam, pp, seat, rview, rng, cur, hand, table, gone,
+                                       np.int64(p), k, high, ass_round, np.int64(0), starter,
+                                       high_seat, rounds)
+                if move == ILLEGAL:
+                    move = PASS  # (learned never moves illegally: tests/test_ass_learned.py)
             if move != PASS:
                 v = move >> 8
                 delta = move_delta(move)
                 cur[seat] = hand - delta
                 table += delta
+                rview[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
                 if v > high or (ass_round and v == high):
                     high = v
                     high_seat = seat
-                if v == JOKER_HIGH and ass_round == 0:
+                if fam == BASIC and v == JOKER_HIGH and ass_round == 0:
                     break
     blocked = -1
     if ass_round:
         cur[high_seat] += table
+        rview[PUB_SIZES + high_seat] += n
         blocked = high_seat
     else:
         gone += table
@@ -228,21 +247,26 @@ def finish_round(cur, n, starter, pos, k, high, high_seat, ass_round, table, gon
 
 
 @njit(cache=True)
-def leaf_value(cur, n, me, starter, pos, k, high, high_seat, ass_round, table, gone):
+def leaf_value(cur, n, me, starter, pos, k, high, high_seat, ass_round, table, gone, rview, rng,
+               rounds):
     """The decider's value of the leaf (module docstring): :func:`finish_round` from the
-    round's state, then the exact minus points if the game is over, else :func:`value`."""
+    round's state by the model's finisher, then the exact minus points if the game is over,
+    else :func:`value`."""
     over, nxt, blocked, gone = finish_round(cur, n, starter, pos, k, high, high_seat, ass_round,
-                                            table, gone)
+                                            table, gone, FINISHER, FINISHER_PP, rview, rng,
+                                            rounds)
     if over:
         return float(_minus(cur[me]))
     return value(cur, n, me, nxt, blocked)
 
 
 @njit(cache=True)
-def leaf_values(cur, n, starter, pos, k, high, high_seat, ass_round, table, gone, out):
+def leaf_values(cur, n, starter, pos, k, high, high_seat, ass_round, table, gone, rview, rng,
+                rounds, out):
     """:func:`leaf_value` for every seat into ``out[:n]`` (the analysis's timeline)."""
     over, nxt, blocked, gone = finish_round(cur, n, starter, pos, k, high, high_seat, ass_round,
-                                            table, gone)
+                                            table, gone, FINISHER, FINISHER_PP, rview, rng,
+                                            rounds)
     for s in range(n):
         out[s] = float(_minus(cur[s])) if over else value(cur, n, s, nxt, blocked)
 

@@ -65,6 +65,13 @@ def _missing_rows(flat: np.ndarray) -> str:
 
 
 WEIGHTS_ERROR = _ERROR or _missing_rows(_FLAT)
+# who plays out the rest of a leaf's round, as the weights were trained (their provenance)
+FINISHER_NAME = DOC.get("provenance", {}).get("finisher", "basic")
+if FINISHER_NAME not in ("basic", "learned"):
+    WEIGHTS_ERROR = WEIGHTS_ERROR or (f"value weights file {MODEL.path()} names an unknown "
+                                      f"finisher {FINISHER_NAME!r}; run "
+                                      f"`{MODEL.remake_command}`")
+    FINISHER_NAME = "basic"
 W1, B1, W2, B2 = unpack(_FLAT)
 
 

@@ -33,9 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leaves", type=int, default=3_000_000,
                         help="training leaves per player count (default 3,000,000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
-    parser.add_argument("--finisher", choices=("basic", "learned"), default="basic",
+    parser.add_argument("--finisher", choices=("basic", "learned"), default="learned",
                         help="who plays out a leaf's round, in training and in the search "
-                             "(default basic)")
+                             "(default learned)")
     parser.add_argument("--out", type=Path, default=ROOT / "strategies/ass/value.json",
                         help="the weights file to write (default: the shipped one)")
     parser.add_argument("--force", action="store_true", help="replace an existing --out")

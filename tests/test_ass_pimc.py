@@ -461,7 +461,7 @@ def test_policy_inference_keeps_the_worlds_that_explain_the_record_best():
     and change pimc's moves in some positions (the knob does something)."""
     from strategies.ass.pimc import policy_worlds, rollout_strategy
 
-    name = "pimc:infer=policy"
+    name = "pimc:infer=policy,rollout=basic"
     fam, pp = rollout_strategy(parse_strategy("ass", name).values[2])
     kept = drawn = differs = 0
     for index in range(6):
@@ -538,9 +538,15 @@ def test_search_families_are_registered_with_knobs_and_peek_says_it_is_no_player
     assert s.label() == "pimc:worlds=5,rollout=random"
     assert s.describe_params()["rollout"] == "random"
     assert int(s.values[2]) >> 48 == RANDOM
-    assert parse_strategy("ass", "pimc").describe_params()["rollout"] == "basic"
-    assert parse_strategy("ass", "pimc").describe_params()["infer"] == "policy"
-    assert parse_strategy("ass", "pimc:infer=voids").label() == "pimc:infer=voids"
+    # the defaults: the value model at the leaves, 48 worlds, no inference from the moves;
+    # pimc as it was is the preset pimc-rollouts
+    assert parse_strategy("ass", "pimc").describe_params()["rollout"] == "value"
+    assert parse_strategy("ass", "pimc").describe_params()["infer"] == "voids"
+    assert parse_strategy("ass", "pimc").describe_params()["worlds"] == "48"
+    assert parse_strategy("ass", "pimc-rollouts").describe_params()["rollout"] == "basic"
+    assert parse_strategy("ass", "pimc-rollouts").describe_params()["infer"] == "policy"
+    assert parse_strategy("ass", "pimc-rollouts").describe_params()["worlds"] == "128"
+    assert parse_strategy("ass", "pimc:infer=policy").label() == "pimc:infer=policy"
     assert int(parse_strategy("ass", "pimc:infer=policy").values[3]) == INFER_POLICY
     for bad in ("pimc:rollout=pimc", "pimc:rollout=nobody", "pimc:worlds=0", "pimc:infer=all",
                 "pimc:oversample=0"):

@@ -105,10 +105,15 @@ def test_a5_a9_finish_round_plays_the_round_as_the_engines_loop_does(players):
     assert checked == 60
 
 
-def test_rollout_value_is_a_knob_of_pimc_and_not_a_strategy():
+def test_rollout_value_is_pimcs_default_and_pimc_rollouts_is_pimc_as_it_was():
     s = parse_strategy("ass", "pimc:rollout=value")
     assert s.family == PIMC and int(s.values[SLOT_ROLLOUT]) >> 48 == VALUE
-    assert s.label() == "pimc:rollout=value"
+    assert s.label() == "pimc" and s.values == parse_strategy("ass", "pimc").values
+    old = parse_strategy("ass", "pimc-rollouts")
+    assert old.values == parse_strategy(
+        "ass", "pimc:worlds=128,rollout=basic,infer=policy,candidates=10,oversample=2,eps=1"
+    ).values
+    assert old.identity() != s.identity()
     with pytest.raises(StrategyError, match="unknown ass strategy .value."):
         parse_strategy("ass", "value")
     assert encode_rollout("value") == float(VALUE << 48)
@@ -156,7 +161,7 @@ def test_the_fit_is_the_same_bit_for_bit_and_learns_the_differences_within_a_dec
     x = inputs(hands, meta)
     a = fit(x, labels, meta[:, 0], 9, 4, epochs=2)
     b = fit(x, labels, meta[:, 0], 9, 4, epochs=2)
-    for u, v in zip(a, b):
+    for u, v in zip(a, b, strict=True):
         assert np.array_equal(np.asarray(u), np.asarray(v))
     assert np.asarray(a[0]).shape == (x.shape[1], HIDDEN)
 

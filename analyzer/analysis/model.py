@@ -102,8 +102,10 @@ def rollout_name(game: str, values: tuple[float, ...]) -> str:
 def model_line(game: str, continuation: str | None, values: tuple[float, ...]) -> str:
     """The one short line that names the model behind the values."""
     if continuation is None:
+        name = rollout_name(game, values)
+        what = getattr(_rollout_knob(game), "extras", {}).get(name, f"rollout {name}")
         return ("Values assume strong play by everyone after this move (pimc's worlds and "
-                f"evaluation: rollout {rollout_name(game, values)}).")
+                f"evaluation: {what}).")
     extra = getattr(_rollout_knob(game), "extras", {}).get(continuation)
     if extra:
         return (f"Values assume {extra} after this move (a what-if; the worlds as pimc draws "

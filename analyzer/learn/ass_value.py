@@ -326,7 +326,7 @@ def regret(pred: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
     starts = np.r_[0, np.flatnonzero(np.diff(group)) + 1]
     ends = np.r_[starts[1:], len(group)]
     return float(np.mean([y[s + np.argmin(pred[s:e])] - y[s:e].min()
-                          for s, e in zip(starts, ends)]))
+                          for s, e in zip(starts, ends, strict=True)]))
 
 
 def train(players: list[int], leaves_per_count: int, seed: int, finisher: str = "basic",
@@ -374,4 +374,10 @@ def train(players: list[int], leaves_per_count: int, seed: int, finisher: str = 
             f"decision (basic's move: {facts[str(n)]['basic_regret']})")
         d = x.shape[1]
         w1[n, :d], b1[n], w2[n], b2[n] = W
-    return pack(w1, b1, w2, b2), facts
+    return _rounded(pack(w1, b1, w2, b2)), facts
+
+
+def _rounded(flat: np.ndarray) -> np.ndarray:
+    """The weights to 6 significant digits: what the file keeps (a third of the full
+    length), and so what is measured."""
+    return np.array([float(f"{x:.6g}") for x in flat.reshape(-1)]).reshape(flat.shape)

@@ -547,8 +547,11 @@ def policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wview
     search would weigh. ``trace``: the game's public move record (the engine's trace rows,
     starters, moves and takers, A-11); ``world_hands``: uint64 of (worlds + 1) * n packed
     hands (the last n a spare); ``pool``: int64 work space of 128; ``fam``/``pp``: the
-    rollout strategy whose moves the opponents are measured against; ``wview``: a VIEW_LEN
+    rollout strategy whose moves the opponents are measured against (with the value model,
+    ``basic``); ``wview``: a VIEW_LEN
     work view; ``misses``: int64[worlds], the weights on return."""
+    if fam == VALUE:  # the value model's worlds are weighed by basic's moves
+        fam = BASIC
     plus = stack_int64(192)  # MAX_PLAYERS * HAND_SLOTS
     minus = stack_int64(192)
     sizes0 = stack_int64(16)
@@ -611,9 +614,7 @@ def deal_worlds(family, params, view, rng, packed, trace, fam, pp, worlds, world
     elif (family == PIMC and infer == INFER_POLICY and fam != RANDOM
           and trace.shape[0] > view[PUB_ROUND]):
         # random rollouts make every legal move as likely: nothing to infer from the record
-        # the value model infers with basic, the strategy that finishes its rounds
-        ifam = BASIC if fam == VALUE else fam
-        policy_worlds(view, rng, trace, world_hands, worlds, n, pool, ifam, pp, rview,
+        policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, rview,
                       min(max(int(params[SLOT_OVERSAMPLE]), 1), MAX_OVERSAMPLE),
                       min(max(params[SLOT_EPS], 0.0), 1.0), weights)
         for w in range(worlds):

@@ -1,29 +1,31 @@
 """The value model of Who's the Ass?: what pimc's search reads at its leaves with
-``rollout=value`` instead of playing every world to the end of the game.
+``rollout=value`` (its default) instead of playing every world to the end of the game.
 
 The leaf. pimc plays a candidate move in an imagined world (a deal of every hand,
 strategies/ass/pimc.py); then :func:`finish_round` lets every seat still to move in the round
-play ``basic`` (A-5..A-7), and the round ends. If a hand is empty then (A-9), the game is over
-and the leaf is worth the decider's exact minus points (A-10). Otherwise :func:`value` gives
-the decider's expected minus points at the end of the game from the start of the next round:
-a small network's estimate of what the game would end in if every seat played ``learned``
-(strategies/ass/learned.py) from there, as ``pimc:rollout=learned`` rolls it out.
+play the model's *finisher* (``learned`` in the shipped weights, ``basic`` in weights trained
+so; the weights file says which), and the round ends (A-5..A-7). If a hand is empty then
+(A-9), the game is over and the leaf is worth the decider's exact minus points (A-10).
+Otherwise :func:`value` gives the decider's expected minus points at the end of the game from
+the start of the next round: a small network's estimate of what the game would end in if every
+seat played ``learned`` (strategies/ass/learned.py) from there, as ``pimc:rollout=learned``
+rolls it out, for a fraction of its cost.
 
-What the network reads (every hand: the leaf is a world the search imagined, A-11 is the
-search's business, pimc.py): :func:`engineered`'s 40 numbers about the decider (its minus
-points, hand size, values held, jokers, the ass, whether it leads, whether it may not lead the
-ass) and about the race (the fewest leads another seat needs to go out, the smallest hand,
-interactions of the two with the decider's minus points); then every seat's hand as 15 counts
-by kind, seats in playing order from the decider; then which seat leads the round and which
-seat may not lead the ass (A-8), one-hot in the same order. One hidden layer of ``HIDDEN``
-rectified units, one set of weights per player count (value_weights.py).
+What the network reads (every hand: the leaf is a world the search imagined; what the search
+may know is pimc's business, A-11): :func:`engineered`'s 40 numbers about the decider (its
+minus points, hand size, values held, jokers, the ass, whether it leads, whether it may not
+lead the ass) and about the race (the fewest leads another seat needs to go out, the smallest
+hand, interactions of the two with the decider's minus points); then every seat's hand as 15
+counts by kind, seats in playing order from the decider; then which seat leads the round and
+which seat may not lead the ass (A-8), one-hot in the same order. One hidden layer of
+``HIDDEN`` rectified units, one set of weights per player count (value_weights.py).
 
-How it was trained (scripts/train_value.py): in games where every seat plays ``learned``, at
-each decision with a choice, every candidate pimc would search is played, ``basic`` finishes
-the round as above, and the leaf is labelled with the decider's minus points when every seat
-then plays ``learned`` to the end (``learned`` draws nothing, so the label is exact). The
-network fits those labels, mostly as differences between the leaves of one decision (all that
-the search's choice reads).
+How it was trained (scripts/train_value.py, analyzer/learn/ass_value.py): in games where every
+seat plays ``learned``, at each decision with a choice, every candidate pimc would search is
+played, the finisher plays out the round as above, and the leaf is labelled with the decider's
+minus points when every seat then plays ``learned`` to the end (``learned`` draws nothing, so
+the label is exact). The network fits those labels and, mostly, their differences between the
+leaves of one decision (what the search's choice reads).
 
 :func:`value_py` and :func:`engineered_py` are the same model in plain Python, written apart,
 for the tests.

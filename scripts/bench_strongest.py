@@ -7,8 +7,11 @@ For each game at two player counts (Who's the Ass? 4 and 6, Plus-Minus Jass 3 an
   the others, and its ratio to a table of the cheap policy alone, measured in the same run
   (the ratio is what compares across machines);
 * head to head on the same deals, seats rotated (``cardlab.compare``: the duplicate format,
-  paired over deals, 95% intervals): the candidate against ``pimc:rollout=learned`` and
-  against today's ``pimc``.
+  paired over deals, 95% intervals): the candidate against ``pimc:rollout=learned`` (in Who's
+  the Ass? with its knobs as they were when it was measured: 128 worlds, infer=policy) and
+  against today's ``pimc`` as the issue found it (in Who's the Ass? the preset
+  ``pimc-rollouts``, pimc's defaults before the value model; the candidate is ``pimc`` with
+  its defaults now).
 
 Differences are the candidate minus the other, in the game's own metric (Who's the Ass?:
 minus points per game, lower is better; Jass: the mode's metric, higher is better).
@@ -32,9 +35,14 @@ sys.path.insert(0, str(ROOT))
 
 CHEAP = {"ass": "basic", "jass": "aim-low"}
 PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
-CANDIDATE = {"ass": "pimc:rollout=learned-4,infer=voids,worlds=64",
+CANDIDATE = {"ass": "pimc",  # its defaults: the value model at the leaves, 48 worlds
              "jass": "pimc:rollout=learned-4"}
-STRONG = "pimc:rollout=learned"
+STRONG = "pimc:rollout=learned"  # as it was measured: 128 worlds, infer=policy (below)
+# pimc as the issue found it ("today's pimc"): Who's the Ass?'s defaults before the value model
+TODAY = {"ass": "pimc-rollouts", "jass": "pimc"}
+# the strong player with its knobs as they were (Who's the Ass?'s worlds and infer defaults
+# have changed since)
+STRONGS = {"ass": "pimc:worlds=128,rollout=learned,infer=policy", "jass": STRONG}
 
 
 def speed(game: str, players: int, player: str, units: int, mode: str) -> float:
@@ -81,12 +89,13 @@ def run(games: int, speed_games: int, seed: int, which: list[str], candidates: d
             cand = candidates[game]
             cheap = speed(game, n, CHEAP[game], max(speed_games * 50, 1000), jass_mode)
             row = {"game": game, "players": n, "candidate": cand, "cheap_rate": cheap}
-            for label, player in (("pimc", "pimc"), ("strong", STRONG), ("candidate", cand)):
+            for label, player in (("pimc", TODAY[game]), ("strong", STRONGS[game]),
+                                  ("candidate", cand)):
                 r = speed(game, n, player, speed_games, jass_mode)
                 row[f"{label}_rate"] = r
                 row[f"{label}_ratio"] = r / cheap
-            row["vs_strong"] = head_to_head(game, n, cand, STRONG, games, seed, jass_mode)
-            row["vs_pimc"] = head_to_head(game, n, cand, "pimc", games, seed, jass_mode)
+            row["vs_strong"] = head_to_head(game, n, cand, STRONGS[game], games, seed, jass_mode)
+            row["vs_pimc"] = head_to_head(game, n, cand, TODAY[game], games, seed, jass_mode)
             rows.append(row)
             print(line(row), flush=True)
     return rows

@@ -37,6 +37,12 @@ class ModelFile:
     n_features: int
     default: Path
     env: str
+    kind: str = "learned weights"  # what the file is, in messages
+    remake: str = ""  # the command that remakes it (default: ``cardlab train <game>``)
+
+    @property
+    def remake_command(self) -> str:
+        return self.remake or f"cardlab train {self.game}"
 
     def path(self) -> Path:
         """The weights file in use: the environment variable's when set, else the shipped."""
@@ -52,41 +58,42 @@ class ModelFile:
     def load(self, path: Path) -> tuple[np.ndarray, dict]:
         """(weights float64[phases * n_features], the file's document); ValueError with one
         line naming the file when it is missing, unreadable, or for another model."""
-        remake = f"run `cardlab train {self.game}` to remake it"
+        remake = f"run `{self.remake_command}` to remake it"
+        kind = self.kind
         try:
             doc = json.loads(Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise ValueError(f"learned weights file {path} is missing; run `cardlab train "
-                             f"{self.game}` or reinstall cardlab") from None
+            raise ValueError(f"{kind} file {path} is missing; run `{self.remake_command}` "
+                             "or reinstall cardlab") from None
         except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
-            raise ValueError(f"learned weights file {path} is corrupt "
+            raise ValueError(f"{kind} file {path} is corrupt "
                              f"({exc.__class__.__name__}); {remake}") from None
         if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("game") != self.game:
-            raise ValueError(f"learned weights file {path} is not a {self.title} weights file")
+            raise ValueError(f"{kind} file {path} is not a {self.title} weights file")
         if doc.get("features") != self.feature_set:
-            raise ValueError(f"learned weights file {path} was trained for feature set "
+            raise ValueError(f"{kind} file {path} was trained for feature set "
                              f"{doc.get('features')!r}, this cardlab computes "
                              f"{self.feature_set!r}; {remake}")
         try:
             w = np.array(doc["weights"], dtype=np.float64)
         except (KeyError, TypeError, ValueError):
-            raise ValueError(f"learned weights file {path} is corrupt (no weights array)"
+            raise ValueError(f"{kind} file {path} is corrupt (no weights array)"
                              ) from None
         want = (self.phases, self.n_features)
         if w.shape != want:
             shape = "x".join(map(str, w.shape)) or "a single number"
-            raise ValueError(f"learned weights file {path} holds weights of shape {shape}, "
+            raise ValueError(f"{kind} file {path} holds weights of shape {shape}, "
                              f"not {want[0]}x{want[1]} (phases x features); {remake}")
         bad = np.argwhere(~np.isfinite(w))
         if len(bad):
             r, c = (int(x) for x in bad[0])
             what = "NaN" if np.isnan(w[r, c]) else "an infinite value"
             more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
-            raise ValueError(f"learned weights file {path} holds {what} at row {r}, column {c} "
+            raise ValueError(f"{kind} file {path} holds {what} at row {r}, column {c} "
                              f"of its weights{more}: every weight must be a finite number; "
                              f"{remake}")
         if doc.get("sha256") != self.digest(w):
-            raise ValueError(f"learned weights file {path} is corrupt (its weights do not "
+            raise ValueError(f"{kind} file {path} is corrupt (its weights do not "
                              "match their sha256)")
         return w.reshape(-1).copy(), doc
 

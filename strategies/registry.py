@@ -139,6 +139,10 @@ class StrategySpec:
     # one-line StrategyError when what the family needs is unusable (a learned family's
     # weights file missing or corrupt); None for the families that need nothing.
     check: Any = field(default=None, compare=False)
+    # Called with the resolved parameter vector, after ``check``: raises a one-line
+    # StrategyError when what these knob values need is unusable (pimc's rollout=value needs
+    # its value weights); None when nothing depends on the knobs.
+    check_values: Any = field(default=None, compare=False)
     # A paragraph for ``cardlab strategies NAME`` (what the strategy sees, how it was made);
     # a callable is called then (it may read files).
     about: Any = field(default="", compare=False)
@@ -363,12 +367,16 @@ def from_definition(game: str, definition: Mapping[str, Any]) -> Strategy:
         return tuple(values)
 
     own = vector(preset)
+    knob_values = vector(knobs)
+    if root.check_values is not None:
+        root.check_values(knob_values)
     spec = StrategySpec(game, name, root.family, description, root.params,
                         preset={p.name: p.show(own[p.slot]) if type(p) is Param
                                 else exact_number(own[p.slot])
                                 for p in root.params if own[p.slot] != p.default},
-                        tags=root.tags, legal_player=root.legal_player, values=own)
-    return Strategy(spec, vector(knobs))
+                        tags=root.tags, legal_player=root.legal_player, values=own,
+                        check_values=root.check_values)
+    return Strategy(spec, knob_values)
 
 
 # Strategies pinned to their texts for the duration of a task (:func:`pinned`), per thread:
@@ -419,7 +427,10 @@ def parse_strategy(game: str, text: str) -> Strategy:
     spec = book[name]
     if spec.check is not None:
         spec.check()
-    return Strategy(spec, resolve_values(spec, overrides))
+    values = resolve_values(spec, overrides)
+    if spec.check_values is not None:
+        spec.check_values(values)
+    return Strategy(spec, values)
 
 
 def parse_strategies(game: str, texts: Sequence[str]) -> list[Strategy]:

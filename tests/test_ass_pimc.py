@@ -48,6 +48,8 @@ SMALL_POLICY = "pimc:worlds=3,candidates=3,infer=policy,oversample=3"
 SMALL_POLICY_CAREFUL = "pimc:worlds=2,candidates=3,infer=policy,rollout=careful,eps=0.3"
 SMALL_SIZES = "pimc:worlds=2,candidates=3,infer=sizes"
 SMALL_LEARNED_4 = "pimc:worlds=3,candidates=3,rollout=learned-4"  # infer=policy with learned
+SMALL_VALUE = "pimc:worlds=3,candidates=3,rollout=value"  # the value model; infers with basic
+SMALL_VALUE_VOIDS = "pimc:worlds=3,candidates=3,rollout=value,infer=voids"
 DECK = [1] + [8] * 13 + [5]  # per kind: the ass, 1..13, jokers (A-1)
 
 
@@ -400,7 +402,8 @@ def test_no_peeking_two_deals_that_agree_on_what_pimc_saw_give_the_same_move(pos
     the stream only; the known holdings and the record are public, so they are shared."""
     state, view, log = position(*pos)
     hands = other_deal(state, int(view[PUB_SEAT]), shuffle)
-    for name in (SMALL_VOIDS, SMALL_POLICY, SMALL_POLICY_CAREFUL, SMALL_LEARNED_4):
+    for name in (SMALL_VOIDS, SMALL_POLICY, SMALL_POLICY_CAREFUL, SMALL_LEARNED_4, SMALL_VALUE,
+                 SMALL_VALUE_VOIDS):
         assert (search(name, view, state["hands"], seed, log)
                 == search(name, view, hands, seed, log))
 
@@ -458,7 +461,7 @@ def test_policy_inference_keeps_the_worlds_that_explain_the_record_best():
     and change pimc's moves in some positions (the knob does something)."""
     from strategies.ass.pimc import policy_worlds, rollout_strategy
 
-    name = "pimc:infer=policy"
+    name = "pimc:infer=policy,rollout=basic"
     fam, pp = rollout_strategy(parse_strategy("ass", name).values[2])
     kept = drawn = differs = 0
     for index in range(6):
@@ -499,6 +502,8 @@ def test_policy_inference_keeps_the_worlds_that_explain_the_record_best():
         (3, [SMALL_RANDOM, "random", SMALL]),
         (6, [SMALL, "joker-dumper", SMALL_CAREFUL, SMALL_PEEK, "random", SMALL_RANDOM]),
         (5, [SMALL_POLICY_CAREFUL, "basic", SMALL_POLICY, "random", "careful"]),
+        (4, [SMALL_VALUE, "learned", SMALL_VALUE_VOIDS, "careful"]),
+        (7, [SMALL_VALUE_VOIDS, "basic", "random", SMALL, "careful", SMALL_VALUE, "learned"]),
     ],
 )
 def test_reference_engine_plays_search_games_move_for_move_like_numba(players, texts):
@@ -510,14 +515,14 @@ def test_reference_engine_plays_search_games_move_for_move_like_numba(players, t
 
 def test_search_game_records_replay_and_pass_the_rules_check():
     for index in range(3):
-        rec = record(4, [SMALL, SMALL_RANDOM, SMALL_PEEK, SMALL_POLICY], 5, index)
+        rec = record(4, [SMALL, SMALL_RANDOM, SMALL_VALUE, SMALL_POLICY], 5, index)
         assert rec["strategies"][0] == SMALL
         assert verify_record(rec) == []
         assert replay_matches(rec)
 
 
 def test_search_results_do_not_depend_on_chunking_or_backend():
-    spec = RunSpec("ass", 4, (SMALL_POLICY, "basic", SMALL_RANDOM, SMALL_PEEK), seed=13)
+    spec = RunSpec("ass", 4, (SMALL_POLICY, SMALL_VALUE, SMALL_RANDOM, SMALL_PEEK), seed=13)
     base = execute(spec, 12, 3, RunOptions(backend="serial", chunk_size=12), collect_rows=True)
     for options in (RunOptions(backend="serial", chunk_size=5),
                     RunOptions(backend="threads", workers=2, chunk_size=4)):
@@ -533,9 +538,15 @@ def test_search_families_are_registered_with_knobs_and_peek_says_it_is_no_player
     assert s.label() == "pimc:worlds=5,rollout=random"
     assert s.describe_params()["rollout"] == "random"
     assert int(s.values[2]) >> 48 == RANDOM
-    assert parse_strategy("ass", "pimc").describe_params()["rollout"] == "basic"
-    assert parse_strategy("ass", "pimc").describe_params()["infer"] == "policy"
-    assert parse_strategy("ass", "pimc:infer=voids").label() == "pimc:infer=voids"
+    # the defaults: the value model at the leaves, 48 worlds, no inference from the moves;
+    # pimc as it was is the preset pimc-rollouts
+    assert parse_strategy("ass", "pimc").describe_params()["rollout"] == "value"
+    assert parse_strategy("ass", "pimc").describe_params()["infer"] == "voids"
+    assert parse_strategy("ass", "pimc").describe_params()["worlds"] == "48"
+    assert parse_strategy("ass", "pimc-rollouts").describe_params()["rollout"] == "basic"
+    assert parse_strategy("ass", "pimc-rollouts").describe_params()["infer"] == "policy"
+    assert parse_strategy("ass", "pimc-rollouts").describe_params()["worlds"] == "128"
+    assert parse_strategy("ass", "pimc:infer=policy").label() == "pimc:infer=policy"
     assert int(parse_strategy("ass", "pimc:infer=policy").values[3]) == INFER_POLICY
     for bad in ("pimc:rollout=pimc", "pimc:rollout=nobody", "pimc:worlds=0", "pimc:infer=all",
                 "pimc:oversample=0"):

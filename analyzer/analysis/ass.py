@@ -539,7 +539,7 @@ def outcomes(pos: Position, moves: list[int], worlds: int, seed: int, index: int
     params = search_values("ass") if params is None else params
     rng = new_state()
     seed_state(rng, seed, index, WORLD_STREAM)
-    out = np.zeros((worlds, len(moves)), dtype=np.int64)
+    out = np.zeros((worlds, len(moves)), dtype=np.float64)  # rollout=value: not whole points
     wins = np.zeros((worlds, len(moves)), dtype=np.float64)
     n = int(pos.view[PUB_PLAYERS])
     trace = pos.trace if pos.trace is not None else np.full((0, 14), PASS, dtype=np.int64)

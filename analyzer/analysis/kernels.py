@@ -48,7 +48,7 @@ from analyzer.games.ass.moves import U0, pack_counts
 from analyzer.games.jass.primitives import S_N, ST_SIZE
 from analyzer.numba_compat import njit_runtime
 from analyzer.rng import next_u64
-from strategies.ass.catalog import PIMC, SLOT_ROLLOUT
+from strategies.ass.catalog import BASIC, PIMC, SLOT_ROLLOUT, VALUE
 from strategies.ass.pimc import deal_worlds, rollout_strategy
 from strategies.ass.pimc import play_out as _roll
 from strategies.ass.rollout import NO_BLOCK, START
@@ -95,6 +95,8 @@ def _ass_rollouts(view, moves, rollout_code, world_hands, streams, futures, w0, 
     ``template`` are scratch, kept from one chunk of worlds to the next)."""
     n = view[PUB_PLAYERS]
     fam, pp = rollout_strategy(rollout_code)
+    # the value model ends its leaves with the round: the match is played on by basic
+    mfam = BASIC if fam == VALUE else fam
     match = view[PUB_GAMES] > 0
     gone = pack_counts(view, PUB_GONE)
     table0 = pack_counts(view, PUB_TABLE)
@@ -105,6 +107,10 @@ def _ass_rollouts(view, moves, rollout_code, world_hands, streams, futures, w0, 
             out[w, i] = _roll(view, world_hands, w * n, moves[i], fam, pp, rview, roll_rng,
                               cur, gone, table0)
             if match:
+                if fam == VALUE:  # this game to its end, for the match's totals
+                    roll_rng[0] = streams[w]
+                    _roll(view, world_hands, w * n, moves[i], mfam, pp, rview, roll_rng, cur,
+                          gone, table0)
                 for s in range(n):  # by the seats of this game
                     totals[s] = view[PUB_TOTALS + s] + score(cur[s])
                 roll_rng[0] = futures[w]
@@ -114,7 +120,7 @@ def _ass_rollouts(view, moves, rollout_code, world_hands, streams, futures, w0, 
                         rview[s] = 0
                     starter = deal_packed(roll_rng, n, per_player, template, deck, packed,
                                           rview)
-                    ass_play_on(packed, n, fam, pp, rview, roll_rng, U0, U0, starter, NO_BLOCK,
+                    ass_play_on(packed, n, mfam, pp, rview, roll_rng, U0, U0, starter, NO_BLOCK,
                                 START, START, START, starter, START, START)
                     for s in range(n):
                         totals[(s + shift) % n] += score(packed[s])

@@ -8,7 +8,8 @@ every seat after the move by its own evaluation, its ``rollout`` knob, read from
 best move is the move ``pimc`` would play, up to moves within noise of each other.
 
 ``--continuation NAME`` asks a what-if: the same worlds, but every seat after the move plays
-NAME (any strategy that does not search; the ``rollout`` knob's own check).
+NAME (any strategy that does not search; the ``rollout`` knob's own check), or an evaluation
+the knob takes besides strategies (its ``extras``: Who's the Ass?'s ``value`` model).
 
 :func:`recommendation` says the analysis in plain words, first: the move to play, the moves as
 good within noise (their paired, selection-widened interval of the loss reaches 0,
@@ -83,7 +84,7 @@ def continuations(game: str) -> list[str]:
         except StrategyError:  # a search, or knobs a rollout cannot carry
             continue
         out.append(name)
-    return out
+    return out + list(getattr(knob, "extras", {}))
 
 
 def _rollout_knob(game: str):
@@ -101,8 +102,14 @@ def rollout_name(game: str, values: tuple[float, ...]) -> str:
 def model_line(game: str, continuation: str | None, values: tuple[float, ...]) -> str:
     """The one short line that names the model behind the values."""
     if continuation is None:
+        name = rollout_name(game, values)
+        what = getattr(_rollout_knob(game), "extras", {}).get(name, f"rollout {name}")
         return ("Values assume strong play by everyone after this move (pimc's worlds and "
-                f"evaluation: rollout {rollout_name(game, values)}).")
+                f"evaluation: {what}).")
+    extra = getattr(_rollout_knob(game), "extras", {}).get(continuation)
+    if extra:
+        return (f"Values assume {extra} after this move (a what-if; the worlds as pimc draws "
+                "them).")
     return (f"Values assume {continuation} by everyone after this move (a what-if; the worlds "
             "as pimc draws them).")
 

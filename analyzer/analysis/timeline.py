@@ -53,12 +53,11 @@ from analyzer.analysis.kernels import (
     jass_presets,
     jass_scratch,
 )
-from analyzer.engines.ass.engine import score
 from analyzer.games.ass.cards import PUB_GONE, PUB_PLAYERS, PUB_TABLE, VIEW_LEN
 from analyzer.games.ass.moves import pack_counts
 from analyzer.games.jass.primitives import S_N
 from analyzer.numba_compat import njit_runtime
-from strategies.ass.pimc import play_out, rollout_strategy
+from strategies.ass.pimc import play_out_seats, rollout_strategy
 from strategies.jass.search import outcome
 
 GAME_STRIDE = 1000  # stream index of a move: as annotate.GAME_STRIDE (the same worlds)
@@ -69,16 +68,19 @@ def _ass_step_rollouts(view, move, rollout_code, world_hands, streams, w0, w1, o
                        cur, roll_rng):
     """Worlds ``w0 .. w1-1``: the decider plays ``move`` (pimc's ``play_out``, as the analysis
     rolls it), everybody the rollout strategy to the end; ``out[w, s]`` = seat s's minus
-    points at the end of the game in world w."""
+    points at the end of the game in world w (with ``rollout=value``: its value of the leaf,
+    pimc.py ``play_out_seats``)."""
     n = view[PUB_PLAYERS]
     fam, pp = rollout_strategy(rollout_code)
     gone = pack_counts(view, PUB_GONE)
     table0 = pack_counts(view, PUB_TABLE)
+    res = np.zeros(16)
     for w in range(w0, w1):
         roll_rng[0] = streams[w]
-        play_out(view, world_hands, w * n, move, fam, pp, rview, roll_rng, cur, gone, table0)
+        play_out_seats(view, world_hands, w * n, move, fam, pp, rview, roll_rng, cur, gone,
+                       table0, res)
         for s in range(n):
-            out[w, s] = score(cur[s])
+            out[w, s] = res[s]
 
 
 def ass_step(view, trace, move, worlds, params, rng):
@@ -97,7 +99,7 @@ def ass_step(view, trace, move, worlds, params, rng):
     futures = np.zeros(worlds, dtype=np.uint64)
     weights = np.zeros(worlds, dtype=np.int64)
     rview = np.zeros(VIEW_LEN, dtype=np.int64)
-    out = np.zeros((worlds, n), dtype=np.int64)
+    out = np.zeros((worlds, n), dtype=np.float64)
     cur, roll_rng = np.zeros(16, dtype=np.uint64), np.zeros(1, dtype=np.uint64)
     with checked_interrupts() as check:
         _ass_worlds(view, trace, worlds, params, rng, world_hands, streams, futures, weights,

@@ -153,12 +153,19 @@ DEFAULTS = {"games": 1500, "players": "4,6", "worlds": 64, "rounds": 2, "eval_ga
             "eval_seed": 9923, "out": "runs/train-ass", "shipped_seed": 23,
             # rounds 2..: learned in one seat, each other seat drawn from this mix
             # (analyzer/learn/decisions.py), pimc with learned rollouts labelling its decisions
-            "field_mix": "pimc+pimc+learned+careful+tuned+basic+set-saver+chaser"}
+            # (pimc-rollouts: pimc as it was when the mix was measured, docs/learned.md)
+            "field_mix": "pimc-rollouts+pimc-rollouts+learned+careful+tuned+basic+set-saver"
+                         "+chaser"}
 # Rounds 2 and on without a field mix: pimc with the previous round's learned rollouts in
 # every seat (the weights shipped before the mix).
 LATER_FIELD = None
 # the searcher of rounds 2 and on labels with the previous round's learned rollouts
 LATER_ROLLOUT = "learned"
+# The searcher's knobs as the shipped weights were made (pimc's defaults before its value
+# model): rollouts to the end, by basic in round 1, with infer=policy; so `cardlab train ass`
+# remakes them bit for bit.
+SEARCHER_KNOBS = "infer=policy"
+FIRST_ROLLOUT = "basic"
 EVAL_FIELD = ("careful", "tuned", "basic")  # the learned seat's opponents when measuring
 EVAL_UNIT = "deals"  # what strength() plays
 LOWER_IS_BETTER = True  # the strength is minus points

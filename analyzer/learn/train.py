@@ -156,9 +156,13 @@ def later_searcher(game, worlds: int, r: int, mix: str | None = None
     None with no ``game.LATER_FIELD``) or learned in one seat against the field mix ``mix``
     (None: ``game.LATER_FIELD``), pimc valuing its decisions (DAgger; with the previous
     round's learned rollouts where the game's ``LATER_ROLLOUT`` says so)."""
-    base = f"pimc:worlds={worlds}"
+    # the game may pin knobs the searcher's defaults no longer have (Who's the Ass?: the shipped
+    # weights were searched with basic rollouts and infer=policy, pimc's defaults then)
+    pinned = getattr(game, "SEARCHER_KNOBS", "")
+    base = f"pimc:worlds={worlds}" + (f",{pinned}" if pinned else "")
     if r == 1:
-        return base, None
+        first = getattr(game, "FIRST_ROLLOUT", "")
+        return base + (f",rollout={first}" if first else ""), None
     field = mix if mix is not None else game.LATER_FIELD
     if field is None or field == NO_FIELD:
         return base + ",rollout=learned", None

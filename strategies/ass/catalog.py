@@ -124,6 +124,8 @@ PIMC = 3
 PEEK = 4
 LEARNED = 5
 SEARCH_FAMILIES = (PIMC, PEEK)
+VALUE = 6  # not a strategy: the search's evaluation by the value model (rollout=value)
+VALUE_NAME = "value"
 
 JOKERS = ("as-needed", "keep", "finish", "dump", "keep-until")
 J_AS_NEEDED, J_KEEP, J_FINISH, J_DUMP, J_KEEP_UNTIL = range(5)
@@ -261,9 +263,15 @@ def encode_rollout(name: str) -> float:
     vector: its family id times 2**48 plus its 8 parameters, 6 bits each. Every knob of the
     non-search families is a whole number below 64, so the encoding is exact.
     """
+    if name == VALUE_NAME:  # the value model at the leaves (strategies/ass/value.py)
+        from strategies.ass.value_weights import check_weights
+
+        check_weights()
+        return float(VALUE << ROLLOUT_FAMILY_SHIFT)
     book = catalog("ass")
     if name not in book:
-        raise StrategyError(unknown_strategy("ass", name, book, " for rollout"))
+        raise StrategyError(unknown_strategy("ass", name, book, " for rollout")
+                            + f" (or {VALUE_NAME!r}: the value model)")
     spec = book[name]
     if spec.check is not None:
         spec.check()
@@ -278,12 +286,20 @@ def encode_rollout(name: str) -> float:
 
 
 class RolloutParam(Param):
-    """The ``rollout`` knob: the name of any non-search strategy, stored encoded."""
+    """The ``rollout`` knob: the name of any non-search strategy, stored encoded, or
+    ``value`` (:data:`EXTRAS`: an evaluation that is no strategy)."""
+
+    # what the knob takes besides strategies, and what each means after a move (the
+    # analysis's model line)
+    extras = {VALUE_NAME: "learned to the end of the round, then the value model's estimate "
+                          "of learned play to the end"}
 
     def parse(self, text: str) -> float:
         return encode_rollout(text)
 
     def show(self, value: float) -> str:
+        if value == float(VALUE << ROLLOUT_FAMILY_SHIFT):
+            return VALUE_NAME
         for name, spec in catalog("ass").items():
             if spec.family in SEARCH_FAMILIES:
                 continue
@@ -295,15 +311,26 @@ class RolloutParam(Param):
         return f"{value:g}"
 
 
+def _check_value(values) -> None:
+    """pimc's knob check: rollout=value needs the value model's weights (one line if not)."""
+    if int(values[SLOT_ROLLOUT]) >> ROLLOUT_FAMILY_SHIFT == VALUE:
+        from strategies.ass.value_weights import check_weights
+
+        check_weights()
+
+
+VALUE_CODE = float(VALUE << ROLLOUT_FAMILY_SHIFT)
 _SEARCH_PARAMS = (
-    Param("worlds", SLOT_WORLDS, 128.0, "deals of the unseen cards drawn per decision",
+    Param("worlds", SLOT_WORLDS, 48.0, "deals of the unseen cards drawn per decision",
           low=1, high=256, integer=True),
     Param("candidates", SLOT_CANDIDATES, 10.0,
           "moves searched: the top k of a cheap prior (the rollout's own move first)",
           low=1, high=64, integer=True),
-    RolloutParam("rollout", SLOT_ROLLOUT, encode_rollout("basic"),
-                 "the strategy every seat plays in the rollouts (any that does not search)"),
-    Param("infer", SLOT_INFER, float(INFER_POLICY),
+    RolloutParam("rollout", SLOT_ROLLOUT, VALUE_CODE,
+                 "the strategy every seat plays in the rollouts (any that does not search), "
+                 "or value: learned plays out the round, then a model of learned play values "
+                 "the rest"),
+    Param("infer", SLOT_INFER, float(INFER_VOIDS),
           "worlds respect: voids = every public fact, policy = also the opponents' past "
           "moves, sizes = not the known holdings", choices=INFER),
     Param("oversample", SLOT_OVERSAMPLE, 2.0,
@@ -311,19 +338,26 @@ _SEARCH_PARAMS = (
     Param("eps", SLOT_EPS, 1.0, "infer=policy: a kept world's weight per extra mismatch",
           low=0.0, high=1.0),
 )
-register(
+_PIMC = register(
     StrategySpec(
         "ass", "pimc", PIMC,
-        "searches: plays each candidate move to the end in sampled deals of the unseen cards",
+        "searches: plays each candidate move in sampled deals of the unseen cards, the round "
+        "out by learned, the rest valued by a model of learned play (rollout=value)",
         _SEARCH_PARAMS,
         tags=("slow",),
+        check_values=_check_value,
     )
 )
+register(replace(_PIMC, name="pimc-rollouts",
+                 preset={"worlds": "128", "rollout": "basic", "infer": "policy"},
+                 description="pimc before its value model: every candidate played to the end "
+                             "by basic in 128 worlds that also weigh the opponents' moves"))
 register(
     StrategySpec(
         "ass", "peek", PEEK,
         "NOT A LEGAL PLAYER (sees every hand): pimc's search on the true deal, an upper bound",
         _SEARCH_PARAMS,
+        check_values=_check_value,
         legal_player=False,
         tags=("slow", "not-a-player"),
     )

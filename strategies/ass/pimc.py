@@ -115,8 +115,10 @@ from strategies.ass.catalog import (
     SLOT_OVERSAMPLE,
     SLOT_ROLLOUT,
     SLOT_WORLDS,
+    VALUE,
 )
 from strategies.ass.policies import basic, basic_packed, decide_other
+from strategies.ass.value import leaf_value, leaf_values
 
 MAX_CANDIDATES = 64
 MAX_WORLDS = 256
@@ -438,10 +440,50 @@ def _mismatches(view, trace, world, at, plus, minus, sizes0, gone0, fam, pp, cur
     return miss
 
 
+@njit(cache=True, inline="always")
+def _play_move(view, world, at, move, rview, cur, table0):
+    """The decider plays ``move`` in ``world``: ``cur`` (and ``rview``'s hand sizes) get the
+    world's hands after it; returns the round's (k, high, high_seat, ass_round, table)."""
+    n = view[PUB_PLAYERS]
+    me = view[PUB_SEAT]
+    for s in range(n):
+        cur[s] = world[at + s]
+        rview[PUB_SIZES + s] = view[PUB_SIZES + s]
+    if view[PUB_POS] == 0:  # leading: the round starts with this move
+        delta = move_delta(move)
+        c = (move >> 4) & 15
+        j = move & 15
+        cur[me] -= delta
+        rview[PUB_SIZES + me] -= c + j
+        high = move >> 8
+        ass_round = 1 if high == ASS else 0
+        k = 1 if ass_round else c + j
+        return k, high, me, ass_round, delta
+    k = view[PUB_K]
+    high = view[PUB_HIGH]
+    ass_round = view[PUB_ASS_ROUND]
+    high_seat = view[PUB_HIGH_SEAT]
+    table = table0
+    if move != PASS:
+        delta = move_delta(move)
+        cur[me] -= delta
+        table += delta
+        rview[PUB_SIZES + me] -= ((move >> 4) & 15) + (move & 15)
+        v = move >> 8
+        if v > high or (ass_round and v == high):
+            high = v
+            high_seat = me
+    return k, high, high_seat, ass_round, table
+
+
 @njit(cache=True)
 def play_out(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
     """The decider plays ``move`` in ``world``, then everybody the rollout strategy to the
-    end; return the decider's minus points (``cur`` and ``rview`` are work space).
+    end; return the decider's minus points (float64; ``cur`` and ``rview`` are work space).
+    With ``fam`` VALUE (``rollout=value``) ``basic`` finishes the round instead and the value
+    model scores the next round's start (strategies/ass/value.py ``leaf_value``): the
+    decider's expected minus points, exact when the round ends the game; ``cur`` then holds
+    the hands at the round's end.
 
     Public for the analysis (analyzer.analysis.kernels), which scores every move of a
     position the way the search does. ``view``: the decider's view (cards.py); ``world``:
@@ -454,43 +496,40 @@ def play_out(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
     scores 1 << 20."""
     n = view[PUB_PLAYERS]
     me = view[PUB_SEAT]
-    for s in range(n):
-        cur[s] = world[at + s]
-        rview[PUB_SIZES + s] = view[PUB_SIZES + s]
-    pos = view[PUB_POS]
+    k, high, high_seat, ass_round, table = _play_move(view, world, at, move, rview, cur, table0)
     starter = view[PUB_STARTER]
-    if pos == 0:  # leading: the round starts with this move
-        delta = move_delta(move)
-        c = (move >> 4) & 15
-        j = move & 15
-        cur[me] -= delta
-        rview[PUB_SIZES + me] -= c + j
-        high = move >> 8
-        ass_round = 1 if high == ASS else 0
-        k = 1 if ass_round else c + j
-        table = delta
-        high_seat = me
-    else:
-        k = view[PUB_K]
-        high = view[PUB_HIGH]
-        ass_round = view[PUB_ASS_ROUND]
-        high_seat = view[PUB_HIGH_SEAT]
-        table = table0
-        if move != PASS:
-            delta = move_delta(move)
-            cur[me] -= delta
-            table += delta
-            rview[PUB_SIZES + me] -= ((move >> 4) & 15) + (move & 15)
-            v = move >> 8
-            if v > high or (ass_round and v == high):
-                high = v
-                high_seat = me
+    pos = view[PUB_POS]
+    if fam == VALUE:
+        rview[PUB_PLAYERS] = n
+        return leaf_value(cur, n, me, starter, pos + 1, k, high, high_seat, ass_round, table,
+                          gone, rview, rng, view[PUB_ROUND])
     status, _ = rollout.play_on(cur, n, fam, pp, rview, rng, gone, table, starter,
                                 rollout.NO_BLOCK, pos + 1,
                                 k, high, high_seat, ass_round, view[PUB_ROUND])
     if status != rollout.OK:
-        return 1 << 20  # a rollout strategy moved illegally: never prefer this candidate
-    return score(cur[me])
+        return float(1 << 20)  # a rollout strategy moved illegally: never prefer this candidate
+    return float(score(cur[me]))
+
+
+@njit(cache=True)
+def play_out_seats(view, world, at, move, fam, pp, rview, rng, cur, gone, table0, out):
+    """:func:`play_out` for every seat: ``out[s]`` = seat s's minus points at the end of the
+    game (with ``rollout=value``: its value of the leaf, exact when the game is over). For
+    the analysis's timeline. Returns nothing; an illegal rollout move leaves 1 << 20."""
+    n = view[PUB_PLAYERS]
+    k, high, high_seat, ass_round, table = _play_move(view, world, at, move, rview, cur, table0)
+    starter = view[PUB_STARTER]
+    pos = view[PUB_POS]
+    if fam == VALUE:
+        rview[PUB_PLAYERS] = n
+        leaf_values(cur, n, starter, pos + 1, k, high, high_seat, ass_round, table, gone, rview,
+                    rng, view[PUB_ROUND], out)
+        return
+    status, _ = rollout.play_on(cur, n, fam, pp, rview, rng, gone, table, starter,
+                                rollout.NO_BLOCK, pos + 1,
+                                k, high, high_seat, ass_round, view[PUB_ROUND])
+    for s in range(n):
+        out[s] = float(score(cur[s])) if status == rollout.OK else float(1 << 20)
 
 
 @njit(cache=True)
@@ -508,8 +547,11 @@ def policy_worlds(view, rng, trace, world_hands, worlds, n, pool, fam, pp, wview
     search would weigh. ``trace``: the game's public move record (the engine's trace rows,
     starters, moves and takers, A-11); ``world_hands``: uint64 of (worlds + 1) * n packed
     hands (the last n a spare); ``pool``: int64 work space of 128; ``fam``/``pp``: the
-    rollout strategy whose moves the opponents are measured against; ``wview``: a VIEW_LEN
+    rollout strategy whose moves the opponents are measured against (with the value model,
+    ``basic``); ``wview``: a VIEW_LEN
     work view; ``misses``: int64[worlds], the weights on return."""
+    if fam == VALUE:  # the value model's worlds are weighed by basic's moves
+        fam = BASIC
     plus = stack_int64(192)  # MAX_PLAYERS * HAND_SLOTS
     minus = stack_int64(192)
     sizes0 = stack_int64(16)
@@ -601,7 +643,11 @@ def search_move(family, params, view, rng, packed, trace):
     limit = min(max(int(params[SLOT_CANDIDATES]), 1), MAX_CANDIDATES)
     worlds = min(max(int(params[SLOT_WORLDS]), 1), MAX_WORLDS)
     # the prior's first move: the rollout strategy's own (basic's for random rollouts)
-    first = basic(pp, view, rng) if fam in (BASIC, RANDOM) else decide_other(fam, pp, view, rng)
+    # (the value model's: basic's, whose moves finish its rounds)
+    if fam in (BASIC, RANDOM, VALUE):
+        first = basic(pp, view, rng)
+    else:
+        first = decide_other(fam, pp, view, rng)
     # work space on the stack: the engine's play loop runs without numba's runtime (stack.py)
     cands = stack_int64(64)  # MAX_CANDIDATES
     m = _candidates(view, first, cands, limit)
@@ -621,9 +667,9 @@ def search_move(family, params, view, rng, packed, trace):
     gone = pack_counts(view, PUB_GONE)
     table0 = pack_counts(view, PUB_TABLE)
     best = 0
-    best_total = 1 << 62
+    best_total = np.inf
     for i in range(m):
-        total = 0
+        total = 0.0
         for w in range(worlds):
             roll_rng[0] = streams[w]
             total += weights[w] * play_out(view, world_hands, w * n, cands[i], fam, pp, rview,
@@ -668,8 +714,8 @@ def search_values(family, params, view, rng, trace, cands, m, totals, squares):
         squares[i] = 0.0
         for w in range(worlds):
             roll_rng[0] = streams[w]
-            x = float(play_out(view, world_hands, w * n, cands[i], fam, pp, rview, roll_rng, cur,
-                            gone, table0))
+            x = play_out(view, world_hands, w * n, cands[i], fam, pp, rview, roll_rng, cur, gone,
+                         table0)
             wt = float(weights[w])
             totals[i] += wt * x
             squares[i] += wt * x * x

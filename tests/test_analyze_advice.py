@@ -99,7 +99,7 @@ def test_ass_values_are_pimcs_own_on_its_own_worlds():
     """The analysis draws pimc's worlds with pimc's own code (infer=policy, oversample, eps:
     here eps = 0.5, so the worlds weigh differently) and rolls them out with pimc's rollout:
     on the same stream its weighted means are exactly pimc's search_values."""
-    from strategies.ass.catalog import PIMC, SLOT_EPS, SLOT_WORLDS
+    from strategies.ass.catalog import INFER_POLICY, PIMC, SLOT_EPS, SLOT_INFER, SLOT_WORLDS
     from strategies.ass.pimc import search_values
 
     record = _ass_record()
@@ -112,6 +112,7 @@ def test_ass_values_are_pimcs_own_on_its_own_worlds():
         _, params = ass.pimc_params()
         params = list(params)
         params[SLOT_EPS], params[SLOT_WORLDS] = 0.5, 64.0
+        params[SLOT_INFER] = float(INFER_POLICY)  # (pimc's default is voids: equal weights)
         params = tuple(params)
         matrix, _, weights = ass.outcomes(pos, moves, 64, 11, k, params)
         rng = new_state()

@@ -71,8 +71,12 @@ def _planted(records):
 
 
 def test_a_planted_bad_move_is_labelled(ass_records):
+    """Labelled under a continuation where the move is bad: with everybody playing on like
+    basic, taking the ass round with the joker costs some 24 minus points. (Under strong play,
+    pimc's value model and learned to the end, it is no worse than the 11, which takes the
+    round as well, and not clearly worse than the 5.)"""
     record, k, seat = _planted(ass_records)
-    ann = annotate_game("ass", record, seats=[seat], worlds=300, seed=1)
+    ann = annotate_game("ass", record, seats=[seat], worlds=300, seed=1, continuation="basic")
     last = ann["moves"][-1]
     assert last["index"] == k and last["move"] == "J=14"
     assert last["label"] in ("mistake", "blunder"), last

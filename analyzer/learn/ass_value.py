@@ -32,8 +32,8 @@ from analyzer.games.ass.moves import U0, U15, legal_moves, move_delta
 from analyzer.games.ass.rules import AssRules
 from strategies.ass import rollout
 from strategies.ass.catalog import BASIC, LEARNED
-from strategies.ass.loop import ILLEGAL, OK, _checked_inline, fill_view
-from strategies.ass.pimc import _candidates
+from strategies.ass.loop import ILLEGAL, OK, checked_inline, fill_view
+from strategies.ass.pimc import search_candidates
 from strategies.ass.policies import basic
 from strategies.ass.value import engineered, finish_round
 from strategies.ass.value_weights import HIDDEN, INPUTS, N_ENGINEERED, ROWS
@@ -60,7 +60,7 @@ def _size(hand):
 def _leaves_of(packed, n, seat, view, starter, pos, k, high, high_seat, ass_round, table, gone,
                rounds, pp, cands, cur, cur2, rview, rng, hands, meta, labels, row, group,
                finisher):
-    m = _candidates(view, basic(pp, view, rng), cands, CANDIDATES)
+    m = search_candidates(view, basic(pp, view, rng), cands, CANDIDATES)
     if m < 2:
         return row
     for i in range(m):
@@ -155,7 +155,7 @@ def _generate(deals, n, hands, meta, labels, finisher):
                 group += 1
                 if row >= hands.shape[0]:
                     return row
-            move = _checked_inline(LEARNED, pp, starter, view, rng, packed, hand, U0, gone,
+            move = checked_inline(LEARNED, pp, starter, view, rng, packed, hand, U0, gone,
                                    START, START, START, START, may, starter, starter, rounds)
             if move == ILLEGAL:
                 break
@@ -183,7 +183,7 @@ def _generate(deals, n, hands, meta, labels, finisher):
                     group += 1
                     if row >= hands.shape[0]:
                         return row
-                move = _checked_inline(LEARNED, pp, seat, view, rng, packed, hand, table, gone,
+                move = checked_inline(LEARNED, pp, seat, view, rng, packed, hand, table, gone,
                                        np.int64(pos), k, high, ass_round, START, starter,
                                        high_seat, rounds)
                 if move == ILLEGAL:

@@ -428,3 +428,6 @@ def _loop(others, search, fams, params, packed, n, view, rng, gone, table, start
 
 
 _loop_search = njit_no_runtime()(twin(_loop, "_loop_search"))
+
+# public for analyzer/learn/ass_value.py, which plays learned games decision by decision
+checked_inline = _checked_inline

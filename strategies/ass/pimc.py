@@ -211,6 +211,9 @@ def _candidates(view, first, cands, limit):
     return min(m, limit)
 
 
+search_candidates = _candidates  # public for analyzer/learn/ass_value.py (training leaves)
+
+
 @njit(cache=True, inline="always")
 def _size(hand):
     """The number of cards in a packed hand."""

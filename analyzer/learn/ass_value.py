@@ -28,12 +28,12 @@ from numba import njit
 
 from analyzer.engines.ass.engine import canonical_deck, dealt_hands, score
 from analyzer.games.ass.cards import ASS, PASS, PUB_PLAYERS, PUB_SIZES, VIEW_LEN
-from analyzer.games.ass.moves import U0, U15, legal_moves, move_delta
+from analyzer.games.ass.moves import U0, U15, hand_size, legal_moves, move_delta
 from analyzer.games.ass.rules import AssRules
 from strategies.ass import rollout
 from strategies.ass.catalog import BASIC, LEARNED
 from strategies.ass.loop import ILLEGAL, OK, checked_inline, fill_view
-from strategies.ass.pimc import search_candidates
+from strategies.ass.pimc import play_move, search_candidates
 from strategies.ass.policies import basic
 from strategies.ass.value import engineered, finish_round
 from strategies.ass.value_weights import HIDDEN, INPUTS, N_ENGINEERED, ROWS
@@ -49,14 +49,6 @@ MAX_LEAVES_PER_GAME = 4000  # room per game (a game has a few hundred)
 
 
 @njit(cache=True)
-def _size(hand):
-    t = 0
-    for k in range(16):
-        t += (hand >> np.uint64(4 * k)) & np.uint64(15)
-    return np.int64(t)
-
-
-@njit(cache=True)
 def _leaves_of(packed, n, seat, view, starter, pos, k, high, high_seat, ass_round, table, gone,
                rounds, pp, cands, cur, cur2, rview, rng, hands, meta, labels, row, group,
                finisher):
@@ -66,33 +58,8 @@ def _leaves_of(packed, n, seat, view, starter, pos, k, high, high_seat, ass_roun
     for i in range(m):
         if row >= hands.shape[0]:
             return row
-        move = cands[i]
-        for s in range(n):
-            cur[s] = packed[s]
-        if pos == 0:
-            delta = move_delta(move)
-            cur[seat] -= delta
-            hh = move >> 8
-            ar = 1 if hh == ASS else 0
-            kk = 1 if ar else ((move >> 4) & 15) + (move & 15)
-            tb = delta
-            hs = seat
-        else:
-            kk = k
-            hh = high
-            ar = ass_round
-            hs = high_seat
-            tb = table
-            if move != PASS:
-                delta = move_delta(move)
-                cur[seat] -= delta
-                tb += delta
-                v = move >> 8
-                if v > hh or (ar and v == hh):
-                    hh = v
-                    hs = seat
-        for s in range(n):
-            rview[PUB_SIZES + s] = _size(cur[s])
+        # the decider's view is the game's (fill_view), the world the true deal
+        kk, hh, hs, ar, tb = play_move(view, packed, 0, cands[i], rview, cur, table)
         rview[PUB_PLAYERS] = n
         over, nxt, blocked, g2 = finish_round(cur, n, starter, pos + 1, kk, hh, hs, ar, tb, gone,
                                               finisher, pp, rview, rng, rounds)
@@ -101,7 +68,7 @@ def _leaves_of(packed, n, seat, view, starter, pos, k, high, high_seat, ass_roun
         for s in range(n):
             hands[row, s] = cur[s]
             cur2[s] = cur[s]
-            rview[PUB_SIZES + s] = _size(cur[s])
+            rview[PUB_SIZES + s] = hand_size(cur[s])
         rview[PUB_PLAYERS] = n
         status, _ = rollout.play_on(cur2, n, LEARNED, pp, rview, rng, g2, U0, nxt, blocked, START,
                                     START, START, nxt, START, rounds + 1)
@@ -133,7 +100,7 @@ def _generate(deals, n, hands, meta, labels, finisher):
     for g in range(deals.shape[0]):
         for s in range(n):
             packed[s] = deals[g, s]
-            view[PUB_SIZES + s] = _size(packed[s])
+            view[PUB_SIZES + s] = hand_size(packed[s])
         view[PUB_PLAYERS] = n
         starter = np.int64(0)
         for s in range(n):
@@ -214,7 +181,7 @@ def _generate(deals, n, hands, meta, labels, finisher):
 
 
 def leaves(players: int, first: int, games: int, seed: int, limit: int,
-           finisher: str = "basic"):
+           finisher: str = "learned"):
     """(hands uint64[rows, n], meta int64[rows, 4]: group, leader, blocked, decider; labels
     int64[rows]) of games (seed, first .. first+games-1); at most ``limit`` rows; ``finisher``
     plays out each leaf's round (basic or learned)."""
@@ -329,7 +296,7 @@ def regret(pred: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
                           for s, e in zip(starts, ends, strict=True)]))
 
 
-def train(players: list[int], leaves_per_count: int, seed: int, finisher: str = "basic",
+def train(players: list[int], leaves_per_count: int, seed: int, finisher: str = "learned",
           say=print) -> tuple[np.ndarray, dict]:
     """Weights (ROWS x ROW, value_weights.pack) for every player count in ``players`` and
     their facts (per count: games, leaves, held-out regret against basic's move)."""

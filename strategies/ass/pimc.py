@@ -444,9 +444,10 @@ def _mismatches(view, trace, world, at, plus, minus, sizes0, gone0, fam, pp, cur
 
 
 @njit(cache=True, inline="always")
-def _play_move(view, world, at, move, rview, cur, table0):
+def play_move(view, world, at, move, rview, cur, table0):
     """The decider plays ``move`` in ``world``: ``cur`` (and ``rview``'s hand sizes) get the
-    world's hands after it; returns the round's (k, high, high_seat, ass_round, table)."""
+    world's hands after it; returns the round's (k, high, high_seat, ass_round, table). Public
+    for the value model's training (analyzer/learn/ass_value.py), whose leaves start so."""
     n = view[PUB_PLAYERS]
     me = view[PUB_SEAT]
     for s in range(n):
@@ -499,7 +500,7 @@ def play_out(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
     scores 1 << 20."""
     n = view[PUB_PLAYERS]
     me = view[PUB_SEAT]
-    k, high, high_seat, ass_round, table = _play_move(view, world, at, move, rview, cur, table0)
+    k, high, high_seat, ass_round, table = play_move(view, world, at, move, rview, cur, table0)
     starter = view[PUB_STARTER]
     pos = view[PUB_POS]
     if fam == VALUE:
@@ -520,7 +521,7 @@ def play_out_seats(view, world, at, move, fam, pp, rview, rng, cur, gone, table0
     game (with ``rollout=value``: its value of the leaf, exact when the game is over). For
     the analysis's timeline. Returns nothing; an illegal rollout move leaves 1 << 20."""
     n = view[PUB_PLAYERS]
-    k, high, high_seat, ass_round, table = _play_move(view, world, at, move, rview, cur, table0)
+    k, high, high_seat, ass_round, table = play_move(view, world, at, move, rview, cur, table0)
     starter = view[PUB_STARTER]
     pos = view[PUB_POS]
     if fam == VALUE:

@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.ass.cards import JOKER_HIGH, PASS, PUB_SIZES
-from analyzer.games.ass.moves import U0, move_delta
+from analyzer.games.ass.moves import U0, count_of, move_delta
 from analyzer.stack import stack_float64
 from strategies.ass.catalog import BASIC, LEARNED
 from strategies.ass.loop import ILLEGAL, _checked_inline
@@ -60,17 +60,12 @@ FINISHER = LEARNED if FINISHER_NAME == "learned" else BASIC  # who finishes a le
 FINISHER_PP = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # learned to the end, as in training
 
 
-@njit(cache=True, inline="always")
-def _count(hand, kind):
-    return np.int64((hand >> np.uint64(4 * kind)) & np.uint64(15))
-
-
 @njit(cache=True)
 def _minus(hand):
     """Minus points of a packed hand (A-10: the ass 20, a joker 14, a number its value)."""
-    total = 20 * _count(hand, 0) + 14 * _count(hand, 14)
+    total = 20 * count_of(hand, 0) + 14 * count_of(hand, 14)
     for v in range(1, 14):
-        total += v * _count(hand, v)
+        total += v * count_of(hand, v)
     return total
 
 
@@ -97,7 +92,7 @@ def engineered(packed, n, me, starter, blocked, out):
         hi = 0
         low = 0
         for k in range(15):
-            c = _count(h, k)
+            c = count_of(h, k)
             size += c
             if 1 <= k <= 13 and c > 0:
                 d += 1
@@ -105,13 +100,13 @@ def engineered(packed, n, me, starter, blocked, out):
                     hi += 1
                 if k <= 5:
                     low += 1
-        ass = _count(h, 0)
+        ass = count_of(h, 0)
         lead = d + ass  # leads it needs to go out, jokers riding along
         if s == me:
             pts_me = float(_minus(h))
             size_me = size
             d_me = lead
-            jok_me = _count(h, 14)
+            jok_me = count_of(h, 14)
             ass_me = ass
             hi_me = hi
             low_me = low
@@ -174,7 +169,7 @@ def value(packed, n, me, starter, blocked):
         hand = packed[seat]
         base = N_ENGINEERED + 15 * r
         for k in range(15):
-            c = _count(hand, k)
+            c = count_of(hand, k)
             if c != 0:
                 x = float(c)
                 for j in range(HIDDEN):

@@ -179,3 +179,27 @@ def test_train_value_script_refuses_bad_input_in_one_line_before_any_work(tmp_pa
         assert done.returncode == 2, (args, done.stderr)
         assert words in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert existing.read_text() == "{}"
+
+
+def test_a_run_of_pimc_records_the_value_weights_it_reads_and_a_replay_under_others_is_refused(
+        tmp_path):
+    """pimc (rollout=value) reads the value model and, finishing its rounds, learned: the plan
+    records both files' sha256, and a replay under other value weights is one line."""
+    import analyzer.engines.ass.kernel as kernel
+    from analyzer.cli.runs import check_recorded_weights
+    from analyzer.engines.kernel import RunSpec
+    from analyzer.errors import CardlabError
+    from analyzer.runner.manifest import build_plan, weights_in_use
+
+    spec = RunSpec("ass", 4, ("pimc:worlds=2", "basic", "basic", "basic"), 1)
+    plan = build_plan(spec, kernel, 0, 10, "rows")
+    assert plan["value_weights"] == {"ass": weights_in_use("ass", "value")[0]}
+    assert plan["weights"] == {"ass": weights_in_use("ass")[0]}
+    check_recorded_weights(plan, tmp_path)  # the weights in use: fine
+    for edited in ({**plan, "value_weights": {"ass": "0" * 64}},
+                   {k: v for k, v in plan.items() if k != "value_weights"}):
+        with pytest.raises(CardlabError, match="value weights") as err:
+            check_recorded_weights(edited, tmp_path)
+        assert "CARDLAB_VALUE_ASS" in str(err.value) and "\n" not in str(err.value)
+    old = RunSpec("ass", 4, ("pimc-rollouts", "basic", "basic", "basic"), 1)
+    assert "value_weights" not in build_plan(old, kernel, 0, 10, "rows")

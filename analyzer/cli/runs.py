@@ -33,21 +33,39 @@ def run_spec(run: Path):
 
 def check_recorded_weights(plan: dict, run: Path) -> None:
     """One line, before anything is played, when a strategy of the run reads learned weights
-    (a ``learned`` seat, ``pimc:rollout=learned``) and the weights this process would play are
-    not those the run recorded: the replay would play another game. A ``learned`` seat's
+    (a ``learned`` seat, ``pimc:rollout=learned``) or a value model (``pimc:rollout=value``, the
+    plan's ``value_weights``) and the weights this process would play are not those the run
+    recorded: the replay would play another game. A ``learned`` seat's
     recorded description names its weights' sha256; a rollout's are in the plan's
     ``weights`` (a run that did not record them cannot be replayed faithfully)."""
     import re
 
-    from analyzer.runner.manifest import reads_weights, recorded_strategies, weights_in_use
+    from analyzer.runner.manifest import (
+        VALUE,
+        reads_value_weights,
+        reads_weights,
+        recorded_strategies,
+        weights_in_use,
+    )
     from strategies.registry import StrategyError, from_definition
 
     game = plan.get("game")
     for text, definition in recorded_strategies(plan).items():
         try:
-            how = reads_weights(from_definition(game, definition))
+            strategy = from_definition(game, definition)
         except StrategyError as exc:  # the weights in use are unusable, or the record edited
             raise CardlabError(f"cannot replay {run}: {exc}") from None
+        if reads_value_weights(strategy):
+            now, model = weights_in_use(game, VALUE)
+            played = (plan.get("value_weights") or {}).get(game)
+            if played != now:
+                was = (f"value weights {played[:12]}" if isinstance(played, str) and played
+                       else "value weights it did not record")
+                raise CardlabError(
+                    f"cannot replay {run}: its {text!r} played {was}, the weights in use now "
+                    f"({model.path()}) are {now[:12]}, and a replay would play another game; "
+                    f"set {model.env} to the weights file the run played")
+        how = reads_weights(strategy)
         if how is None:
             continue
         now, model = weights_in_use(game)

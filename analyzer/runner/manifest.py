@@ -114,25 +114,37 @@ def pinned_to_plan(plan: dict):
 
 
 LEARNED = "learned"  # the family whose weights file (strategies/<game>/learned.json) play reads
+# a knob value that reads a value model (strategies/<game>/value.json; Who's the Ass?'s
+# pimc:rollout=value), whose rounds are finished by learned, so it reads both files
+VALUE = "value"
 
 
 def reads_weights(strategy) -> str | None:
     """How a Strategy reads its game's learned weights: ``"family"`` (a ``learned`` seat: its
     description names the weights' sha256), ``"knob"`` (a knob names learned, as
-    ``pimc:rollout=learned``: nothing in its definition says which weights), or None."""
+    ``pimc:rollout=learned``, or the value model, as ``pimc:rollout=value``: nothing in its
+    definition says which weights), or None."""
     if strategy.family_name() == LEARNED:
         return "family"
-    if any(p.show(strategy.values[p.slot]) == LEARNED for p in strategy.spec.params):
+    if any(p.show(strategy.values[p.slot]) in (LEARNED, VALUE) for p in strategy.spec.params):
         return "knob"
     return None
 
 
-def weights_in_use(game: str) -> tuple[str, object]:
-    """(sha256 of ``game``'s learned weights this process plays, their ModelFile)."""
+def reads_value_weights(strategy) -> bool:
+    """Whether a Strategy reads its game's value model (a knob names it)."""
+    return any(p.show(strategy.values[p.slot]) == VALUE for p in strategy.spec.params)
+
+
+def weights_in_use(game: str, kind: str = "learned") -> tuple[str, object]:
+    """(sha256 of ``game``'s weights of ``kind`` (learned, value) this process plays, their
+    ModelFile)."""
     import importlib
 
-    module = importlib.import_module(f"strategies.{game}.learned_weights")
-    return module.MODEL.digest(module.WEIGHTS), module.MODEL
+    module = importlib.import_module(f"strategies.{game}.{kind}_weights")
+    if kind == LEARNED:
+        return module.MODEL.digest(module.WEIGHTS), module.MODEL
+    return module.MODEL.digest(module.FLAT), module.MODEL
 
 
 def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: str) -> dict:
@@ -158,10 +170,13 @@ def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: 
         "unit_columns": mode_unit_columns(spec.game, spec.mode),
         "version": analyzer.__version__,
     }
-    if any(reads_weights(s) == "knob" for s in parse_strategies(spec.game, spec.strategies)):
+    strategies = parse_strategies(spec.game, spec.strategies)
+    if any(reads_weights(s) == "knob" for s in strategies):
         # the weights a rollout by learned reads: replay and resume check them (a learned
         # seat's own description names them already; runs without either read as before)
         plan["weights"] = {spec.game: weights_in_use(spec.game)[0]}
+    if any(reads_value_weights(s) for s in strategies):
+        plan["value_weights"] = {spec.game: weights_in_use(spec.game, VALUE)[0]}
     if kind == "aggregate":
         plan["stored"] = (
             "per chunk, counts per (seat, given, given_value, column, value): every result "

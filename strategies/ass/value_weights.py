@@ -31,7 +31,7 @@ WEIGHTS_FILE = Path(__file__).with_name("value.json")
 WEIGHTS_ENV = "CARDLAB_VALUE_ASS"
 MODEL = ModelFile("ass", "Who's the Ass?", FEATURE_SET, ROWS, ROW, WEIGHTS_FILE, WEIGHTS_ENV,
                   kind="value weights", remake="python scripts/train_value.py")
-_FLAT, _ERROR, DOC = MODEL.load_in_use()
+FLAT, _ERROR, DOC = MODEL.load_in_use()
 
 
 def unpack(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -64,7 +64,7 @@ def _missing_rows(flat: np.ndarray) -> str:
             f"{', '.join(map(str, missing))} players; run `{MODEL.remake_command}`")
 
 
-WEIGHTS_ERROR = _ERROR or _missing_rows(_FLAT)
+WEIGHTS_ERROR = _ERROR or _missing_rows(FLAT)
 # who plays out the rest of a leaf's round, as the weights were trained (their provenance)
 FINISHER_NAME = DOC.get("provenance", {}).get("finisher", "basic")
 if FINISHER_NAME not in ("basic", "learned"):
@@ -72,7 +72,7 @@ if FINISHER_NAME not in ("basic", "learned"):
                                       f"finisher {FINISHER_NAME!r}; run "
                                       f"`{MODEL.remake_command}`")
     FINISHER_NAME = "basic"
-W1, B1, W2, B2 = unpack(_FLAT)
+W1, B1, W2, B2 = unpack(FLAT)
 
 
 def check_weights() -> None:

@@ -84,8 +84,10 @@ def position(record: dict[str, Any], part: int, move: int):
 
 
 def warm() -> None:
-    """Compile (or load from the cache) the analysis code: one small analysis."""
+    """Compile (or load from the cache) the analysis code: one small analysis, and one point
+    of the evaluation graph (its kernels are its own: every seat's value of a leaf)."""
     from analyzer.analysis import ass
 
     pos = ass.typed(4, 0, "3 3 8 J", "4,6,5,9", None, "1 1 2", ["3:A"], False, None, None)
     ass.analyze(pos, 4, 0)
+    ass.timeline_matrix(pos, ass.legal_codes(pos)[0], 4, 0, 0)

@@ -131,7 +131,8 @@ def kernel_sources(package_root: Path) -> list[Path]:
 # environment variables that name a file to use instead: they are hashed with the sources.
 KERNEL_DATA = (("strategies/ass/learned.json", "CARDLAB_LEARNED_ASS"),
                ("strategies/ass/value.json", "CARDLAB_VALUE_ASS"),
-               ("strategies/jass/learned.json", "CARDLAB_LEARNED_JASS"))
+               ("strategies/jass/learned.json", "CARDLAB_LEARNED_JASS"),
+               ("strategies/jass/value.json", "CARDLAB_VALUE_JASS"))
 
 
 def kernel_data(package_root: Path, env: dict[str, str] | None = None) -> list[Path]:

@@ -172,7 +172,9 @@ def test_pimc_does_not_peek(seed, n, ruleset, moves, stream):
     decision from the same stream, with infer=voids and with infer=policy (which replays the
     others' moves from each world's hands)."""
     for text in ("pimc:worlds=6", "pimc:worlds=3,infer=policy,oversample=3",
-                 "pimc:worlds=3,rollout=learned-4,infer=policy,oversample=2"):
+                 "pimc:worlds=3,rollout=learned-4,infer=policy,oversample=2",
+                 "pimc:worlds=4,rollout=value", "pimc:worlds=3,rollout=value,infer=policy",
+                 "pimc:worlds=3,rollout=value,objective=match"):
         _same_decision_on_both_deals(text, seed, n, ruleset, moves, stream)
 
 
@@ -200,6 +202,7 @@ ENGINE_FIELDS = [
     ["pimc:worlds=3,objective=match,rollout=aim-low", "catch-up",
      "pimc:worlds=2,candidates=2,infer=policy,eps=0"],
     ["pimc:worlds=2,rollout=learned-4", "learned", "aim-low", "pimc:worlds=2,rollout=learned"],
+    ["pimc:worlds=3,rollout=value", "aim-low", "pimc:worlds=2,rollout=value,objective=match"],
 ]
 
 

@@ -414,7 +414,7 @@ def outcomes(pos: Position, cards: list[int], worlds: int, seed: int, index: int
 
     rng = new_state()
     seed_state(rng, seed, index, WORLD_STREAM)
-    sticks = np.zeros((worlds, len(cards)), dtype=np.int64)
+    sticks = np.zeros((worlds, len(cards)), dtype=np.float64)
     points = np.zeros((worlds, len(cards)), dtype=np.int64)
     weights = np.zeros(worlds, dtype=np.float64)
     prm = pimc_prm() if values is None else np.array(values, dtype=np.float64)

@@ -53,11 +53,17 @@ from strategies.ass.pimc import deal_worlds, rollout_strategy
 from strategies.ass.pimc import play_out as _roll
 from strategies.ass.rollout import NO_BLOCK, START
 from strategies.ass.rollout import play_on as ass_play_on
-from strategies.jass.knobs import OBJ_DEAL, P_ROLLOUT
+from strategies.jass.knobs import OBJ_DEAL, P_ROLLOUT, VALUE_ROLLOUT
 from strategies.jass.loop import rollout
-from strategies.jass.play import deal_points, play_card
+from strategies.jass.play import play_card
 from strategies.jass.policies import begin_deal
-from strategies.jass.search import ROLLOUT_FAMS, ROLLOUT_PRMS, draw_worlds, outcome
+from strategies.jass.search import (
+    ROLLOUT_FAMS,
+    ROLLOUT_PRMS,
+    draw_worlds,
+    outcome,
+    value_leaf_all,
+)
 from strategies.registry import N_PARAMS
 
 # Typed values, not the literals True, False and OBJ_DEAL: numba compiles a callee once per
@@ -219,11 +225,16 @@ def jass_presets(prm):
 
 
 @njit(cache=True)
-def jass_play_out(seat, card, wh, played, taken, st, rfams, rprms, seed, h2, p2, t2, st2,
-                  memo, rr):
-    """From world hands ``wh`` (their rollout memos in ``memo``): ``seat`` plays ``card`` and
-    every seat plays its preset to the end of the deal on stream ``seed``; the deal's end in
-    ``h2``, ``p2``, ``t2``, ``st2`` (the inputs are not changed)."""
+def jass_leaf(seat, card, wh, played, taken, st, rfams, rprms, by_value, seed, h2, p2, t2, st2,
+              memo, rr, ints, vs, pv):
+    """From world hands ``wh`` (their rollout memos in ``memo``): ``seat`` plays ``card``,
+    then the search's evaluation: every seat plays its preset to the end of the deal on stream
+    ``seed`` or, ``by_value`` (``rollout=value``), search.value_leaf_all. Every seat's outcome
+    in ``vs[p]`` (its sticks from the deal, J-9 with the remembered ties' bonus, or the value
+    model's estimate) and ``pv[p]`` (its card points at the deal's end; with the value model
+    when learned plays on to the end). ``vs[seat]`` is the search's value of the card
+    (``objective=deal``), to the bit. The inputs are not changed."""
+    n = st[S_N]
     for p in range(4):
         h2[p] = wh[p]
         p2[p] = played[p]
@@ -231,7 +242,15 @@ def jass_play_out(seat, card, wh, played, taken, st, rfams, rprms, seed, h2, p2,
     st2[:] = st
     play_card(seat, card, h2, p2, t2, st2)
     rr[0] = seed
+    if by_value:
+        value_leaf_all(seat, h2, p2, t2, st2, rfams, rprms, rr, memo, ints, vs, pv)
+        return
     rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
+    # with the deal objective ``outcome`` fills every seat's points, award and bonus
+    outcome(seat, t2, st2, OBJ_DEAL, ints[0], ints[1], ints[2], ints[3], ints[4])
+    for p in range(n):
+        vs[p] = ints[1, p] + ints[2, p]
+        pv[p] = ints[0, p]
 
 
 @njit(cache=True)
@@ -244,30 +263,30 @@ def jass_begin(rfams, rprms, pool, g, st, wh, memo):
 
 
 def jass_scratch() -> tuple:
-    """The scratch arrays of the Jass rollouts (wh, h2, p2, t2, st2, memo, ints, rr), kept
-    from one chunk of worlds to the next."""
+    """The scratch arrays of the Jass rollouts (wh, h2, p2, t2, st2, memo, ints, rr, vs, pv),
+    kept from one chunk of worlds to the next."""
     return (np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
             np.zeros(4, dtype=np.uint64), np.zeros(4, dtype=np.uint64),
             np.empty(ST_SIZE, dtype=np.int64), np.zeros(4, dtype=np.int64),
-            np.zeros((5, 8), dtype=np.int64), np.zeros(1, dtype=np.uint64))
+            np.zeros((5, 8), dtype=np.int64), np.zeros(1, dtype=np.uint64),
+            np.zeros(4, dtype=np.float64), np.zeros(4, dtype=np.int64))
 
 
 @njit_runtime()  # allocates (the rollout presets' arrays)
 def _jass_rollouts(prm, seat, st, played, taken, cards, pool, seeds, keep, w0, w1, sticks,
-                   points, wh, h2, p2, t2, st2, memo, ints, rr):
+                   points, wh, h2, p2, t2, st2, memo, ints, rr, vs, pv):
     """:func:`jass_outcomes`'s rollouts on kept worlds ``w0 .. w1-1`` (the arrays after
     ``points`` are scratch, kept from one chunk of worlds to the next)."""
     rfams, rprms = jass_presets(prm)
+    by_value = int(prm[P_ROLLOUT]) == VALUE_ROLLOUT
     for w in range(w0, w1):
         g = keep[w]
         jass_begin(rfams, rprms, pool, g, st, wh, memo)
         for ci in range(cards.shape[0]):
-            jass_play_out(seat, cards[ci], wh, played, taken, st, rfams, rprms, seeds[g], h2,
-                          p2, t2, st2, memo, rr)
-            sticks[w, ci] = outcome(seat, t2, st2, DEAL_OBJECTIVE, ints[0], ints[1], ints[2],
-                                    ints[3], ints[4])
-            deal_points(t2, st2, ints[0])
-            points[w, ci] = ints[0, seat]
+            jass_leaf(seat, cards[ci], wh, played, taken, st, rfams, rprms, by_value, seeds[g],
+                      h2, p2, t2, st2, memo, rr, ints, vs, pv)
+            sticks[w, ci] = vs[seat]
+            points[w, ci] = pv[seat]
 
 
 def jass_outcomes(prm, seat, hand, st, played, taken, rng, cards, sticks, points, weights):

@@ -44,12 +44,11 @@ import numpy as np
 from numba import njit
 
 from analyzer.analysis.kernels import (
-    DEAL_OBJECTIVE,
     _ass_worlds,
     _jass_worlds,
     in_chunks,
     jass_begin,
-    jass_play_out,
+    jass_leaf,
     jass_presets,
     jass_scratch,
 )
@@ -58,7 +57,7 @@ from analyzer.games.ass.moves import pack_counts
 from analyzer.games.jass.primitives import S_N
 from analyzer.numba_compat import njit_runtime
 from strategies.ass.pimc import play_out_seats, rollout_strategy
-from strategies.jass.search import outcome
+from strategies.jass.knobs import P_ROLLOUT, VALUE_ROLLOUT
 
 GAME_STRIDE = 1000  # stream index of a move: as annotate.GAME_STRIDE (the same worlds)
 
@@ -113,23 +112,22 @@ def ass_step(view, trace, move, worlds, params, rng):
 
 @njit_runtime()  # allocates (the rollout presets' arrays)
 def _jass_step_rollouts(prm, seat, st, played, taken, card, pool, seeds, keep, w0, w1, sticks,
-                        points, wh, h2, p2, t2, st2, memo, ints, rr):
-    """Kept worlds ``w0 .. w1-1``: the decider plays ``card``, every seat the rollout preset
-    to the end of the deal (kernels.jass_play_out, as kernels.jass_outcomes rolls it);
-    ``sticks[w, s]`` = seat s's sticks from the deal (J-9 with the remembered ties' bonus),
-    ``points[w, s]`` its card points (J-8)."""
+                        points, wh, h2, p2, t2, st2, memo, ints, rr, vs, pv):
+    """Kept worlds ``w0 .. w1-1``: the decider plays ``card``, then pimc's evaluation
+    (kernels.jass_leaf, as kernels.jass_outcomes evaluates it); ``sticks[w, s]`` = seat s's
+    sticks from the deal (J-9 with the remembered ties' bonus; with the value model its
+    estimate), ``points[w, s]`` its card points (J-8)."""
     n = st[S_N]
     rfams, rprms = jass_presets(prm)
+    by_value = int(prm[P_ROLLOUT]) == VALUE_ROLLOUT
     for w in range(w0, w1):
         g = keep[w]
         jass_begin(rfams, rprms, pool, g, st, wh, memo)
-        jass_play_out(seat, card, wh, played, taken, st, rfams, rprms, seeds[g], h2, p2, t2,
-                      st2, memo, rr)
-        # with the deal objective ``outcome`` fills every seat's points, award and bonus
-        outcome(seat, t2, st2, DEAL_OBJECTIVE, ints[0], ints[1], ints[2], ints[3], ints[4])
+        jass_leaf(seat, card, wh, played, taken, st, rfams, rprms, by_value, seeds[g], h2, p2,
+                  t2, st2, memo, rr, ints, vs, pv)
         for p in range(n):
-            sticks[w, p] = ints[1, p] + ints[2, p]
-            points[w, p] = ints[0, p]
+            sticks[w, p] = vs[p]
+            points[w, p] = pv[p]
 
 
 def jass_step(prm, seat, hand, st, played, taken, rng, card):
@@ -145,7 +143,7 @@ def jass_step(prm, seat, hand, st, played, taken, rng, card):
         check()
         if keep[0] < 0:
             return None
-        sticks = np.zeros((len(keep), n), dtype=np.int64)
+        sticks = np.zeros((len(keep), n), dtype=np.float64)
         points = np.zeros((len(keep), n), dtype=np.int64)
         scratch = jass_scratch()
         in_chunks(len(keep), lambda w0, w1: _jass_step_rollouts(

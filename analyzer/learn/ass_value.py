@@ -227,14 +227,23 @@ def inputs(hands: np.ndarray, meta: np.ndarray) -> np.ndarray:
 
 
 def fit(x: np.ndarray, y: np.ndarray, group: np.ndarray, seed: int, players: int,
-        epochs: int = EPOCHS, centred: float = CENTRED, progress=None):
-    """One player count's network (W1 [inputs, HIDDEN], B1, W2, B2) for inputs ``x``, labels
-    ``y`` and groups ``group`` (contiguous runs of one number), as the module docstring says."""
+        epochs: int = EPOCHS, centred: float = CENTRED, progress=None, hidden: int = HIDDEN,
+        moments=None):
+    """One player count's network (W1 [inputs, hidden], B1, W2, B2) for inputs ``x``, labels
+    ``y`` and groups ``group`` (contiguous runs of one number), as the module docstring says.
+    Plus-Minus Jass's value model (jass_value.py) is fitted by this too, with ``moments`` (the
+    inputs' mean and standard deviation, computed by the caller in blocks: ``x.std`` would
+    hold a float64 copy of ``x``)."""
     rng = np.random.default_rng((seed, players))
-    mu = x.mean(0, dtype=np.float64)
-    sd = x.std(0, dtype=np.float64) + 1e-6
+    if moments is None:
+        mu = x.mean(0, dtype=np.float64)
+        sd = x.std(0, dtype=np.float64) + 1e-6
+    else:
+        mu, sd = (np.array(m, dtype=np.float64) for m in moments)
     mu[0], sd[0] = 0.0, 1.0  # the constant input
-    xs = ((x - mu) / sd).astype(np.float32)
+    xs = np.empty(x.shape, dtype=np.float32)
+    for i in range(0, len(x), 65536):  # in blocks of rows: the same numbers, less memory
+        xs[i:i + 65536] = ((x[i:i + 65536] - mu) / sd).astype(np.float32)
     y = y.astype(np.float64)
     ym = y.mean()
     yc = y - ym
@@ -244,8 +253,8 @@ def fit(x: np.ndarray, y: np.ndarray, group: np.ndarray, seed: int, players: int
     gid = np.repeat(np.arange(groups), ends - starts)
     within = yc - (np.bincount(gid, weights=yc) / np.bincount(gid))[gid]
     d = x.shape[1]
-    params = [rng.normal(0.0, np.sqrt(2.0 / d), (d, HIDDEN)), np.zeros(HIDDEN),
-              rng.normal(0.0, 1.0 / np.sqrt(HIDDEN), HIDDEN), np.zeros(1)]
+    params = [rng.normal(0.0, np.sqrt(2.0 / d), (d, hidden)), np.zeros(hidden),
+              rng.normal(0.0, 1.0 / np.sqrt(hidden), hidden), np.zeros(1)]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     batches = max(1, groups // GROUPS_PER_BATCH)

@@ -146,20 +146,42 @@ class RolloutParam(Param):
     weights as much as a ``learned`` seat does: checked when the knob is read (a one-line
     error naming the file), never a search rolling out with unusable weights."""
 
+    # what the knob takes besides strategies, and what each means after a move (the
+    # analysis's model line)
+    extras = {"value": "the value model's estimate of learned play to the end of the deal"}
+
     def parse(self, text: str) -> float:
         value = super().parse(text)
-        if self.spellings[int(value)] == "learned":
-            from strategies.jass import learned_weights as model
-
-            model.check_weights()
+        _check_rollout(value)
         return value
+
+
+def _check_rollout(value: float) -> None:
+    """A rollout by ``learned`` (``learned``, ``learned-4``; and ``value``: the analysis plays
+    its leaves on with learned for the card points) needs its weights, ``value`` the value
+    model's: the one-line error naming the unusable file."""
+    name = ROLLOUT_CHOICES[int(value)]
+    if name.startswith("learned") or name == "value":
+        from strategies.jass import learned_weights as model
+
+        model.check_weights()
+    if name == "value":
+        from strategies.jass import value_weights
+
+        value_weights.check_weights()
+
+
+def _check_values(values) -> None:
+    """pimc's knob check: its rollout's weights, also when the rollout is its default."""
+    _check_rollout(values[P_ROLLOUT])
 
 
 SEARCH_PARAMS = (
     Param("worlds", P_WORLDS, 16.0, "sampled deals of the unseen cards per decision", low=1,
           high=4096, integer=True),
     RolloutParam("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("aim-low")),
-                 "the preset that plays every world to the end of the deal",
+                 "the preset that plays every world to the end of the deal, or value: the "
+                 "value model's estimate of learned play from the leaf",
                  choices=ROLLOUT_CHOICES),
     Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
           low=0, high=12, integer=True),
@@ -253,6 +275,7 @@ register(
         "search: samples deals of the unseen cards, plays each card out in every one",
         SEARCH_PARAMS,
         tags=("slow",),
+        check_values=_check_values,
     )
 )
 register(
@@ -262,6 +285,7 @@ register(
         SEARCH_PARAMS,
         legal_player=False,
         tags=("slow", "not-a-player"),
+        check_values=_check_values,
     )
 )
 

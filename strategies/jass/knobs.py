@@ -39,7 +39,11 @@ P_OVERSAMPLE = 6  # infer=policy: worlds drawn per world kept (the most likely a
 
 # The rollout policies a search may use (non-search presets only), by name.
 ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim",
-                   "learned", "learned-4")
+                   "learned", "learned-4", "value")
+# ``value`` is no strategy: learned finishes the trick, then the value model estimates the
+# rest (strategies/jass/value.py); the search's tables give it learned's family, the policy
+# that plays its leaves' tricks and that infer=policy asks
+VALUE_ROLLOUT = ROLLOUT_CHOICES.index("value")
 # The preset that finishes a rollout of ``learned`` with a depth (loop.rollout).
 ROLLOUT_FINISHER = "aim-low"
 INFER_CHOICES = ("voids", "policy")

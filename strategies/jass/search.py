@@ -71,6 +71,7 @@ from analyzer.games.jass.primitives import (
     S_STICKS,
     S_SWISS,
     S_TIES,
+    S_TRICK,
     S_TRUMP,
     ST_SIZE,
     U0,
@@ -96,10 +97,12 @@ from strategies.jass.knobs import (
     P_WORLDS,
     ROLLOUT_CHOICES,
     TR_RANDOM,
+    VALUE_ROLLOUT,
 )
 from strategies.jass.loop import rollout
 from strategies.jass.play import deal_bonus, deal_points, play_card, to_move
 from strategies.jass.policies import begin_deal, choose_card, fix_card, trump_like
+from strategies.jass.value import LATE, finish_trick, value
 from strategies.registry import N_PARAMS, catalog, resolve_values
 
 MATCH_WEIGHT = 10  # objective=match: a won (lost) match counts as ten sticks
@@ -113,7 +116,8 @@ def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
     prms = np.zeros((len(ROLLOUT_CHOICES), N_PARAMS), dtype=np.float64)
     book = catalog("jass", with_files=False)
     for k, name in enumerate(ROLLOUT_CHOICES):
-        spec = book[name]  # not parse_strategy: a bad learned weights file stops only its users
+        # not parse_strategy: a bad weights file stops only its users; ``value`` is learned's
+        spec = book["learned" if k == VALUE_ROLLOUT else name]
         fams[k] = spec.family
         prms[k] = resolve_values(spec, {})
     return fams, prms
@@ -365,6 +369,64 @@ def outcome(seat, taken, st, objective, pts, award, bonus, newties, totals):
     return value
 
 
+@njit_no_runtime()
+def value_leaf(seat, hands, played, taken, st, rfams, rprms, rng, memo, objective, ints):
+    """``rollout=value``: the decider's outcome of a leaf (the candidate just played in a
+    world; strategies/jass/value.py): ``learned`` finishes the trick; with at most ``LATE``
+    tricks left it plays the deal to its end (``rfams``/``rprms``: learned in every seat) and
+    the outcome is exact (:func:`outcome`); otherwise the value model's estimate of the sticks
+    ``learned`` play would bring: ``objective=deal`` the decider's; ``match`` its estimate
+    minus the best other seat's (at least 0), +-10 when the standings plus the estimates,
+    rounded, make a match winner (an approximation: the model does not know the remembered
+    ties' bonus). Changes the state; ``ints`` is scratch, int64[5, 8]."""
+    finish_trick(hands, played, taken, st, rng)
+    if st[S_NTRICKS] - st[S_TRICK] <= LATE:
+        rollout(rfams, rprms, rng, hands, played, taken, st, memo)
+        return outcome(seat, taken, st, objective, ints[0], ints[1], ints[2], ints[3],
+                       ints[4])
+    mine = value(seat, hands, taken, st)
+    if objective == OBJ_DEAL:
+        return mine
+    n = st[S_N]
+    totals = ints[4]
+    best_other = 0.0
+    for i in range(n):
+        v = mine if i == seat else value(i, hands, taken, st)
+        totals[i] = st[S_STICKS + i] + int(np.floor(v + 0.5))
+        if i != seat and v > best_other:
+            best_other = v
+    result = mine - best_other
+    if st[S_DEAL_NO] > 0:
+        w = match_winner(totals, n)
+        if w == seat:
+            result += MATCH_WEIGHT
+        elif w >= 0:
+            result -= MATCH_WEIGHT
+    return result
+
+
+@njit_no_runtime()
+def value_leaf_all(seat, hands, played, taken, st, rfams, rprms, rng, memo, ints, sticks,
+                   points):
+    """The analysis's :func:`value_leaf` for every seat (``objective=deal``): ``sticks[p]``
+    seat p's (its value, or its exact sticks with the remembered ties' bonus when the leaf is
+    played out), ``points[p]`` its card points when ``learned`` (``rfams``/``rprms``, the value
+    choice's table) then plays the deal to its end. ``sticks[seat]`` is exactly what the
+    decider's :func:`value_leaf` returns. Changes the state."""
+    n = st[S_N]
+    finish_trick(hands, played, taken, st, rng)
+    over = st[S_NTRICKS] - st[S_TRICK] <= LATE
+    if not over:
+        for p in range(n):
+            sticks[p] = value(p, hands, taken, st)
+    rollout(rfams, rprms, rng, hands, played, taken, st, memo)
+    outcome(seat, taken, st, OBJ_DEAL, ints[0], ints[1], ints[2], ints[3], ints[4])
+    for p in range(n):
+        if over:
+            sticks[p] = ints[1, p] + ints[2, p]
+        points[p] = ints[0, p]
+
+
 @njit_runtime()  # allocates: not inherited from _nrt=False callers
 def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
     """The worlds a decision searches: ``(pool, seeds, keep, weight)``: ``pool[g]`` the hands
@@ -496,8 +558,13 @@ def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, c
             st2[:] = st
             play_card(seat, cands[ci], h2, p2, t2, st2)
             rr[0] = seeds[g]
-            rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
-            v = outcome(seat, t2, st2, objective, ints[0], ints[1], ints[2], ints[3], ints[4])
+            if rk == VALUE_ROLLOUT:
+                v = value_leaf(seat, h2, p2, t2, st2, rfams, rprms, rr, memo, objective,
+                               ints)
+            else:
+                rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
+                v = outcome(seat, t2, st2, objective, ints[0], ints[1], ints[2], ints[3],
+                            ints[4])
             scores[ci] += weight[w] * v
             squares[ci] += weight[w] * v * v
     return nc, total

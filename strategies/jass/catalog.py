@@ -148,7 +148,8 @@ class RolloutParam(Param):
 
     # what the knob takes besides strategies, and what each means after a move (the
     # analysis's model line)
-    extras = {"value": "the value model's estimate of learned play to the end of the deal"}
+    extras = {"value": "learned to the end of the trick, then the value model's estimate of "
+                       "learned play to the end of the deal (the last two tricks played out)"}
 
     def parse(self, text: str) -> float:
         value = super().parse(text)
@@ -180,8 +181,8 @@ SEARCH_PARAMS = (
     Param("worlds", P_WORLDS, 16.0, "sampled deals of the unseen cards per decision", low=1,
           high=4096, integer=True),
     RolloutParam("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("aim-low")),
-                 "the preset that plays every world to the end of the deal, or value: the "
-                 "value model's estimate of learned play from the leaf",
+                 "the preset that plays every world to the end of the deal, or value: "
+                 "learned finishes the trick, a value model estimates learned play on",
                  choices=ROLLOUT_CHOICES),
     Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
           low=0, high=12, integer=True),

@@ -124,6 +124,32 @@ class ModelFile:
         return json.dumps(self.document(weights, provenance), indent=1) + "\n"
 
 
+def unpack_networks(flat: np.ndarray, rows: int, inputs: int, hidden: int
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A value model's networks, one per row of its file (a value_weights module's layout:
+    ``inputs x hidden`` input weights, input by input, ``hidden`` biases, ``hidden`` output
+    weights, one output bias): (W1 [rows, inputs, hidden], B1 [rows, hidden], W2 [rows,
+    hidden], B2 [rows])."""
+    width = inputs * hidden + 2 * hidden + 1
+    flat = np.asarray(flat, dtype=np.float64).reshape(rows, width)
+    w1 = flat[:, :inputs * hidden].reshape(rows, inputs, hidden).copy()
+    b1 = flat[:, inputs * hidden:inputs * hidden + hidden].copy()
+    w2 = flat[:, inputs * hidden + hidden:inputs * hidden + 2 * hidden].copy()
+    b2 = flat[:, width - 1].copy()
+    return w1, b1, w2, b2
+
+
+def pack_networks(w1, b1, w2, b2, rows: int, inputs: int, hidden: int) -> np.ndarray:
+    """The inverse of :func:`unpack_networks`: rows x (inputs x hidden + 2 hidden + 1)."""
+    width = inputs * hidden + 2 * hidden + 1
+    out = np.zeros((rows, width))
+    out[:, :inputs * hidden] = np.asarray(w1).reshape(rows, -1)
+    out[:, inputs * hidden:inputs * hidden + hidden] = b1
+    out[:, inputs * hidden + hidden:inputs * hidden + 2 * hidden] = w2
+    out[:, width - 1] = b2
+    return out
+
+
 def raise_if(error: str) -> None:
     """Raise the one-line error of an unusable weights file (``error`` empty: nothing)."""
     if error:

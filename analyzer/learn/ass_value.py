@@ -350,10 +350,10 @@ def train(players: list[int], leaves_per_count: int, seed: int, finisher: str = 
             f"decision (basic's move: {facts[str(n)]['basic_regret']})")
         d = x.shape[1]
         w1[n, :d], b1[n], w2[n], b2[n] = W
-    return _rounded(pack(w1, b1, w2, b2)), facts
+    return rounded(pack(w1, b1, w2, b2)), facts
 
 
-def _rounded(flat: np.ndarray) -> np.ndarray:
+def rounded(flat: np.ndarray) -> np.ndarray:
     """The weights to 6 significant digits: what the file keeps (a third of the full
     length), and so what is measured."""
     return np.array([float(f"{x:.6g}") for x in flat.reshape(-1)]).reshape(flat.shape)

@@ -39,7 +39,7 @@ from analyzer.games.jass.primitives import (
     lowest_card,
 )
 from analyzer.games.jass.scoring import base_sticks
-from analyzer.learn.ass_value import fit, predict
+from analyzer.learn.ass_value import fit, predict, rounded
 from strategies.jass.knobs import FAM_LEARNED
 from strategies.jass.loop import rollout
 from strategies.jass.play import deal_points, play_card_no_bans, to_move
@@ -236,9 +236,4 @@ def train(players: list[int], leaves_per_count: int, seed: int, epochs: int = 8,
         say(f"  {n} players: held-out regret {facts[str(n)]['held_out_regret']} sticks a "
             f"decision (the first card: {facts[str(n)]['first_card_regret']})")
         facts[str(n)]["seconds"] = round(time.perf_counter() - began, 1)
-    return _rounded(pack(w1, b1, w2, b2)), facts
-
-
-def _rounded(flat: np.ndarray) -> np.ndarray:
-    """The weights to 6 significant digits: what the file keeps, and so what is measured."""
-    return np.array([float(f"{x:.6g}") for x in flat.reshape(-1)]).reshape(flat.shape)
+    return rounded(pack(w1, b1, w2, b2)), facts

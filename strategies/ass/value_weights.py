@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.learned_file import ModelFile, raise_if
+from strategies.learned_file import ModelFile, pack_networks, raise_if, unpack_networks
 
 FEATURE_SET = "ass-value-1"  # bump when value.py's inputs change: old weights are then refused
 N_ENGINEERED = 40  # value.py ``engineered``
@@ -37,22 +37,12 @@ FLAT, _ERROR, DOC = MODEL.load_in_use()
 def unpack(flat: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(W1 [ROWS, INPUTS, HIDDEN], B1 [ROWS, HIDDEN], W2 [ROWS, HIDDEN], B2 [ROWS]) of the
     flat weights (ROWS x ROW)."""
-    rows = np.asarray(flat, dtype=np.float64).reshape(ROWS, ROW)
-    w1 = rows[:, :INPUTS * HIDDEN].reshape(ROWS, INPUTS, HIDDEN).copy()
-    b1 = rows[:, INPUTS * HIDDEN:INPUTS * HIDDEN + HIDDEN].copy()
-    w2 = rows[:, INPUTS * HIDDEN + HIDDEN:INPUTS * HIDDEN + 2 * HIDDEN].copy()
-    b2 = rows[:, ROW - 1].copy()
-    return w1, b1, w2, b2
+    return unpack_networks(flat, ROWS, INPUTS, HIDDEN)
 
 
 def pack(w1, b1, w2, b2) -> np.ndarray:
     """The inverse of :func:`unpack`: ROWS x ROW."""
-    out = np.zeros((ROWS, ROW))
-    out[:, :INPUTS * HIDDEN] = np.asarray(w1).reshape(ROWS, -1)
-    out[:, INPUTS * HIDDEN:INPUTS * HIDDEN + HIDDEN] = b1
-    out[:, INPUTS * HIDDEN + HIDDEN:INPUTS * HIDDEN + 2 * HIDDEN] = w2
-    out[:, ROW - 1] = b2
-    return out
+    return pack_networks(w1, b1, w2, b2, ROWS, INPUTS, HIDDEN)
 
 
 def _missing_rows(flat: np.ndarray) -> str:

@@ -27,8 +27,16 @@ import numpy as np
 from numba import njit
 
 from analyzer.engines.ass.engine import canonical_deck, dealt_hands, score
-from analyzer.games.ass.cards import ASS, PASS, PUB_PLAYERS, PUB_SIZES, VIEW_LEN
-from analyzer.games.ass.moves import U0, U15, hand_size, legal_moves, move_delta
+from analyzer.games.ass.cards import PASS, PUB_PLAYERS, PUB_SIZES, VIEW_LEN
+from analyzer.games.ass.moves import (
+    U0,
+    U15,
+    end_round,
+    follow_move,
+    hand_size,
+    lead_move,
+    legal_moves,
+)
 from analyzer.games.ass.rules import AssRules
 from strategies.ass import rollout
 from strategies.ass.catalog import BASIC, LEARNED
@@ -126,13 +134,8 @@ def _generate(deals, n, hands, meta, labels, finisher):
                                    START, START, START, START, may, starter, starter, rounds)
             if move == ILLEGAL:
                 break
-            high = move >> 8
-            table = move_delta(move)
-            packed[starter] = hand - table
-            view[PUB_SIZES + starter] -= ((move >> 4) & 15) + (move & 15)
+            table, k, high, ass_round = lead_move(move, starter, packed, view)
             high_seat = starter
-            ass_round = 1 if high == ASS else 0
-            k = 1 if ass_round else ((move >> 4) & 15) + (move & 15)
             for pos in range(1, n):
                 seat = starter + pos
                 if seat >= n:
@@ -157,21 +160,9 @@ def _generate(deals, n, hands, meta, labels, finisher):
                     over = True
                     break
                 if move != PASS:
-                    v = move >> 8
-                    delta = move_delta(move)
-                    packed[seat] = hand - delta
-                    table += delta
-                    view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
-                    if v > high or (ass_round and v == high):
-                        high = v
-                        high_seat = seat
-            if ass_round:
-                packed[high_seat] += table
-                view[PUB_SIZES + high_seat] += n
-                blocked = high_seat
-            else:
-                gone += table
-                blocked = np.int64(-1)
+                    table, high, high_seat = follow_move(move, seat, packed, view, table, high,
+                                                         high_seat, ass_round)
+            gone, blocked = end_round(packed, view, n, table, gone, high_seat, ass_round)
             starter = high_seat
             rounds += 1
             for s in range(n):

@@ -92,7 +92,9 @@ from analyzer.games.ass.moves import (
     U15,
     count_of,
     enc,
+    follow_move,
     is_legal,
+    lead_move,
     legal_moves,
     move_delta,
     pack_counts,
@@ -454,29 +456,16 @@ def play_move(view, world, at, move, rview, cur, table0):
         cur[s] = world[at + s]
         rview[PUB_SIZES + s] = view[PUB_SIZES + s]
     if view[PUB_POS] == 0:  # leading: the round starts with this move
-        delta = move_delta(move)
-        c = (move >> 4) & 15
-        j = move & 15
-        cur[me] -= delta
-        rview[PUB_SIZES + me] -= c + j
-        high = move >> 8
-        ass_round = 1 if high == ASS else 0
-        k = 1 if ass_round else c + j
-        return k, high, me, ass_round, delta
+        table, k, high, ass_round = lead_move(move, me, cur, rview)
+        return k, high, me, ass_round, table
     k = view[PUB_K]
     high = view[PUB_HIGH]
     ass_round = view[PUB_ASS_ROUND]
     high_seat = view[PUB_HIGH_SEAT]
     table = table0
     if move != PASS:
-        delta = move_delta(move)
-        cur[me] -= delta
-        table += delta
-        rview[PUB_SIZES + me] -= ((move >> 4) & 15) + (move & 15)
-        v = move >> 8
-        if v > high or (ass_round and v == high):
-            high = v
-            high_seat = me
+        table, high, high_seat = follow_move(move, me, cur, rview, table, high, high_seat,
+                                             ass_round)
     return k, high, high_seat, ass_round, table
 
 

@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.ass.cards import JOKER_HIGH, PASS, PUB_SIZES
-from analyzer.games.ass.moves import U0, count_of, move_delta
+from analyzer.games.ass.moves import U0, count_of, end_round, follow_move
 from analyzer.stack import stack_float64
 from strategies.ass.catalog import BASIC, LEARNED
 from strategies.ass.loop import ILLEGAL, _checked_inline
@@ -219,23 +219,11 @@ def finish_round(cur, n, starter, pos, k, high, high_seat, ass_round, table, gon
                 if move == ILLEGAL:
                     move = PASS  # (learned never moves illegally: tests/test_ass_learned.py)
             if move != PASS:
-                v = move >> 8
-                delta = move_delta(move)
-                cur[seat] = hand - delta
-                table += delta
-                rview[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
-                if v > high or (ass_round and v == high):
-                    high = v
-                    high_seat = seat
-                if fam == BASIC and v == JOKER_HIGH and ass_round == 0:
+                table, high, high_seat = follow_move(move, seat, cur, rview, table, high,
+                                                     high_seat, ass_round)
+                if fam == BASIC and move >> 8 == JOKER_HIGH and ass_round == 0:
                     break
-    blocked = -1
-    if ass_round:
-        cur[high_seat] += table
-        rview[PUB_SIZES + high_seat] += n
-        blocked = high_seat
-    else:
-        gone += table
+    gone, blocked = end_round(cur, rview, n, table, gone, high_seat, ass_round)
     over = False
     for s in range(n):
         if cur[s] == U0:

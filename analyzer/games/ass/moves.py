@@ -199,6 +199,48 @@ def move_delta(move):
 
 
 @njit(cache=True, inline="always")
+def lead_move(move, seat, hands, view):
+    """A-5: ``seat`` leads the round with ``move``: its cards leave ``hands[seat]`` and its
+    size in ``view`` (``PUB_SIZES``). Returns the round's (table, k, high, ass_round): every
+    later move must be k cards (1 in an ass round)."""
+    c = (move >> 4) & 15
+    j = move & 15
+    table = move_delta(move)
+    hands[seat] -= table
+    view[PUB_SIZES + seat] -= c + j
+    high = move >> 8
+    ass_round = 1 if high == ASS else 0
+    return table, 1 if ass_round else c + j, high, ass_round
+
+
+@njit(cache=True, inline="always")
+def follow_move(move, seat, hands, view, table, high, high_seat, ass_round):
+    """A-6: ``seat`` puts ``move`` (not a pass) on the round's table: its cards leave
+    ``hands[seat]`` and its size in ``view`` (``PUB_SIZES``); the move is the new high when
+    higher, or as high in an ass round (A-7: the last of equal asses takes). Returns (table,
+    high, high_seat)."""
+    delta = move_delta(move)
+    hands[seat] -= delta
+    view[PUB_SIZES + seat] -= ((move >> 4) & 15) + (move & 15)
+    v = move >> 8
+    if v > high or (ass_round and v == high):
+        return table + delta, v, seat
+    return table + delta, high, high_seat
+
+
+@njit(cache=True, inline="always")
+def end_round(hands, view, n, table, gone, high_seat, ass_round):
+    """A-7: the round is over: an ass round's cards go to its taker (who may not lead the
+    ass next, A-8), a normal round's leave the game. Returns (gone, the seat that may not lead
+    the ass, -1 for none)."""
+    if ass_round:
+        hands[high_seat] += table
+        view[PUB_SIZES + high_seat] += n
+        return gone, high_seat
+    return gone + table, -1
+
+
+@njit(cache=True, inline="always")
 def hand_size(hand):
     """The number of cards in a packed hand: the 4-bit counts summed in bytes (each at most
     16), then the bytes by one multiply (the total is at most 110, so no byte overflows)."""

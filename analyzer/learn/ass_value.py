@@ -287,6 +287,23 @@ def predict(x: np.ndarray, w1, b1, w2, b2) -> np.ndarray:
     return np.maximum(x.astype(np.float64) @ w1 + b1, 0.0) @ w2 + b2
 
 
+def gather(block, wanted: int, meta_at: int, size: int = 1000) -> tuple[tuple, int]:
+    """Leaves in blocks of ``size`` games (``block(first, count, limit)``: a tuple of arrays,
+    the one at ``meta_at`` numbering its groups in column 0) until ``wanted`` of them, the
+    groups numbered across the blocks. Returns (the arrays concatenated, the games played)."""
+    games = got = groups = 0
+    parts = []
+    while got < wanted:
+        arrays = block(games, size, wanted - got)
+        meta = arrays[meta_at]
+        meta[:, 0] += groups
+        groups = int(meta[-1, 0]) + 1 if len(meta) else groups
+        parts.append(arrays)
+        got += len(meta)
+        games += size
+    return tuple(np.concatenate(column) for column in zip(*parts, strict=True)), games
+
+
 def regret(pred: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
     """Mean over groups of the label of the leaf the prediction ranks best minus the best
     label: what choosing by the model costs in one world, in minus points."""
@@ -309,21 +326,9 @@ def train(players: list[int], leaves_per_count: int, seed: int, finisher: str = 
     facts = {}
     for n in players:
         began = time.perf_counter()
-        games = 0
-        parts = []
-        got = 0
-        groups = 0
-        while got < leaves_per_count:  # deals in blocks until enough leaves
-            block = 1000
-            h, mt, lb = leaves(n, games, block, seed, leaves_per_count - got, finisher)
-            mt[:, 0] += groups  # groups numbered across the blocks
-            groups = int(mt[-1, 0]) + 1 if len(mt) else groups
-            parts.append((h, mt, lb))
-            got += len(lb)
-            games += block
-        hands = np.concatenate([p[0] for p in parts])
-        meta = np.concatenate([p[1] for p in parts])
-        labels = np.concatenate([p[2] for p in parts])
+        (hands, meta, labels), games = gather(
+            lambda first, count, limit, n=n: leaves(n, first, count, seed, limit, finisher),
+            leaves_per_count, 1)
         x = inputs(hands, meta)
         held = meta[:, 0] % 10 == 0
         fit_rows = ~held

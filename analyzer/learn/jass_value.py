@@ -39,7 +39,8 @@ from analyzer.games.jass.primitives import (
     lowest_card,
 )
 from analyzer.games.jass.scoring import base_sticks
-from analyzer.learn.ass_value import fit, predict, rounded
+from analyzer.learn.ass_value import fit, gather, predict, rounded
+from analyzer.learn.ass_value import regret as ass_regret
 from strategies.jass.knobs import FAM_LEARNED
 from strategies.jass.loop import rollout
 from strategies.jass.play import deal_points, play_card_no_bans, to_move
@@ -182,11 +183,9 @@ def moments(x: np.ndarray, block: int = 65536) -> tuple[np.ndarray, np.ndarray]:
 
 def regret(pred: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
     """Mean over groups of the best label minus the label of the leaf the prediction ranks
-    best: what choosing by the model costs in one world, in sticks."""
-    starts = np.r_[0, np.flatnonzero(np.diff(group)) + 1]
-    ends = np.r_[starts[1:], len(group)]
-    return float(np.mean([y[s:e].max() - y[s + np.argmax(pred[s:e])]
-                          for s, e in zip(starts, ends, strict=True)]))
+    best: what choosing by the model costs in one world, in sticks (ass_value.regret, whose
+    best is the lowest)."""
+    return ass_regret(-pred, -y, group)
 
 
 def train(players: list[int], leaves_per_count: int, seed: int, epochs: int = 8,
@@ -200,26 +199,13 @@ def train(players: list[int], leaves_per_count: int, seed: int, epochs: int = 8,
     facts = {}
     for n in players:
         began = time.perf_counter()
-        deals = 0
-        parts = []
-        got = 0
-        groups = 0
-        while got < leaves_per_count:  # deals in blocks until enough leaves
-            block = 1000
-            h, t, mt, lb = leaves(n, deals, block, seed, leaves_per_count - got)
-            mt[:, 0] += groups  # groups numbered across the blocks
-            groups = int(mt[-1, 0]) + 1 if len(mt) else groups
-            parts.append((h, t, mt, lb))
-            got += len(lb)
-            deals += block
-        hands = np.concatenate([p[0] for p in parts])
-        taken = np.concatenate([p[1] for p in parts])
-        meta = np.concatenate([p[2] for p in parts])
-        labels = np.concatenate([p[3] for p in parts]).astype(np.float64)
+        (hands, taken, meta, labels), deals = gather(
+            lambda first, count, limit, n=n: leaves(n, first, count, seed, limit),
+            leaves_per_count, 2)
+        labels = labels.astype(np.float64)
         say(f"  {n} players: {deals:,} deals, {len(labels):,} leaves "
             f"({time.perf_counter() - began:.0f} s); fitting")
         held = meta[:, 0] % 10 == 0
-        del parts
         x = input_rows(hands[~held], taken[~held], meta[~held])
         r = row_of(n)
         W = fit(x, labels[~held], meta[~held, 0], seed, n, epochs=epochs, hidden=HIDDEN,

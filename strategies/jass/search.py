@@ -340,6 +340,19 @@ def interleave(cands, k, out):
             hi -= 1
 
 
+@njit_no_runtime(inline="always")
+def match_term(seat, totals, st):
+    """``objective=match``'s part for the match (J-10): +10 when the stick ``totals`` after
+    the deal make the decider the winner, -10 when they make another seat the winner, 0
+    otherwise or in a single deal."""
+    if st[S_DEAL_NO] == 0:
+        return 0
+    w = match_winner(totals, st[S_N])
+    if w == seat:
+        return MATCH_WEIGHT
+    return -MATCH_WEIGHT if w >= 0 else 0
+
+
 @njit_no_runtime()
 def outcome(seat, taken, st, objective, pts, award, bonus, newties, totals):
     """The decider's outcome of a finished deal (module docstring, ``objective``)."""
@@ -359,14 +372,7 @@ def outcome(seat, taken, st, objective, pts, award, bonus, newties, totals):
         totals[i] = st[S_STICKS + i] + award[i] + bonus[i]
         if i != seat and award[i] + bonus[i] > best_other:
             best_other = award[i] + bonus[i]
-    value = mine - best_other
-    if st[S_DEAL_NO] > 0:
-        w = match_winner(totals, n)
-        if w == seat:
-            value += MATCH_WEIGHT
-        elif w >= 0:
-            value -= MATCH_WEIGHT
-    return value
+    return mine - best_other + match_term(seat, totals, st)
 
 
 @njit_no_runtime()
@@ -395,14 +401,7 @@ def value_leaf(seat, hands, played, taken, st, rfams, rprms, rng, memo, objectiv
         totals[i] = st[S_STICKS + i] + int(np.floor(v + 0.5))
         if i != seat and v > best_other:
             best_other = v
-    result = mine - best_other
-    if st[S_DEAL_NO] > 0:
-        w = match_winner(totals, n)
-        if w == seat:
-            result += MATCH_WEIGHT
-        elif w >= 0:
-            result -= MATCH_WEIGHT
-    return result
+    return mine - best_other + match_term(seat, totals, st)
 
 
 @njit_no_runtime()

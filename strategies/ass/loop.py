@@ -429,5 +429,6 @@ def _loop(others, search, fams, params, packed, n, view, rng, gone, table, start
 
 _loop_search = njit_no_runtime()(twin(_loop, "_loop_search"))
 
-# public for analyzer/learn/ass_value.py, which plays learned games decision by decision
+# public for analyzer/learn/ass_value.py, which plays learned games decision by decision, and
+# the value model's round finisher (strategies/ass/value.py)
 checked_inline = _checked_inline

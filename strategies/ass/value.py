@@ -40,7 +40,7 @@ from analyzer.games.ass.cards import JOKER_HIGH, PASS, PUB_SIZES
 from analyzer.games.ass.moves import U0, count_of, end_round, follow_move
 from analyzer.stack import stack_float64
 from strategies.ass.catalog import BASIC, LEARNED
-from strategies.ass.loop import ILLEGAL, _checked_inline
+from strategies.ass.loop import ILLEGAL, checked_inline
 from strategies.ass.policies import basic_packed
 from strategies.ass.value_weights import (  # noqa: F401  (re-exported for callers)
     B1,
@@ -213,9 +213,9 @@ def finish_round(cur, n, starter, pos, k, high, high_seat, ass_round, table, gon
             elif rview[PUB_SIZES + seat] < k:
                 move = PASS
             else:
-                move = _checked_inline(fam, pp, seat, rview, rng, cur, hand, table, gone,
-                                       np.int64(p), k, high, ass_round, np.int64(0), starter,
-                                       high_seat, rounds)
+                move = checked_inline(fam, pp, seat, rview, rng, cur, hand, table, gone,
+                                      np.int64(p), k, high, ass_round, np.int64(0), starter,
+                                      high_seat, rounds)
                 if move == ILLEGAL:
                     move = PASS  # (learned never moves illegally: tests/test_ass_learned.py)
             if move != PASS:

@@ -59,12 +59,7 @@ def check_recorded_weights(plan: dict, run: Path) -> None:
             now, model = weights_in_use(game, VALUE)
             played = (plan.get("value_weights") or {}).get(game)
             if played != now:
-                was = (f"value weights {played[:12]}" if isinstance(played, str) and played
-                       else "value weights it did not record")
-                raise CardlabError(
-                    f"cannot replay {run}: its {text!r} played {was}, the weights in use now "
-                    f"({model.path()}) are {now[:12]}, and a replay would play another game; "
-                    f"set {model.env} to the weights file the run played")
+                raise _other_weights(run, text, "value", played, now, model)
         how = reads_weights(strategy)
         if how is None:
             continue
@@ -77,9 +72,15 @@ def check_recorded_weights(plan: dict, run: Path) -> None:
             played = (plan.get("weights") or {}).get(game)
             same = played == now
         if not same:
-            was = (f"learned weights {played[:12]}" if isinstance(played, str) and played
-                   else "learned weights it did not record")
-            raise CardlabError(
-                f"cannot replay {run}: its {text!r} played {was}, the weights in use now "
-                f"({model.path()}) are {now[:12]}, and a replay would play another game; "
-                f"set {model.env} to the weights file the run played")
+            raise _other_weights(run, text, "learned", played, now, model)
+
+
+def _other_weights(run: Path, text: str, kind: str, played, now: str, model) -> CardlabError:
+    """The one line of :func:`check_recorded_weights`: ``text`` played ``kind`` weights
+    ``played`` (their sha256 or its first 12 digits; None: not recorded), ``now`` are in use."""
+    was = (f"{kind} weights {played[:12]}" if isinstance(played, str) and played
+           else f"{kind} weights it did not record")
+    return CardlabError(
+        f"cannot replay {run}: its {text!r} played {was}, the weights in use now "
+        f"({model.path()}) are {now[:12]}, and a replay would play another game; "
+        f"set {model.env} to the weights file the run played")

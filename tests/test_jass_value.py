@@ -227,3 +227,30 @@ def test_the_analysis_values_cards_as_the_search_does_with_the_value_model(playe
         assert every.shape == (24, players)
         checked += 1
     assert checked >= 2
+
+
+def test_a_run_of_pimc_rollout_value_records_both_weights_and_a_replay_under_others_is_refused(
+        tmp_path):
+    """pimc:rollout=value reads the value model and, finishing its tricks, learned: the plan
+    records both files' sha256, and a replay under other value weights is one line; plain
+    pimc (aim-low rollouts) records neither."""
+    import analyzer.engines.jass.kernel as kernel
+    from analyzer.cli.runs import check_recorded_weights
+    from analyzer.engines.kernel import RunSpec
+    from analyzer.errors import CardlabError
+    from analyzer.runner.manifest import build_plan, weights_in_use
+
+    spec = RunSpec("jass", 3, ("pimc:rollout=value,worlds=2", "aim-low", "basic"), 1,
+                   mode="deals")
+    plan = build_plan(spec, kernel, 0, 10, "rows")
+    assert plan["value_weights"] == {"jass": weights_in_use("jass", "value")[0]}
+    assert plan["weights"] == {"jass": weights_in_use("jass")[0]}
+    check_recorded_weights(plan, tmp_path)  # the weights in use: fine
+    for edited in ({**plan, "value_weights": {"jass": "0" * 64}},
+                   {k: v for k, v in plan.items() if k != "value_weights"}):
+        with pytest.raises(CardlabError, match="value weights") as err:
+            check_recorded_weights(edited, tmp_path)
+        assert "CARDLAB_VALUE_JASS" in str(err.value) and "\n" not in str(err.value)
+    plain = build_plan(RunSpec("jass", 3, ("pimc", "aim-low", "basic"), 1, mode="deals"),
+                       kernel, 0, 10, "rows")
+    assert "value_weights" not in plain and "weights" not in plain

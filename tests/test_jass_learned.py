@@ -108,6 +108,31 @@ def test_jitted_features_and_choice_agree_with_the_python_twin():
             learned.choose_py(seat, hands[seat], legal, st, played, taken, weights)
 
 
+def test_the_kernels_weights_zero_only_subnormals_and_choose_as_the_files_weights():
+    """The kernels play with the file's weights less their subnormal entries
+    (learned_file.kernel_weights: subnormal arithmetic is some hundred times slower); the
+    shipped file has such entries, and the choices are the twin's under the file's own."""
+    from strategies.learned_file import SMALLEST_NORMAL, kernel_weights
+
+    w = np.array([0.0, -0.0, 5e-324, -2e-310, SMALLEST_NORMAL, -SMALLEST_NORMAL, 1e-300, 0.25])
+    assert kernel_weights(w).tolist() == [0.0, 0.0, 0.0, 0.0, SMALLEST_NORMAL, -SMALLEST_NORMAL,
+                                          1e-300, 0.25]
+    assert w[2] == 5e-324  # a copy: the file's weights stay as read
+    sub = (lw.WEIGHTS != 0) & (np.abs(lw.WEIGHTS) < SMALLEST_NORMAL)
+    assert sub.sum() > 0 and np.array_equal(lw.KERNEL_WEIGHTS[~sub], lw.WEIGHTS[~sub])
+    assert not lw.KERNEL_WEIGHTS[sub].any()
+    compared = 0
+    for hands, played, taken, st, _ in _positions(300, 23):
+        seat = to_move(st)
+        legal = np.uint64(legal_mask(hands[seat], st))
+        if int(legal) & (int(legal) - 1) == 0:
+            continue
+        assert learned.learned_card(seat, hands[seat], legal, st, played, taken) == \
+            learned.choose_py(seat, hands[seat], legal, st, played, taken, lw.WEIGHTS)
+        compared += 1
+    assert compared > 150
+
+
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("ruleset", ["seed", "swiss"])
 def test_engine_matches_reference_with_learned_seats(players, ruleset):

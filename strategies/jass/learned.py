@@ -18,8 +18,10 @@ random draws: a learned seat replays identically from (seed, index) and never to
 game's stream.
 
 The weights (strategies/jass/learned_weights.py) are read once per process into
-:data:`WEIGHTS`, which numba freezes into the compiled kernels (analyzer/numba_env.py
-hashes the weights file with the sources, so new weights recompile).
+:data:`WEIGHTS`; the kernels play with :data:`KERNEL_WEIGHTS`, the same with subnormal
+entries zero (strategies/learned_file.py ``kernel_weights``: the same choices, three times
+faster), which numba freezes into the compiled code (analyzer/numba_env.py hashes the
+weights file with the sources, so new weights recompile).
 
 :func:`features_py` and :func:`choose_py` are the same model in plain Python over card
 lists, written apart from the jitted code, for the reference engine
@@ -69,6 +71,7 @@ from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for ca
     FEATURE_SET,
     FOLLOW,
     HIDDEN,
+    KERNEL_WEIGHTS,
     LEAD,
     N_FEATURES,
     N_PARAMS,
@@ -233,7 +236,7 @@ def choose(seat, hand, legal, st, played, taken, weights):
 @njit_no_runtime()
 def learned_card(seat, hand, legal, st, played, taken):
     """The ``learned`` policy: the shipped model (J-11: its hand and the public state)."""
-    return choose(seat, hand, legal, st, played, taken, WEIGHTS)
+    return choose(seat, hand, legal, st, played, taken, KERNEL_WEIGHTS)
 
 
 # --- the same model in plain Python (the reference engine's twin) ------------------------------

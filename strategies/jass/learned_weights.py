@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from strategies.learned_file import ModelFile, raise_if, weights_sentence
+from strategies.learned_file import ModelFile, kernel_weights, raise_if, weights_sentence
 
 FEATURE_SET = "jass-mlp-1"  # bump when features() or the net change: old weights are refused
 BASE = 18  # facts of a card (see learned.base_features())
@@ -27,6 +27,7 @@ weights_digest = MODEL.digest
 load_weights = MODEL.load
 weights_text = MODEL.text
 WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = MODEL.load_in_use()
+KERNEL_WEIGHTS = kernel_weights(WEIGHTS)  # what learned.learned_card plays with: subnormals zero
 
 
 def check_weights() -> None:

@@ -11,6 +11,8 @@ cardlab relies on these things numba does not promise:
   built with numba's internal ``cgutils.alloca_once`` and ``arrayobj.populate_array``;
 * LLVM intrinsics called from an ``@intrinsic`` (:func:`llvm_function`, for analyzer.bits):
   ``cgutils.get_or_insert_function``;
+* LLVM vector instructions written by an ``@intrinsic`` (:func:`row_update_intrinsic`, for
+  analyzer.rows): numba's ``make_array`` for the arrays' data pointers;
 * a call into another dispatcher's compiled code through its address (:func:`call_compiled`,
   for the play loops' calls into the search, :func:`register_hook`): the compile result's
   ``library.get_pointer_to_function`` and ``fndesc.llvm_func_name``, numba's calling
@@ -350,3 +352,62 @@ def install_typing_only() -> None:
 
 install_alias_fix()
 install_typing_only()
+
+
+
+def row_update_intrinsic(scaled):
+    """An ``@intrinsic`` ``f(acc, w, start, N)`` (or, ``scaled``, ``f(acc, w, start, N, x)``;
+    N a literal multiple of 8): ``acc[k] += w.flat[start + k]`` (times ``x``: the product,
+    then the sum, never fused) for k < N, as LLVM vectors of 8 doubles. Each ``acc[k]`` gets
+    the same additions, in the same order, as from a scalar loop; only several are made at
+    once (numba leaves LLVM's SLP vectoriser off, and the loop vectoriser does not take a
+    loop of 32 that LLVM unrolls). The arrays must be C-contiguous float64 and hold the
+    elements named: nothing is checked."""
+
+    def typed(acc, w, start, count, scale):
+        floats = all(isinstance(a, types.Array) and a.dtype == types.float64
+                     and a.layout == "C" for a in (acc, w))
+        return (floats and isinstance(start, types.Integer)
+                and isinstance(count, types.IntegerLiteral) and count.literal_value % 8 == 0
+                and (scale is None or isinstance(scale, types.Float)))
+
+    def make(acc, w, start, count, scale):
+        size = count.literal_value
+
+        def codegen(context, builder, signature, args):
+            i64 = llvm_ir.IntType(64)
+            vty = llvm_ir.VectorType(llvm_ir.DoubleType(), 8)
+            a = make_array(acc)(context, builder, args[0]).data
+            first = context.cast(builder, args[2], start, types.int64)
+            base = builder.gep(make_array(w)(context, builder, args[1]).data, [first])
+            xv = None
+            if scale is not None:
+                x = context.cast(builder, args[4], scale, types.float64)
+                xv = builder.insert_element(llvm_ir.Constant(vty, None), x, i64(0))
+                xv = builder.shuffle_vector(xv, llvm_ir.Constant(vty, None), llvm_ir.Constant(
+                    llvm_ir.VectorType(llvm_ir.IntType(32), 8), [0] * 8))
+            for k in range(0, size, 8):
+                ap = builder.bitcast(builder.gep(a, [i64(k)]), vty.as_pointer())
+                wv = builder.load(builder.bitcast(builder.gep(base, [i64(k)]), vty.as_pointer()),
+                                  align=8)
+                if xv is not None:
+                    wv = builder.fmul(wv, xv)
+                builder.store(builder.fadd(builder.load(ap, align=8), wv), ap, align=8)
+            return context.get_dummy_value()
+
+        if scale is None:
+            return types.void(acc, w, start, count), codegen
+        return types.void(acc, w, start, count, scale), codegen
+
+    if scaled:
+        @intrinsic
+        def add_scaled_row(typingctx, acc, w, start, count, x):
+            return make(acc, w, start, count, x) if typed(acc, w, start, count, x) else None
+
+        return add_scaled_row
+
+    @intrinsic
+    def add_row(typingctx, acc, w, start, count):
+        return make(acc, w, start, count, None) if typed(acc, w, start, count, None) else None
+
+    return add_row

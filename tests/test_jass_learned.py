@@ -87,8 +87,9 @@ def test_no_peeking_deals_that_agree_on_the_deciders_information_give_the_same_d
                         played.copy(), taken.copy(), np.zeros(1, np.uint64), -1)
                  for world in (hands, other)]
         assert cards[0] == cards[1] and int(legal) >> cards[0] & 1
-        assert learned.choose(seat, hands[seat], legal, st, played, taken, weights) == \
-            learned.choose(seat, other[seat], legal, st, played, taken, weights)
+        kernel = lw.kernel_layout(weights)
+        assert learned.choose(seat, hands[seat], legal, st, played, taken, kernel) == \
+            learned.choose(seat, other[seat], legal, st, played, taken, kernel)
         checked += 1
     assert checked == 120 and differ > 60  # the other deals really differ
 
@@ -104,7 +105,8 @@ def test_jitted_features_and_choice_agree_with_the_python_twin():
                            strict=True):
             twin = learned.features_py(seat, hands[seat], st, played, taken, card)
             assert np.allclose(f, twin, rtol=0, atol=1e-12), card
-        assert learned.choose(seat, hands[seat], legal, st, played, taken, weights) == \
+        assert learned.choose(seat, hands[seat], legal, st, played, taken,
+                              lw.kernel_layout(weights)) == \
             learned.choose_py(seat, hands[seat], legal, st, played, taken, weights)
 
 
@@ -119,8 +121,21 @@ def test_the_kernels_weights_zero_only_subnormals_and_choose_as_the_files_weight
                                           1e-300, 0.25]
     assert w[2] == 5e-324  # a copy: the file's weights stay as read
     sub = (lw.WEIGHTS != 0) & (np.abs(lw.WEIGHTS) < SMALLEST_NORMAL)
-    assert sub.sum() > 0 and np.array_equal(lw.KERNEL_WEIGHTS[~sub], lw.WEIGHTS[~sub])
-    assert not lw.KERNEL_WEIGHTS[sub].any()
+    # the kernels' layout: in[h, d] (file: h * N_FEATURES + d) at d * HIDDEN + h in each phase
+    cut = lw.HIDDEN * lw.N_FEATURES
+    back = lw.KERNEL_WEIGHTS.reshape(lw.PHASES, lw.N_PARAMS).copy()
+    back[:, :cut] = back[:, :cut].reshape(lw.PHASES, lw.N_FEATURES, lw.HIDDEN).transpose(
+        0, 2, 1).reshape(lw.PHASES, cut)
+    back = back.reshape(-1)
+    assert sub.sum() > 0 and np.array_equal(back[~sub], lw.WEIGHTS[~sub])
+    assert not back[sub].any()
+    flat = np.random.default_rng(5).normal(size=lw.PHASES * lw.N_PARAMS)
+    kernel = lw.kernel_layout(flat)
+    for phase, h, d in ((0, 5, 3), (1, 31, 27), (2, 0, 17)):
+        at = phase * lw.N_PARAMS
+        assert kernel[at + d * lw.HIDDEN + h] == flat[at + h * lw.N_FEATURES + d]
+    assert np.array_equal(kernel.reshape(lw.PHASES, -1)[:, cut:],
+                          flat.reshape(lw.PHASES, -1)[:, cut:])
     compared = 0
     for hands, played, taken, st, _ in _positions(300, 23):
         seat = to_move(st)

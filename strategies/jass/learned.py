@@ -18,9 +18,10 @@ random draws: a learned seat replays identically from (seed, index) and never to
 game's stream.
 
 The weights (strategies/jass/learned_weights.py) are read once per process into
-:data:`WEIGHTS`; the kernels play with :data:`KERNEL_WEIGHTS`, the same with subnormal
-entries zero (strategies/learned_file.py ``kernel_weights``: the same choices, three times
-faster), which numba freezes into the compiled code (analyzer/numba_env.py hashes the
+:data:`WEIGHTS`; the kernels play with :data:`KERNEL_WEIGHTS`, the same in the order the
+compiled network reads them, subnormal entries zero (:func:`kernel_layout`: the same
+choices; subnormal arithmetic is some hundred times slower), which numba freezes into the
+compiled code (analyzer/numba_env.py hashes the
 weights file with the sources, so new weights recompile).
 
 :func:`features_py` and :func:`choose_py` are the same model in plain Python over card
@@ -64,6 +65,7 @@ from analyzer.games.jass.primitives import (
     trick_points,
 )
 from analyzer.numba_compat import njit_no_runtime
+from analyzer.rows import add_scaled_row
 from analyzer.stack import stack_float64
 from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
@@ -80,6 +82,7 @@ from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for ca
     WEIGHTS,
     WEIGHTS_ERROR,
     check_weights,
+    kernel_layout,
     load_weights,
     weights_digest,
 )
@@ -193,19 +196,22 @@ def features(seat, hand, st, played, taken, card, out, at):
 @njit_no_runtime(inline="always")
 def net(x, weights, at):
     """The score of inputs ``x`` (a tuple of N_FEATURES) under the phase's network at
-    ``weights[at:]``: sum over the hidden units h of out[h] * max(0, bias[h] + in[h] . x).
-    Each unit sums bias, then in[h, d] * x[d] for d in order, as the twin does; the units
-    are summed side by side (one chain of additions each, not one after the other), and
-    the sum over units adds out[h] * 0.0 for a unit at or below zero, which leaves its
-    value as the twin's ``if a > 0`` does."""
+    ``weights[at:]`` (weights in :func:`kernel_layout`): sum over the hidden units h of
+    out[h] * max(0, bias[h] + in[h] . x). Each unit sums bias, then in[h, d] * x[d] for d in
+    order, as the twin does; the units are summed side by side, one input's row of products
+    at a time (analyzer/rows.py: eight units at once, each its own chain of additions), and
+    the sum over units adds out[h] * 0.0 for a unit at or below zero, which leaves its value
+    as the twin's ``if a > 0`` does. An input that is zero is skipped: its products are
+    zeros, which leave every sum's value as it is (about half the inputs of a card are
+    zero)."""
     acc = stack_float64(32)  # HIDDEN units (checked where the weights are declared)
     bias = at + HIDDEN * N_FEATURES
     for h in range(HIDDEN):
         acc[h] = weights[bias + h]
     for d in range(N_FEATURES):
         xd = x[d]
-        for h in range(HIDDEN):
-            acc[h] += weights[at + h * N_FEATURES + d] * xd
+        if xd != 0.0:
+            add_scaled_row(acc, weights, at + d * HIDDEN, HIDDEN, xd)
     total = 0.0
     for h in range(HIDDEN):
         total += weights[bias + HIDDEN + h] * max(acc[h], 0.0)
@@ -214,7 +220,8 @@ def net(x, weights, at):
 
 @njit_no_runtime()
 def choose(seat, hand, legal, st, played, taken, weights):
-    """The legal card with the highest score under ``weights`` (ties to the lower index)."""
+    """The legal card with the highest score under ``weights`` (in :func:`kernel_layout`; ties
+    to the lower index)."""
     if (legal & (legal - U1)) == U0:
         return lowest_card(legal)
     ctx = context(seat, hand, st, taken)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from strategies.learned_file import ModelFile, kernel_weights, raise_if, weights_sentence
 
 FEATURE_SET = "jass-mlp-1"  # bump when features() or the net change: old weights are refused
@@ -15,7 +17,7 @@ BASE = 18  # facts of a card (see learned.base_features())
 CONTEXTS = 10  # facts of the deal (1, points won so far, ...: learned.context())
 N_FEATURES = BASE + CONTEXTS  # the network's inputs, the columns of the decision data
 HIDDEN = 32  # rectified hidden units per phase
-assert HIDDEN <= 32, "learned.net keeps the hidden units in a stack array of 32"
+assert HIDDEN <= 32 and HIDDEN % 8 == 0, "learned.net: a stack array of 32, rows of 8 units"
 N_PARAMS = HIDDEN * N_FEATURES + 2 * HIDDEN  # per phase: input weights, biases, output weights
 PHASES = 3  # leading, following with trump fixed, following before trump is fixed
 LEAD, FOLLOW, OPEN = range(3)
@@ -27,7 +29,22 @@ weights_digest = MODEL.digest
 load_weights = MODEL.load
 weights_text = MODEL.text
 WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = MODEL.load_in_use()
-KERNEL_WEIGHTS = kernel_weights(WEIGHTS)  # what learned.learned_card plays with: subnormals zero
+
+
+def kernel_layout(weights: np.ndarray) -> np.ndarray:
+    """The weights as the compiled network reads them (learned.net): per phase the input
+    weights input by input (``in[d, h]`` at ``d * HIDDEN + h``, where the file has them unit
+    by unit, ``in[h, d]`` at ``h * N_FEATURES + d``), so that one input's products for every
+    unit are one row; then the biases and the output weights as in the file. Subnormal
+    entries are zero (strategies/learned_file.py ``kernel_weights``)."""
+    w = kernel_weights(np.asarray(weights, dtype=np.float64).reshape(PHASES, N_PARAMS))
+    cut = HIDDEN * N_FEATURES
+    w[:, :cut] = w[:, :cut].reshape(PHASES, HIDDEN, N_FEATURES).transpose(0, 2, 1).reshape(
+        PHASES, cut)
+    return w.reshape(-1)
+
+
+KERNEL_WEIGHTS = kernel_layout(WEIGHTS)  # what learned.learned_card plays with
 
 
 def check_weights() -> None:

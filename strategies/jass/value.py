@@ -20,7 +20,8 @@ first and the other three follow in their order; before trump is fixed in their 
 which seat leads the next trick (one-hot, the same order); the share of the deal's tricks
 left; whether trump is fixed. One hidden layer of ``HIDDEN`` rectified units, one network per
 player count (value_weights.py). The inputs are ones and zeros but two, so :func:`value` adds
-one weight row per card instead of multiplying a whole vector.
+one weight row per card instead of multiplying a whole vector (eight units at a time:
+analyzer/rows.py).
 
 How it was trained (scripts/train_value.py --game jass, analyzer/learn/jass_value.py): in
 deals where every seat plays ``learned``, at each decision with a choice, every legal card is
@@ -51,6 +52,7 @@ from analyzer.games.jass.primitives import (
     lowest_card,
 )
 from analyzer.numba_compat import njit_no_runtime
+from analyzer.rows import add_row
 from analyzer.stack import stack_float64
 from strategies.jass.knobs import AIM_NA, FAM_LEARNED
 from strategies.jass.play import play_card_no_bans, to_move
@@ -127,9 +129,7 @@ def value(seat, hands, taken, st):
             while m != U0:
                 c = lowest_card(m)
                 m &= m - U1
-                i = _index(k, part, c, trump)
-                for j in range(HIDDEN):
-                    h[j] += W1[r, i, j]
+                add_row(h, W1, (r * INPUTS + _index(k, part, c, trump)) * HIDDEN, HIDDEN)
     lead = st[S_LEADER] - seat
     if lead < 0:
         lead += n

@@ -95,6 +95,12 @@ def _index(k, part, card, trump):
     return 1 + CARD_INPUTS * k + 36 * part + 9 * slot_of(SUIT_OF[card], trump) + RANK_OF[card]
 
 
+# _index's last two terms, looked up: PLACE[trump + 1, card] = 9 * slot of its suit + rank
+_slot = getattr(slot_of, "py_func", slot_of)
+PLACE = np.array([[9 * _slot(int(SUIT_OF[c]), t) + int(RANK_OF[c]) for c in range(36)]
+                  for t in range(-1, 4)], dtype=np.int64)
+
+
 @njit_no_runtime()
 def finish_trick(hands, played, taken, st, rng):
     """Every seat still to play in the current trick plays ``learned``, to the trick's end
@@ -126,10 +132,11 @@ def value(seat, hands, taken, st):
             p -= n
         for part in range(2):
             m = hands[p] if part == 0 else taken[p]
+            block = r * INPUTS + 1 + CARD_INPUTS * k + 36 * part  # _index but the card's place
             while m != U0:
                 c = lowest_card(m)
                 m &= m - U1
-                add_row(h, W1, (r * INPUTS + _index(k, part, c, trump)) * HIDDEN, HIDDEN)
+                add_row(h, W1, (block + PLACE[trump + 1, c]) * HIDDEN, HIDDEN)
     lead = st[S_LEADER] - seat
     if lead < 0:
         lead += n
@@ -141,9 +148,8 @@ def value(seat, hands, taken, st):
         for j in range(HIDDEN):
             h[j] += W1[r, I_FIXED, j]
     t = B2[r]
-    for j in range(HIDDEN):
-        if h[j] > 0.0:
-            t += h[j] * W2[r, j]
+    for j in range(HIDDEN):  # a unit at or below zero adds 0.0: t's value stays, no branch
+        t += max(h[j], 0.0) * W2[r, j]
     return t
 
 

@@ -9,9 +9,8 @@ For each game at two player counts (Who's the Ass? 4 and 6, Plus-Minus Jass 3 an
 * head to head on the same deals, seats rotated (``cardlab.compare``: the duplicate format,
   paired over deals, 95% intervals): the candidate against ``pimc:rollout=learned`` (in Who's
   the Ass? with its knobs as they were when it was measured: 128 worlds, infer=policy) and
-  against today's ``pimc`` as the issue found it (in Who's the Ass? the preset
-  ``pimc-rollouts``, pimc's defaults before the value model; the candidate is ``pimc`` with
-  its defaults now).
+  against today's ``pimc`` as the issue found it (the preset ``pimc-rollouts`` in each game,
+  pimc's defaults before the value model; the candidate is ``pimc`` with its defaults now).
 
 Differences are the candidate minus the other, in the game's own metric (Who's the Ass?:
 minus points per game, lower is better; Jass: the mode's metric, higher is better).
@@ -36,10 +35,10 @@ sys.path.insert(0, str(ROOT))
 CHEAP = {"ass": "basic", "jass": "aim-low"}
 PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
 CANDIDATE = {"ass": "pimc",  # its defaults: the value model at the leaves, 48 worlds
-             "jass": "pimc:rollout=learned-4"}
+             "jass": "pimc"}  # its defaults: the value model at the leaves, 16 worlds
 STRONG = "pimc:rollout=learned"  # as it was measured: 128 worlds, infer=policy (below)
 # pimc as the issue found it ("today's pimc"): Who's the Ass?'s defaults before the value model
-TODAY = {"ass": "pimc-rollouts", "jass": "pimc"}
+TODAY = {"ass": "pimc-rollouts", "jass": "pimc-rollouts"}
 # the strong player with its knobs as they were (Who's the Ass?'s worlds and infer defaults
 # have changed since)
 STRONGS = {"ass": "pimc:worlds=128,rollout=learned,infer=policy", "jass": STRONG}

@@ -310,9 +310,10 @@ def test_policy_replay_counts_the_moves_the_rollout_policy_would_not_make(
 
 
 def test_policy_worlds_are_the_least_missing_weighted_by_eps():
-    """draw_worlds: infer=voids keeps every world drawn with weight 1; infer=policy with
-    eps=1, oversample=1 searches those very worlds (the same draws); with oversample the kept
-    worlds are those with the fewest misses, weighted eps ** (misses - the fewest)."""
+    """draw_worlds (aim-low rollouts, the policy the others play): infer=voids keeps every
+    world drawn with weight 1; infer=policy with eps=1, oversample=1 searches those very
+    worlds (the same draws); with oversample the kept worlds are those with the fewest
+    misses, weighted eps ** (misses - the fewest)."""
     hands, played, taken, st, _ = policy_position(5, 4, "seed", 21, {0, 2, 3})
     seat = to_move(st)
     nothing = np.zeros(4, np.uint64)
@@ -322,12 +323,12 @@ def test_policy_worlds_are_the_least_missing_weighted_by_eps():
         return search.draw_worlds(prm, seat, hands[seat], st, played,
                                   np.array([77], np.uint64), nothing, False)
 
-    voids = draw("pimc:worlds=8")
-    same = draw("pimc:worlds=8,infer=policy,eps=1,oversample=1")
+    voids = draw("pimc-rollouts:worlds=8")
+    same = draw("pimc-rollouts:worlds=8,infer=policy,eps=1,oversample=1")
     assert np.array_equal(voids[0], same[0]) and np.array_equal(voids[1], same[1])
     assert list(voids[2]) == list(range(8)) and sorted(same[2]) == list(range(8))
     assert (voids[3] == 1.0).all() and (same[3] == 1.0).all()
-    pool, _, keep, weight = draw("pimc:worlds=8,infer=policy,oversample=6,eps=0.5")
+    pool, _, keep, weight = draw("pimc-rollouts:worlds=8,infer=policy,oversample=6,eps=0.5")
     fam, prm = engine_arrays([parse_strategy("jass", "aim-low")])
     scratch = [np.zeros(4, np.uint64) for _ in range(3)]
 
@@ -344,7 +345,7 @@ def test_policy_worlds_are_the_least_missing_weighted_by_eps():
     # where the others' moves fit most worlds, drawing stops at 8 that miss nothing
     hands, played, taken, st, _ = policy_position(5, 4, "seed", 2, {0, 1, 2, 3})
     seat = to_move(st)
-    pool, _, keep, weight = draw("pimc:worlds=8,infer=policy,oversample=6,eps=0.5")
+    pool, _, keep, weight = draw("pimc-rollouts:worlds=8,infer=policy,oversample=6,eps=0.5")
     assert 8 <= len(pool) < 48 and (weight == 1.0).all()
     assert [misses(g) for g in range(len(pool))].count(0) == 8
 
@@ -358,8 +359,8 @@ def test_policy_inference_finds_the_hands_of_players_who_play_like_the_rollout()
     for seed in range(12):
         hands, played, taken, st, _ = policy_position(seed, 4, "seed", 18, {0, 1, 2, 3})
         seat = to_move(st)
-        for key, text in (("voids", "pimc:worlds=8"),
-                          ("policy", "pimc:worlds=8,infer=policy,oversample=8,eps=0")):
+        for key, text in (("voids", "pimc-rollouts:worlds=8"),
+                          ("policy", "pimc-rollouts:worlds=8,infer=policy,oversample=8,eps=0")):
             prm = np.array(parse_strategy("jass", text).values)
             pool, _, keep, weight = search.draw_worlds(prm, seat, hands[seat], st, played,
                                                        np.array([seed], np.uint64), nothing,

@@ -232,8 +232,8 @@ def test_the_analysis_values_cards_as_the_search_does_with_the_value_model(playe
 def test_a_run_of_pimc_rollout_value_records_both_weights_and_a_replay_under_others_is_refused(
         tmp_path):
     """pimc:rollout=value reads the value model and, finishing its tricks, learned: the plan
-    records both files' sha256, and a replay under other value weights is one line; plain
-    pimc (aim-low rollouts) records neither."""
+    records both files' sha256, and a replay under other value weights is one line;
+    pimc-rollouts (aim-low rollouts) records neither."""
     import analyzer.engines.jass.kernel as kernel
     from analyzer.cli.runs import check_recorded_weights
     from analyzer.engines.kernel import RunSpec
@@ -251,6 +251,10 @@ def test_a_run_of_pimc_rollout_value_records_both_weights_and_a_replay_under_oth
         with pytest.raises(CardlabError, match="value weights") as err:
             check_recorded_weights(edited, tmp_path)
         assert "CARDLAB_VALUE_JASS" in str(err.value) and "\n" not in str(err.value)
-    plain = build_plan(RunSpec("jass", 3, ("pimc", "aim-low", "basic"), 1, mode="deals"),
-                       kernel, 0, 10, "rows")
+    plain = build_plan(RunSpec("jass", 3, ("pimc-rollouts", "aim-low", "basic"), 1,
+                               mode="deals"), kernel, 0, 10, "rows")
     assert "value_weights" not in plain and "weights" not in plain
+    default = build_plan(RunSpec("jass", 3, ("pimc", "aim-low", "basic"), 1, mode="deals"),
+                         kernel, 0, 10, "rows")  # pimc's default rollout is the value model
+    assert default["value_weights"] == plan["value_weights"]
+    assert default["weights"] == plan["weights"]

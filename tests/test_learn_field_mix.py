@@ -128,6 +128,10 @@ def test_the_legacy_field_alone_plans_and_runs_as_before():
     assert "field_mix" not in one.to_dict()  # one round: no later field, the plan as before
     assert field_args(game, later_searcher(game, 64, 2, MIX)[1]) == ["--field-mix", MIX]
     assert later_searcher(game, 64, 1, MIX)[1] is None  # round 1: pimc in every seat
+    # the rollouts the shipped weights were searched with, pinned: pimc's default is now value
+    assert later_searcher(game, 64, 1) == ("pimc:worlds=64,rollout=aim-low", None)
+    assert later_searcher(game, 64, 2, "aim-low") == ("pimc:worlds=64,rollout=aim-low",
+                                                      "aim-low")
     ass = GAMES["ass"]  # none: pimc with learned rollouts in every seat, as before the mix
     old = TrainPlan("ass", 23, 1500, (4, 6), 64, 2, 3000, 9923, 1500)
     legacy = TrainPlan("ass", 23, 1500, (4, 6), 64, 2, 3000, 9923, 1500, "none")

@@ -171,11 +171,18 @@ WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and wri
 DEFAULTS = {"games": 3000, "players": "3,4", "worlds": 64, "rounds": 3,
             "eval_games": 3000, "eval_seed": 9925, "out": "runs/train-jass", "shipped_seed": 23,
             # rounds 2..: each other seat drawn from this mix (analyzer/learn/decisions.py)
-            "field_mix": "pimc+pimc+learned+aim-low+aim-high+adaptive+re-aim+tuned"}
+            # (pimc-rollouts: pimc as it was when the shipped weights were made)
+            "field_mix": "pimc-rollouts+pimc-rollouts+learned+aim-low+aim-high+adaptive+re-aim"
+                         "+tuned"}
 EVAL_FIELD = "aim-low"  # the learned seat's opponents when measuring
 # Rounds 2 and on: the previous round's learned player in one seat against the field, the
 # searcher valuing its every decision (DAgger): the positions learned itself reaches.
 LATER_FIELD = EVAL_FIELD
+# The searcher's rollouts as the shipped weights were made (pimc's default before its value
+# model): aim-low to the end of the deal in every round, so `cardlab train jass` remakes them
+# bit for bit.
+FIRST_ROLLOUT = "aim-low"
+LATER_ROLLOUT = "aim-low"
 EVAL_UNIT = "matches"  # what strength() plays
 LOWER_IS_BETTER = False  # the strength is a match win share
 # what fixes the fit (in the training's plan)

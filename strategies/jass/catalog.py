@@ -39,8 +39,13 @@ Families
 
 ``pimc`` (3)       search (strategies/jass/search.py): at each decision with two or more legal
                    cards, ``worlds`` deals of the unseen cards consistent with everything seen,
-                   every candidate played out in every world by the ``rollout`` preset, the
-                   best total for the decider wins. Knobs: worlds (0), rollout (1), candidates
+                   every candidate played in every world and valued by the ``rollout``: by
+                   default ``value`` (``learned`` finishes the trick, then a value model of
+                   ``learned`` play estimates the rest, or with two tricks left or fewer
+                   ``learned`` plays them out; strategies/jass/value.py), or a preset that plays
+                   the world to the end of the deal (``pimc-rollouts``: aim-low, pimc's default
+                   before the value model); the best total for the decider wins. Knobs:
+                   worlds (0), rollout (1), candidates
                    (2, 0 = all), infer (3, voids: every inference of the play; policy: also
                    weigh each world by how likely the others' moves so far were under the
                    rollout policy), objective (4, deal or match), eps (5) and oversample (6)
@@ -122,6 +127,7 @@ from strategies.jass.knobs import (
     ROLLOUT_CHOICES,
     TRACK_CHOICES,
     TRUMP_RULES,
+    VALUE_ROLLOUT,
 )
 from strategies.registry import Param, StrategySpec, catalog_complete, register
 
@@ -180,9 +186,9 @@ def _check_values(values) -> None:
 SEARCH_PARAMS = (
     Param("worlds", P_WORLDS, 16.0, "sampled deals of the unseen cards per decision", low=1,
           high=4096, integer=True),
-    RolloutParam("rollout", P_ROLLOUT, float(ROLLOUT_CHOICES.index("aim-low")),
-                 "the preset that plays every world to the end of the deal, or value: "
-                 "learned finishes the trick, a value model estimates learned play on",
+    RolloutParam("rollout", P_ROLLOUT, float(VALUE_ROLLOUT),
+                 "value (learned ends the trick, then a model of learned play) or the "
+                 "preset that plays every world to the end of the deal",
                  choices=ROLLOUT_CHOICES),
     Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
           low=0, high=12, integer=True),
@@ -270,15 +276,19 @@ def _learned_spec() -> StrategySpec:
 register(_learned_spec())
 register(replace(_learned_spec(), name="learned-4", preset={"depth": "4"},
                  description="learned; as pimc's rollout, learned for 4 cards, then aim-low"))
-register(
+_PIMC = register(
     StrategySpec(
         "jass", "pimc", FAM_PIMC,
-        "search: samples deals of the unseen cards, plays each card out in every one",
+        "search: each card played in sampled deals; learned ends the trick, a model of "
+        "learned play values the rest",
         SEARCH_PARAMS,
         tags=("slow",),
         check_values=_check_values,
     )
 )
+register(replace(_PIMC, name="pimc-rollouts", preset={"rollout": "aim-low"},
+                 description="pimc before its value model: every card played to the end of "
+                             "the deal by aim-low in 16 worlds"))
 register(
     StrategySpec(
         "jass", "peek", FAM_PEEK,

@@ -184,7 +184,7 @@ def _check_values(values) -> None:
 
 
 SEARCH_PARAMS = (
-    Param("worlds", P_WORLDS, 16.0, "sampled deals of the unseen cards per decision", low=1,
+    Param("worlds", P_WORLDS, 14.0, "sampled deals of the unseen cards per decision", low=1,
           high=4096, integer=True),
     RolloutParam("rollout", P_ROLLOUT, float(VALUE_ROLLOUT),
                  "value (learned ends the trick, then a model of learned play) or the "
@@ -286,7 +286,7 @@ _PIMC = register(
         check_values=_check_values,
     )
 )
-register(replace(_PIMC, name="pimc-rollouts", preset={"rollout": "aim-low"},
+register(replace(_PIMC, name="pimc-rollouts", preset={"worlds": "16", "rollout": "aim-low"},
                  description="pimc before its value model: every card played to the end of "
                              "the deal by aim-low in 16 worlds"))
 register(

@@ -174,3 +174,46 @@ def test_a_mix_training_is_reproducible_bit_for_bit_and_resumes_to_the_same_weig
                                       "--rounds", "2", "--worlds", "2", "--eval-games", "1",
                                       "--field-mix", "aim-low+learned", "--resume"])
     assert result.exit_code == 2 and "other parameters" in result.output
+
+
+def test_train_rollout_names_the_searchers_rollout_in_every_round():
+    """--rollout (e.g. value: expert iteration on the default player's values) sets the
+    searcher's rollout in every round and is part of the plan; without it the plan and the
+    searchers read as before; a rollout pimc does not have is one line before any work."""
+    from analyzer.learn.train import GAMES, TrainPlan, later_searcher
+
+    jass, ass = GAMES["jass"], GAMES["ass"]
+    assert later_searcher(jass, 64, 1, MIX, "value") == ("pimc:worlds=64,rollout=value", None)
+    assert later_searcher(jass, 64, 2, MIX, "value") == ("pimc:worlds=64,rollout=value", MIX)
+    assert later_searcher(jass, 64, 2, "none", "value") == ("pimc:worlds=64,rollout=value",
+                                                             None)
+    assert later_searcher(ass, 64, 2, None, "value") == (
+        "pimc:worlds=64,infer=policy,rollout=value", None)  # ass's own later field: none
+    plain = TrainPlan("jass", 23, 3000, (3, 4), 64, 3, 3000, 9925, 3000, MIX)
+    valued = TrainPlan("jass", 23, 3000, (3, 4), 64, 3, 3000, 9925, 3000, MIX, "value")
+    assert "rollout" not in plain.to_dict() and valued.to_dict()["rollout"] == "value"
+    assert {**valued.to_dict(), "rollout": None} != plain.to_dict()
+    for bad in ("bogus", "pimc"):
+        result = CliRunner().invoke(app, ["train", "jass", "--rollout", bad, "-q"])
+        assert result.exit_code == 2, result.output
+        assert "is not a rollout of pimc" in result.output and "value" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.slow  # half a minute: one round of a tiny training
+def test_a_training_with_the_value_model_as_searcher_runs_and_records_it(tmp_path):
+    result = CliRunner().invoke(app, ["train", "jass", "--out", str(tmp_path / "v"), "-q",
+                                      "--seed", "3", "--players", "3", "--games", "2",
+                                      "--rounds", "1", "--worlds", "2", "--eval-games", "1",
+                                      "--rollout", "value"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((tmp_path / "v" / "learned.json").read_text())
+    assert doc["provenance"]["searchers"] == ["pimc:worlds=2,rollout=value"]
+    assert doc["provenance"]["command"].endswith("--rollout value")
+    plan = json.loads((tmp_path / "v" / "_train.json").read_text())
+    assert plan["rollout"] == "value"
+    again = CliRunner().invoke(app, ["train", "jass", "--out", str(tmp_path / "v"), "-q",
+                                     "--seed", "3", "--players", "3", "--games", "2",
+                                     "--rounds", "1", "--worlds", "2", "--eval-games", "1",
+                                     "--resume"])  # the same training but its rollout: refused
+    assert again.exit_code == 2 and "other parameters" in again.output

@@ -181,6 +181,18 @@ def decisions(
                "candidate rows")
 
 
+def _check_rollout(game: str, rollout: str) -> str:
+    """``--rollout``: one of pimc's rollout choices (one line naming them when not)."""
+    from strategies.registry import catalog
+
+    param = next(p for p in catalog(game)["pimc"].params if p.name == "rollout")
+    name = rollout.strip()
+    if name not in param.choices:
+        raise CardlabError(f"--rollout {rollout!r} is not a rollout of pimc; use one of: "
+                           + ", ".join(param.choices))
+    return name
+
+
 @app.command("train")
 def train(
     game: str = typer.Argument(..., help="ass (Who's the Ass?) or jass (Plus-Minus Jass)."),
@@ -213,6 +225,11 @@ def train(
                                        "docs/learned.md; ass none: pimc with learned rollouts "
                                        "in every seat, jass aim-low: the trainings before the "
                                        "mix)."),
+    rollout: str = typer.Option(None, "--rollout",
+                                help="The searcher's rollout (pimc's rollout knob) in every "
+                                     "round, e.g. value: pimc's value model, learning from the "
+                                     "default player's values (default: the rollouts the "
+                                     "shipped weights were searched with, docs/learned.md)."),
     from_: list[Path] = typer.Option(None, "--from",
                                      help="Train on these decisions runs instead (no rounds)."),
     resume: bool = typer.Option(False, "--resume", help="Continue an interrupted training."),
@@ -236,7 +253,7 @@ def train(
                 ("--games", games_), ("--players", players), ("--worlds", worlds),
                 ("--rounds", rounds), ("--eval-games", eval_games),
                 ("--later-games", later_games), ("--eval-seed", eval_seed),
-                ("--field-mix", field_mix)) if value is not None]
+                ("--field-mix", field_mix), ("--rollout", rollout)) if value is not None]
             if unused:
                 raise CardlabError(f"{unused[0]} applies to training rounds; with --from (one fit "
                                    "of those decisions runs, no rounds) leave it out")
@@ -258,6 +275,8 @@ def train(
                 field_mix = mix_label(parse_mix(game, field_mix))
             else:
                 field_mix = NO_FIELD
+        if rollout is not None and not from_:
+            rollout = _check_rollout(game, rollout)
         check_seed(seed)
         check_seed(eval_seed)
         counts = _players(players)
@@ -275,7 +294,7 @@ def train(
                 raise CardlabError(f"--from {path} is not a decisions run folder")
         weights = _check_training_outputs(out, weights, force, resume)
         plan = TrainPlan(game, seed, games_, counts, worlds, rounds, eval_games, eval_seed,
-                         later_games, field_mix)
+                         later_games, field_mix, rollout)
         result = run_training(out, plan, resume, not quiet, weights or out / "learned.json",
                               list(from_) if from_ else None, say=typer.echo,
                               repair=repair)

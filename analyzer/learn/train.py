@@ -109,6 +109,9 @@ class TrainPlan:
     # the field of rounds 2.. (analyzer/learn/decisions.py parse_mix's text; None: the
     # game's LATER_FIELD, the one field of the trainings before the mix)
     field_mix: str | None = None
+    # the searcher's rollout in every round (pimc's rollout knob; None: the game's own, those
+    # the shipped weights were searched with: FIRST_ROLLOUT, LATER_ROLLOUT)
+    rollout: str | None = None
 
     @property
     def round_games(self) -> tuple[int, int]:
@@ -130,6 +133,8 @@ class TrainPlan:
             # (one round, or the field of the trainings before the mix: the plan reads as
             # before)
             doc["field_mix"] = self.field_mix
+        if self.rollout is not None:  # (the game's own rollouts: the plan reads as before)
+            doc["rollout"] = self.rollout
         return doc
 
 
@@ -148,18 +153,24 @@ def legacy_field(game) -> str:
     return game.LATER_FIELD or NO_FIELD
 
 
-def later_searcher(game, worlds: int, r: int, mix: str | None = None
-                   ) -> tuple[str, str | None]:
+def later_searcher(game, worlds: int, r: int, mix: str | None = None,
+                   rollout: str | None = None) -> tuple[str, str | None]:
     """The searcher and the field (None: the searcher in every seat) of round ``r``'s data:
     round 1 ``pimc:worlds=W`` in every seat; later rounds, with the previous round's
     weights, either pimc with learned rollouts in every seat (``mix`` :data:`NO_FIELD`, or
     None with no ``game.LATER_FIELD``) or learned in one seat against the field mix ``mix``
     (None: ``game.LATER_FIELD``), pimc valuing its decisions (DAgger; with the previous
-    round's learned rollouts where the game's ``LATER_ROLLOUT`` says so)."""
+    round's learned rollouts where the game's ``LATER_ROLLOUT`` says so). ``rollout`` (``cardlab
+    train --rollout``): the searcher's rollout in every round instead (e.g. ``value``, pimc's
+    value model: expert iteration on the default player's values); with :data:`NO_FIELD` the
+    searcher is then in every seat."""
     # the game may pin knobs the searcher's defaults no longer have (Who's the Ass?: the shipped
     # weights were searched with basic rollouts and infer=policy, pimc's defaults then)
     pinned = getattr(game, "SEARCHER_KNOBS", "")
     base = f"pimc:worlds={worlds}" + (f",{pinned}" if pinned else "")
+    if rollout is not None:
+        field = None if r == 1 else (mix if mix is not None else game.LATER_FIELD)
+        return base + f",rollout={rollout}", None if field == NO_FIELD else field
     if r == 1:
         first = getattr(game, "FIRST_ROLLOUT", "")
         return base + (f",rollout={first}" if first else ""), None
@@ -256,7 +267,8 @@ def _train(children, out: Path, plan: TrainPlan, resume: bool, progress: bool,
          f"--rounds {plan.rounds}", f"--eval-games {plan.eval_games}",
          f"--eval-seed {plan.eval_seed}"]
         + ([f"--later-games {plan.later_games}"] if "later_games" in doc else [])
-        + ([f"--field-mix {plan.field_mix}"] if "field_mix" in doc else []))
+        + ([f"--field-mix {plan.field_mix}"] if "field_mix" in doc else [])
+        + ([f"--rollout {plan.rollout}"] if "rollout" in doc else []))
     # (--force: the weights file this training wrote may be there by then)
     where = ["--out", str(out)] + ([] if weights_out == out / "learned.json"
                                    else ["--weights", str(weights_out), "--force"])
@@ -275,7 +287,7 @@ def _train(children, out: Path, plan: TrainPlan, resume: bool, progress: bool,
     for r in range(1, plan.rounds + 1):
         folder = out / f"round-{r}"
         folder.mkdir(exist_ok=True)
-        searcher, field = later_searcher(game, plan.worlds, r, plan.field_mix)
+        searcher, field = later_searcher(game, plan.worlds, r, plan.field_mix, plan.rollout)
         for players in plan.players:
             data = folder / f"decisions-{players}"
             count = plan.round_games[0 if r == 1 else 1]
@@ -298,8 +310,8 @@ def _train(children, out: Path, plan: TrainPlan, resume: bool, progress: bool,
                 "decisions": int(frame.groupby(["run", "index", "decision"]).ngroups),
                 "rows": len(frame),
                 "games": (plan.round_games[0] + plan.round_games[1] * (r - 1)) * len(plan.players),
-                "searchers": sorted({later_searcher(game, plan.worlds, k, plan.field_mix)[0]
-                                     for k in range(1, r + 1)}),
+                "searchers": sorted({later_searcher(game, plan.worlds, k, plan.field_mix,
+                                                    plan.rollout)[0] for k in range(1, r + 1)}),
                 **({"fields": [field]} if r > 1 and field else {}),
                 "commit": git_commit()}
         children.check()

@@ -77,8 +77,7 @@ LEARNED_PRM = np.zeros(8, dtype=np.float64)  # learned reads no knob in a seat
 LATE = 2  # with this many tricks left or fewer, learned plays the leaf to the end, exactly
 
 
-@njit_no_runtime(inline="always")
-def slot_of(suit, trump):
+def slot_of(suit: int, trump: int) -> int:
     """The place of ``suit`` among the inputs' suits: the trump first, then the other three
     in their order; before trump is fixed (``trump`` -1) their own order."""
     if trump < 0 or suit > trump:
@@ -88,17 +87,16 @@ def slot_of(suit, trump):
     return suit + 1
 
 
+# a card's place within a block of 36 inputs: PLACE[trump + 1, card] = 9 * slot + rank
+PLACE = np.array([[9 * slot_of(int(SUIT_OF[c]), t) + int(RANK_OF[c]) for c in range(36)]
+                  for t in range(-1, 4)], dtype=np.int64)
+
+
 @njit_no_runtime(inline="always")
 def _index(k, part, card, trump):
     """The input of ``card`` in block ``part`` (0 held, 1 won) of the seat ``k`` places
     after the decider."""
-    return 1 + CARD_INPUTS * k + 36 * part + 9 * slot_of(SUIT_OF[card], trump) + RANK_OF[card]
-
-
-# _index's last two terms, looked up: PLACE[trump + 1, card] = 9 * slot of its suit + rank
-_slot = getattr(slot_of, "py_func", slot_of)
-PLACE = np.array([[9 * _slot(int(SUIT_OF[c]), t) + int(RANK_OF[c]) for c in range(36)]
-                  for t in range(-1, 4)], dtype=np.int64)
+    return 1 + CARD_INPUTS * k + 36 * part + PLACE[trump + 1, card]
 
 
 @njit_no_runtime()
@@ -132,11 +130,10 @@ def value(seat, hands, taken, st):
             p -= n
         for part in range(2):
             m = hands[p] if part == 0 else taken[p]
-            block = r * INPUTS + 1 + CARD_INPUTS * k + 36 * part  # _index but the card's place
             while m != U0:
                 c = lowest_card(m)
                 m &= m - U1
-                add_row(h, W1, (block + PLACE[trump + 1, c]) * HIDDEN, HIDDEN)
+                add_row(h, W1, (r * INPUTS + _index(k, part, c, trump)) * HIDDEN, HIDDEN)
     lead = st[S_LEADER] - seat
     if lead < 0:
         lead += n

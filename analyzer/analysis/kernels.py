@@ -55,7 +55,7 @@ from strategies.ass.rollout import NO_BLOCK, START
 from strategies.ass.rollout import play_on as ass_play_on
 from strategies.jass.knobs import OBJ_DEAL, P_ROLLOUT, VALUE_ROLLOUT
 from strategies.jass.loop import rollout
-from strategies.jass.play import play_card
+from strategies.jass.play import copy_state, play_card
 from strategies.jass.policies import begin_deal
 from strategies.jass.search import (
     ROLLOUT_FAMS,
@@ -235,11 +235,7 @@ def jass_leaf(seat, card, wh, played, taken, st, rfams, rprms, by_value, seed, h
     when learned plays on to the end). ``vs[seat]`` is the search's value of the card
     (``objective=deal``), to the bit. The inputs are not changed."""
     n = st[S_N]
-    for p in range(4):
-        h2[p] = wh[p]
-        p2[p] = played[p]
-        t2[p] = taken[p]
-    st2[:] = st
+    copy_state(wh, played, taken, st, h2, p2, t2, st2)
     play_card(seat, card, h2, p2, t2, st2)
     rr[0] = seed
     if by_value:

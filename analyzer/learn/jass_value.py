@@ -43,7 +43,7 @@ from analyzer.learn.ass_value import fit, gather, predict, rounded
 from analyzer.learn.ass_value import regret as ass_regret
 from strategies.jass.knobs import FAM_LEARNED
 from strategies.jass.loop import rollout
-from strategies.jass.play import deal_points, play_card_no_bans, to_move
+from strategies.jass.play import copy_state, deal_points, play_card_no_bans, to_move
 from strategies.jass.policies import choose_card
 from strategies.jass.value import LATE, finish_trick, inputs
 from strategies.jass.value_weights import HIDDEN, INPUTS, ROWS, pack, row_of
@@ -93,11 +93,7 @@ def _generate(seed, first, count, n, hands_out, taken_out, meta, labels):
                     m &= m - U1
                     if row >= labels.shape[0]:
                         return row
-                    for p in range(4):
-                        h2[p] = hands[p]
-                        p2[p] = played[p]
-                        t2[p] = taken[p]
-                    st2[:] = st
+                    copy_state(hands, played, taken, st, h2, p2, t2, st2)
                     play_card_no_bans(seat, c, h2, p2, t2, st2)
                     finish_trick(h2, p2, t2, st2, rr)
                     if ntr - st2[S_TRICK] <= LATE:

@@ -72,6 +72,18 @@ def play_card_no_bans(seat, card, hands, played, taken, st):
 
 
 @njit_no_runtime(inline="always")
+def copy_state(hands, played, taken, st, h2, p2, t2, st2):
+    """A deal's state (every hand, the cards played and won, the public state) into
+    ``h2``, ``p2``, ``t2``, ``st2``: a copy to play a candidate card in (the search's worlds,
+    the analysis, the value model's training leaves)."""
+    for p in range(4):
+        h2[p] = hands[p]
+        p2[p] = played[p]
+        t2[p] = taken[p]
+    st2[:] = st
+
+
+@njit_no_runtime(inline="always")
 def _apply(seat, card, hands, played, taken, st, bans):
     """play_card's body; ``bans`` a constant of the caller (inlined, so the branch folds)."""
     b = BIT[card]

@@ -100,7 +100,7 @@ from strategies.jass.knobs import (
     VALUE_ROLLOUT,
 )
 from strategies.jass.loop import rollout
-from strategies.jass.play import deal_bonus, deal_points, play_card, to_move
+from strategies.jass.play import copy_state, deal_bonus, deal_points, play_card, to_move
 from strategies.jass.policies import begin_deal, choose_card, fix_card, trump_like
 from strategies.jass.value import LATE, finish_trick, value
 from strategies.registry import N_PARAMS, catalog, resolve_values
@@ -550,11 +550,7 @@ def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, c
         for p in range(n):
             memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
         for ci in range(nc):
-            for p in range(4):
-                h2[p] = wh[p]
-                p2[p] = played[p]
-                t2[p] = taken[p]
-            st2[:] = st
+            copy_state(wh, played, taken, st, h2, p2, t2, st2)
             play_card(seat, cands[ci], h2, p2, t2, st2)
             rr[0] = seeds[g]
             if rk == VALUE_ROLLOUT:

@@ -30,10 +30,10 @@ def kernel_weights(weights: np.ndarray) -> np.ndarray:
     """A copy of ``weights`` for the compiled kernels: entries below the smallest normal
     float64 (2**-1022 in magnitude: subnormals) set to zero, the rest as they are.
 
-    Why: training shrinks the weights of an input that is always zero in a phase (Plus-Minus
-    Jass's ``learned`` has 516 such of 2,880) into subnormal numbers, and x86 processors
-    multiply a subnormal some hundred times slower than a normal number: the shipped Jass
-    model took 1.8 microseconds a decision, 0.56 with them zero (2026-12-05).
+    Why: training shrinks the weights of an input that is always zero in a phase into
+    subnormal numbers, and x86 processors multiply a subnormal some hundred times slower than
+    a normal number (measured: docs/strategies.md, "What made it fast"). Every model's
+    kernels read their weights through this (learned and value models, both games).
 
     Why the choices stay the same: a subnormal weight times a factor below 2**20 in magnitude
     (the inputs are below 2.1, a hidden unit's value far below a million) is below

@@ -25,8 +25,10 @@ lowest score, ties to the earlier. No random draws: a learned seat replays ident
 (seed, index) and never touches the game's stream.
 
 The weights (strategies/ass/learned_weights.py: the file, its checks, its provenance) are
-read once per process into :data:`WEIGHTS`, which numba freezes into the compiled kernels
-(analyzer/numba_env.py hashes the weights file with the sources, so new weights recompile).
+read once per process into :data:`WEIGHTS`; the kernels play with :data:`KERNEL_WEIGHTS`, the
+same with subnormal entries zero (strategies/learned_file.py ``kernel_weights``), which numba
+freezes into the compiled kernels (analyzer/numba_env.py hashes the weights file with the
+sources, so new weights recompile).
 
 :func:`features_py` and :func:`choose_py` are the same model in plain Python, written apart
 from the jitted code, for the reference engine (analyzer/engines/ass/reference.py) and the
@@ -63,6 +65,7 @@ from strategies.ass.learned_weights import (  # noqa: F401  (re-exported for cal
     BASE,
     BLOCKS,
     FEATURE_SET,
+    KERNEL_WEIGHTS,
     N_FEATURES,
     PHASES,
     WEIGHTS,
@@ -397,7 +400,7 @@ def _less(kinds, high_pts, low, kind, cnt, used):
 @njit(cache=True)
 def learned(params, view, rng):
     """The ``learned`` policy (signature of strategies/ass/policies.py): the shipped model."""
-    return choose(view, WEIGHTS)
+    return choose(view, KERNEL_WEIGHTS)
 
 
 assert N_FEATURES <= 64

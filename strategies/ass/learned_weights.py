@@ -15,7 +15,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from strategies.learned_file import FORMAT, ModelFile, raise_if, weights_sentence  # noqa: F401
+from strategies.learned_file import (  # noqa: F401
+    FORMAT,
+    ModelFile,
+    kernel_weights,
+    raise_if,
+    weights_sentence,
+)
 
 FEATURE_SET = "ass-linear-1"  # bump when features() changes: old weights are then refused
 BASE = 18  # features of a move (see features())
@@ -34,6 +40,7 @@ load_weights = MODEL.load
 weights_document = MODEL.document
 weights_text = MODEL.text
 WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = MODEL.load_in_use()
+KERNEL_WEIGHTS = kernel_weights(WEIGHTS)  # what learned.learned plays with: subnormals zero
 
 
 def check_weights() -> None:

@@ -17,7 +17,13 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.learned_file import ModelFile, pack_networks, raise_if, unpack_networks
+from strategies.learned_file import (
+    ModelFile,
+    kernel_weights,
+    pack_networks,
+    raise_if,
+    unpack_networks,
+)
 
 FEATURE_SET = "ass-value-1"  # bump when value.py's inputs change: old weights are then refused
 N_ENGINEERED = 40  # value.py ``engineered``
@@ -62,7 +68,7 @@ if FINISHER_NAME not in ("basic", "learned"):
                                       f"finisher {FINISHER_NAME!r}; run "
                                       f"`{MODEL.remake_command}`")
     FINISHER_NAME = "basic"
-W1, B1, W2, B2 = unpack(FLAT)
+W1, B1, W2, B2 = unpack(kernel_weights(FLAT))  # the kernels': subnormal entries zero
 
 
 def check_weights() -> None:

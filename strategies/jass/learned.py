@@ -21,8 +21,8 @@ The weights (strategies/jass/learned_weights.py) are read once per process into
 :data:`WEIGHTS`; the kernels play with :data:`KERNEL_WEIGHTS`, the same in the order the
 compiled network reads them, subnormal entries zero (:func:`kernel_layout`: the same
 choices; subnormal arithmetic is some hundred times slower), which numba freezes into the
-compiled code (analyzer/numba_env.py hashes the
-weights file with the sources, so new weights recompile).
+compiled code (analyzer/numba_env.py hashes the weights file with the sources, so new
+weights recompile).
 
 :func:`features_py` and :func:`choose_py` are the same model in plain Python over card
 lists, written apart from the jitted code, for the reference engine
@@ -201,8 +201,7 @@ def net(x, weights, at):
     order, as the twin does; the units are summed side by side, one input's row of products
     at a time (analyzer/rows.py: eight units at once, each its own chain of additions), and
     the sum over units adds out[h] * 0.0 for a unit at or below zero, which leaves its value
-    as the twin's ``if a > 0`` does. (Skipping the inputs that are zero, about half, was
-    measured 6% slower with the rows eight units wide: the tests cost more than the rows.)"""
+    as the twin's ``if a > 0`` does."""
     acc = stack_float64(32)  # HIDDEN units (checked where the weights are declared)
     bias = at + HIDDEN * N_FEATURES
     for h in range(HIDDEN):

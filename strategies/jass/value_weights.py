@@ -16,7 +16,13 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.learned_file import ModelFile, pack_networks, raise_if, unpack_networks
+from strategies.learned_file import (
+    ModelFile,
+    kernel_weights,
+    pack_networks,
+    raise_if,
+    unpack_networks,
+)
 
 FEATURE_SET = "jass-value-1"  # bump when value.py's inputs change: old weights are then refused
 SEATS = 4  # input blocks: seats in playing order from the decider (3 players: the last is 0)
@@ -62,7 +68,7 @@ def _missing_rows(flat: np.ndarray) -> str:
 
 
 WEIGHTS_ERROR = _ERROR or _missing_rows(FLAT)
-W1, B1, W2, B2 = unpack(FLAT)
+W1, B1, W2, B2 = unpack(kernel_weights(FLAT))  # the kernels': subnormal entries zero
 
 
 def check_weights() -> None:

@@ -168,17 +168,14 @@ def later_searcher(game, worlds: int, r: int, mix: str | None = None,
     # weights were searched with basic rollouts and infer=policy, pimc's defaults then)
     pinned = getattr(game, "SEARCHER_KNOBS", "")
     base = f"pimc:worlds={worlds}" + (f",{pinned}" if pinned else "")
-    if rollout is not None:
-        field = None if r == 1 else (mix if mix is not None else game.LATER_FIELD)
-        return base + f",rollout={rollout}", None if field == NO_FIELD else field
     if r == 1:
-        first = getattr(game, "FIRST_ROLLOUT", "")
+        first = rollout or getattr(game, "FIRST_ROLLOUT", "")
         return base + (f",rollout={first}" if first else ""), None
     field = mix if mix is not None else game.LATER_FIELD
     if field is None or field == NO_FIELD:
-        return base + ",rollout=learned", None
-    rollout = getattr(game, "LATER_ROLLOUT", None)
-    return base + (f",rollout={rollout}" if rollout else ""), field
+        return base + f",rollout={rollout or 'learned'}", None
+    later = rollout or getattr(game, "LATER_ROLLOUT", None)
+    return base + (f",rollout={later}" if later else ""), field
 
 
 def field_args(game, field: str) -> list[str]:

@@ -198,6 +198,15 @@ def test_train_rollout_names_the_searchers_rollout_in_every_round():
         assert result.exit_code == 2, result.output
         assert "is not a rollout of pimc" in result.output and "value" in result.output
         assert len(result.output.strip().splitlines()) == 1
+    for bad in ("bogus", "pimc", "aim-low"):  # Who's the Ass?: any strategy that does not search
+        result = CliRunner().invoke(app, ["train", "ass", "--rollout", bad, "-q"])
+        assert result.exit_code == 2, result.output
+        assert "is not a rollout of pimc" in result.output and "value" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+    for good in ("value", "basic", "learned"):  # accepted: the next check is the game count
+        result = CliRunner().invoke(app, ["train", "ass", "--rollout", good, "--games", "0",
+                                          "-q"])
+        assert result.exit_code == 2 and "--games" in result.output, result.output
 
 
 @pytest.mark.slow  # half a minute: one round of a tiny training

@@ -182,14 +182,17 @@ def decisions(
 
 
 def _check_rollout(game: str, rollout: str) -> str:
-    """``--rollout``: one of pimc's rollout choices (one line naming them when not)."""
-    from strategies.registry import catalog
+    """``--rollout``: what pimc's ``rollout`` knob takes in this game, read by the knob's own
+    parser (Plus-Minus Jass: its named choices; Who's the Ass?: any strategy that does not
+    search, or ``value``); one line naming what is allowed when not."""
+    from strategies.registry import StrategyError, catalog
 
     param = next(p for p in catalog(game)["pimc"].params if p.name == "rollout")
     name = rollout.strip()
-    if name not in param.choices:
-        raise CardlabError(f"--rollout {rollout!r} is not a rollout of pimc; use one of: "
-                           + ", ".join(param.choices))
+    try:
+        param.parse(name)
+    except StrategyError as exc:
+        raise CardlabError(f"--rollout {rollout!r} is not a rollout of pimc: {exc}") from None
     return name
 
 

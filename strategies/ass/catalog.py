@@ -276,7 +276,8 @@ def encode_rollout(name: str) -> float:
     if spec.check is not None:
         spec.check()
     if spec.family in SEARCH_FAMILIES:
-        raise StrategyError(f"rollout must be a strategy that does not search; got {name!r}")
+        raise StrategyError(f"rollout must be a strategy that does not search "
+                          f"(or {VALUE_NAME!r}: the value model); got {name!r}")
     code = spec.family << ROLLOUT_FAMILY_SHIFT
     for slot, value in enumerate(resolve_values(spec, {})):
         if value != int(value) or not 0 <= value < (1 << ROLLOUT_KNOB_BITS):

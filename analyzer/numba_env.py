@@ -130,6 +130,7 @@ def kernel_sources(package_root: Path) -> list[Path]:
 # Data files numba freezes into compiled kernels (a learned family's weights), and the
 # environment variables that name a file to use instead: they are hashed with the sources.
 KERNEL_DATA = (("strategies/ass/learned.json", "CARDLAB_LEARNED_ASS"),
+               ("strategies/ass/learned-linear.json", "CARDLAB_LEARNED_ASS_LINEAR"),
                ("strategies/ass/value.json", "CARDLAB_VALUE_ASS"),
                ("strategies/jass/learned.json", "CARDLAB_LEARNED_JASS"),
                ("strategies/jass/value.json", "CARDLAB_VALUE_JASS"))

@@ -8,7 +8,8 @@ For each game at two player counts (Who's the Ass? 4 and 6, Plus-Minus Jass 3 an
   (the ratio is what compares across machines);
 * head to head on the same deals, seats rotated (``cardlab.compare``: the duplicate format,
   paired over deals, 95% intervals): the candidate against ``pimc:rollout=learned`` (in Who's
-  the Ass? with its knobs as they were when it was measured: 128 worlds, infer=policy) and
+  the Ass? with its knobs and its learned as they were when it was measured: 128 worlds,
+  infer=policy, the linear model now called ``learned-linear``) and
   against today's ``pimc`` as the issue found it (the preset ``pimc-rollouts`` in each game,
   pimc's defaults before the value model; the candidate is ``pimc`` with its defaults now).
 
@@ -35,13 +36,14 @@ sys.path.insert(0, str(ROOT))
 CHEAP = {"ass": "basic", "jass": "aim-low"}
 PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
 CANDIDATE = {"ass": "pimc",  # its defaults: the value model at the leaves, 48 worlds
-             "jass": "pimc"}  # its defaults: the value model at the leaves, 16 worlds
+             "jass": "pimc"}  # its defaults: the value model at the leaves, 14 worlds
 STRONG = "pimc:rollout=learned"  # as it was measured: 128 worlds, infer=policy (below)
 # pimc as the issue found it ("today's pimc"): Who's the Ass?'s defaults before the value model
 TODAY = {"ass": "pimc-rollouts", "jass": "pimc-rollouts"}
 # the strong player with its knobs as they were (Who's the Ass?'s worlds and infer defaults
-# have changed since)
-STRONGS = {"ass": "pimc:worlds=128,rollout=learned,infer=policy", "jass": STRONG}
+# have changed since, and its learned is a network now: the linear learned of then is
+# learned-linear)
+STRONGS = {"ass": "pimc:worlds=128,rollout=learned-linear,infer=policy", "jass": STRONG}
 
 
 def speed(game: str, players: int, player: str, units: int, mode: str) -> float:

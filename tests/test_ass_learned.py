@@ -1,5 +1,6 @@
-"""The ``learned`` family of Who's the Ass?: no peeking, engine against reference, the numpy
-twin, training determinism, the weights file's checks, the decision data's run folder, and
+"""The ``learned`` family of Who's the Ass? (its network, ``learned``, and its linear model of
+before, ``learned-linear``): no peeking, engine against reference, the plain-Python twins,
+training determinism, the weights files' checks, the decision data's run folder, and
 (seed, index) reproducibility whatever the chunking."""
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from analyzer.engines.ass.reference import Player, Table, deal, dealt_known, pla
 from analyzer.engines.kernel import RunSpec
 from analyzer.games.ass.cards import JOKER, SCRATCH
 from analyzer.games.ass.rules import AssRules
-from analyzer.learn.ass_decisions import play_games, run_decisions
-from analyzer.learn.train import fit
+from analyzer.learn.ass_decisions import fit_weights, play_games, run_decisions
+from analyzer.learn.ridge import fit
 from analyzer.rng import PyRng
 from analyzer.runner.api import collect
 from analyzer.runner.folder import RunFolder
@@ -89,8 +90,10 @@ def test_no_peeking_deals_that_agree_on_the_deciders_information_give_the_same_d
             learned.features(view, move, a, 0)
             learned.features(view2, move, b, 0)
             assert np.array_equal(a, b)
-        assert learned.choose(view.copy(), learned.WEIGHTS) == learned.choose(
-            view2.copy(), learned.WEIGHTS)
+        assert learned.choose_net(view.copy(), learned.KERNEL_WEIGHTS, 2.0) == \
+            learned.choose_net(view2.copy(), learned.KERNEL_WEIGHTS, 2.0)
+        assert learned.choose(view.copy(), learned.LINEAR_KERNEL_WEIGHTS, 0.0) == \
+            learned.choose(view2.copy(), learned.LINEAR_KERNEL_WEIGHTS, 0.0)
         checked += 1
     assert checked > 100 and differ > 50  # the other deals really differ
 
@@ -106,12 +109,80 @@ def test_jitted_features_and_choice_agree_with_the_python_twin():
             out = np.zeros(learned.N_FEATURES)
             learned.features(view, move, out, 0)
             assert list(out) == learned.features_py(view, move)
-        assert learned.choose(view.copy(), weights) == learned.choose_py(view, weights)
+        for hold in (0.0, 1.5):
+            assert learned.choose(view.copy(), weights, hold) == learned.choose_py(view, weights,
+                                                                                   hold)
+
+
+def test_the_jitted_network_chooses_as_its_python_twin_with_any_weights():
+    """The network (kernel layout, subnormal entries zero) against the twin (the file's
+    layout), on weights drawn at random and on the shipped ones; the shipped weights are
+    those the kernels play (learned_weights.kernel_layout of the file's)."""
+    rnd = np.random.default_rng(4)
+    drawn = rnd.normal(size=lw.PHASES * lw.N_PARAMS) * 0.3
+    drawn[::97] = 1e-310  # subnormal entries: zero in the kernels, the same choices
+    checked = 0
+    for flat in (drawn, lw.WEIGHTS):
+        kernel = lw.kernel_layout(flat)
+        for table, turn, starter, high_seat, on_table in _decisions(33, 4, players=5):
+            view = table.view(turn, starter, high_seat, on_table)
+            for hold in (0.0, 2.0):
+                assert learned.choose_net(view.copy(), kernel, hold) == learned.choose_net_py(
+                    view, flat, hold)
+            checked += 1
+    assert checked > 200
+    assert np.array_equal(lw.KERNEL_WEIGHTS, lw.kernel_layout(lw.WEIGHTS))
+    w = lw.WEIGHTS.reshape(lw.PHASES, lw.N_PARAMS)
+    k = lw.KERNEL_WEIGHTS.reshape(lw.PHASES, lw.N_PARAMS)
+    for h, d in ((0, 0), (5, 17), (31, 53)):  # in[h, d]: unit by unit in the file, input by input
+        assert k[1, d * lw.HIDDEN + h] == w[1, h * lw.N_FEATURES + d] or abs(
+            w[1, h * lw.N_FEATURES + d]) < 2.3e-308
+
+
+def test_learned_linear_is_the_linear_model_and_reads_its_own_file():
+    """model=linear plays the linear weights (learned-linear.json), the network's file is not
+    read for it; the policy pimc's value model finishes rounds with is that model."""
+    from strategies.ass.value import FINISHER_PP
+
+    linear = parse_strategy("ass", "learned-linear")
+    assert linear.values[learned.SLOT_MODEL] == learned.MODEL_LINEAR
+    assert FINISHER_PP[learned.SLOT_MODEL] == learned.MODEL_LINEAR
+    assert parse_strategy("ass", "learned").values[learned.SLOT_MODEL] == 0.0
+    assert "(weights " + lw.LINEAR.digest(lw.LINEAR_WEIGHTS)[:12] in linear.spec.description
+    for table, turn, starter, high_seat, on_table in _decisions(34, 3):
+        view = table.view(turn, starter, high_seat, on_table)
+        assert learned.learned(np.array(linear.values), view.copy(), np.zeros(4, np.uint64)) \
+            == learned.choose_py(view, lw.LINEAR_WEIGHTS)
+
+
+def test_hold_raises_passings_score_so_the_network_passes_less():
+    """``hold``: passing's score raised by that many minus points. hold=0 passes where the
+    network says so; the default (2) passes less; 63 practically never while a raise is legal;
+    a pass with no raise legal is still played."""
+    from analyzer.games.ass.cards import PASS
+
+    default = parse_strategy("ass", "learned")
+    assert default.values[learned.SLOT_HOLD] == 2.0
+    passes = {0.0: 0, 2.0: 0, 63.0: 0}
+    forced = 0
+    for table, turn, starter, high_seat, on_table in _decisions(36, 8, players=5):
+        view = table.view(turn, starter, high_seat, on_table)
+        moves = learned.candidates_py(view)
+        if PASS not in moves:
+            continue
+        if len(moves) == 1:
+            forced += 1
+            assert learned.choose_net(view.copy(), learned.KERNEL_WEIGHTS, 63.0) == PASS
+            continue
+        for hold in passes:
+            passes[hold] += learned.choose_net(view.copy(), learned.KERNEL_WEIGHTS,
+                                               hold) == PASS
+    assert passes[0.0] > passes[2.0] >= passes[63.0] == 0 and forced > 0, passes
 
 
 @pytest.mark.parametrize("players", [3, 4, 6, 12])
 def test_engine_matches_reference_with_learned_seats(players):
-    names = ["learned", "basic", "careful", "learned", "random", "tuned"]
+    names = ["learned", "basic", "careful", "learned-linear", "random", "tuned", "learned"]
     for game in range(25):
         texts = [names[(game + s) % len(names)] for s in range(players)]
         fast, status = Tracer(RunSpec("ass", players, tuple(texts), 400 + players)).record(game)
@@ -120,7 +191,7 @@ def test_engine_matches_reference_with_learned_seats(players):
                                    seat_strategies("ass", texts, players)), (game, texts)
 
 
-@pytest.mark.parametrize("rollout", ["learned", "learned-4"])
+@pytest.mark.parametrize("rollout", ["learned", "learned-4", "learned-linear"])
 def test_pimc_with_learned_rollouts_matches_the_reference(rollout):
     texts = (f"pimc:worlds=4,rollout={rollout}", "learned", "basic", "careful")
     for game in range(3):
@@ -179,9 +250,10 @@ def test_decision_data_of_a_tiny_run_are_reproducible_and_train_the_same_weights
     assert not check.damage and check.manifest is not None
     on_disk = pd.concat([pd.read_parquet(p) for _, p in check.parts], ignore_index=True)
     assert np.array_equal(on_disk["value"].to_numpy(), a["value"])
-    w1 = fit(on_disk)
-    w2 = fit(pd.DataFrame(b))
-    assert w1.tobytes() == w2.tobytes()
+    w1 = fit_weights(on_disk, 5)
+    w2 = fit_weights(pd.DataFrame(b), 5)
+    assert w1.shape == (lw.PHASES, lw.N_PARAMS) and w1.tobytes() == w2.tobytes()
+    assert fit(on_disk).tobytes() == fit(pd.DataFrame(b)).tobytes()  # the linear model's fit
 
 
 def test_decision_run_resumes_after_a_lost_part_and_flags_an_edited_one(tmp_path):
@@ -207,7 +279,7 @@ def test_decision_run_resumes_after_a_lost_part_and_flags_an_edited_one(tmp_path
 
 
 def _doc():
-    return lw.weights_document(np.arange(lw.PHASES * lw.N_FEATURES, dtype=float) / 7.0,
+    return lw.weights_document(np.arange(lw.PHASES * lw.N_PARAMS, dtype=float) / 7.0,
                                {"command": "test"})
 
 
@@ -221,12 +293,15 @@ def test_good_weights_file_round_trips(tmp_path):
 
 
 def test_the_shipped_weights_are_valid_small_and_say_where_they_came_from():
-    w, doc = lw.load_weights(lw.WEIGHTS_FILE)
-    assert lw.WEIGHTS_FILE.stat().st_size <= 2 * 1024 * 1024
-    assert np.any(w != 0)
-    prov = doc["provenance"]
-    for key in ("command", "seed", "decisions", "commit"):
-        assert key in prov, key
+    for model, path in ((lw.MODEL, lw.WEIGHTS_FILE), (lw.LINEAR, lw.LINEAR_FILE)):
+        w, doc = model.load(path)
+        assert path.stat().st_size <= 2 * 1024 * 1024
+        assert np.any(w != 0)
+        prov = doc["provenance"]
+        for key in ("command", "seed", "decisions", "commit"):
+            assert key in prov, key
+    # the linear model is the learned of before, unchanged (pimc's value model plays it)
+    assert lw.LINEAR.digest(lw.LINEAR_WEIGHTS).startswith("0ca868a3601f")
 
 
 def test_a_command_naming_learned_with_a_bad_weights_file_stops_in_one_line(tmp_path):
@@ -240,6 +315,17 @@ def test_a_command_naming_learned_with_a_bad_weights_file_stops_in_one_line(tmp_
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and str(bad) in lines[0] and "missing" in lines[0]
+    # the linear model's file: learned-linear, and pimc, whose value model it finishes
+    env = {**os.environ, lw.LINEAR_ENV: str(bad)}
+    env.pop("CARDLAB_NUMBA_CACHE", None)
+    env.pop("NUMBA_CACHE_DIR", None)
+    for name in ("learned-linear", "pimc"):
+        done = subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()",
+                               "simulate", "ass", "--games", "10", "-s", name],
+                              capture_output=True, text=True, env=env)
+        assert done.returncode == 2, name
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and str(bad) in lines[0] and "linear" in lines[0], name
 
 
 def test_strategies_learned_explains_what_it_sees_and_how_it_was_trained():
@@ -313,7 +399,7 @@ def test_train_from_decision_runs_writes_checked_weights_and_refuses_a_second_st
         outs.append(w)
     assert outs[0].tobytes() == outs[1].tobytes()
     frame = pd.concat([pd.read_parquet(p) for _, p in RunFolder(tmp_path / "dec").verify().parts])
-    assert np.array_equal(outs[0], fit(frame).reshape(-1))
+    assert np.array_equal(outs[0], fit_weights(frame.assign(run=0), 0).reshape(-1))
     again = runner.invoke(app, ["train", "ass", "--out", str(tmp_path / "a"), "-q",
                                 "--from", str(tmp_path / "dec")])
     assert again.exit_code == 2 and "--resume" in again.output

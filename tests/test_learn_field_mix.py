@@ -132,16 +132,19 @@ def test_the_legacy_field_alone_plans_and_runs_as_before():
     assert later_searcher(game, 64, 1) == ("pimc:worlds=64,rollout=aim-low", None)
     assert later_searcher(game, 64, 2, "aim-low") == ("pimc:worlds=64,rollout=aim-low",
                                                       "aim-low")
-    ass = GAMES["ass"]  # none: pimc with learned rollouts in every seat, as before the mix
+    ass = GAMES["ass"]  # none: the searcher in every seat, as the shipped network was made
     old = TrainPlan("ass", 23, 1500, (4, 6), 64, 2, 3000, 9923, 1500)
     legacy = TrainPlan("ass", 23, 1500, (4, 6), 64, 2, 3000, 9923, 1500, "none")
     assert legacy.to_dict() == old.to_dict() and "field_mix" not in old.to_dict()
-    # (the knobs the shipped weights were searched with, pinned: pimc's defaults have moved)
-    assert later_searcher(ass, 64, 1) == ("pimc:worlds=64,infer=policy,rollout=basic", None)
-    assert later_searcher(ass, 64, 2, "none") == ("pimc:worlds=64,infer=policy,rollout=learned",
+    # (the knobs the shipped network was searched with, pinned: infer=policy, the value model
+    # in every round, whose rounds learned-linear finishes)
+    assert later_searcher(ass, 64, 1) == ("pimc:worlds=64,infer=policy,rollout=value", None)
+    assert later_searcher(ass, 64, 2, "none") == ("pimc:worlds=64,infer=policy,rollout=value",
                                                   None)
     assert later_searcher(ass, 64, 2, ASS_MIX) == (
-        "pimc:worlds=64,infer=policy,rollout=learned", ASS_MIX)
+        "pimc:worlds=64,infer=policy,rollout=value", ASS_MIX)
+    assert later_searcher(ass, 64, 2, "none", "learned-linear") == (
+        "pimc:worlds=64,infer=policy,rollout=learned-linear", None)
 
 
 def _train(out, *more):

@@ -264,6 +264,35 @@ def test_safety2_item04_a_rollout_by_learned_records_its_weights(tmp_path):
     assert "weights" not in plain  # runs that read no weights: plans as before
 
 
+def test_the_linear_model_pimc_finishes_rounds_with_is_recorded_and_checked(tmp_path):
+    """Who's the Ass?'s pimc (rollout=value) finishes its leaves' rounds with learned's
+    linear model (learned-linear.json), not the network: the plan records the linear weights
+    (and not the network's), a replay under others is refused, and a plan from before the
+    linear model had a key of its own (its digest under ``weights``) still replays."""
+    import analyzer.engines.ass.kernel as kernel
+    from analyzer.cli.runs import check_recorded_weights
+    from analyzer.engines.kernel import RunSpec
+    from analyzer.errors import CardlabError
+    from analyzer.runner.manifest import build_plan
+    from strategies.ass.learned_weights import LINEAR, LINEAR_WEIGHTS
+
+    linear = LINEAR.digest(LINEAR_WEIGHTS)
+    for seats in (("pimc", "basic", "basic", "basic"),
+                  ("pimc:worlds=2,rollout=learned-linear", "basic", "basic", "basic")):
+        plan = build_plan(RunSpec("ass", 4, seats, 1), kernel, 0, 10, "rows")
+        assert plan["linear_weights"] == {"ass": linear} and "weights" not in plan, seats
+        check_recorded_weights(plan, tmp_path)
+        with pytest.raises(CardlabError, match="linear learned weights"):
+            check_recorded_weights({**plan, "linear_weights": {"ass": "0" * 64}}, tmp_path)
+        old = {k: v for k, v in plan.items() if k != "linear_weights"}
+        check_recorded_weights({**old, "weights": {"ass": linear}}, tmp_path)
+        with pytest.raises(CardlabError, match="weights"):
+            check_recorded_weights(old, tmp_path)
+    seat = build_plan(RunSpec("ass", 4, ("learned-linear",) + ("basic",) * 3, 1), kernel, 0,
+                      10, "rows")
+    assert "linear_weights" not in seat  # its description names them
+
+
 # --- item 10: a bounded match, and Ctrl-C stops an analysis -------------------------------------
 
 

@@ -40,13 +40,13 @@ from analyzer.engines.ass.reference import (
 )
 from analyzer.games.ass.cards import PASS, SCRATCH, decode
 from analyzer.games.ass.rules import AssRules
-from analyzer.learn import ridge
+from analyzer.learn import mlp
 from analyzer.learn.decisions import LABEL_STREAM, columns, draw_field
 from analyzer.rng import PyRng
 from strategies.ass import learned, learned_weights
 from strategies.ass.catalog import SEARCH_FAMILIES
 from strategies.ass.pimc import search_values
-from strategies.registry import Strategy
+from strategies.registry import Strategy, parse_strategy
 
 FEATURE_COLUMNS = tuple(f"f{i}" for i in range(learned.N_FEATURES))
 COLUMNS = ("index", "decision", "seat", "phase", "move", "chosen", "value", "spread",
@@ -64,6 +64,8 @@ class _Recorder(Player):
         self.rows = rows
         self.game = game
         self.labels = labels
+        # the learner's knobs (DAgger): learned's defaults, its network (the round before's)
+        self.learner = parse_strategy("ass", "learned").values if labels is not None else None
 
     def move(self, table: Table, turn: Turn, starter: int, high_seat: int, on_table: list[int]):
         view = table.view(turn, starter, high_seat, on_table)
@@ -102,8 +104,8 @@ class _Recorder(Player):
             rows["features"].append(feats.astype(np.float32))
         code = int(cands[best])
         if self.labels is not None:  # the learner's own move (the reference's learned seat)
-            code = int(learned.choose_py(table.view(turn, starter, high_seat, on_table),
-                                         learned.WEIGHTS))
+            code = int(learned.choose_model_py(self.learner,
+                                               table.view(turn, starter, high_seat, on_table)))
         return None if code == PASS else decode(code)
 
 
@@ -152,29 +154,30 @@ WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and wri
 DEFAULTS = {"games": 1500, "players": "4,6", "worlds": 64, "rounds": 2, "eval_games": 3000,
             "eval_seed": 9923, "out": "runs/train-ass", "shipped_seed": 23,
             # rounds 2..: learned in one seat, each other seat drawn from this mix
-            # (analyzer/learn/decisions.py), pimc with learned rollouts labelling its decisions
+            # (analyzer/learn/decisions.py), pimc (LATER_ROLLOUT) labelling its decisions
             # (pimc-rollouts: pimc as it was when the mix was measured, docs/learned.md)
             "field_mix": "pimc-rollouts+pimc-rollouts+learned+careful+tuned+basic+set-saver"
                          "+chaser"}
-# Rounds 2 and on without a field mix: pimc with the previous round's learned rollouts in
-# every seat (the weights shipped before the mix).
+# Rounds 2 and on without a field mix: the searcher in every seat (the shipped weights).
 LATER_FIELD = None
-# the searcher of rounds 2 and on labels with the previous round's learned rollouts
-LATER_ROLLOUT = "learned"
-# The searcher's knobs as the shipped weights were made (pimc's defaults before its value
-# model): rollouts to the end, by basic in round 1, with infer=policy; so `cardlab train ass`
-# remakes them bit for bit.
+# The searcher of every round, as the shipped network was made: pimc with its value model at
+# the leaves (rollout=value: learned-linear finishes a leaf's round, so the labels do not
+# depend on the round before's network) and infer=policy, 64 worlds.
 SEARCHER_KNOBS = "infer=policy"
-FIRST_ROLLOUT = "basic"
+FIRST_ROLLOUT = "value"
+LATER_ROLLOUT = "value"
+NO_FIELD_ROLLOUT = "value"  # rounds 2.. with --field-mix none (analyzer/learn/train.py)
 EVAL_FIELD = ("careful", "tuned", "basic")  # the learned seat's opponents when measuring
 EVAL_UNIT = "deals"  # what strength() plays
 LOWER_IS_BETTER = True  # the strength is minus points
-FIT_PLAN = {"ridge": ridge.RIDGE}  # what fixes the fit (in the training's plan)
+# what fixes the fit (in the training's plan)
+FIT_PLAN = {"hidden": learned.HIDDEN, "epochs": mlp.EPOCHS, "batch": mlp.BATCH,
+            "rate": mlp.RATE, "final_rate": mlp.FINAL_RATE, "decay": mlp.DECAY}
 
 
 def fit_weights(frame, seed: int) -> np.ndarray:
-    """The linear model's weights (analyzer/learn/ridge.py; ``seed`` unused: nothing drawn)."""
-    return ridge.fit(frame, phases=learned.PHASES)
+    """The network's weights (analyzer/learn/mlp.py), its start drawn from ``seed``."""
+    return mlp.fit(frame, learned.PHASES, learned.HIDDEN, seed)
 
 
 def strength(games: int, seed: int) -> dict:

@@ -1,14 +1,15 @@
 """Training Who's the Ass?'s value model (strategies/ass/value.py): data and fit.
 
 Data (:func:`leaves`). Games (seed, 0 .. games-1) are dealt by the engine's own deal and
-played by ``learned`` in every seat. At every decision with more than one legal move, every
-candidate ``pimc`` would search (pimc.py ``_candidates``, at most 10, basic's move first) is
-played on the true deal, ``basic`` finishes the round (value.py ``finish_round``), and, unless
-that ended the game, the leaf (every hand, the next round's leader, the seat that may not lead
-the ass) is kept with its label: the decider's minus points at the end of the game when every
-seat plays ``learned`` from the leaf (strategies/ass/rollout.py ``play_on``). ``learned``
-draws nothing, so a label is the exact value of the leaf under ``learned`` play; the leaves of
-one decision form a group. Nothing is random but the deals.
+played by ``learned`` in every seat, its linear model (``learned-linear``: FINISHER_PP). At
+every decision with more than one legal move, every candidate ``pimc`` would search (pimc.py
+``_candidates``, at most 10, basic's move first) is played on the true deal, ``basic``
+finishes the round (value.py ``finish_round``), and, unless that ended the game, the leaf
+(every hand, the next round's leader, the seat that may not lead the ass) is kept with its
+label: the decider's minus points at the end of the game when every seat plays ``learned``
+from the leaf (strategies/ass/rollout.py ``play_on``). ``learned`` draws nothing, so a label
+is the exact value of the leaf under ``learned`` play; the leaves of one decision form a
+group. Nothing is random but the deals.
 
 Fit (:func:`fit`). One network per player count (value.py: engineered inputs, every hand's
 counts, two one-hots; one hidden layer of rectified units). The loss mixes the squared error
@@ -43,7 +44,7 @@ from strategies.ass.catalog import BASIC, LEARNED
 from strategies.ass.loop import ILLEGAL, OK, checked_inline, fill_view
 from strategies.ass.pimc import play_move, search_candidates
 from strategies.ass.policies import basic
-from strategies.ass.value import engineered, finish_round
+from strategies.ass.value import FINISHER_PP, engineered, finish_round
 from strategies.ass.value_weights import HIDDEN, INPUTS, N_ENGINEERED, ROWS
 
 START = np.int64(0)
@@ -95,7 +96,7 @@ def _leaves_of(packed, n, seat, view, starter, pos, k, high, high_seat, ass_roun
 def _generate(deals, n, hands, meta, labels, finisher):
     """Every deal's leaves into ``hands``/``meta``/``labels`` (module docstring); returns the
     rows written (it stops when they are full)."""
-    pp = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # learned, to the end
+    pp = FINISHER_PP  # learned to the end, its linear model (strategies/ass/value.py)
     view = np.zeros(VIEW_LEN, dtype=np.int64)
     rview = np.zeros(VIEW_LEN, dtype=np.int64)
     rng = np.zeros(1, dtype=np.uint64)  # learned draws nothing

@@ -7,25 +7,25 @@ is every game's.
 
 The model (strategies/<game>/learned.py) scores a candidate from its features with the
 weights of the decision's phase; the game's ``fit_weights`` finds the weights whose scores
-best predict pimc's values *relative to the decision's other candidates* (Who's the Ass?: a
-linear model, analyzer/learn/ridge.py; Plus-Minus Jass: a small network,
-analyzer/learn/mlp.py). Both are deterministic: the same data and seed give the same
-weights, bit for bit, on one machine.
+best predict pimc's values *relative to the decision's other candidates* (both games: a
+small network, analyzer/learn/mlp.py; Who's the Ass?'s linear model of before,
+``learned-linear``, was fitted by analyzer/learn/ridge.py). The fit is deterministic: the
+same data and seed give the same weights, bit for bit, on one machine.
 
-Expert iteration (:func:`train`): round 1's data come from ``pimc`` (its default rollouts)
-in every seat; each later round's, with the previous round's weights, from the learned
-player itself in one seat against a field, pimc valuing its every decision (DAgger,
-:func:`later_searcher`; Who's the Ass?: pimc with learned rollouts): the plan's field mix
-(``--field-mix``, default the game's ``DEFAULTS["field_mix"]``: each other seat of each
-game drawn from presets, ``learned`` with the weights of the round before, and ``pimc``),
-or, as the shipped weights were made, ``--field-mix none`` (``pimc:rollout=learned`` in
-every seat, Who's the Ass?) or the game's ``LATER_FIELD`` alone (``aim-low``, Plus-Minus
-Jass); each round is fitted on the data of every round so far. Every round's weights are measured on
-held-out deals (:func:`strength`, in a process of their own: numba freezes the weights into
-the kernels) and the best round is the result. Each step leaves its files in the work folder
-(round-N/decisions-P: a verified run folder; round-N/learned.json; round-N/strength.json), so
-an interrupted training, run again with the same arguments and ``--resume``, continues
-where it stopped.
+Expert iteration (:func:`train`): round 1's data come from ``pimc`` (the game's
+``FIRST_ROLLOUT``) in every seat; each later round's, with the previous round's weights,
+from the learned player itself in one seat against a field, pimc valuing its every decision
+(DAgger, :func:`later_searcher`, the game's ``LATER_ROLLOUT``): the plan's field mix
+(``--field-mix``, default the game's ``DEFAULTS["field_mix"]``: each other seat of each game
+drawn from presets, ``learned`` with the weights of the round before, and ``pimc``), or, as
+the shipped weights were made, ``--field-mix none`` (the searcher in every seat, with the
+game's ``NO_FIELD_ROLLOUT``: Who's the Ass?) or the game's ``LATER_FIELD`` alone (``aim-
+low``, Plus-Minus Jass); each round is fitted on the data of every round so far. Every
+round's weights are measured on held-out deals (:func:`strength`, in a process of their own:
+numba freezes the weights into the kernels) and the best round is the result. Each step
+leaves its files in the work folder (round-N/decisions-P: a verified run folder;
+round-N/learned.json; round-N/strength.json), so an interrupted training, run again with the
+same arguments and ``--resume``, continues where it stopped.
 """
 
 from __future__ import annotations
@@ -43,7 +43,6 @@ import pandas as pd
 
 from analyzer.errors import CardlabError
 from analyzer.games import registry as games_registry
-from analyzer.learn.ridge import fit  # noqa: F401  (Who's the Ass?'s fit, re-exported)
 
 # {game: its decisions module}: the games with a learned family (their adapter's ``learn``)
 GAMES = games_registry.ByGame(lambda d: games_registry.load(d.parts.learn), part="learn")
@@ -156,16 +155,16 @@ def legacy_field(game) -> str:
 def later_searcher(game, worlds: int, r: int, mix: str | None = None,
                    rollout: str | None = None) -> tuple[str, str | None]:
     """The searcher and the field (None: the searcher in every seat) of round ``r``'s data:
-    round 1 ``pimc:worlds=W`` in every seat; later rounds, with the previous round's
-    weights, either pimc with learned rollouts in every seat (``mix`` :data:`NO_FIELD`, or
-    None with no ``game.LATER_FIELD``) or learned in one seat against the field mix ``mix``
-    (None: ``game.LATER_FIELD``), pimc valuing its decisions (DAgger; with the previous
-    round's learned rollouts where the game's ``LATER_ROLLOUT`` says so). ``rollout`` (``cardlab
-    train --rollout``): the searcher's rollout in every round instead (e.g. ``value``, pimc's
-    value model: expert iteration on the default player's values); with :data:`NO_FIELD` the
-    searcher is then in every seat."""
-    # the game may pin knobs the searcher's defaults no longer have (Who's the Ass?: the shipped
-    # weights were searched with basic rollouts and infer=policy, pimc's defaults then)
+    round 1 ``pimc:worlds=W`` (rollout: the game's ``FIRST_ROLLOUT``) in every seat; later
+    rounds, with the previous round's weights, either pimc in every seat (``mix``
+    :data:`NO_FIELD`, or None with no ``game.LATER_FIELD``; rollout: the game's
+    ``NO_FIELD_ROLLOUT``, default learned) or learned in one seat against the field mix
+    ``mix`` (None: ``game.LATER_FIELD``), pimc valuing its decisions (DAgger; rollout: the
+    game's ``LATER_ROLLOUT``). ``rollout`` (``cardlab train --rollout``): the searcher's
+    rollout in every round instead (e.g. ``value``, pimc's value model: expert iteration on
+    the default player's values); with :data:`NO_FIELD` the searcher is then in every seat."""
+    # the game may pin knobs the searcher's defaults no longer have (Who's the Ass?:
+    # infer=policy, pimc's default when its first weights were made)
     pinned = getattr(game, "SEARCHER_KNOBS", "")
     base = f"pimc:worlds={worlds}" + (f",{pinned}" if pinned else "")
     if r == 1:
@@ -173,7 +172,8 @@ def later_searcher(game, worlds: int, r: int, mix: str | None = None,
         return base + (f",rollout={first}" if first else ""), None
     field = mix if mix is not None else game.LATER_FIELD
     if field is None or field == NO_FIELD:
-        return base + f",rollout={rollout or 'learned'}", None
+        every = rollout or getattr(game, "NO_FIELD_ROLLOUT", "learned")
+        return base + f",rollout={every}", None
     later = rollout or getattr(game, "LATER_ROLLOUT", None)
     return base + (f",rollout={later}" if later else ""), field
 
@@ -264,7 +264,10 @@ def _train(children, out: Path, plan: TrainPlan, resume: bool, progress: bool,
          f"--rounds {plan.rounds}", f"--eval-games {plan.eval_games}",
          f"--eval-seed {plan.eval_seed}"]
         + ([f"--later-games {plan.later_games}"] if "later_games" in doc else [])
-        + ([f"--field-mix {plan.field_mix}"] if "field_mix" in doc else [])
+        # (the field of rounds 2.. as given, also the legacy one the plan leaves out: the
+        # command must remake the weights as it stands)
+        + ([f"--field-mix {plan.field_mix}"]
+           if plan.rounds > 1 and plan.field_mix is not None else [])
         + ([f"--rollout {plan.rollout}"] if "rollout" in doc else []))
     # (--force: the weights file this training wrote may be there by then)
     where = ["--out", str(out)] + ([] if weights_out == out / "learned.json"

@@ -114,33 +114,67 @@ def pinned_to_plan(plan: dict):
 
 
 LEARNED = "learned"  # the family whose weights file (strategies/<game>/learned.json) play reads
-# a knob value that reads a value model (strategies/<game>/value.json; Who's the Ass?'s
-# pimc:rollout=value), whose rounds are finished by learned, so it reads both files
+# a knob value that reads a value model (strategies/<game>/value.json; pimc:rollout=value),
+# whose rounds (tricks) are finished by learned: Plus-Minus Jass's learned, Who's the Ass?'s
+# learned-linear (strategies/ass/value.py), so it reads those weights too
 VALUE = "value"
+# Who's the Ass?'s linear model of before (strategies/ass/learned-linear.json): the learned
+# family with model=linear (the preset learned-linear), and the finisher of its value model
+LINEAR = "linear"
+_LINEAR_READERS = {"ass": ("learned-linear", VALUE)}  # knob values that read it, per game
+
+
+def _knob_values(strategy) -> list[str]:
+    return [p.show(strategy.values[p.slot]) for p in strategy.spec.params]
+
+
+def _linear_model(strategy) -> bool:
+    """A learned seat playing Who's the Ass?'s linear model (model=linear)."""
+    return any(p.name == "model" and p.show(strategy.values[p.slot]) == LINEAR
+               for p in strategy.spec.params)
 
 
 def reads_weights(strategy) -> str | None:
-    """How a Strategy reads its game's learned weights: ``"family"`` (a ``learned`` seat: its
-    description names the weights' sha256), ``"knob"`` (a knob names learned, as
-    ``pimc:rollout=learned``, or the value model, as ``pimc:rollout=value``: nothing in its
-    definition says which weights), or None."""
+    """How a Strategy reads its game's learned weights (the network's in Who's the Ass?):
+    ``"family"`` (a ``learned`` seat: its description names the weights' sha256), ``"knob"``
+    (a knob names learned, as ``pimc:rollout=learned`` or ``learned-4``, or, in Plus-Minus
+    Jass, the value model, whose tricks learned finishes: nothing in its definition says which
+    weights), or None."""
     if strategy.family_name() == LEARNED:
-        return "family"
-    if any(p.show(strategy.values[p.slot]) in (LEARNED, VALUE) for p in strategy.spec.params):
-        return "knob"
+        return None if _linear_model(strategy) else "family"
+    linear = _LINEAR_READERS.get(strategy.spec.game, ())
+    for shown in _knob_values(strategy):
+        if shown in linear:
+            continue
+        if shown.startswith(LEARNED) or shown == VALUE:
+            return "knob"
     return None
+
+
+def reads_linear_weights(strategy) -> str | None:
+    """How a Strategy reads Who's the Ass?'s linear learned weights: ``"family"``
+    (``learned-linear``, ``learned:model=linear``: its description names their sha256),
+    ``"knob"`` (``pimc:rollout=value``, whose leaves' rounds it finishes, or
+    ``pimc:rollout=learned-linear``), or None."""
+    if strategy.family_name() == LEARNED:
+        return "family" if _linear_model(strategy) else None
+    linear = _LINEAR_READERS.get(strategy.spec.game, ())
+    return "knob" if any(v in linear for v in _knob_values(strategy)) else None
 
 
 def reads_value_weights(strategy) -> bool:
     """Whether a Strategy reads its game's value model (a knob names it)."""
-    return any(p.show(strategy.values[p.slot]) == VALUE for p in strategy.spec.params)
+    return any(v == VALUE for v in _knob_values(strategy))
 
 
 def weights_in_use(game: str, kind: str = "learned") -> tuple[str, object]:
-    """(sha256 of ``game``'s weights of ``kind`` (learned, value) this process plays, their
-    ModelFile)."""
+    """(sha256 of ``game``'s weights of ``kind`` (learned, linear, value) this process plays,
+    their ModelFile)."""
     import importlib
 
+    if kind == LINEAR:
+        module = importlib.import_module(f"strategies.{game}.learned_weights")
+        return module.LINEAR.digest(module.LINEAR_WEIGHTS), module.LINEAR
     module = importlib.import_module(f"strategies.{game}.{kind}_weights")
     if kind == LEARNED:
         return module.MODEL.digest(module.WEIGHTS), module.MODEL
@@ -177,6 +211,8 @@ def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: 
         plan["weights"] = {spec.game: weights_in_use(spec.game)[0]}
     if any(reads_value_weights(s) for s in strategies):
         plan["value_weights"] = {spec.game: weights_in_use(spec.game, VALUE)[0]}
+    if any(reads_linear_weights(s) == "knob" for s in strategies):
+        plan["linear_weights"] = {spec.game: weights_in_use(spec.game, LINEAR)[0]}
     if kind == "aggregate":
         plan["stored"] = (
             "per chunk, counts per (seat, given, given_value, column, value): every result "

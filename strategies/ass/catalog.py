@@ -57,13 +57,16 @@ Families
                    respect, pimc.py), oversample (4: with infer=policy, worlds drawn per world
                    kept), eps (5: with infer=policy, a kept world's weight per extra mismatch).
                    Defaults measured: docs/strategies.md, "Strong play in Who's the Ass?".
-``learned`` (5)    a linear model over (information state, move) features, trained from
+``learned`` (5)    a small network over (information state, move) features, trained from
                    ``pimc``'s values of every candidate (strategies/ass/learned.py; the
                    weights ship in learned.json beside it; docs/learned.md). No random
-                   draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``). One knob,
-                   for rollouts only: depth (as a rollout it makes only the first ``depth``
-                   decisions, then every seat plays basic; 0 = to the end; preset
-                   ``learned-4``; strategies/ass/rollout.py). A seat plays learned throughout.
+                   draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``). Knobs:
+                   depth (0; for rollouts only: as a rollout it makes only the first
+                   ``depth`` decisions, then every seat plays basic; 0 = to the end; preset
+                   ``learned-4``; strategies/ass/rollout.py; a seat plays learned
+                   throughout), model (1: net, or linear: the linear model of before, in
+                   learned-linear.json, the policy pimc's value model finishes rounds with;
+                   preset ``learned-linear``).
 ``peek`` (4)       NOT A LEGAL PLAYER: pimc's search on the true deal (it sees every hand).
                    For analysis only: peek minus pimc is what the hidden cards are worth.
 
@@ -219,32 +222,61 @@ register(
 
 
 
-SLOT_DEPTH = 0  # learned's one knob
+SLOT_DEPTH = 0  # learned's knobs
+SLOT_MODEL = 1  # (strategies/ass/learned.py reads it: 0 the network, 1 the linear model)
+SLOT_HOLD = 2
+MODELS = ("net", "linear")
+HOLD = 2.0  # learned's default hold (docs/learned.md, "Passing": measured)
 LEARNED_PARAMS = (
     Param("depth", SLOT_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned makes only the "
           "first N decisions, then every seat plays basic (0 = learned to the end); a seat "
           "at the table always plays learned", low=0, high=63, integer=True, rollout_only=True),
+    Param("model", SLOT_MODEL, 0.0, "net: the network (learned.json); linear: the linear "
+          "model of before (learned-linear.json), the policy pimc's value model finishes "
+          "rounds with", choices=MODELS),
+    Param("hold", SLOT_HOLD, HOLD, "minus points added to passing's score: pass only when "
+          "the model expects passing to save more than this (0: as the model says; 63: "
+          "practically never while a raise is legal)", low=0, high=63, integer=True),
 )
 
 
-def _learned_spec() -> StrategySpec:
-    """The ``learned`` strategy: its description names the weights in use (their sha256), so
-    a run's plan changes with the weights and a run never resumes under other weights."""
+def _check_learned(values) -> None:
+    """learned's knob check: the weights file its model reads (one line when unusable)."""
     from strategies.ass import learned_weights as model
 
-    digest = model.weights_digest(model.WEIGHTS.reshape(model.PHASES, -1))[:12]
+    if int(values[SLOT_MODEL]) == MODELS.index("linear"):
+        model.check_linear_weights()
+    else:
+        model.check_weights()
+
+
+def _learned_spec(linear: bool = False) -> StrategySpec:
+    """The ``learned`` strategy: its description names the weights in use (their sha256), so
+    a run's plan changes with the weights and a run never resumes under other weights;
+    ``linear``: the description of ``model=linear``, naming the linear model's."""
+    from strategies.ass import learned_weights as model
+
+    if linear:
+        digest = model.LINEAR.digest(model.LINEAR_WEIGHTS)[:12]
+        what = "the linear model of pimc's move values that was learned before the network"
+    else:
+        digest = model.weights_digest(model.WEIGHTS)[:12]
+        what = "a small network of pimc's move values, evaluated without search"
     return StrategySpec(
         "ass", "learned", LEARNED,
-        f"a linear model of pimc's move values, evaluated without search (weights {digest})",
+        f"{what} (weights {digest})",
         LEARNED_PARAMS,
-        check=model.check_weights,
+        check_values=_check_learned,
         about=model.about,
     )
 
 
 register(_learned_spec())
 register(replace(_learned_spec(), name="learned-4", preset={"depth": "4"},
-                 description="learned; as pimc's rollout, learned for 4 decisions, then basic"))
+                 description="learned; as pimc's rollout, learned for 4 decisions, then basic "
+                 f"(weights {_learned_spec().description.split('(weights ')[1]}"))
+register(replace(_learned_spec(linear=True), name="learned-linear",
+                 preset={"model": "linear", "hold": "0"}))
 
 
 # --- the search families (strategies/ass/pimc.py) ----------------------------------------------
@@ -264,9 +296,12 @@ def encode_rollout(name: str) -> float:
     non-search families is a whole number below 64, so the encoding is exact.
     """
     if name == VALUE_NAME:  # the value model at the leaves (strategies/ass/value.py)
-        from strategies.ass.value_weights import check_weights
+        from strategies.ass.learned_weights import check_linear_weights
+        from strategies.ass.value_weights import FINISHER_NAME, check_weights
 
         check_weights()
+        if FINISHER_NAME == "learned":  # its leaves' rounds are finished by learned-linear
+            check_linear_weights()
         return float(VALUE << ROLLOUT_FAMILY_SHIFT)
     book = catalog("ass")
     if name not in book:
@@ -275,6 +310,8 @@ def encode_rollout(name: str) -> float:
     spec = book[name]
     if spec.check is not None:
         spec.check()
+    if spec.check_values is not None:
+        spec.check_values(resolve_values(spec, {}))
     if spec.family in SEARCH_FAMILIES:
         raise StrategyError(f"rollout must be a strategy that does not search "
                           f"(or {VALUE_NAME!r}: the value model); got {name!r}")
@@ -313,11 +350,22 @@ class RolloutParam(Param):
 
 
 def _check_value(values) -> None:
-    """pimc's knob check: rollout=value needs the value model's weights (one line if not)."""
-    if int(values[SLOT_ROLLOUT]) >> ROLLOUT_FAMILY_SHIFT == VALUE:
-        from strategies.ass.value_weights import check_weights
+    """pimc's knob check, also when the rollout is its default: rollout=value needs the value
+    model's weights and those of the linear learned that finishes its rounds, a rollout by
+    learned those of its model (one line if not)."""
+    code = int(values[SLOT_ROLLOUT])
+    family = code >> ROLLOUT_FAMILY_SHIFT
+    if family == VALUE:
+        from strategies.ass.learned_weights import check_linear_weights
+        from strategies.ass.value_weights import FINISHER_NAME, check_weights
 
         check_weights()
+        if FINISHER_NAME == "learned":
+            check_linear_weights()
+    elif family == LEARNED:
+        knobs = [(code >> (ROLLOUT_KNOB_BITS * slot)) & ((1 << ROLLOUT_KNOB_BITS) - 1)
+                 for slot in range(len(LEARNED_PARAMS))]
+        _check_learned(knobs)
 
 
 VALUE_CODE = float(VALUE << ROLLOUT_FAMILY_SHIFT)

@@ -1,5 +1,7 @@
-"""The ``learned`` family of Who's the Ass?: a linear model over (information state, move)
-features, trained from ``pimc``'s per-candidate values, evaluated inside the numba kernels.
+"""The ``learned`` family of Who's the Ass?: a small network over (information state, move)
+features, trained from ``pimc``'s per-candidate values, evaluated inside the numba kernels;
+with ``model=linear`` (``learned-linear``) the linear model over the same features that was
+``learned`` before the network (the policy ``pimc``'s value model finishes rounds with).
 
 What the model sees (ruling A-11): only the decider's view (analyzer.games.ass.cards), that
 is its own hand and the public state: the round's lead size, highest value, whether it is an
@@ -18,21 +20,23 @@ The decision. ``candidates`` lists the *natural moves* of the situation in a fix
 
 Each candidate gets ``N_FEATURES`` features (:func:`features`: what it plays, what it leaves
 in the hand, whether the public record proves it safe, how close the others are to going
-out), and a score: the dot product with the weights of the decision's *phase* (leading,
-following in a normal round, following in an ass round). The score predicts the candidate's
-minus points relative to the decision's other candidates; the move is the candidate with the
-lowest score, ties to the earlier. No random draws: a learned seat replays identically from
-(seed, index) and never touches the game's stream.
+out), and a score under the decision's *phase* (leading, following in a normal round,
+following in an ass round): the network's (:func:`net`: one hidden layer of ``HIDDEN``
+rectified units per phase) or the linear model's (the dot product with the phase's weights).
+The score predicts the candidate's minus points relative to the decision's other candidates;
+the move is the candidate with the lowest score, ties to the earlier. No random draws: a
+learned seat replays identically from (seed, index) and never touches the game's stream.
 
-The weights (strategies/ass/learned_weights.py: the file, its checks, its provenance) are
-read once per process into :data:`WEIGHTS`; the kernels play with :data:`KERNEL_WEIGHTS`, the
-same with subnormal entries zero (strategies/learned_file.py ``kernel_weights``), which numba
-freezes into the compiled kernels (analyzer/numba_env.py hashes the weights file with the
+The weights (strategies/ass/learned_weights.py: the files, their checks, their provenance)
+are read once per process into :data:`WEIGHTS` (the network) and :data:`LINEAR_WEIGHTS`; the
+kernels play with :data:`KERNEL_WEIGHTS` and :data:`LINEAR_KERNEL_WEIGHTS`, the same with
+subnormal entries zero (the network's transposed, learned_weights.kernel_layout), which numba
+freezes into the compiled kernels (analyzer/numba_env.py hashes the weights files with the
 sources, so new weights recompile).
 
-:func:`features_py` and :func:`choose_py` are the same model in plain Python, written apart
-from the jitted code, for the reference engine (analyzer/engines/ass/reference.py) and the
-tests.
+:func:`features_py`, :func:`choose_net_py` and :func:`choose_py` (linear) are the same models
+in plain Python, written apart from the jitted code, for the reference engine
+(analyzer/engines/ass/reference.py: :func:`choose_model_py`) and the tests.
 """
 
 from __future__ import annotations
@@ -60,16 +64,22 @@ from analyzer.games.ass.cards import (
     SCRATCH,
 )
 from analyzer.games.ass.moves import enc, is_legal, lead_is_safe
+from analyzer.rows import add_scaled_row
 from analyzer.stack import stack_float64, stack_int64
 from strategies.ass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
     BLOCKS,
     FEATURE_SET,
+    HIDDEN,
     KERNEL_WEIGHTS,
+    LINEAR_KERNEL_WEIGHTS,
+    LINEAR_WEIGHTS,
     N_FEATURES,
+    N_PARAMS,
     PHASES,
     WEIGHTS,
     WEIGHTS_ERROR,
+    check_linear_weights,
     check_weights,
     load_weights,
     weights_digest,
@@ -77,6 +87,9 @@ from strategies.ass.learned_weights import (  # noqa: F401  (re-exported for cal
 
 LEAD, FOLLOW, ASS_FOLLOW = range(3)
 MAX_CANDIDATES = 64
+SLOT_MODEL = 1  # learned's knob ``model`` (strategies/ass/catalog.py): 0 net, 1 linear
+MODEL_LINEAR = 1.0
+SLOT_HOLD = 2  # learned's knob ``hold``: minus points added to passing's score
 
 
 # --- the model, jitted ------------------------------------------------------------------------
@@ -258,8 +271,9 @@ def score(view, move, weights, phase):
 
 
 @njit(cache=True)
-def choose(view, weights):
-    """The candidate with the lowest score (ties to the earlier) under ``weights``.
+def choose(view, weights, hold):
+    """The candidate with the lowest score (ties to the earlier) under ``weights``, passing's
+    score raised by ``hold`` minus points (the ``hold`` knob).
 
     The scores are :func:`score`'s, to the last bit (the same features, summed in the same
     order), computed faster: what does not depend on the move (the hand's kinds and points,
@@ -371,6 +385,8 @@ def choose(view, weights):
             total += weights[at + BASE + f] * (b[f] * danger)
         for f in range(BASE):
             total += weights[at + 2 * BASE + f] * (b[f] * scale)
+        if is_pass:
+            total += hold
         if i == 0 or total < best_score:
             best_score = total
             best = move
@@ -397,10 +413,57 @@ def _less(kinds, high_pts, low, kind, cnt, used):
     return kinds, high_pts, low
 
 
+@njit(cache=True, inline="always")
+def net(f, weights, at):
+    """The network's score of features ``f`` (N_FEATURES floats) under the phase's weights at
+    ``weights[at:]`` (in learned_weights.kernel_layout): sum over the hidden units h of
+    out[h] * max(0, bias[h] + in[h] . f). Each unit sums its bias, then in[h, d] * f[d] for d
+    in order, as the twin does, eight units side by side (analyzer/rows.py); a unit at or
+    below zero adds out[h] * 0.0, which leaves the sum as the twin's ``if a > 0`` does."""
+    acc = stack_float64(32)  # HIDDEN units (checked where the weights are declared)
+    bias = at + HIDDEN * N_FEATURES
+    for h in range(HIDDEN):
+        acc[h] = weights[bias + h]
+    for d in range(N_FEATURES):
+        add_scaled_row(acc, weights, at + d * HIDDEN, HIDDEN, f[d])
+    total = 0.0
+    for h in range(HIDDEN):
+        total += weights[bias + HIDDEN + h] * max(acc[h], 0.0)
+    return total
+
+
+@njit(cache=True)
+def choose_net(view, weights, hold):
+    """The candidate with the lowest network score (ties to the earlier) under ``weights``
+    (the network's, in learned_weights.kernel_layout), passing's score raised by ``hold``
+    minus points (the ``hold`` knob)."""
+    m = candidates(view)
+    if m == 1:
+        return view[SCRATCH]
+    f = stack_float64(64)  # N_FEATURES or more
+    at = phase_of(view) * N_PARAMS
+    best = view[SCRATCH]
+    best_score = 0.0
+    for i in range(m):
+        move = view[SCRATCH + i]
+        features(view, move, f, 0)
+        total = net(f, weights, at)
+        if move == PASS:
+            total += hold
+        if i == 0 or total < best_score:
+            best = move
+            best_score = total
+    return best
+
+
 @njit(cache=True)
 def learned(params, view, rng):
-    """The ``learned`` policy (signature of strategies/ass/policies.py): the shipped model."""
-    return choose(view, KERNEL_WEIGHTS)
+    """The ``learned`` policy (signature of strategies/ass/policies.py): the shipped network,
+    or with ``model=linear`` (``learned-linear``) the linear model; ``hold``: passing's score
+    raised by that many minus points."""
+    if params[SLOT_MODEL] == MODEL_LINEAR:
+        return choose(view, LINEAR_KERNEL_WEIGHTS, params[SLOT_HOLD])
+    return choose_net(view, KERNEL_WEIGHTS, params[SLOT_HOLD])
 
 
 assert N_FEATURES <= 64
@@ -496,8 +559,9 @@ def features_py(view, move: int) -> list[float]:
     return base + [b * danger for b in base] + [b * (size / 10.0) for b in base]
 
 
-def choose_py(view, weights) -> int:
-    """:func:`choose` in plain Python: the lowest score, summed in the same order."""
+def choose_py(view, weights, hold: float = 0.0) -> int:
+    """:func:`choose` in plain Python: the lowest score, summed in the same order (passing's
+    raised by ``hold``)."""
     moves = candidates_py(view)
     if len(moves) == 1:
         return moves[0]
@@ -508,6 +572,45 @@ def choose_py(view, weights) -> int:
         total = 0.0
         for wi, fi in zip(w, features_py(view, move), strict=True):
             total += wi * fi
+        if move == PASS:
+            total += hold
         if best_score is None or total < best_score:
             best, best_score = move, total
     return best
+
+
+def choose_net_py(view, weights, hold: float = 0.0) -> int:
+    """:func:`choose_net` in plain Python, on the network's weights as the file holds them
+    (unit by unit): the lowest score, each unit summed in the same order (passing's raised
+    by ``hold``)."""
+    moves = candidates_py(view)
+    if len(moves) == 1:
+        return moves[0]
+    phase = 0 if view[PUB_POS] == 0 else (2 if view[PUB_ASS_ROUND] else 1)
+    w = [float(x) for x in np.asarray(weights)[phase * N_PARAMS:(phase + 1) * N_PARAMS]]
+    w_in = [w[h * N_FEATURES:(h + 1) * N_FEATURES] for h in range(HIDDEN)]
+    bias = w[HIDDEN * N_FEATURES:HIDDEN * N_FEATURES + HIDDEN]
+    w_out = w[HIDDEN * N_FEATURES + HIDDEN:]
+    best, best_score = moves[0], None
+    for move in moves:
+        x = features_py(view, move)
+        total = 0.0
+        for h in range(HIDDEN):
+            a = bias[h]
+            for wi, xi in zip(w_in[h], x, strict=True):
+                a += wi * xi
+            if a > 0.0:
+                total += w_out[h] * a
+        if move == PASS:
+            total += hold
+        if best_score is None or total < best_score:
+            best, best_score = move, total
+    return best
+
+
+def choose_model_py(params, view) -> int:
+    """The ``learned`` policy in plain Python with knobs ``params``: :func:`choose_net_py` on
+    the network's weights, or with ``model=linear`` :func:`choose_py` on the linear model's."""
+    if params[SLOT_MODEL] == MODEL_LINEAR:
+        return choose_py(view, LINEAR_WEIGHTS, float(params[SLOT_HOLD]))
+    return choose_net_py(view, WEIGHTS, float(params[SLOT_HOLD]))

@@ -1,19 +1,30 @@
 """The weights of the ``learned`` family of Who's the Ass? (strategies/ass/learned.py): where
 they are, how they are read and checked. No numba here (the catalogue imports it).
 
-The file ``learned.json`` beside this module holds: ``format`` ("cardlab-learned"), ``game``,
-``features`` (the feature set the weights were trained for, :data:`FEATURE_SET`), ``weights``
-(PHASES rows of N_FEATURES floats), ``sha256`` (of the weights, :func:`weights_digest`) and
-``provenance`` (command, seed, data size, commit; written by analyzer/learn). It is read once
-per process, when this module is imported; ``CARDLAB_LEARNED_ASS`` names another file instead
-(training evaluates its rounds so). A missing, corrupt or mismatched file leaves
-:data:`WEIGHTS` zero and :data:`WEIGHTS_ERROR` set: every command that names ``learned``
-then stops with that one line (:func:`check_weights`, called when the name is parsed).
+Two models share the family's features (:data:`N_FEATURES` per natural move) and phases:
+
+* the **network** (``learned``, knob ``model=net``): per phase one hidden layer of
+  :data:`HIDDEN` rectified units, in ``learned.json`` beside this module (:data:`MODEL`;
+  ``CARDLAB_LEARNED_ASS`` names another file, as training's evaluations do);
+* the **linear model** (``learned-linear``, ``model=linear``): one weight per feature, in
+  ``learned-linear.json`` (:data:`LINEAR`; ``CARDLAB_LEARNED_ASS_LINEAR``). It is the
+  ``learned`` that was shipped before the network, and the policy ``pimc``'s value model
+  was trained on: the value model's leaves finish their round with it (strategies/ass/value.py),
+  so retraining the network changes neither ``pimc`` nor its value model. It is kept as it
+  was made; ``cardlab train ass`` fits the network.
+
+Each file holds ``format`` ("cardlab-learned"), ``game``, ``features`` (the feature set the
+weights were trained for), ``weights`` (one row per phase), ``sha256`` and ``provenance``
+(strategies/learned_file.py). A missing, corrupt or mismatched file leaves its weights zero and
+its error set: every command that names a strategy reading it then stops with that one line
+(:func:`check_weights`, :func:`check_linear_weights`, called when the name is parsed).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import numpy as np
 
 from strategies.learned_file import (  # noqa: F401
     FORMAT,
@@ -23,29 +34,60 @@ from strategies.learned_file import (  # noqa: F401
     weights_sentence,
 )
 
-FEATURE_SET = "ass-linear-1"  # bump when features() changes: old weights are then refused
+LINEAR_FEATURE_SET = "ass-linear-1"  # the linear model's features (frozen with its file)
+FEATURE_SET = "ass-mlp-1"  # bump when features() or the network change: old weights are refused
 BASE = 18  # features of a move (see features())
 BLOCKS = 3  # each base feature as it is, times "danger", times the own hand size
 N_FEATURES = BASE * BLOCKS
+HIDDEN = 32  # the network's rectified hidden units per phase
+assert HIDDEN <= 32 and HIDDEN % 8 == 0, "learned.net: a stack array of 32, rows of 8 units"
+N_PARAMS = HIDDEN * N_FEATURES + 2 * HIDDEN  # per phase: input weights, biases, output weights
 PHASES = 3  # leading, following in a normal round, following in an ass round
 LEAD, FOLLOW, ASS_FOLLOW = range(3)
 WEIGHTS_FILE = Path(__file__).with_name("learned.json")
 WEIGHTS_ENV = "CARDLAB_LEARNED_ASS"
+LINEAR_FILE = Path(__file__).with_name("learned-linear.json")
+LINEAR_ENV = "CARDLAB_LEARNED_ASS_LINEAR"
 MAX_CANDIDATES = 64
-MODEL = ModelFile("ass", "Who's the Ass?", FEATURE_SET, PHASES, N_FEATURES, WEIGHTS_FILE,
+MODEL = ModelFile("ass", "Who's the Ass?", FEATURE_SET, PHASES, N_PARAMS, WEIGHTS_FILE,
                   WEIGHTS_ENV)
+LINEAR = ModelFile("ass", "Who's the Ass?", LINEAR_FEATURE_SET, PHASES, N_FEATURES, LINEAR_FILE,
+                   LINEAR_ENV, kind="linear learned weights",
+                   remake="git checkout strategies/ass/learned-linear.json (it is not retrained)")
 weights_path = MODEL.path
 weights_digest = MODEL.digest
 load_weights = MODEL.load
 weights_document = MODEL.document
 weights_text = MODEL.text
 WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = MODEL.load_in_use()
-KERNEL_WEIGHTS = kernel_weights(WEIGHTS)  # what learned.learned plays with: subnormals zero
+LINEAR_WEIGHTS, LINEAR_ERROR, LINEAR_DOC = LINEAR.load_in_use()
+LINEAR_KERNEL_WEIGHTS = kernel_weights(LINEAR_WEIGHTS)  # learned.choose's: subnormals zero
+
+
+def kernel_layout(weights: np.ndarray) -> np.ndarray:
+    """The network's weights as the compiled network reads them (learned.net): per phase the
+    input weights input by input (``in[d, h]`` at ``d * HIDDEN + h``, where the file has them
+    unit by unit, ``in[h, d]`` at ``h * N_FEATURES + d``), so that one input's products for
+    every unit are one row; then the biases and the output weights as in the file. Subnormal
+    entries are zero (strategies/learned_file.py ``kernel_weights``)."""
+    w = kernel_weights(np.asarray(weights, dtype=np.float64).reshape(PHASES, N_PARAMS))
+    cut = HIDDEN * N_FEATURES
+    w[:, :cut] = w[:, :cut].reshape(PHASES, HIDDEN, N_FEATURES).transpose(0, 2, 1).reshape(
+        PHASES, cut)
+    return w.reshape(-1)
+
+
+KERNEL_WEIGHTS = kernel_layout(WEIGHTS)  # what learned.learned plays with (model=net)
 
 
 def check_weights() -> None:
-    """Raise the one-line error of a missing, corrupt or mismatched weights file."""
+    """Raise the one-line error of a missing, corrupt or mismatched network weights file."""
     raise_if(WEIGHTS_ERROR)
+
+
+def check_linear_weights() -> None:
+    """Raise the one-line error of a missing, corrupt or mismatched linear weights file."""
+    raise_if(LINEAR_ERROR)
 
 
 def about() -> str:
@@ -57,14 +99,18 @@ def about() -> str:
         "position, every hand's size, the cards gone and those on the table); never another "
         "hand. How it plays: it lists the natural moves (leading the ass or a whole set, with "
         "or without all its jokers, all jokers alone; passing or the cheapest raise with each "
-        "higher value; each card into an ass round) and gives each a score, a weighted sum of "
+        "higher value; each card into an ass round) and gives each a score from "
         f"{N_FEATURES} features of the move (cards and minus points it plays and leaves, "
         "whether it splits a value or empties the hand, whether the public record proves it "
-        "cannot be beaten, how close the others are to going out), with one set of weights "
-        "for leading, following and ass rounds; it plays the lowest score. No search, no "
-        "random draws. How it was trained: pimc valued every natural move of every decision "
-        "of its own games (the same imagined deals for every move) and the weights fit those "
-        "values by least squares within each decision (`cardlab train ass`, expert "
-        "iteration: later rounds search with learned rollouts)."
+        "cannot be beaten, how close the others are to going out): a small neural network "
+        f"(one hidden layer of {HIDDEN} rectified units) for leading, one for following and "
+        "one for ass rounds; it plays the lowest score. No search, no random draws. How it "
+        "was trained: pimc valued every natural move of every decision of its own games (the "
+        "same imagined deals for every move) and the network was fitted to those values, "
+        "centred within each decision, by least squares (Adam on batches of decisions, a "
+        "fixed number of passes from a seeded start; `cardlab train ass`, expert iteration). "
+        "model=linear "
+        "(the preset learned-linear) plays the linear model of before instead: one weight "
+        "per feature, the policy pimc's value model finishes its rounds with."
     )
     return text + weights_sentence(WEIGHTS_ERROR, WEIGHTS_DOC)

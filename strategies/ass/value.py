@@ -57,7 +57,9 @@ from strategies.ass.value_weights import (  # noqa: F401  (re-exported for calle
 
 assert N_ENGINEERED == 40 and HIDDEN <= 32  # the stack arrays of value() below
 FINISHER = LEARNED if FINISHER_NAME == "learned" else BASIC  # who finishes a leaf's round
-FINISHER_PP = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)  # learned to the end, as in training
+# the finisher's knobs: learned to the end, its linear model (learned-linear: the policy the
+# shipped value model was trained on; retraining learned's network leaves pimc as it is)
+FINISHER_PP = (0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 @njit(cache=True)

@@ -9,7 +9,7 @@ its own rounds and scoring. Tests compare the two move for move.
 Strategies: ``basic`` and ``random`` are implemented here again, independently, from their
 specifications (baseline-strategies.md; the canonical move order in cards.py), with the same
 random draws; ``learned`` is evaluated by its plain-Python twin (strategies/ass/learned.py
-``choose_py``: its own candidates, features and sums), with the same weights. Every other
+``choose_model_py``: its own candidates, features and sums), with the same weights. Every other
 strategy (the ``heuristic`` family and its presets, the search
 families ``pimc`` and ``peek``) is asked through the same jitted policy the engine calls, given
 the same view (own hand + public state; ``peek`` also every hand), so the comparison checks the
@@ -252,9 +252,10 @@ class Player:
             moves = legal_moves(hand, turn)
             return moves[0] if len(moves) == 1 else moves[self.rng.randbelow(len(moves))]
         if self.strategy.family == LEARNED:  # the same model, in plain Python (no draws)
-            from strategies.ass.learned import WEIGHTS, choose_py
+            from strategies.ass.learned import choose_model_py
 
-            code = choose_py(table.view(turn, starter, high_seat, on_table), WEIGHTS)
+            code = choose_model_py(self.strategy.values,
+                                   table.view(turn, starter, high_seat, on_table))
             return None if code == PASS else decode(code)
         from strategies.ass.dispatch import decide  # the jitted family, through the same view
 

@@ -183,8 +183,9 @@ def test_train_value_script_refuses_bad_input_in_one_line_before_any_work(tmp_pa
 
 def test_a_run_of_pimc_records_the_value_weights_it_reads_and_a_replay_under_others_is_refused(
         tmp_path):
-    """pimc (rollout=value) reads the value model and, finishing its rounds, learned: the plan
-    records both files' sha256, and a replay under other value weights is one line."""
+    """pimc (rollout=value) reads the value model and, finishing its rounds, learned's linear
+    model (learned-linear): the plan records both files' sha256, and a replay under other
+    value weights is one line."""
     import analyzer.engines.ass.kernel as kernel
     from analyzer.cli.runs import check_recorded_weights
     from analyzer.engines.kernel import RunSpec
@@ -194,7 +195,8 @@ def test_a_run_of_pimc_records_the_value_weights_it_reads_and_a_replay_under_oth
     spec = RunSpec("ass", 4, ("pimc:worlds=2", "basic", "basic", "basic"), 1)
     plan = build_plan(spec, kernel, 0, 10, "rows")
     assert plan["value_weights"] == {"ass": weights_in_use("ass", "value")[0]}
-    assert plan["weights"] == {"ass": weights_in_use("ass")[0]}
+    assert plan["linear_weights"] == {"ass": weights_in_use("ass", "linear")[0]}
+    assert "weights" not in plan  # the network is not read
     check_recorded_weights(plan, tmp_path)  # the weights in use: fine
     for edited in ({**plan, "value_weights": {"ass": "0" * 64}},
                    {k: v for k, v in plan.items() if k != "value_weights"}):

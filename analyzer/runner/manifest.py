@@ -121,7 +121,15 @@ VALUE = "value"
 # Who's the Ass?'s linear model of before (strategies/ass/learned-linear.json): the learned
 # family with model=linear (the preset learned-linear), and the finisher of its value model
 LINEAR = "linear"
-_LINEAR_READERS = {"ass": ("learned-linear", VALUE)}  # knob values that read it, per game
+
+
+def _linear_readers(game: str) -> tuple[str, ...]:
+    """The knob values that read a game's linear learned model (its learned_weights module's
+    ``LINEAR_READERS``; none where the game has no such model)."""
+    import importlib
+
+    module = importlib.import_module(f"strategies.{game}.learned_weights")
+    return getattr(module, "LINEAR_READERS", ())
 
 
 def _knob_values(strategy) -> list[str]:
@@ -142,7 +150,7 @@ def reads_weights(strategy) -> str | None:
     weights), or None."""
     if strategy.family_name() == LEARNED:
         return None if _linear_model(strategy) else "family"
-    linear = _LINEAR_READERS.get(strategy.spec.game, ())
+    linear = _linear_readers(strategy.spec.game)
     for shown in _knob_values(strategy):
         if shown in linear:
             continue
@@ -158,7 +166,7 @@ def reads_linear_weights(strategy) -> str | None:
     ``pimc:rollout=learned-linear``), or None."""
     if strategy.family_name() == LEARNED:
         return "family" if _linear_model(strategy) else None
-    linear = _LINEAR_READERS.get(strategy.spec.game, ())
+    linear = _linear_readers(strategy.spec.game)
     return "knob" if any(v in linear for v in _knob_values(strategy)) else None
 
 

@@ -231,12 +231,10 @@ LEARNED_PARAMS = (
     Param("depth", SLOT_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned makes only the "
           "first N decisions, then every seat plays basic (0 = learned to the end); a seat "
           "at the table always plays learned", low=0, high=63, integer=True, rollout_only=True),
-    Param("model", SLOT_MODEL, 0.0, "net: the network (learned.json); linear: the linear "
-          "model of before (learned-linear.json), the policy pimc's value model finishes "
-          "rounds with", choices=MODELS),
-    Param("hold", SLOT_HOLD, HOLD, "minus points added to passing's score: pass only when "
-          "the model expects passing to save more than this (0: as the model says; 63: "
-          "practically never while a raise is legal)", low=0, high=63, integer=True),
+    Param("model", SLOT_MODEL, 0.0, "the network, or the linear model of before (the one "
+          "pimc's value model plays)", choices=MODELS),
+    Param("hold", SLOT_HOLD, HOLD, "minus points added to passing's score (63: practically "
+          "never passes while a raise is legal)", low=0, high=63, integer=True),
 )
 
 
@@ -258,7 +256,7 @@ def _learned_spec(linear: bool = False) -> StrategySpec:
 
     if linear:
         digest = model.LINEAR.digest(model.LINEAR_WEIGHTS)[:12]
-        what = "the linear model of pimc's move values that was learned before the network"
+        what = "learned's linear model of before the network"
     else:
         digest = model.weights_digest(model.WEIGHTS)[:12]
         what = "a small network of pimc's move values, evaluated without search"
@@ -329,8 +327,8 @@ class RolloutParam(Param):
 
     # what the knob takes besides strategies, and what each means after a move (the
     # analysis's model line)
-    extras = {VALUE_NAME: "learned to the end of the round, then the value model's estimate "
-                          "of learned play to the end"}
+    extras = {VALUE_NAME: "learned-linear to the end of the round, then the value model's "
+                          "estimate of its play to the end"}
 
     def parse(self, text: str) -> float:
         return encode_rollout(text)
@@ -377,8 +375,8 @@ _SEARCH_PARAMS = (
           low=1, high=64, integer=True),
     RolloutParam("rollout", SLOT_ROLLOUT, VALUE_CODE,
                  "the strategy every seat plays in the rollouts (any that does not search), "
-                 "or value: learned plays out the round, then a model of learned play values "
-                 "the rest"),
+                 "or value: learned-linear plays out the round, then a model of its play "
+                 "values the rest"),
     Param("infer", SLOT_INFER, float(INFER_VOIDS),
           "worlds respect: voids = every public fact, policy = also the opponents' past "
           "moves, sizes = not the known holdings", choices=INFER),
@@ -391,7 +389,7 @@ _PIMC = register(
     StrategySpec(
         "ass", "pimc", PIMC,
         "searches: plays each candidate move in sampled deals of the unseen cards, the round "
-        "out by learned, the rest valued by a model of learned play (rollout=value)",
+        "out by learned-linear, the rest valued by a model of its play (rollout=value)",
         _SEARCH_PARAMS,
         tags=("slow",),
         check_values=_check_value,

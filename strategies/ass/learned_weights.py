@@ -49,6 +49,9 @@ WEIGHTS_ENV = "CARDLAB_LEARNED_ASS"
 LINEAR_FILE = Path(__file__).with_name("learned-linear.json")
 LINEAR_ENV = "CARDLAB_LEARNED_ASS_LINEAR"
 MAX_CANDIDATES = 64
+# the knob values (pimc's rollout) that read the linear model: learned-linear itself, and the
+# value model, whose leaves' rounds it finishes (analyzer/runner/manifest.py records them)
+LINEAR_READERS = ("learned-linear", "value")
 MODEL = ModelFile("ass", "Who's the Ass?", FEATURE_SET, PHASES, N_PARAMS, WEIGHTS_FILE,
                   WEIGHTS_ENV)
 LINEAR = ModelFile("ass", "Who's the Ass?", LINEAR_FEATURE_SET, PHASES, N_FEATURES, LINEAR_FILE,

@@ -128,7 +128,10 @@ def _linear_readers(game: str) -> tuple[str, ...]:
     ``LINEAR_READERS``; none where the game has no such model)."""
     import importlib
 
-    module = importlib.import_module(f"strategies.{game}.learned_weights")
+    try:
+        module = importlib.import_module(f"strategies.{game}.learned_weights")
+    except ModuleNotFoundError:  # a game with no learned family
+        return ()
     return getattr(module, "LINEAR_READERS", ())
 
 

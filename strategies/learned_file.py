@@ -48,6 +48,19 @@ def kernel_weights(weights: np.ndarray) -> np.ndarray:
     return w
 
 
+def transposed_layout(weights: np.ndarray, phases: int, hidden: int, inputs: int) -> np.ndarray:
+    """A learned network's weights as its compiled kernel reads them: per phase the input
+    weights input by input (``in[d, h]`` at ``d * hidden + h``, where the file has them unit by
+    unit, ``in[h, d]`` at ``h * inputs + d``), so that one input's products for every unit are
+    one row (analyzer/rows.py); then the biases and the output weights as in the file. Entries
+    are :func:`kernel_weights`' (subnormals zero). Flat, phase after phase."""
+    w = kernel_weights(np.asarray(weights, dtype=np.float64).reshape(phases, -1))
+    cut = hidden * inputs
+    w[:, :cut] = w[:, :cut].reshape(phases, hidden, inputs).transpose(0, 2, 1).reshape(
+        phases, cut)
+    return w.reshape(-1)
+
+
 @dataclass(frozen=True)
 class ModelFile:
     """One game's model: its feature set and shape, its shipped file and the variable that

@@ -10,7 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.learned_file import ModelFile, kernel_weights, raise_if, weights_sentence
+from strategies.learned_file import (
+    ModelFile,
+    raise_if,
+    transposed_layout,
+    weights_sentence,
+)
 
 FEATURE_SET = "jass-mlp-1"  # bump when features() or the net change: old weights are refused
 BASE = 18  # facts of a card (see learned.base_features())
@@ -32,16 +37,9 @@ WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = MODEL.load_in_use()
 
 
 def kernel_layout(weights: np.ndarray) -> np.ndarray:
-    """The weights as the compiled network reads them (learned.net): per phase the input
-    weights input by input (``in[d, h]`` at ``d * HIDDEN + h``, where the file has them unit
-    by unit, ``in[h, d]`` at ``h * N_FEATURES + d``), so that one input's products for every
-    unit are one row; then the biases and the output weights as in the file. Subnormal
-    entries are zero (strategies/learned_file.py ``kernel_weights``)."""
-    w = kernel_weights(np.asarray(weights, dtype=np.float64).reshape(PHASES, N_PARAMS))
-    cut = HIDDEN * N_FEATURES
-    w[:, :cut] = w[:, :cut].reshape(PHASES, HIDDEN, N_FEATURES).transpose(0, 2, 1).reshape(
-        PHASES, cut)
-    return w.reshape(-1)
+    """The network's weights as the compiled network reads them (learned.net): input by
+    input, subnormal entries zero (strategies/learned_file.py ``transposed_layout``)."""
+    return transposed_layout(weights, PHASES, HIDDEN, N_FEATURES)
 
 
 KERNEL_WEIGHTS = kernel_layout(WEIGHTS)  # what learned.learned_card plays with

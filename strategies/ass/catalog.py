@@ -248,21 +248,27 @@ def _check_learned(values) -> None:
         model.check_weights()
 
 
+def _weights_tag(linear: bool = False) -> str:
+    """"(weights <first 12 hex digits of their sha256>)" of the network or the linear model in
+    use: what a learned strategy's description names (replay checks it)."""
+    from strategies.ass import learned_weights as model
+
+    if linear:
+        return f"(weights {model.LINEAR.digest(model.LINEAR_WEIGHTS)[:12]})"
+    return f"(weights {model.weights_digest(model.WEIGHTS)[:12]})"
+
+
 def _learned_spec(linear: bool = False) -> StrategySpec:
     """The ``learned`` strategy: its description names the weights in use (their sha256), so
     a run's plan changes with the weights and a run never resumes under other weights;
     ``linear``: the description of ``model=linear``, naming the linear model's."""
     from strategies.ass import learned_weights as model
 
-    if linear:
-        digest = model.LINEAR.digest(model.LINEAR_WEIGHTS)[:12]
-        what = "learned's linear model of before the network"
-    else:
-        digest = model.weights_digest(model.WEIGHTS)[:12]
-        what = "a small network of pimc's move values, evaluated without search"
+    what = ("learned's linear model of before the network" if linear
+            else "a small network of pimc's move values, evaluated without search")
     return StrategySpec(
         "ass", "learned", LEARNED,
-        f"{what} (weights {digest})",
+        f"{what} {_weights_tag(linear)}",
         LEARNED_PARAMS,
         check_values=_check_learned,
         about=model.about,
@@ -272,7 +278,7 @@ def _learned_spec(linear: bool = False) -> StrategySpec:
 register(_learned_spec())
 register(replace(_learned_spec(), name="learned-4", preset={"depth": "4"},
                  description="learned; as pimc's rollout, learned for 4 decisions, then basic "
-                 f"(weights {_learned_spec().description.split('(weights ')[1]}"))
+                 + _weights_tag()))
 register(replace(_learned_spec(linear=True), name="learned-linear",
                  preset={"model": "linear", "hold": "0"}))
 
@@ -294,12 +300,7 @@ def encode_rollout(name: str) -> float:
     non-search families is a whole number below 64, so the encoding is exact.
     """
     if name == VALUE_NAME:  # the value model at the leaves (strategies/ass/value.py)
-        from strategies.ass.learned_weights import check_linear_weights
-        from strategies.ass.value_weights import FINISHER_NAME, check_weights
-
-        check_weights()
-        if FINISHER_NAME == "learned":  # its leaves' rounds are finished by learned-linear
-            check_linear_weights()
+        _check_value_model()
         return float(VALUE << ROLLOUT_FAMILY_SHIFT)
     book = catalog("ass")
     if name not in book:
@@ -347,6 +348,17 @@ class RolloutParam(Param):
         return f"{value:g}"
 
 
+def _check_value_model() -> None:
+    """rollout=value's files: the value model's weights and, when the model's rounds are
+    finished by learned, learned-linear's (one line if either is unusable)."""
+    from strategies.ass.learned_weights import check_linear_weights
+    from strategies.ass.value_weights import FINISHER_NAME, check_weights
+
+    check_weights()
+    if FINISHER_NAME == "learned":
+        check_linear_weights()
+
+
 def _check_value(values) -> None:
     """pimc's knob check, also when the rollout is its default: rollout=value needs the value
     model's weights and those of the linear learned that finishes its rounds, a rollout by
@@ -354,12 +366,7 @@ def _check_value(values) -> None:
     code = int(values[SLOT_ROLLOUT])
     family = code >> ROLLOUT_FAMILY_SHIFT
     if family == VALUE:
-        from strategies.ass.learned_weights import check_linear_weights
-        from strategies.ass.value_weights import FINISHER_NAME, check_weights
-
-        check_weights()
-        if FINISHER_NAME == "learned":
-            check_linear_weights()
+        _check_value_model()
     elif family == LEARNED:
         knobs = [(code >> (ROLLOUT_KNOB_BITS * slot)) & ((1 << ROLLOUT_KNOB_BITS) - 1)
                  for slot in range(len(LEARNED_PARAMS))]

@@ -1,4 +1,5 @@
-"""Row updates of the small networks' hidden units, eight at a time.
+"""Row updates of the small networks' hidden units, eight at a time, and the score of one
+hidden layer built on them (:data:`relu_layer_score`, both games' ``learned``).
 
 ``add_row(acc, w, start, N)``: ``acc[k] += w.flat[start + k]`` for k < N;
 ``add_scaled_row(acc, w, start, N, x)``: ``acc[k] += w.flat[start + k] * x`` (the product
@@ -16,7 +17,8 @@ from __future__ import annotations
 
 import numba
 
-from analyzer.numba_compat import row_update_intrinsic
+from analyzer.numba_compat import njit_no_runtime, row_update_intrinsic
+from analyzer.stack import stack_float64
 
 if numba.config.DISABLE_JIT:
 
@@ -35,3 +37,28 @@ if numba.config.DISABLE_JIT:
 else:
     add_row = row_update_intrinsic(False)
     add_scaled_row = row_update_intrinsic(True)
+
+
+def _relu_layer_score(x, weights, at, hidden, inputs):
+    """The score of inputs ``x`` under one hidden layer of ``hidden`` rectified units whose
+    weights start at ``weights[at]`` in the transposed layout (strategies/learned_file.py
+    ``transposed_layout``: ``inputs`` rows of ``hidden`` input weights, then ``hidden`` biases,
+    then ``hidden`` output weights): sum over h of out[h] * max(0, bias[h] + in[h] . x). Each
+    unit sums its bias, then in[h, d] * x[d] for d in order (as the plain-Python twins do),
+    eight units side by side; a unit at or below zero adds out[h] * 0.0, which leaves the sum
+    as the twins' ``if a > 0`` does. ``hidden``: a literal multiple of 8, at most 32, so it is
+    inlined into jitted callers that pass module constants (learned.net of each game); both
+    games' twin tests hold it to the plain-Python sums."""
+    acc = stack_float64(32)
+    bias = at + hidden * inputs
+    for h in range(hidden):
+        acc[h] = weights[bias + h]
+    for d in range(inputs):
+        add_scaled_row(acc, weights, at + d * hidden, hidden, x[d])
+    total = 0.0
+    for h in range(hidden):
+        total += weights[bias + hidden + h] * max(acc[h], 0.0)
+    return total
+
+
+relu_layer_score = njit_no_runtime(inline="always")(_relu_layer_score)

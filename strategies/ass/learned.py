@@ -64,7 +64,7 @@ from analyzer.games.ass.cards import (
     SCRATCH,
 )
 from analyzer.games.ass.moves import enc, is_legal, lead_is_safe
-from analyzer.rows import add_scaled_row
+from analyzer.rows import relu_layer_score
 from analyzer.stack import stack_float64, stack_int64
 from strategies.ass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
@@ -416,20 +416,9 @@ def _less(kinds, high_pts, low, kind, cnt, used):
 @njit(cache=True, inline="always")
 def net(f, weights, at):
     """The network's score of features ``f`` (N_FEATURES floats) under the phase's weights at
-    ``weights[at:]`` (in learned_weights.kernel_layout): sum over the hidden units h of
-    out[h] * max(0, bias[h] + in[h] . f). Each unit sums its bias, then in[h, d] * f[d] for d
-    in order, as the twin does, eight units side by side (analyzer/rows.py); a unit at or
-    below zero adds out[h] * 0.0, which leaves the sum as the twin's ``if a > 0`` does."""
-    acc = stack_float64(32)  # HIDDEN units (checked where the weights are declared)
-    bias = at + HIDDEN * N_FEATURES
-    for h in range(HIDDEN):
-        acc[h] = weights[bias + h]
-    for d in range(N_FEATURES):
-        add_scaled_row(acc, weights, at + d * HIDDEN, HIDDEN, f[d])
-    total = 0.0
-    for h in range(HIDDEN):
-        total += weights[bias + HIDDEN + h] * max(acc[h], 0.0)
-    return total
+    ``weights[at:]`` (in learned_weights.kernel_layout): analyzer/rows.py ``relu_layer_score``,
+    which sums each unit in the twin's order."""
+    return relu_layer_score(f, weights, at, HIDDEN, N_FEATURES)
 
 
 @njit(cache=True)

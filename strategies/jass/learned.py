@@ -65,8 +65,7 @@ from analyzer.games.jass.primitives import (
     trick_points,
 )
 from analyzer.numba_compat import njit_no_runtime
-from analyzer.rows import add_scaled_row
-from analyzer.stack import stack_float64
+from analyzer.rows import relu_layer_score
 from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
     CONTEXTS,
@@ -196,22 +195,9 @@ def features(seat, hand, st, played, taken, card, out, at):
 @njit_no_runtime(inline="always")
 def net(x, weights, at):
     """The score of inputs ``x`` (a tuple of N_FEATURES) under the phase's network at
-    ``weights[at:]`` (weights in :func:`kernel_layout`): sum over the hidden units h of
-    out[h] * max(0, bias[h] + in[h] . x). Each unit sums bias, then in[h, d] * x[d] for d in
-    order, as the twin does; the units are summed side by side, one input's row of products
-    at a time (analyzer/rows.py: eight units at once, each its own chain of additions), and
-    the sum over units adds out[h] * 0.0 for a unit at or below zero, which leaves its value
-    as the twin's ``if a > 0`` does."""
-    acc = stack_float64(32)  # HIDDEN units (checked where the weights are declared)
-    bias = at + HIDDEN * N_FEATURES
-    for h in range(HIDDEN):
-        acc[h] = weights[bias + h]
-    for d in range(N_FEATURES):
-        add_scaled_row(acc, weights, at + d * HIDDEN, HIDDEN, x[d])
-    total = 0.0
-    for h in range(HIDDEN):
-        total += weights[bias + HIDDEN + h] * max(acc[h], 0.0)
-    return total
+    ``weights[at:]`` (weights in :func:`kernel_layout`): analyzer/rows.py
+    ``relu_layer_score``, which sums each unit in the twin's order."""
+    return relu_layer_score(x, weights, at, HIDDEN, N_FEATURES)
 
 
 @njit_no_runtime()

@@ -36,14 +36,14 @@ sys.path.insert(0, str(ROOT))
 CHEAP = {"ass": "basic", "jass": "aim-low"}
 PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
 CANDIDATE = {"ass": "pimc",  # its defaults: the value model at the leaves, 48 worlds
-             "jass": "pimc"}  # its defaults: the value model at the leaves, 14 worlds
-STRONG = "pimc:rollout=learned"  # as it was measured: 128 worlds, infer=policy (below)
+             "jass": "pimc"}  # its defaults: the value model at the leaves, 18 worlds, focus=2
 # pimc as the issue found it ("today's pimc"): Who's the Ass?'s defaults before the value model
 TODAY = {"ass": "pimc-rollouts", "jass": "pimc-rollouts"}
 # the strong player with its knobs as they were (Who's the Ass?'s worlds and infer defaults
 # have changed since, and its learned is a network now: the linear learned of then is
-# learned-linear)
-STRONGS = {"ass": "pimc:worlds=128,rollout=learned-linear,infer=policy", "jass": STRONG}
+# learned-linear; Plus-Minus Jass's worlds and focus defaults have changed since)
+STRONGS = {"ass": "pimc:worlds=128,rollout=learned-linear,infer=policy",  # as it was measured
+           "jass": "pimc:worlds=16,rollout=learned,focus=0"}
 
 
 def speed(game: str, players: int, player: str, units: int, mode: str) -> float:
@@ -134,8 +134,9 @@ def main(argv: list[str] | None = None) -> None:
     which = args.game or ["ass", "jass"]
     print(f"seed {args.seed}, {args.games} deals per head-to-head; speed: units per CPU "
           f"second as one seat among {CHEAP['ass']} / {CHEAP['jass']}, ratio to a table of "
-          f"those alone; strong = {STRONG}; differences candidate minus other (Ass: minus "
-          f"points, lower is better; Jass {args.jass_mode}: higher is better)")
+          f"those alone; strong = {', '.join(STRONGS[g] for g in which)}; differences "
+          f"candidate minus other (Ass: minus points, lower is better; Jass {args.jass_mode}: "
+          "higher is better)")
     print(HEADER, flush=True)
     rows = run(args.games, args.speed_games, args.seed, which,
                {"ass": args.ass_candidate, "jass": args.jass_candidate}, args.jass_mode)

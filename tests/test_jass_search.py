@@ -171,7 +171,8 @@ def test_pimc_does_not_peek(seed, n, ruleset, moves, stream):
     every card played and by whom, hand sizes, the public inferences) give the same pimc
     decision from the same stream, with infer=voids and with infer=policy (which replays the
     others' moves from each world's hands)."""
-    for text in ("pimc:worlds=6", "pimc:worlds=3,infer=policy,oversample=3",
+    for text in ("pimc:worlds=6", "pimc:worlds=6,focus=0", "pimc:worlds=9,focus=0.5",
+                 "pimc:worlds=3,infer=policy,oversample=3",
                  "pimc:worlds=3,rollout=learned-4,infer=policy,oversample=2",
                  "pimc:worlds=4,rollout=value", "pimc:worlds=3,rollout=value,infer=policy",
                  "pimc:worlds=3,rollout=value,objective=match"):
@@ -203,6 +204,8 @@ ENGINE_FIELDS = [
      "pimc:worlds=2,candidates=2,infer=policy,eps=0"],
     ["pimc:worlds=2,rollout=learned-4", "learned", "aim-low", "pimc:worlds=2,rollout=learned"],
     ["pimc:worlds=3,rollout=value", "aim-low", "pimc:worlds=2,rollout=value,objective=match"],
+    ["pimc:worlds=3,focus=0", "pimc:worlds=6,focus=1", "pimc-rollouts:worlds=4,focus=2",
+     "aim-high"],
 ]
 
 
@@ -493,3 +496,72 @@ def test_pimc_beats_basic_on_the_same_deals():
     srch = play_chunk(RunSpec("jass", 4, ("pimc:worlds=8", "basic", "basic", "basic"), seed=5,
                               mode="deals"), 0, n_deals)
     assert srch["sticks"][::4].mean() > base["sticks"][::4].mean()
+
+
+def _focus_positions():
+    """Mid-deal positions of both player counts and rule sets, with a choice of cards."""
+    out = []
+    for seed in range(40):
+        n = 3 + seed % 2
+        hands, played, taken, st, _ = random_position(seed, n, "seed" if seed % 4 < 2 else
+                                                      "swiss", (seed * 7) % 24)
+        seat = to_move(st)
+        legal = np.uint64(legal_mask(hands[seat], st))
+        if bin(int(legal)).count("1") >= 3:
+            out.append((hands[seat], legal, st, played, taken, seat))
+    return out
+
+
+@pytest.mark.parametrize("text", ["pimc:worlds=12", "pimc:worlds=9,focus=1",
+                                  "pimc-rollouts:worlds=6,focus=2.5",
+                                  "pimc:worlds=8,candidates=3,objective=match"])
+def test_focus_plays_the_card_of_its_plain_python_rule(text):
+    """focus: the jitted search (focused_card, through search_card) plays the card that the
+    plain-Python rule (focus_choice_py) picks from every candidate's outcome in each world
+    (world_values: the same worlds from the same stream); it stops early when one card is
+    left or the budget is spent, never later than 3 x worlds worlds."""
+    prm = np.array(parse_strategy("jass", text).values)
+    worlds, z = int(prm[search.P_WORLDS]), float(prm[search.P_FOCUS])
+    drawn = []
+    positions = _focus_positions()
+    assert len(positions) >= 15
+    for k, (hand, legal, st, played, taken, seat) in enumerate(positions):
+        card = search.search_card(prm, seat, hand, legal, st.copy(), played.copy(),
+                                  taken.copy(), np.array([k + 1], np.uint64),
+                                  np.zeros(4, np.uint64), False, 2)
+        cands, nc, values = search.world_values(prm, seat, hand, legal, st.copy(),
+                                                played.copy(), taken.copy(),
+                                                np.array([k + 1], np.uint64), 3 * worlds)
+        chosen, w, used = search.focus_choice_py(values, nc, worlds, z)
+        assert card == cands[chosen]
+        assert w <= 3 * worlds and used <= worlds * nc
+        drawn.append(w)
+    assert set(drawn) != {worlds}  # worlds spent where the call is close, saved where clear
+
+
+def test_focus_first_worlds_are_the_plain_searchs_and_policy_ignores_it():
+    """The focused search draws its worlds one at a time exactly as draw_worlds draws them
+    (infer=voids): over the same worlds every candidate's outcomes sum to search_values'
+    totals. With infer=policy (its worlds drawn and weighed all at once) focus is off: the
+    same card as focus=0."""
+    positions = _focus_positions()[:10]
+    prm = np.array(parse_strategy("jass", "pimc:worlds=7,focus=2").values)
+    for k, (hand, legal, st, played, taken, seat) in enumerate(positions):
+        cands, scores, squares = np.empty(12, np.int64), np.zeros(12), np.zeros(12)
+        nc, total = search.search_values(prm, seat, hand, legal, st.copy(), played.copy(),
+                                         taken.copy(), np.array([k + 5], np.uint64),
+                                         np.zeros(4, np.uint64), False, cands, scores, squares)
+        c2, nc2, values = search.world_values(prm, seat, hand, legal, st.copy(), played.copy(),
+                                              taken.copy(), np.array([k + 5], np.uint64), 7)
+        assert nc2 == nc and total == 7.0 and list(c2[:nc]) == list(cands[:nc])
+        assert np.allclose(values[:, :nc].sum(axis=0), scores[:nc], rtol=0, atol=1e-9)
+
+    def card(text, k, hand, legal, st, played, taken, seat):
+        prm = np.array(parse_strategy("jass", text).values)
+        return search.search_card(prm, seat, hand, legal, st.copy(), played.copy(),
+                                  taken.copy(), np.array([k], np.uint64),
+                                  np.zeros(4, np.uint64), False, 2)
+
+    for k, pos in enumerate(positions):
+        assert (card("pimc:worlds=4,infer=policy,oversample=2,focus=2", k, *pos)
+                == card("pimc:worlds=4,infer=policy,oversample=2,focus=0", k, *pos))

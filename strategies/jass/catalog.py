@@ -113,6 +113,7 @@ from strategies.jass.knobs import (
     P_DEPTH,
     P_EPS,
     P_FIGHT,
+    P_FOCUS,
     P_GAP,
     P_INFER,
     P_OBJECTIVE,
@@ -184,7 +185,7 @@ def _check_values(values) -> None:
 
 
 SEARCH_PARAMS = (
-    Param("worlds", P_WORLDS, 14.0, "sampled deals of the unseen cards per decision", low=1,
+    Param("worlds", P_WORLDS, 18.0, "sampled deals of the unseen cards per decision", low=1,
           high=4096, integer=True),
     RolloutParam("rollout", P_ROLLOUT, float(VALUE_ROLLOUT),
                  "value (learned ends the trick, then a model of learned play) or the "
@@ -201,6 +202,9 @@ SEARCH_PARAMS = (
           "rollout policy would not have made", low=0, high=1),
     Param("oversample", P_OVERSAMPLE, 16.0, "infer=policy: draw this many worlds per world "
           "searched, keep the most likely", low=1, high=64, integer=True),
+    Param("focus", P_FOCUS, 2.0, "infer=voids: after a third of the worlds, drop each card "
+          "this many standard errors behind the best and spend the worlds x cards budget on "
+          "the rest (up to 3 x worlds worlds; 0: every card in every world)", low=0, high=10),
 )
 
 register(StrategySpec("jass", "basic", FAM_BASIC, "the yardstick: always the cheapest legal card"))
@@ -286,7 +290,8 @@ _PIMC = register(
         check_values=_check_values,
     )
 )
-register(replace(_PIMC, name="pimc-rollouts", preset={"worlds": "16", "rollout": "aim-low"},
+register(replace(_PIMC, name="pimc-rollouts", preset={"worlds": "16", "rollout": "aim-low",
+                                                   "focus": "0"},
                  description="pimc before its value model: every card played to the end of "
                              "the deal by aim-low in 16 worlds"))
 register(

@@ -36,6 +36,7 @@ P_INFER = 3
 P_OBJECTIVE = 4
 P_EPS = 5  # infer=policy: weight of a world per observed move the rollout policy would not make
 P_OVERSAMPLE = 6  # infer=policy: worlds drawn per world kept (the most likely are kept)
+P_FOCUS = 7  # infer=voids: drop candidates clearly behind, spend their worlds on the rest
 
 # The rollout policies a search may use (non-search presets only), by name.
 ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim",

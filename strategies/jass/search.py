@@ -31,6 +31,18 @@ its hand is the same in every world. The trump-fixing card of another seat is on
 moves (the rollout policy fixes trump by its own rule), so a world in which the rollout
 policy would have fixed another suit counts a miss.
 
+Focus (``focus=z``, the default z = 2 with ``infer=voids``): plain search spends as many worlds
+on a card that is clearly worst as on the two that are close. The focused search plays every
+candidate in the first third of the ``worlds`` (at least 2), then, after every world, drops
+each candidate whose mean loss to the leader exceeds z standard errors (paired over the
+worlds both were played in: common random numbers make the comparison sharp) and plays the
+candidates left in new worlds, one world at a time, until it has played as many leaves as
+the plain search would (``worlds`` x candidates), one candidate is left, or it has drawn 3 x
+``worlds`` worlds. The worlds are drawn as :func:`draw_worlds` draws them (its first worlds
+are the plain search's). So a clear call costs fewer leaves, and a close call between two
+cards is decided on up to 3 x ``worlds`` worlds instead of ``worlds``. ``focus=0`` is the
+plain search; with ``infer=policy`` (its worlds drawn and weighed all at once) focus is off.
+
 ``peek`` is the same search on the true deal (every world is the real one): it sees every hand,
 which J-11 forbids, so it is an upper bound for analysis and never a legal player.
 
@@ -89,6 +101,7 @@ from strategies.jass.knobs import (
     OBJ_DEAL,
     P_CANDIDATES,
     P_EPS,
+    P_FOCUS,
     P_INFER,
     P_OBJECTIVE,
     P_OVERSAMPLE,
@@ -426,6 +439,21 @@ def value_leaf_all(seat, hands, played, taken, st, rfams, rprms, rng, memo, ints
         points[p] = ints[0, p]
 
 
+@njit_no_runtime(inline="always")
+def leaf_value(seat, card, seed, wh, played, taken, st, h2, p2, t2, st2, rk, rfams, rprms, rr,
+               memo, objective, ints):
+    """The decider's outcome of ``card`` played in world ``wh`` (its rollout stream seeded
+    with ``seed``): the value leaf, or the rollout to the deal's end and its outcome. The
+    world's state is copied first (``h2``/``p2``/``t2``/``st2`` scratch)."""
+    copy_state(wh, played, taken, st, h2, p2, t2, st2)
+    play_card(seat, card, h2, p2, t2, st2)
+    rr[0] = seed
+    if rk == VALUE_ROLLOUT:
+        return value_leaf(seat, h2, p2, t2, st2, rfams, rprms, rr, memo, objective, ints)
+    rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
+    return outcome(seat, t2, st2, objective, ints[0], ints[1], ints[2], ints[3], ints[4])
+
+
 @njit_runtime()  # allocates: not inherited from _nrt=False callers
 def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
     """The worlds a decision searches: ``(pool, seeds, keep, weight)``: ``pool[g]`` the hands
@@ -550,29 +578,202 @@ def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, c
         for p in range(n):
             memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
         for ci in range(nc):
-            copy_state(wh, played, taken, st, h2, p2, t2, st2)
-            play_card(seat, cands[ci], h2, p2, t2, st2)
-            rr[0] = seeds[g]
-            if rk == VALUE_ROLLOUT:
-                v = value_leaf(seat, h2, p2, t2, st2, rfams, rprms, rr, memo, objective,
-                               ints)
-            else:
-                rollout(rfams, rprms, rr, h2, p2, t2, st2, memo)
-                v = outcome(seat, t2, st2, objective, ints[0], ints[1], ints[2], ints[3],
-                            ints[4])
+            v = leaf_value(seat, cands[ci], seeds[g], wh, played, taken, st, h2, p2, t2, st2,
+                           rk, rfams, rprms, rr, memo, objective, ints)
             scores[ci] += weight[w] * v
             squares[ci] += weight[w] * v * v
     return nc, total
 
 
+@njit_no_runtime(inline="always")
+def focus_first(worlds):
+    """``focus``: the worlds in which every candidate is played (a third of ``worlds``, at
+    least 2)."""
+    return max(2, worlds // 3)
+
+
+@njit_runtime()  # allocates: not inherited from _nrt=False callers
+def focused_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek):
+    """``focus=z`` (module docstring, "Focus"): the card of a search that plays every
+    candidate in the first :func:`focus_first` worlds, then drops after every world each
+    candidate whose mean loss to the leader (the best mean so far, paired over the worlds
+    both were played in) exceeds z standard errors, and plays the candidates left in new
+    worlds until it has played ``worlds`` x candidates leaves, one candidate is left, or
+    3 x ``worlds`` worlds are drawn. Worlds are drawn one at a time, exactly as
+    :func:`draw_worlds` draws them with ``infer=voids`` (its first worlds are the plain
+    search's). The best mean of the candidates left wins, ties to the earlier."""
+    n = st[S_N]
+    worlds = max(1, int(prm[P_WORLDS]))
+    z = prm[P_FOCUS]
+    rk = int(prm[P_ROLLOUT])
+    kcap = int(prm[P_CANDIDATES])
+    objective = int(prm[P_OBJECTIVE])
+    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
+    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
+    for i in range(4):
+        rprms[i, :] = ROLLOUT_PRMS[rk]
+    sorted_c = np.empty(12, dtype=np.int64)
+    cands = np.empty(12, dtype=np.int64)
+    nc = prior_order(legal, st, sorted_c)
+    interleave(sorted_c, nc, cands)
+    if kcap > 0 and nc > kcap:
+        nc = kcap
+    alive = np.ones(12, dtype=np.bool_)
+    sums = np.zeros(12, dtype=np.float64)
+    cross = np.zeros((12, 12), dtype=np.float64)  # sum over worlds of v_i * v_j
+    v = np.zeros(12, dtype=np.float64)
+    wh = np.zeros(4, dtype=np.uint64)
+    h2 = np.zeros(4, dtype=np.uint64)
+    p2 = np.zeros(4, dtype=np.uint64)
+    t2 = np.zeros(4, dtype=np.uint64)
+    st2 = np.empty(ST_SIZE, dtype=np.int64)
+    memo = np.zeros(4, dtype=np.int64)
+    ints = np.zeros((5, 8), dtype=np.int64)
+    rr = np.zeros(1, dtype=np.uint64)
+    allow = np.zeros(4, dtype=np.uint64)
+    outs = np.zeros(8, dtype=np.uint64)
+    others = np.zeros(8, dtype=np.int64)
+    caps = np.zeros(4, dtype=np.int64)
+    first = focus_first(worlds)
+    budget = worlds * nc
+    used = 0
+    left = nc
+    w = 0
+    while w < 3 * worlds and left > 1:
+        if w >= first and used + left > budget:
+            break
+        if peek:
+            for p in range(4):
+                wh[p] = truth[p]
+        elif not sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
+            return -1
+        seed = next_u64(rng)
+        for p in range(n):
+            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+        for ci in range(nc):
+            if not alive[ci]:
+                continue
+            v[ci] = leaf_value(seat, cands[ci], seed, wh, played, taken, st, h2, p2, t2, st2,
+                               rk, rfams, rprms, rr, memo, objective, ints)
+            used += 1
+        for i in range(nc):
+            if alive[i]:
+                sums[i] += v[i]
+                for j in range(nc):
+                    if alive[j]:
+                        cross[i, j] += v[i] * v[j]
+        w += 1
+        if w < first:
+            continue
+        lead = -1
+        for i in range(nc):
+            if alive[i] and (lead < 0 or sums[i] > sums[lead]):
+                lead = i
+        for i in range(nc):
+            if not alive[i] or i == lead:
+                continue
+            gap = (sums[lead] - sums[i]) / w  # the mean loss to the leader
+            sq = cross[lead, lead] - 2.0 * cross[lead, i] + cross[i, i]
+            var = max(0.0, (sq - w * gap * gap) / (w - 1))
+            if gap * gap * w > z * z * var:  # gap > z standard errors (gap > 0: lead leads)
+                alive[i] = False
+                left -= 1
+    best = -1
+    for i in range(nc):
+        if alive[i] and (best < 0 or sums[i] > sums[best]):
+            best = i
+    return cands[best]
+
+
+@njit_runtime()  # allocates: not inherited from _nrt=False callers
+def world_values(prm, seat, hand, legal, st, played, taken, rng, count):
+    """Every candidate's outcome in each of ``count`` worlds drawn as :func:`focused_card`
+    draws them: ``(cands, nc, values)``, ``values[w, ci]`` candidate ci's in world w. For the
+    tests and benchmarks of ``focus`` (:func:`focus_choice_py` over these values is
+    :func:`focused_card`'s card)."""
+    n = st[S_N]
+    rk = int(prm[P_ROLLOUT])
+    kcap = int(prm[P_CANDIDATES])
+    objective = int(prm[P_OBJECTIVE])
+    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
+    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
+    for i in range(4):
+        rprms[i, :] = ROLLOUT_PRMS[rk]
+    sorted_c = np.empty(12, dtype=np.int64)
+    cands = np.empty(12, dtype=np.int64)
+    nc = prior_order(legal, st, sorted_c)
+    interleave(sorted_c, nc, cands)
+    if kcap > 0 and nc > kcap:
+        nc = kcap
+    values = np.zeros((count, 12), dtype=np.float64)
+    wh = np.zeros(4, dtype=np.uint64)
+    h2 = np.zeros(4, dtype=np.uint64)
+    p2 = np.zeros(4, dtype=np.uint64)
+    t2 = np.zeros(4, dtype=np.uint64)
+    st2 = np.empty(ST_SIZE, dtype=np.int64)
+    memo = np.zeros(4, dtype=np.int64)
+    ints = np.zeros((5, 8), dtype=np.int64)
+    rr = np.zeros(1, dtype=np.uint64)
+    allow = np.zeros(4, dtype=np.uint64)
+    outs = np.zeros(8, dtype=np.uint64)
+    others = np.zeros(8, dtype=np.int64)
+    caps = np.zeros(4, dtype=np.int64)
+    for w in range(count):
+        if not sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
+            return cands, -1, values
+        seed = next_u64(rng)
+        for p in range(n):
+            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+        for ci in range(nc):
+            values[w, ci] = leaf_value(seat, cands[ci], seed, wh, played, taken, st, h2, p2,
+                                       t2, st2, rk, rfams, rprms, rr, memo, objective, ints)
+    return cands, nc, values
+
+
+def focus_choice_py(values, nc: int, worlds: int, z: float) -> tuple[int, int, int]:
+    """:func:`focused_card`'s rule in plain Python over every candidate's outcome per world
+    (``values[w, ci]``, e.g. from :func:`world_values`): ``(the candidate index chosen,
+    worlds drawn, leaves played)``."""
+    import math
+
+    alive = list(range(nc))
+    first = max(2, worlds // 3)
+    budget = worlds * nc
+    used = 0
+    w = 0
+    while w < 3 * worlds and len(alive) > 1:
+        if w >= first and used + len(alive) > budget:
+            break
+        used += len(alive)
+        w += 1
+        if w < first:
+            continue
+        mean = {i: sum(values[k][i] for k in range(w)) / w for i in alive}
+        lead = max(alive, key=lambda i: (mean[i], -i))
+        kept = []
+        for i in alive:
+            diffs = [values[k][lead] - values[k][i] for k in range(w)]
+            gap = mean[lead] - mean[i]
+            var = sum((d - gap) ** 2 for d in diffs) / (w - 1)
+            if i != lead and gap > 0 and gap > z * math.sqrt(var / w):
+                continue
+            kept.append(i)
+        alive = kept
+    mean = {i: sum(values[k][i] for k in range(w)) / max(w, 1) for i in alive}
+    return max(alive, key=lambda i: (mean[i], -i)), w, used
+
+
 @njit_runtime()  # allocates: not inherited from _nrt=False callers
 def search_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek, min_cands):
     """The search's card (module docstring): the candidate of :func:`search_values` with the
-    best total, ties to the earlier. With fewer than ``min_cands`` legal cards the only card
-    is played without a draw."""
+    best total, ties to the earlier; with ``focus`` (and ``infer=voids``),
+    :func:`focused_card`'s. With fewer than ``min_cands`` legal cards the only card is played
+    without a draw."""
     nlegal = popcount(legal)
     if nlegal < min_cands:
         return lowest_card(legal)
+    if prm[P_FOCUS] > 0.0 and int(prm[P_INFER]) != INFER_POLICY:
+        return focused_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek)
     cands = np.empty(12, dtype=np.int64)
     scores = np.zeros(12, dtype=np.float64)
     squares = np.zeros(12, dtype=np.float64)

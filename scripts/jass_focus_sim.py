@@ -1,0 +1,94 @@
+"""How should Plus-Minus Jass ``pimc`` spend its worlds? The ``focus`` settings side by side.
+
+On the positions of ``scripts/bench_advice.py`` (games where every seat plays ``pimc``; every
+``--stride``-th non-forced move, ``--positions`` per player count, 3 and 4 players), each
+position is analysed once at the analysis's default worlds, and for each of ``--pimc-seeds``
+seeds of ``pimc`` its own stream draws ``--max-worlds`` worlds, every card valued in each
+(strategies/jass/search.py ``world_values``: exactly the worlds and values the focused search
+draws). Every setting is then replayed on those values (``focus_choice_py``, the focused
+search's rule; plain search: the best mean over the first ``worlds`` worlds) and compared
+with the analysis as the benchmark compares (the analysis's best, or within noise of it).
+
+Printed per setting: the share that agrees, and its time relative to plain search on 14
+worlds, estimated from the worlds drawn and the leaves played (a world's draw counted as
+``--world-cost`` leaves; measure the real speed with scripts/bench_strongest.py).
+
+Run: ``NUMBA_NUM_THREADS=1 .venv/bin/python scripts/jass_focus_sim.py --seed 1`` (about two
+minutes). A benchmark, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from bench_advice import _agrees, jass_positions  # noqa: E402
+
+from analyzer.analysis import jass  # noqa: E402
+from analyzer.analysis.jass import PIMC_STREAM, legal_cards, pimc_prm  # noqa: E402
+from analyzer.games.jass.cards import card_name  # noqa: E402
+from analyzer.rng import new_state, seed_state  # noqa: E402
+from strategies.jass.search import focus_choice_py, world_values  # noqa: E402
+
+BUDGETS = (14, 16, 18, 20, 22)
+ZS = (1.5, 2.0, 2.5)
+
+
+def plain(values, nc: int, worlds: int) -> tuple[int, int, int]:
+    """Plain search on the first ``worlds`` worlds: (choice, worlds, leaves)."""
+    means = values[:worlds, :nc].mean(axis=0)
+    return int(np.argmax(means)), worlds, worlds * nc
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--positions", type=int, default=100, help="per player count")
+    ap.add_argument("--stride", type=int, default=3)
+    ap.add_argument("--pimc-seeds", type=int, default=3)
+    ap.add_argument("--max-worlds", type=int, default=66)
+    ap.add_argument("--world-cost", type=float, default=0.6,
+                    help="a world's draw in leaves (measured: 0.4 to 0.7)")
+    args = ap.parse_args()
+    settings = {f"plain {w}": (lambda v, nc, w=w: plain(v, nc, w)) for w in (14, 18, 28)}
+    for b in BUDGETS:
+        for z in ZS:
+            settings[f"focus={z} worlds={b}"] = (
+                lambda v, nc, b=b, z=z: focus_choice_py(v, nc, b, z))
+    picked = []
+    for n in (3, 4):
+        gen = jass_positions(args.seed, n, args.stride)
+        picked += [next(gen) for _ in range(args.positions)]
+    prm = pimc_prm()
+    stats = {k: [0, 0.0, 0] for k in settings}
+    for i, (pos, _) in enumerate(picked):
+        moves = jass.analyze(pos, jass.DEFAULT_WORLDS, args.seed, i)["moves"]
+        legal = np.uint64(sum(1 << c for c in legal_cards(pos)))
+        for s in range(args.pimc_seeds):
+            rng = new_state()
+            seed_state(rng, 1000 + s, i, PIMC_STREAM)
+            cands, nc, values = world_values(prm, pos.seat, np.uint64(pos.hand), legal,
+                                             pos.st.copy(), pos.played.copy(),
+                                             pos.taken.copy(), rng, args.max_worlds)
+            base = args.world_cost * 14 + 14 * nc
+            for name, rule in settings.items():
+                choice, worlds, leaves = rule(values, nc)
+                st = stats[name]
+                st[0] += _agrees("jass", moves, card_name(int(cands[choice])))
+                st[1] += (args.world_cost * worlds + leaves) / base
+                st[2] += 1
+    print(f"seed {args.seed}: {len(picked)} positions x {args.pimc_seeds} pimc seeds, "
+          f"analysis at {jass.DEFAULT_WORLDS} worlds")
+    for name, (agree, time, count) in stats.items():
+        print(f"{name:24s} agrees {agree / count:6.1%}   time vs plain 14: {time / count:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -202,9 +202,8 @@ SEARCH_PARAMS = (
           "rollout policy would not have made", low=0, high=1),
     Param("oversample", P_OVERSAMPLE, 16.0, "infer=policy: draw this many worlds per world "
           "searched, keep the most likely", low=1, high=64, integer=True),
-    Param("focus", P_FOCUS, 2.0, "infer=voids: after a third of the worlds, drop each card "
-          "this many standard errors behind the best and spend the worlds x cards budget on "
-          "the rest (up to 3 x worlds worlds; 0: every card in every world)", low=0, high=10),
+    Param("focus", P_FOCUS, 2.0, "after a third of the worlds, drop cards this many standard "
+          "errors behind; the rest get their worlds (infer=voids; 0: off)", low=0, high=10),
 )
 
 register(StrategySpec("jass", "basic", FAM_BASIC, "the yardstick: always the cheapest legal card"))

@@ -495,13 +495,11 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
         if limit == 0:  # `worlds` worlds that miss nothing: no later world can be kept
             ngen = g
             break
-        if peek:
-            for p in range(4):
-                wh[p] = truth[p]
-        elif not sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
+        ok, seeds[g] = next_world(seat, hand, st, played, rng, truth, peek, wh, others, allow,
+                                  caps, outs)
+        if not ok:
             keep[0] = -1
             return pool, seeds, keep, weight
-        seeds[g] = next_u64(rng)
         for p in range(4):
             pool[g, p] = wh[p]
         if policy:
@@ -533,6 +531,43 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
 
 
 @njit_runtime()  # allocates: not inherited from _nrt=False callers
+def rollout_tables(rk):
+    """Every seat's rollout family and parameters for rollout choice ``rk`` (the search's
+    leaves and playouts), writable copies as the engine's."""
+    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
+    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
+    for i in range(4):
+        rprms[i, :] = ROLLOUT_PRMS[rk]
+    return rfams, rprms
+
+
+@njit_runtime()  # allocates: not inherited from _nrt=False callers
+def order_candidates(prm, legal, st, cands):
+    """The candidates in prior order into ``cands`` (int64[12]); returns how many are
+    searched (all, or the first ``candidates`` of them)."""
+    sorted_c = np.empty(12, dtype=np.int64)
+    nc = prior_order(legal, st, sorted_c)
+    interleave(sorted_c, nc, cands)
+    kcap = int(prm[P_CANDIDATES])
+    if kcap > 0 and nc > kcap:
+        nc = kcap
+    return nc
+
+
+@njit_no_runtime()
+def next_world(seat, hand, st, played, rng, truth, peek, wh, others, allow, caps, outs):
+    """Draw the next world into ``wh`` as :func:`draw_worlds` draws each (``peek``: the true
+    deal, no draw), then its rollout seed: returns (ok, seed); ok is False only on an
+    inconsistent state. Scratch as :func:`sample_world`'s."""
+    if peek:
+        for p in range(4):
+            wh[p] = truth[p]
+    elif not sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
+        return False, np.uint64(0)
+    return True, next_u64(rng)
+
+
+@njit_runtime()  # allocates: not inherited from _nrt=False callers
 def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, cands, scores,
                   squares):
     """The search's values of the candidates (module docstring): writes the candidates in
@@ -542,17 +577,9 @@ def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, c
     every world is ``truth`` (the real hands); otherwise ``truth`` is never read."""
     n = st[S_N]
     rk = int(prm[P_ROLLOUT])
-    kcap = int(prm[P_CANDIDATES])
     objective = int(prm[P_OBJECTIVE])
-    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
-    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
-    for i in range(4):
-        rprms[i, :] = ROLLOUT_PRMS[rk]
-    sorted_c = np.empty(12, dtype=np.int64)
-    nc = prior_order(legal, st, sorted_c)
-    interleave(sorted_c, nc, cands)
-    if kcap > 0 and nc > kcap:
-        nc = kcap
+    rfams, rprms = rollout_tables(rk)
+    nc = order_candidates(prm, legal, st, cands)
     for ci in range(12):
         scores[ci] = 0.0
         squares[ci] = 0.0
@@ -606,18 +633,10 @@ def focused_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek):
     worlds = max(1, int(prm[P_WORLDS]))
     z = prm[P_FOCUS]
     rk = int(prm[P_ROLLOUT])
-    kcap = int(prm[P_CANDIDATES])
     objective = int(prm[P_OBJECTIVE])
-    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
-    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
-    for i in range(4):
-        rprms[i, :] = ROLLOUT_PRMS[rk]
-    sorted_c = np.empty(12, dtype=np.int64)
+    rfams, rprms = rollout_tables(rk)
     cands = np.empty(12, dtype=np.int64)
-    nc = prior_order(legal, st, sorted_c)
-    interleave(sorted_c, nc, cands)
-    if kcap > 0 and nc > kcap:
-        nc = kcap
+    nc = order_candidates(prm, legal, st, cands)
     alive = np.ones(12, dtype=np.bool_)
     sums = np.zeros(12, dtype=np.float64)
     cross = np.zeros((12, 12), dtype=np.float64)  # sum over worlds of v_i * v_j
@@ -642,12 +661,10 @@ def focused_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek):
     while w < 3 * worlds and left > 1:
         if w >= first and used + left > budget:
             break
-        if peek:
-            for p in range(4):
-                wh[p] = truth[p]
-        elif not sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
+        ok, seed = next_world(seat, hand, st, played, rng, truth, peek, wh, others, allow,
+                              caps, outs)
+        if not ok:
             return -1
-        seed = next_u64(rng)
         for p in range(n):
             memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
         for ci in range(nc):
@@ -693,19 +710,12 @@ def world_values(prm, seat, hand, legal, st, played, taken, rng, count):
     :func:`focused_card`'s card)."""
     n = st[S_N]
     rk = int(prm[P_ROLLOUT])
-    kcap = int(prm[P_CANDIDATES])
     objective = int(prm[P_OBJECTIVE])
-    rfams = np.full(4, ROLLOUT_FAMS[rk], dtype=np.int64)
-    rprms = np.empty((4, N_PARAMS), dtype=np.float64)
-    for i in range(4):
-        rprms[i, :] = ROLLOUT_PRMS[rk]
-    sorted_c = np.empty(12, dtype=np.int64)
+    rfams, rprms = rollout_tables(rk)
     cands = np.empty(12, dtype=np.int64)
-    nc = prior_order(legal, st, sorted_c)
-    interleave(sorted_c, nc, cands)
-    if kcap > 0 and nc > kcap:
-        nc = kcap
+    nc = order_candidates(prm, legal, st, cands)
     values = np.zeros((count, 12), dtype=np.float64)
+    nothing = np.zeros(4, dtype=np.uint64)
     wh = np.zeros(4, dtype=np.uint64)
     h2 = np.zeros(4, dtype=np.uint64)
     p2 = np.zeros(4, dtype=np.uint64)
@@ -719,9 +729,10 @@ def world_values(prm, seat, hand, legal, st, played, taken, rng, count):
     others = np.zeros(8, dtype=np.int64)
     caps = np.zeros(4, dtype=np.int64)
     for w in range(count):
-        if not sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
+        ok, seed = next_world(seat, hand, st, played, rng, nothing, False, wh, others, allow,
+                              caps, outs)
+        if not ok:
             return cands, -1, values
-        seed = next_u64(rng)
         for p in range(n):
             memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
         for ci in range(nc):

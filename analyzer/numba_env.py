@@ -133,6 +133,7 @@ KERNEL_DATA = (("strategies/ass/learned.json", "CARDLAB_LEARNED_ASS"),
                ("strategies/ass/learned-linear.json", "CARDLAB_LEARNED_ASS_LINEAR"),
                ("strategies/ass/value.json", "CARDLAB_VALUE_ASS"),
                ("strategies/jass/learned.json", "CARDLAB_LEARNED_JASS"),
+               ("strategies/jass/learned-leaf.json", "CARDLAB_LEARNED_JASS_LEAF"),
                ("strategies/jass/value.json", "CARDLAB_VALUE_JASS"))
 
 

@@ -18,7 +18,9 @@
 #               players the value model's labels alone left learned short of its fair share
 #               against pimc-rollouts, whose own search rolls out aim-low)
 #
-# Every step is a cardlab command with its own seed, so the weights are the same bit for bit
+# The learner also finishes the tricks of the value leaves of the search labelling it (as
+# cardlab train's rounds do; CARDLAB_LEARNED_JASS_LEAF). Every step is a cardlab command with
+# its own seed, so the weights are the same bit for bit
 # on every run; a step whose output is there is skipped (run the script again to resume).
 #
 # Usage: scripts/train_jass_learned.sh [WORK]   (default runs/train-jass-learned; about 25
@@ -50,7 +52,8 @@ for round in 4 5 6; do
     out="$WORK/round-$round/$field-$players"
     if [ ! -f "$out/_manifest.json" ]; then
       if [ "$field" = "aim-low" ]; then table=(--strategy aim-low); else table=(--field-mix "$field"); fi
-      CARDLAB_LEARNED_JASS="$learner" $CARDLAB decisions jass --out "$out" --games "$deals" \
+      CARDLAB_LEARNED_JASS="$learner" CARDLAB_LEARNED_JASS_LEAF="$learner" \
+        $CARDLAB decisions jass --out "$out" --games "$deals" \
         --seed $((base + players)) --players "$players" \
         --searcher "pimc:worlds=64,rollout=$labels" "${table[@]}" --quiet
     fi

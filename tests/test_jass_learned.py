@@ -19,7 +19,7 @@ from analyzer.engines.jass.records import check_record, trace_record
 from analyzer.engines.jass.reference import ReferenceJass
 from analyzer.engines.kernel import RunSpec
 from analyzer.games.jass.cards import mask_cards
-from analyzer.games.jass.primitives import legal_mask
+from analyzer.games.jass.primitives import S_POS, legal_mask
 from analyzer.games.jass.rules import make_rules
 from analyzer.learn import mlp
 from analyzer.learn.jass_decisions import play_games, run_decisions
@@ -28,7 +28,7 @@ from analyzer.runner.folder import RunFolder
 from strategies.jass import learned, search
 from strategies.jass import learned_weights as lw
 from strategies.jass.dispatch import decide
-from strategies.jass.knobs import FAM_LEARNED
+from strategies.jass.knobs import FAM_LEARNED, P_MODEL
 from strategies.jass.play import to_move
 from strategies.registry import parse_strategy, seat_strategies
 
@@ -142,16 +142,48 @@ def test_the_kernels_weights_zero_only_subnormals_and_choose_as_the_files_weight
         legal = np.uint64(legal_mask(hands[seat], st))
         if int(legal) & (int(legal) - 1) == 0:
             continue
-        assert learned.learned_card(seat, hands[seat], legal, st, played, taken) == \
-            learned.choose_py(seat, hands[seat], legal, st, played, taken, lw.WEIGHTS)
+        for model, weights in ((0.0, lw.WEIGHTS), (lw.MODEL_LEAF, lw.LEAF_WEIGHTS)):
+            prm = np.zeros(8)
+            prm[P_MODEL] = model
+            assert learned.learned_card(prm, seat, hands[seat], legal, st, played, taken) == \
+                learned.choose_py(seat, hands[seat], legal, st, played, taken, weights)
         compared += 1
     assert compared > 150
+
+
+def test_pimcs_value_leaves_finish_their_tricks_with_the_pinned_leaf_network():
+    """The value model's leaves (strategies/jass/value.py ``finish_trick``), the search's
+    table for ``rollout=value`` and the value model's training play learned-leaf.json's
+    network, not learned.json's: the cards finish_trick plays are the Python twin's under
+    the leaf's weights, so retraining learned leaves pimc as it is."""
+    from strategies.jass import value
+    from strategies.jass.knobs import VALUE_ROLLOUT
+    from strategies.jass.play import play_card_no_bans
+
+    assert value.LEARNED_PRM[P_MODEL] == lw.MODEL_LEAF
+    assert search.ROLLOUT_FAMS[VALUE_ROLLOUT] == FAM_LEARNED
+    assert search.ROLLOUT_PRMS[VALUE_ROLLOUT][P_MODEL] == lw.MODEL_LEAF
+    checked = 0
+    for hands, played, taken, st, _ in _positions(120, 29):
+        if st[S_POS] == 0:
+            continue
+        h, p, t, s = hands.copy(), played.copy(), taken.copy(), st.copy()
+        while s[S_POS] != 0:  # the twin: learned-leaf's card, seat by seat, to the trick's end
+            seat = to_move(s)
+            legal = np.uint64(legal_mask(h[seat], s))
+            card = learned.choose_py(seat, h[seat], legal, s, p, t, lw.LEAF_WEIGHTS)
+            play_card_no_bans(seat, card, h, p, t, s)
+        value.finish_trick(hands, played, taken, st, np.zeros(1, np.uint64))
+        assert np.array_equal(hands, h) and np.array_equal(taken, t) and \
+            np.array_equal(st, s)
+        checked += 1
+    assert checked > 60
 
 
 @pytest.mark.parametrize("players", [3, 4])
 @pytest.mark.parametrize("ruleset", ["seed", "swiss"])
 def test_engine_matches_reference_with_learned_seats(players, ruleset):
-    field = ["learned", "aim-low", "learned", "re-aim"][:players]
+    field = ["learned", "aim-low", "learned-leaf", "re-aim"][:players]
     rules = {"ruleset": ruleset}
     ref = ReferenceJass(make_rules(players, rules), seat_strategies("jass", field, players))
     spec = RunSpec("jass", players, tuple(field), seed=61, rules=rules)
@@ -254,14 +286,17 @@ def test_the_shipped_weights_are_valid_small_and_say_where_they_came_from():
         assert key in doc["provenance"], key
 
 
-@pytest.mark.parametrize("strategy", ["learned", "pimc:rollout=learned"])
+@pytest.mark.parametrize(("strategy", "variable"), [
+    ("learned", lw.WEIGHTS_ENV), ("pimc:rollout=learned", lw.WEIGHTS_ENV),
+    ("learned-leaf", lw.LEAF_ENV), ("pimc", lw.LEAF_ENV), ("learned:model=leaf", lw.LEAF_ENV)])
 def test_a_command_naming_learned_with_a_bad_weights_file_stops_in_one_line(tmp_path,
-                                                                           strategy):
+                                                                           strategy, variable):
     """Naming learned, or a search that rolls out with it, stops before any play: never a
-    search rolling out with unusable weights."""
+    search rolling out with unusable weights; the same for the leaf network pimc's value
+    leaves finish their tricks with."""
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
-    env = {**os.environ, lw.WEIGHTS_ENV: str(bad)}
+    env = {**os.environ, variable: str(bad)}
     env.pop("CARDLAB_NUMBA_CACHE", None)
     env.pop("NUMBA_CACHE_DIR", None)
     done = subprocess.run([sys.executable, "-c", "from analyzer.cli import main; main()",

@@ -231,9 +231,10 @@ def test_the_analysis_values_cards_as_the_search_does_with_the_value_model(playe
 
 def test_a_run_of_pimc_rollout_value_records_both_weights_and_a_replay_under_others_is_refused(
         tmp_path):
-    """pimc:rollout=value reads the value model and, finishing its tricks, learned: the plan
-    records both files' sha256, and a replay under other value weights is one line;
-    pimc-rollouts (aim-low rollouts) records neither."""
+    """pimc:rollout=value reads the value model and, finishing its tricks, learned-leaf: the
+    plan records both files' sha256 (not learned.json's, which it does not read), and a
+    replay under other value or leaf weights is one line; pimc-rollouts (aim-low rollouts)
+    records neither."""
     import analyzer.engines.jass.kernel as kernel
     from analyzer.cli.runs import check_recorded_weights
     from analyzer.engines.kernel import RunSpec
@@ -244,8 +245,12 @@ def test_a_run_of_pimc_rollout_value_records_both_weights_and_a_replay_under_oth
                    mode="deals")
     plan = build_plan(spec, kernel, 0, 10, "rows")
     assert plan["value_weights"] == {"jass": weights_in_use("jass", "value")[0]}
-    assert plan["weights"] == {"jass": weights_in_use("jass")[0]}
+    assert plan["leaf_weights"] == {"jass": weights_in_use("jass", "pinned")[0]}
+    assert "weights" not in plan
     check_recorded_weights(plan, tmp_path)  # the weights in use: fine
+    with pytest.raises(CardlabError, match="leaf learned weights") as err:
+        check_recorded_weights({**plan, "leaf_weights": {"jass": "0" * 64}}, tmp_path)
+    assert "CARDLAB_LEARNED_JASS_LEAF" in str(err.value) and "\n" not in str(err.value)
     for edited in ({**plan, "value_weights": {"jass": "0" * 64}},
                    {k: v for k, v in plan.items() if k != "value_weights"}):
         with pytest.raises(CardlabError, match="value weights") as err:
@@ -253,8 +258,8 @@ def test_a_run_of_pimc_rollout_value_records_both_weights_and_a_replay_under_oth
         assert "CARDLAB_VALUE_JASS" in str(err.value) and "\n" not in str(err.value)
     plain = build_plan(RunSpec("jass", 3, ("pimc-rollouts", "aim-low", "basic"), 1,
                                mode="deals"), kernel, 0, 10, "rows")
-    assert "value_weights" not in plain and "weights" not in plain
+    assert not {"value_weights", "weights", "leaf_weights"} & set(plain)
     default = build_plan(RunSpec("jass", 3, ("pimc", "aim-low", "basic"), 1, mode="deals"),
                          kernel, 0, 10, "rows")  # pimc's default rollout is the value model
     assert default["value_weights"] == plan["value_weights"]
-    assert default["weights"] == plan["weights"]
+    assert default["leaf_weights"] == plan["leaf_weights"]

@@ -33,18 +33,20 @@ def run_spec(run: Path):
 
 def check_recorded_weights(plan: dict, run: Path) -> None:
     """One line, before anything is played, when a strategy of the run reads learned weights
-    (a ``learned`` seat, ``pimc:rollout=learned``), Who's the Ass?'s linear model
-    (``learned-linear``, and ``pimc:rollout=value``, whose rounds it finishes) or a value
+    (a ``learned`` seat, ``pimc:rollout=learned``), the game's pinned learned model
+    (Who's the Ass?'s ``learned-linear``, Plus-Minus Jass's ``learned-leaf``, and
+    ``pimc:rollout=value``, whose rounds or tricks it finishes) or a value
     model (``pimc:rollout=value``, the plan's ``value_weights``) and the weights this process
     would play are not those the run recorded: the replay would play another game. A
     ``learned`` seat's recorded description names its weights' sha256; a rollout's are in
-    the plan's ``weights`` and ``linear_weights`` (a run that did not record them cannot be
-    replayed faithfully)."""
+    the plan's ``weights`` and ``linear_weights`` / ``leaf_weights`` (a run that did not
+    record them cannot be replayed faithfully)."""
     import re
 
     from analyzer.runner.manifest import (
         LINEAR,
         VALUE,
+        pinned_key,
         reads_linear_weights,
         reads_value_weights,
         reads_weights,
@@ -64,7 +66,7 @@ def check_recorded_weights(plan: dict, run: Path) -> None:
             played = (plan.get("value_weights") or {}).get(game)
             if played != now:
                 raise _other_weights(run, text, "value", played, now, model)
-        for kind, how, key in ((LINEAR, reads_linear_weights(strategy), "linear_weights"),
+        for kind, how, key in ((LINEAR, reads_linear_weights(strategy), pinned_key(game)),
                                ("learned", reads_weights(strategy), "weights")):
             if how is None:
                 continue
@@ -75,14 +77,14 @@ def check_recorded_weights(plan: dict, run: Path) -> None:
                 played = found.group(1) if found else None
                 same = played == now[:12]
             else:
-                # (runs before the linear model had a key of its own recorded its digest as
+                # (runs before the pinned model had a key of its own recorded its digest as
                 # the learned weights', the same file then)
                 played = (plan.get(key) or (plan.get("weights") if kind == LINEAR else None)
                           or {}).get(game)
                 same = played == now
             if not same:
                 raise _other_weights(run, text, "learned" if kind != LINEAR else
-                                     "linear learned", played, now, model)
+                                     model.kind.removesuffix(" weights"), played, now, model)
 
 
 def _other_weights(run: Path, text: str, kind: str, played, now: str, model) -> CardlabError:

@@ -168,6 +168,10 @@ def play_games(seed: int, start: int, count: int, players: int, searcher: Strate
 # --- training (analyzer/learn/train.py) --------------------------------------------------------
 
 WEIGHTS_FILE = learned_weights.MODEL  # the weights file's shape, checks and writing
+# The training's learner also finishes the tricks of the labelling search's value leaves
+# (pimc:rollout=value), as when those leaves read learned.json: the learned-leaf file is
+# pinned for play, not for the training (scripts/train_jass_learned.sh remakes its weights)
+LEARNER_ALSO = (learned_weights.LEAF_ENV,)
 DEFAULTS = {"games": 3000, "players": "3,4", "worlds": 64, "rounds": 3,
             "eval_games": 3000, "eval_seed": 9925, "out": "runs/train-jass", "shipped_seed": 23,
             # rounds 2..: each other seat drawn from this mix (analyzer/learn/decisions.py)

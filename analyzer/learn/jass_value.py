@@ -1,7 +1,8 @@
 """Training Plus-Minus Jass's value model (strategies/jass/value.py): data and fit.
 
 Data (:func:`leaves`). Single deals (seed, 0 .. deals-1) are dealt by the engine's own deal
-(the ``seed`` rules, as a ``deals`` run deals them) and played by ``learned`` in every seat. At
+(the ``seed`` rules, as a ``deals`` run deals them) and played by ``learned`` in every seat
+(``learned-leaf``: the network pinned in learned-leaf.json, which finishes pimc's leaves). At
 every decision with more than one legal card, every legal card is played on the true deal,
 ``learned`` finishes the trick (value.py ``finish_trick``) and, unless at most ``LATE``
 tricks are left then (the search plays those out exactly), the leaf (every hand, every seat's
@@ -41,7 +42,8 @@ from analyzer.games.jass.primitives import (
 from analyzer.games.jass.scoring import base_sticks
 from analyzer.learn.ass_value import fit, gather, predict, rounded
 from analyzer.learn.ass_value import regret as ass_regret
-from strategies.jass.knobs import FAM_LEARNED
+from strategies.jass.knobs import FAM_LEARNED, P_MODEL
+from strategies.jass.learned_weights import MODEL_LEAF
 from strategies.jass.loop import rollout
 from strategies.jass.play import copy_state, deal_points, play_card_no_bans, to_move
 from strategies.jass.policies import choose_card
@@ -60,6 +62,7 @@ def _generate(seed, first, count, n, hands_out, taken_out, meta, labels):
     the rows written (it stops when they are full)."""
     fams = np.full(4, FAM_LEARNED, dtype=np.int64)
     prms = np.zeros((4, 8), dtype=np.float64)
+    prms[:, P_MODEL] = MODEL_LEAF  # learned-leaf: the policy pimc's leaves finish with
     work = new_work()
     h2 = np.zeros(4, dtype=np.uint64)
     p2 = np.zeros(4, dtype=np.uint64)

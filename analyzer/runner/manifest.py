@@ -115,47 +115,82 @@ def pinned_to_plan(plan: dict):
 
 LEARNED = "learned"  # the family whose weights file (strategies/<game>/learned.json) play reads
 # a knob value that reads a value model (strategies/<game>/value.json; pimc:rollout=value),
-# whose rounds (tricks) are finished by learned: Plus-Minus Jass's learned, Who's the Ass?'s
-# learned-linear (strategies/ass/value.py), so it reads those weights too
+# whose rounds (tricks) are finished by the game's pinned learned model (below), so it reads
+# those weights too
 VALUE = "value"
-# Who's the Ass?'s linear model of before (strategies/ass/learned-linear.json): the learned
-# family with model=linear (the preset learned-linear), and the finisher of its value model
-LINEAR = "linear"
+# A game's pinned learned model: a second weights file of the learned family, the one its value
+# model was trained on and finishes its leaves with, kept apart so that retraining learned
+# leaves pimc as it is: Who's the Ass?'s linear model of before
+# (strategies/ass/learned-linear.json, model=linear, the preset learned-linear), Plus-Minus
+# Jass's leaf network (strategies/jass/learned-leaf.json, model=leaf, learned-leaf). The kind
+# weights_in_use names it by; the plan records its digest as "<its name>_weights"
+# (linear_weights, leaf_weights).
+PINNED = "pinned"
+LINEAR = PINNED  # (the name of before)
 
 
-def _linear_readers(game: str) -> tuple[str, ...]:
-    """The knob values that read a game's linear learned model (its learned_weights module's
-    ``LINEAR_READERS``; none where the game has no such model)."""
+def _pinned_module(game: str):
+    """A game's learned_weights module when it has a pinned model (``PINNED``,
+    ``PINNED_FILE``, ``PINNED_WEIGHTS``, ``PINNED_READERS``), else None."""
     import importlib
 
     try:
         module = importlib.import_module(f"strategies.{game}.learned_weights")
     except ModuleNotFoundError:  # a game with no learned family
-        return ()
-    return getattr(module, "LINEAR_READERS", ())
+        return None
+    return module if hasattr(module, "PINNED") else None
+
+
+def _pinned_readers(game: str) -> tuple[str, ...]:
+    """The knob values that read a game's pinned learned model (none without one)."""
+    module = _pinned_module(game)
+    return module.PINNED_READERS if module else ()
+
+
+def pinned_key(game: str) -> str | None:
+    """The plan's key for the digest of ``game``'s pinned model ("linear_weights" in Who's
+    the Ass?, "leaf_weights" in Plus-Minus Jass), None without one."""
+    module = _pinned_module(game)
+    return f"{module.PINNED}_weights" if module else None
 
 
 def _knob_values(strategy) -> list[str]:
     return [p.show(strategy.values[p.slot]) for p in strategy.spec.params]
 
 
-def _linear_model(strategy) -> bool:
-    """A learned seat playing Who's the Ass?'s linear model (model=linear)."""
-    return any(p.name == "model" and p.show(strategy.values[p.slot]) == LINEAR
-               for p in strategy.spec.params)
+def _pinned_model(strategy, values=None) -> bool:
+    """A learned seat playing its game's pinned model (model=linear, model=leaf); with
+    ``values``, whether those knobs (its name's own: what its description's digest names)
+    select it."""
+    module = _pinned_module(strategy.spec.game)
+    values = strategy.values if values is None else values
+    return module is not None and any(
+        p.name == "model" and p.show(values[p.slot]) == module.PINNED
+        for p in strategy.spec.params)
+
+
+def _seat_reads(strategy, pinned: bool) -> str | None:
+    """How a learned seat reads the pinned model's weights (``pinned``) or learned.json's:
+    "family" when its name's description names their digest, "knob" when a knob switched
+    the model away from its name's (``learned:model=leaf``: the plan records the digest)."""
+    from strategies.registry import resolve_values
+
+    if _pinned_model(strategy) != pinned:
+        return None
+    named = _pinned_model(strategy, resolve_values(strategy.spec, {}))
+    return "family" if named == pinned else "knob"
 
 
 def reads_weights(strategy) -> str | None:
-    """How a Strategy reads its game's learned weights (the network's in Who's the Ass?):
-    ``"family"`` (a ``learned`` seat: its description names the weights' sha256), ``"knob"``
-    (a knob names learned, as ``pimc:rollout=learned`` or ``learned-4``, or, in Plus-Minus
-    Jass, the value model, whose tricks learned finishes: nothing in its definition says which
-    weights), or None."""
+    """How a Strategy reads its game's learned weights (learned.json): ``"family"`` (a
+    ``learned`` seat: its description names the weights' sha256), ``"knob"`` (a knob names
+    learned, as ``pimc:rollout=learned`` or ``learned-4``: nothing in its definition says
+    which weights), or None."""
     if strategy.family_name() == LEARNED:
-        return None if _linear_model(strategy) else "family"
-    linear = _linear_readers(strategy.spec.game)
+        return _seat_reads(strategy, False)
+    pinned = _pinned_readers(strategy.spec.game)
     for shown in _knob_values(strategy):
-        if shown in linear:
+        if shown in pinned:
             continue
         if shown.startswith(LEARNED) or shown == VALUE:
             return "knob"
@@ -163,14 +198,17 @@ def reads_weights(strategy) -> str | None:
 
 
 def reads_linear_weights(strategy) -> str | None:
-    """How a Strategy reads Who's the Ass?'s linear learned weights: ``"family"``
-    (``learned-linear``, ``learned:model=linear``: its description names their sha256),
-    ``"knob"`` (``pimc:rollout=value``, whose leaves' rounds it finishes, or
-    ``pimc:rollout=learned-linear``), or None."""
+    """How a Strategy reads its game's pinned learned weights (Who's the Ass?'s linear model,
+    Plus-Minus Jass's leaf network): ``"family"`` (``learned-linear``, ``learned-leaf``: its
+    description names their sha256), ``"knob"`` (``pimc:rollout=value``, whose leaves they
+    finish, or a rollout by the pinned preset), or None."""
     if strategy.family_name() == LEARNED:
-        return "family" if _linear_model(strategy) else None
-    linear = _linear_readers(strategy.spec.game)
-    return "knob" if any(v in linear for v in _knob_values(strategy)) else None
+        return _seat_reads(strategy, True)
+    pinned = _pinned_readers(strategy.spec.game)
+    return "knob" if any(v in pinned for v in _knob_values(strategy)) else None
+
+
+reads_pinned_weights = reads_linear_weights
 
 
 def reads_value_weights(strategy) -> bool:
@@ -179,13 +217,13 @@ def reads_value_weights(strategy) -> bool:
 
 
 def weights_in_use(game: str, kind: str = "learned") -> tuple[str, object]:
-    """(sha256 of ``game``'s weights of ``kind`` (learned, linear, value) this process plays,
-    their ModelFile)."""
+    """(sha256 of ``game``'s weights of ``kind`` (learned, pinned (or "linear"), value) this
+    process plays, their ModelFile)."""
     import importlib
 
-    if kind == LINEAR:
-        module = importlib.import_module(f"strategies.{game}.learned_weights")
-        return module.LINEAR.digest(module.LINEAR_WEIGHTS), module.LINEAR
+    if kind in (PINNED, "linear", "leaf"):
+        module = _pinned_module(game)
+        return module.PINNED_FILE.digest(module.PINNED_WEIGHTS), module.PINNED_FILE
     module = importlib.import_module(f"strategies.{game}.{kind}_weights")
     if kind == LEARNED:
         return module.MODEL.digest(module.WEIGHTS), module.MODEL
@@ -223,7 +261,7 @@ def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: 
     if any(reads_value_weights(s) for s in strategies):
         plan["value_weights"] = {spec.game: weights_in_use(spec.game, VALUE)[0]}
     if any(reads_linear_weights(s) == "knob" for s in strategies):
-        plan["linear_weights"] = {spec.game: weights_in_use(spec.game, LINEAR)[0]}
+        plan[pinned_key(spec.game)] = {spec.game: weights_in_use(spec.game, PINNED)[0]}
     if kind == "aggregate":
         plan["stored"] = (
             "per chunk, counts per (seat, given, given_value, column, value): every result "

@@ -53,6 +53,8 @@ MAX_CANDIDATES = 64
 # the knob values (pimc's rollout) that read the linear model: learned-linear itself, and the
 # value model, whose leaves' rounds it finishes (analyzer/runner/manifest.py records them)
 LINEAR_READERS = ("learned-linear", "value")
+PINNED = "linear"  # the second model's name as the knob ``model`` shows it (manifest.py)
+PINNED_READERS = LINEAR_READERS
 MODEL = ModelFile("ass", "Who's the Ass?", FEATURE_SET, PHASES, N_PARAMS, WEIGHTS_FILE,
                   WEIGHTS_ENV)
 LINEAR = ModelFile("ass", "Who's the Ass?", LINEAR_FEATURE_SET, PHASES, N_FEATURES, LINEAR_FILE,
@@ -65,6 +67,7 @@ weights_document = MODEL.document
 weights_text = MODEL.text
 WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = MODEL.load_in_use()
 LINEAR_WEIGHTS, LINEAR_ERROR, LINEAR_DOC = LINEAR.load_in_use()
+PINNED_FILE, PINNED_WEIGHTS = LINEAR, LINEAR_WEIGHTS
 LINEAR_KERNEL_WEIGHTS = kernel_weights(LINEAR_WEIGHTS)  # learned.choose's: subnormals zero
 
 

@@ -54,11 +54,14 @@ Families
 ``learned`` (5)    a small network over (information state, card) features, trained from
                    ``pimc``'s values of every legal card (strategies/jass/learned.py; the
                    weights ship in learned.json beside it; docs/learned.md). No aim, no
-                   random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``). One
-                   knob, for rollouts only: depth (as a rollout it plays only the next
+                   random draws; usable as ``pimc``'s rollout (``pimc:rollout=learned``).
+                   Knobs: depth (0; for rollouts only: as a rollout it plays only the next
                    ``depth`` cards, then every seat plays aim-low; 0 = to the end; preset
-                   ``learned-4``, a rollout choice; strategies/jass/loop.py). A seat plays
-                   learned throughout.
+                   ``learned-4``, a rollout choice; strategies/jass/loop.py; a seat plays
+                   learned throughout), model (1; net: learned.json's network, or leaf:
+                   learned-leaf.json's, the network pimc's value model was trained on and
+                   its leaves finish tricks with, kept apart so that retraining learned
+                   leaves pimc as it is; preset ``learned-leaf``).
 ``peek`` (4)       the same search on the true deal: NOT A LEGAL PLAYER (it sees every hand);
                    the upper bound that says what hidden information is worth.
 
@@ -116,6 +119,7 @@ from strategies.jass.knobs import (
     P_FOCUS,
     P_GAP,
     P_INFER,
+    P_MODEL,
     P_OBJECTIVE,
     P_OVERSAMPLE,
     P_REAIM,
@@ -155,8 +159,8 @@ class RolloutParam(Param):
 
     # what the knob takes besides strategies, and what each means after a move (the
     # analysis's model line)
-    extras = {"value": "learned to the end of the trick, then the value model's estimate of "
-                       "learned play to the end of the deal (the last two tricks played out)"}
+    extras = {"value": "learned-leaf to the end of the trick, then the value model's estimate "
+                       "of its play to the end of the deal (the last two tricks played out)"}
 
     def parse(self, text: str) -> float:
         value = super().parse(text)
@@ -165,13 +169,16 @@ class RolloutParam(Param):
 
 
 def _check_rollout(value: float) -> None:
-    """A rollout by ``learned`` (``learned``, ``learned-4``; and ``value``: the analysis plays
-    its leaves on with learned for the card points) needs its weights, ``value`` the value
-    model's: the one-line error naming the unusable file."""
-    name = ROLLOUT_CHOICES[int(value)]
-    if name.startswith("learned") or name == "value":
-        from strategies.jass import learned_weights as model
+    """A rollout by ``learned`` (``learned``, ``learned-4``) needs its weights, by
+    ``learned-leaf`` and ``value`` (whose leaves' tricks learned-leaf finishes, and the
+    analysis plays on for the card points) the leaf's, ``value`` also the value model's: the
+    one-line error naming the unusable file."""
+    from strategies.jass import learned_weights as model
 
+    name = ROLLOUT_CHOICES[int(value)]
+    if name in model.PINNED_READERS:
+        model.check_leaf_weights()
+    elif name.startswith("learned"):
         model.check_weights()
     if name == "value":
         from strategies.jass import value_weights
@@ -258,27 +265,55 @@ LEARNED_PARAMS = (
     Param("depth", P_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned plays only the first "
           "N cards, then every seat plays aim-low (0 = learned to the end); a seat at the "
           "table always plays learned", low=0, high=36, integer=True, rollout_only=True),
+    Param("model", P_MODEL, 0.0, "net: the weights of learned.json; leaf: those of "
+          "learned-leaf.json, the network pimc's value leaves finish their tricks with",
+          choices=("net", "leaf")),
 )
 
 
-def _learned_spec() -> StrategySpec:
-    """The ``learned`` strategy: its description names the weights in use (their sha256), so
-    a run's plan changes with the weights and a run never resumes under other weights."""
+def _check_learned(values) -> None:
+    """learned's knob check: the weights file its model reads (one line when unusable)."""
     from strategies.jass import learned_weights as model
 
-    digest = model.weights_digest(model.WEIGHTS)[:12]
+    if values[P_MODEL] == model.MODEL_LEAF:
+        model.check_leaf_weights()
+    else:
+        model.check_weights()
+
+
+def _weights_tag(leaf: bool = False) -> str:
+    """"(weights <first 12 hex digits of their sha256>)" of learned.json's or, with ``leaf``,
+    learned-leaf.json's network: what a learned strategy's description names (replay checks
+    it)."""
+    from strategies.jass import learned_weights as model
+
+    if leaf:
+        return f"(weights {model.LEAF.digest(model.LEAF_WEIGHTS)[:12]})"
+    return f"(weights {model.weights_digest(model.WEIGHTS)[:12]})"
+
+
+def _learned_spec(leaf: bool = False) -> StrategySpec:
+    """The ``learned`` strategy: its description names the weights in use (their sha256), so
+    a run's plan changes with the weights and a run never resumes under other weights;
+    ``leaf``: the description of ``model=leaf``, naming the leaf's weights."""
+    from strategies.jass import learned_weights as model
+
+    what = ("the network pimc's value leaves finish their tricks with" if leaf
+            else "a small network of pimc's card values, evaluated without search")
     return StrategySpec(
         "jass", "learned", FAM_LEARNED,
-        f"a small network of pimc's card values, evaluated without search (weights {digest})",
+        f"{what} {_weights_tag(leaf)}",
         LEARNED_PARAMS,
-        check=model.check_weights,
+        check_values=_check_learned,
         about=model.about,
     )
 
 
 register(_learned_spec())
 register(replace(_learned_spec(), name="learned-4", preset={"depth": "4"},
-                 description="learned; as pimc's rollout, learned for 4 cards, then aim-low"))
+                 description="learned; as pimc's rollout, learned for 4 cards, then aim-low "
+                 + _weights_tag()))
+register(replace(_learned_spec(leaf=True), name="learned-leaf", preset={"model": "leaf"}))
 _PIMC = register(
     StrategySpec(
         "jass", "pimc", FAM_PIMC,

@@ -25,8 +25,9 @@ P_TRACK = 5
 P_REAIM = 6
 P_UNDER100 = 7
 
-# Parameter slot of the learned family.
+# Parameter slots of the learned family.
 P_DEPTH = 0  # as a rollout: learned plays the first P_DEPTH cards, then aim-low (0: all)
+P_MODEL = 1  # 0 the network of learned.json, 1 that of learned-leaf.json (learned_weights.py)
 
 # Parameter slots of the search families (pimc, peek).
 P_WORLDS = 0
@@ -40,10 +41,10 @@ P_FOCUS = 7  # infer=voids: drop candidates clearly behind, spend their worlds o
 
 # The rollout policies a search may use (non-search presets only), by name.
 ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim",
-                   "learned", "learned-4", "value")
+                   "learned", "learned-4", "value", "learned-leaf")
 # ``value`` is no strategy: learned finishes the trick, then the value model estimates the
-# rest (strategies/jass/value.py); the search's tables give it learned's family, the policy
-# that plays its leaves' tricks and that infer=policy asks
+# rest (strategies/jass/value.py); the search's tables give it learned-leaf's family and knobs,
+# the policy that plays its leaves' tricks and that infer=policy asks
 VALUE_ROLLOUT = ROLLOUT_CHOICES.index("value")
 # The preset that finishes a rollout of ``learned`` with a depth (loop.rollout).
 ROLLOUT_FINISHER = "aim-low"

@@ -18,11 +18,12 @@ random draws: a learned seat replays identically from (seed, index) and never to
 game's stream.
 
 The weights (strategies/jass/learned_weights.py) are read once per process into
-:data:`WEIGHTS`; the kernels play with :data:`KERNEL_WEIGHTS`, the same in the order the
-compiled network reads them, subnormal entries zero (:func:`kernel_layout`: the same
-choices; subnormal arithmetic is some hundred times slower), which numba freezes into the
-compiled code (analyzer/numba_env.py hashes the weights file with the sources, so new
-weights recompile).
+:data:`WEIGHTS` (with ``model=leaf``: :data:`LEAF_WEIGHTS`, the network ``pimc``'s value
+leaves play); the kernels play with :data:`KERNEL_WEIGHTS` (:data:`LEAF_KERNEL_WEIGHTS`),
+the same in the order the compiled network reads them, subnormal entries zero
+(:func:`kernel_layout`: the same choices; subnormal arithmetic is some hundred times slower),
+which numba freezes into the compiled code (analyzer/numba_env.py hashes the weights files
+with the sources, so new weights recompile).
 
 :func:`features_py` and :func:`choose_py` are the same model in plain Python over card
 lists, written apart from the jitted code, for the reference engine
@@ -66,6 +67,7 @@ from analyzer.games.jass.primitives import (
 )
 from analyzer.numba_compat import njit_no_runtime
 from analyzer.rows import relu_layer_score
+from strategies.jass.knobs import P_MODEL
 from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
     CONTEXTS,
@@ -74,6 +76,9 @@ from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for ca
     HIDDEN,
     KERNEL_WEIGHTS,
     LEAD,
+    LEAF_KERNEL_WEIGHTS,
+    LEAF_WEIGHTS,
+    MODEL_LEAF,
     N_FEATURES,
     N_PARAMS,
     OPEN,
@@ -223,8 +228,11 @@ def choose(seat, hand, legal, st, played, taken, weights):
 
 
 @njit_no_runtime()
-def learned_card(seat, hand, legal, st, played, taken):
-    """The ``learned`` policy: the shipped model (J-11: its hand and the public state)."""
+def learned_card(prm, seat, hand, legal, st, played, taken):
+    """The ``learned`` policy (J-11: its hand and the public state): the network of
+    learned.json, or with ``model=leaf`` (``learned-leaf``) that of learned-leaf.json."""
+    if prm[P_MODEL] == MODEL_LEAF:
+        return choose(seat, hand, legal, st, played, taken, LEAF_KERNEL_WEIGHTS)
     return choose(seat, hand, legal, st, played, taken, KERNEL_WEIGHTS)
 
 
@@ -329,6 +337,11 @@ def features_py(seat: int, hand, st, played, taken, card: int) -> list[float]:
             sum(_points(u, t) for u in unseen if u // N_RANKS == s) / 30.0,
             float(card == min(suit_cards))]
     return base + ctx
+
+
+def weights_py(prm) -> np.ndarray:
+    """The weights :func:`choose_py` plays for a ``learned`` seat with knobs ``prm``."""
+    return LEAF_WEIGHTS if prm[P_MODEL] == MODEL_LEAF else WEIGHTS
 
 
 def choose_py(seat: int, hand, legal, st, played, taken, weights) -> int:

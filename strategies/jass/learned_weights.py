@@ -1,7 +1,17 @@
 """The weights of the ``learned`` family of Plus-Minus Jass (strategies/jass/learned.py): the
-model's shape, the shipped file, the paragraph ``cardlab strategies learned`` prints. No
-numba here (the catalogue imports it). The file's format and checks are every game's
-(strategies/learned_file.py); ``CARDLAB_LEARNED_JASS`` names another file.
+model's shape, the shipped files, the paragraph ``cardlab strategies learned`` prints. No
+numba here (the catalogue imports it). The files' format and checks are every game's
+(strategies/learned_file.py).
+
+Two files of the same network:
+
+* ``learned.json`` (:data:`MODEL`; ``CARDLAB_LEARNED_JASS`` names another file): what a
+  ``learned`` seat plays (knob ``model=net``), and ``pimc:rollout=learned``; ``cardlab train
+  jass`` makes it;
+* ``learned-leaf.json`` (:data:`LEAF`; ``CARDLAB_LEARNED_JASS_LEAF``): the weights
+  ``pimc``'s value model was trained on, which finish the tricks of its leaves
+  (strategies/jass/value.py) and play ``learned-leaf`` (``model=leaf``). Pinned apart so that
+  retraining ``learned`` changes neither ``pimc`` nor its value model; kept as it was made.
 """
 
 from __future__ import annotations
@@ -28,12 +38,26 @@ PHASES = 3  # leading, following with trump fixed, following before trump is fix
 LEAD, FOLLOW, OPEN = range(3)
 WEIGHTS_FILE = Path(__file__).with_name("learned.json")
 WEIGHTS_ENV = "CARDLAB_LEARNED_JASS"
+LEAF_FILE = Path(__file__).with_name("learned-leaf.json")
+LEAF_ENV = "CARDLAB_LEARNED_JASS_LEAF"
+MODELS = ("net", "leaf")  # learned's knob ``model`` (strategies/jass/knobs.py P_MODEL)
+MODEL_LEAF = 1.0
+# the knob values (pimc's rollout) that read the leaf's weights: learned-leaf itself, and the
+# value model, whose leaves' tricks they finish (analyzer/runner/manifest.py records them)
+PINNED = "leaf"  # the second model's name as the knob ``model`` shows it
+PINNED_READERS = ("learned-leaf", "value")
 MODEL = ModelFile("jass", "Plus-Minus Jass", FEATURE_SET, PHASES, N_PARAMS, WEIGHTS_FILE,
                   WEIGHTS_ENV)
+LEAF = ModelFile("jass", "Plus-Minus Jass", FEATURE_SET, PHASES, N_PARAMS, LEAF_FILE, LEAF_ENV,
+                 kind="leaf learned weights",
+                 remake="git checkout strategies/jass/learned-leaf.json (it is not retrained)")
+PINNED_FILE = LEAF
 weights_digest = MODEL.digest
 load_weights = MODEL.load
 weights_text = MODEL.text
 WEIGHTS, WEIGHTS_ERROR, WEIGHTS_DOC = MODEL.load_in_use()
+LEAF_WEIGHTS, LEAF_ERROR, LEAF_DOC = LEAF.load_in_use()
+PINNED_WEIGHTS = LEAF_WEIGHTS
 
 
 def kernel_layout(weights: np.ndarray) -> np.ndarray:
@@ -42,12 +66,18 @@ def kernel_layout(weights: np.ndarray) -> np.ndarray:
     return transposed_layout(weights, PHASES, HIDDEN, N_FEATURES)
 
 
-KERNEL_WEIGHTS = kernel_layout(WEIGHTS)  # what learned.learned_card plays with
+KERNEL_WEIGHTS = kernel_layout(WEIGHTS)  # what learned.learned_card plays with (model=net)
+LEAF_KERNEL_WEIGHTS = kernel_layout(LEAF_WEIGHTS)  # (model=leaf)
 
 
 def check_weights() -> None:
     """Raise the one-line error of a missing, corrupt or mismatched weights file."""
     raise_if(WEIGHTS_ERROR)
+
+
+def check_leaf_weights() -> None:
+    """Raise the one-line error of a missing, corrupt or mismatched leaf weights file."""
+    raise_if(LEAF_ERROR)
 
 
 def about() -> str:
@@ -73,6 +103,8 @@ def about() -> str:
         "on batches of decisions, a fixed number of passes from a seeded start; `cardlab "
         "train jass`, expert iteration: in later rounds the learned player itself plays one "
         "seat against aim-low and pimc values its every decision, so it learns from the "
-        "positions it reaches)."
+        "positions it reaches). model=leaf (the preset learned-leaf) plays the network of "
+        "learned-leaf.json instead: the one pimc's value model was trained on and finishes "
+        "the tricks of its leaves with, kept as it was when learned is retrained."
     )
     return text + weights_sentence(WEIGHTS_ERROR, WEIGHTS_DOC)

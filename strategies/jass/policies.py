@@ -16,7 +16,7 @@ Families:
 
 * ``basic`` (0): the baseline of baseline-strategies.md, exactly.
 * ``random`` (1): uniform over the legal cards, one draw from the match's stream per move.
-* ``learned`` (5): a linear model of ``pimc``'s card values (strategies/jass/learned.py).
+* ``learned`` (5): a small network of ``pimc``'s card values (strategies/jass/learned.py).
 * ``heuristic`` (2): aims high or low per deal, fights for tricks as hard as ``fight`` says,
   fixes trump by a pluggable rule and, with ``track=on``, reads the public record (unseen cards,
   who showed out of which suit) to find sure winners and safe ducks.
@@ -408,7 +408,7 @@ def choose_card(fam, prm, seat, hand, legal, st, played, taken, rng, aim):
     if fam == FAM_RANDOM:
         return random_card(legal, rng)
     if fam == FAM_LEARNED:
-        return learned_card(seat, hand, legal, st, played, taken)
+        return learned_card(prm, seat, hand, legal, st, played, taken)
     return heuristic_card(prm, seat, hand, legal, st, played, taken, rng, aim)
 
 
@@ -425,7 +425,7 @@ def forced_trump_card(fam, prm, seat, hand, suit, st, played, taken, rng, aim):
     if fam == FAM_RANDOM:
         return random_card(cards, rng)  # one draw, like the free move over the whole hand
     if fam == FAM_LEARNED:
-        return learned_card(seat, hand, cards, st, played, taken)
+        return learned_card(prm, seat, hand, cards, st, played, taken)
     rule = int(prm[P_TRUMP])
     if rule == TR_RANDOM:
         pick_trump_suit(rule, hand, rng, aim)  # the free move's draw, result unused

@@ -13,6 +13,10 @@ matter (docs/strategies.md): the network read from the middle of a trick, ``aim-
 finishing the trick, and the network to the last trick each lost clearly to
 ``pimc:rollout=learned``, where this leaf is level with it.
 
+``learned`` here is always ``learned-leaf``: the network the value model was trained on,
+pinned in its own file (strategies/jass/learned_weights.py), so that retraining ``learned``
+leaves ``pimc`` and its value model as they are.
+
 What the network reads (every hand: the leaf is a world the search imagined; what the search
 may know is pimc's business, J-11): for every seat, in playing order from the decider, the
 cards it holds and the cards it has won (36 each, the suits reordered so that the trump comes
@@ -54,7 +58,8 @@ from analyzer.games.jass.primitives import (
 from analyzer.numba_compat import njit_no_runtime
 from analyzer.rows import add_row
 from analyzer.stack import stack_float64
-from strategies.jass.knobs import AIM_NA, FAM_LEARNED
+from strategies.jass.knobs import AIM_NA, FAM_LEARNED, P_MODEL
+from strategies.jass.learned_weights import MODEL_LEAF
 from strategies.jass.play import play_card_no_bans, to_move
 from strategies.jass.policies import choose_card
 from strategies.jass.value_weights import (  # noqa: F401  (re-exported for callers)
@@ -73,7 +78,8 @@ from strategies.jass.value_weights import (  # noqa: F401  (re-exported for call
     row_of,
 )
 
-LEARNED_PRM = np.zeros(8, dtype=np.float64)  # learned reads no knob in a seat
+LEARNED_PRM = np.zeros(8, dtype=np.float64)  # the finisher: learned-leaf (learned_weights.py)
+LEARNED_PRM[P_MODEL] = MODEL_LEAF
 LATE = 2  # with this many tricks left or fewer, learned plays the leaf to the end, exactly
 
 

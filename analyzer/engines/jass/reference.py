@@ -251,9 +251,9 @@ class ReferenceJass:
         view = self._view(d, sticks, deal_no, self._pending,
                           bans=s.family in (FAM_PIMC, FAM_PEEK))
         if s.family == FAM_LEARNED:  # the model's plain-Python twin, same weights
-            from strategies.jass.learned import WEIGHTS, choose_py
+            from strategies.jass.learned import choose_py, weights_py
 
-            card = choose_py(seat, hands[seat], legal_mask, view, played, taken, WEIGHTS)
+            card = choose_py(seat, hands[seat], legal_mask, view, played, taken, weights_py(prm))
         else:  # the engine's own dispatcher: a legal player gets its hand, peek every hand
             card = int(decide(s.family, prm, seat, hands, legal_mask, view, played, taken, state,
                               aim))

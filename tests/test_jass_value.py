@@ -67,10 +67,10 @@ def test_value_matches_its_python_twin_and_reads_the_inputs_the_training_builds(
 
 @pytest.mark.parametrize("players", [3, 4])
 def test_j7_finish_trick_plays_learned_to_the_end_of_the_trick(players):
-    """A leaf's trick is finished by learned's cards (its plain-Python twin, written apart)
-    and ends where the trick ends (J-7: the winner leads next)."""
+    """A leaf's trick is finished by learned-leaf's cards (the twin, written apart, under
+    learned-leaf.json's weights) and ends where the trick ends (J-7: the winner leads next)."""
     from analyzer.engines.jass import engine
-    from strategies.jass.learned import WEIGHTS, choose_py
+    from strategies.jass.learned import LEAF_WEIGHTS, choose_py
 
     checked = 0
     for seed in range(40):
@@ -83,7 +83,8 @@ def test_j7_finish_trick_plays_learned_to_the_end_of_the_trick(players):
         h3, p3, t3, st3 = hands.copy(), played.copy(), taken.copy(), st.copy()
         while st3[S_POS] != 0:
             seat = to_move(st3)
-            card = choose_py(seat, h3[seat], legal_mask(h3[seat], st3), st3, p3, t3, WEIGHTS)
+            card = choose_py(seat, h3[seat], legal_mask(h3[seat], st3), st3, p3, t3,
+                             LEAF_WEIGHTS)
             engine.play_card(seat, card, h3, p3, t3, st3)
         assert [int(v) for v in h2] == [int(v) for v in h3]
         assert [int(v) for v in t2] == [int(v) for v in t3]
@@ -95,7 +96,8 @@ def test_j7_finish_trick_plays_learned_to_the_end_of_the_trick(players):
 @pytest.mark.parametrize("players", [3, 4])
 def test_a_leaf_is_labelled_with_what_learned_play_to_the_end_brings_the_decider(players):
     """The leaf of learned's own card (learned finishing its trick) is the very position of the
-    deal the engine plays with learned in every seat (the same seed and index), and its label
+    deal the engine plays with learned-leaf (the model the value leaves play) in every seat
+    (the same seed and index), and its label
     is the decider's sticks (J-9) of that deal: the data follows the game, and a label is
     learned play to the end."""
     from analyzer.engines.jass.kernel import play_chunk
@@ -103,8 +105,8 @@ def test_a_leaf_is_labelled_with_what_learned_play_to_the_end_brings_the_decider
 
     deals = 6
     hands, taken, meta, labels = leaves(players, 0, deals, 13, 10_000)
-    run = play_chunk(RunSpec("jass", players, ("learned",) * players, 13, mode="deals"), 0,
-                     deals)
+    run = play_chunk(RunSpec("jass", players, ("learned-leaf",) * players, 13, mode="deals"),
+                     0, deals)
     sticks = {(int(i), int(s)): int(v)
               for i, s, v in zip(run["index"], run["seat"], run["sticks"], strict=True)}
     own = meta[:, 8] == 1

@@ -86,12 +86,14 @@ def test_a_knob_that_acts_only_in_rollouts_leaves_a_seats_identity_alone():
 
     for game in ("ass", "jass"):
         learned = parse_strategy(game, "learned")
-        # (Who's the Ass?'s learned also has knobs that act at a seat: model and hold)
+        # (learned also has knobs that act at a seat: model, and in Who's the Ass? hold)
         assert learned.identity() == ("learned:model=0.0,hold=2.0" if game == "ass"
-                                      else "learned")
+                                      else "learned:model=0.0")
         assert parse_strategy(game, "learned-4").identity() == learned.identity()
         assert parse_strategy(game, "learned:depth=7").identity() == learned.identity()
         assert (parse_strategy(game, "pimc:rollout=learned-4").identity()
                 != parse_strategy(game, "pimc:rollout=learned").identity())
     assert parse_strategy("ass", "learned-linear").identity() != parse_strategy(
         "ass", "learned").identity()  # another model: another player
+    assert parse_strategy("jass", "learned-leaf").identity() != parse_strategy(
+        "jass", "learned").identity()

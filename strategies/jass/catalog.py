@@ -195,7 +195,7 @@ SEARCH_PARAMS = (
     Param("worlds", P_WORLDS, 18.0, "sampled deals of the unseen cards per decision", low=1,
           high=4096, integer=True),
     RolloutParam("rollout", P_ROLLOUT, float(VALUE_ROLLOUT),
-                 "value (learned ends the trick, then a model of learned play) or the "
+                 "value (learned-leaf ends the trick, then a model of its play) or the "
                  "preset that plays every world to the end of the deal",
                  choices=ROLLOUT_CHOICES),
     Param("candidates", P_CANDIDATES, 0.0, "search only the first k cards of the prior (0: all)",
@@ -265,9 +265,8 @@ LEARNED_PARAMS = (
     Param("depth", P_DEPTH, 0.0, "as a rollout (pimc:rollout=...): learned plays only the first "
           "N cards, then every seat plays aim-low (0 = learned to the end); a seat at the "
           "table always plays learned", low=0, high=36, integer=True, rollout_only=True),
-    Param("model", P_MODEL, 0.0, "net: the weights of learned.json; leaf: those of "
-          "learned-leaf.json, the network pimc's value leaves finish their tricks with",
-          choices=("net", "leaf")),
+    Param("model", P_MODEL, 0.0, "net (learned.json) or leaf (learned-leaf.json: what "
+          "pimc's value leaves play)", choices=("net", "leaf")),
 )
 
 
@@ -317,8 +316,8 @@ register(replace(_learned_spec(leaf=True), name="learned-leaf", preset={"model":
 _PIMC = register(
     StrategySpec(
         "jass", "pimc", FAM_PIMC,
-        "search: each card played in sampled deals; learned ends the trick, a model of "
-        "learned play values the rest",
+        "search: each card played in sampled deals; learned-leaf ends the trick, a model "
+        "of its play values the rest",
         SEARCH_PARAMS,
         tags=("slow",),
         check_values=_check_values,

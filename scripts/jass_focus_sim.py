@@ -9,9 +9,9 @@ draws). Every setting is then replayed on those values (``focus_choice_py``, the
 search's rule; plain search: the best mean over the first ``worlds`` worlds) and compared
 with the analysis as the benchmark compares (the analysis's best, or within noise of it).
 
-Printed per setting: the share that agrees, and its time relative to plain search on 14
-worlds, estimated from the worlds drawn and the leaves played (a world's draw counted as
-``--world-cost`` leaves; measure the real speed with scripts/bench_strongest.py).
+Printed per setting and player count: the share that agrees, and its time relative to plain
+search on 14 worlds, estimated from the worlds drawn and the leaves played (a world's draw
+counted as ``--world-cost`` leaves; measure the real speed with scripts/bench_strongest.py).
 
 Run: ``NUMBA_NUM_THREADS=1 .venv/bin/python scripts/jass_focus_sim.py --seed 1`` (about two
 minutes). A benchmark, not a test.
@@ -34,6 +34,7 @@ from bench_advice import _agrees, jass_positions  # noqa: E402
 from analyzer.analysis import jass  # noqa: E402
 from analyzer.analysis.jass import PIMC_STREAM, legal_cards, pimc_prm  # noqa: E402
 from analyzer.games.jass.cards import card_name  # noqa: E402
+from analyzer.games.jass.primitives import S_N  # noqa: E402
 from analyzer.rng import new_state, seed_state  # noqa: E402
 from strategies.jass.search import focus_choice_py, world_values  # noqa: E402
 
@@ -53,13 +54,21 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=100, help="per player count")
     ap.add_argument("--stride", type=int, default=3)
     ap.add_argument("--pimc-seeds", type=int, default=3)
-    ap.add_argument("--max-worlds", type=int, default=66)
+    ap.add_argument("--max-worlds", type=int, default=0,
+                    help="worlds drawn per position and pimc seed (default: 3 x the largest "
+                         "budget, as many as the focused search may draw)")
+    ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)),
+                    help="focused budgets (worlds) to replay, comma-separated")
+    ap.add_argument("--zs", default=",".join(map(str, ZS)), help="focus settings z to replay")
     ap.add_argument("--world-cost", type=float, default=0.6,
                     help="a world's draw in leaves (measured: 0.4 to 0.7)")
     args = ap.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    zs = [float(z) for z in args.zs.split(",")]
+    args.max_worlds = args.max_worlds or 3 * max(budgets)
     settings = {f"plain {w}": (lambda v, nc, w=w: plain(v, nc, w)) for w in (14, 18, 28)}
-    for b in BUDGETS:
-        for z in ZS:
+    for b in budgets:
+        for z in zs:
             settings[f"focus={z} worlds={b}"] = (
                 lambda v, nc, b=b, z=z: focus_choice_py(v, nc, b, z))
     picked = []
@@ -67,8 +76,9 @@ def main() -> None:
         gen = jass_positions(args.seed, n, args.stride)
         picked += [next(gen) for _ in range(args.positions)]
     prm = pimc_prm()
-    stats = {k: [0, 0.0, 0] for k in settings}
+    stats = {(k, n): [0, 0.0, 0] for k in settings for n in (3, 4)}
     for i, (pos, _) in enumerate(picked):
+        n = int(pos.st[S_N])
         moves = jass.analyze(pos, jass.DEFAULT_WORLDS, args.seed, i)["moves"]
         legal = np.uint64(sum(1 << c for c in legal_cards(pos)))
         for s in range(args.pimc_seeds):
@@ -80,14 +90,19 @@ def main() -> None:
             base = args.world_cost * 14 + 14 * nc
             for name, rule in settings.items():
                 choice, worlds, leaves = rule(values, nc)
-                st = stats[name]
+                st = stats[(name, n)]
                 st[0] += _agrees("jass", moves, card_name(int(cands[choice])))
                 st[1] += (args.world_cost * worlds + leaves) / base
                 st[2] += 1
     print(f"seed {args.seed}: {len(picked)} positions x {args.pimc_seeds} pimc seeds, "
           f"analysis at {jass.DEFAULT_WORLDS} worlds")
-    for name, (agree, time, count) in stats.items():
-        print(f"{name:24s} agrees {agree / count:6.1%}   time vs plain 14: {time / count:.2f}")
+    print(f"{'':24s} {'agrees, 3 players':>18s} {'4 players':>10s} {'both':>7s}   "
+          "time vs plain 14 (3 / 4 players)")
+    for name in settings:
+        a3, t3, c3 = stats[(name, 3)]
+        a4, t4, c4 = stats[(name, 4)]
+        print(f"{name:24s} {a3 / c3:18.1%} {a4 / c4:10.1%} {(a3 + a4) / (c3 + c4):7.1%}   "
+              f"{t3 / c3:.2f} / {t4 / c4:.2f}")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,19 @@ CARDLAB=${CARDLAB:-.venv/bin/cardlab}
 SEED=23
 mkdir -p "$WORK"
 
+# The labelling search's value model and leaf network as they were when the shipped weights
+# were made (commit 3c2d303; since 50945dd pimc's value model is trained on those weights'
+# play): the same inputs, so the same weights. BASE=HEAD (or another commit) trains from the
+# value model in use instead.
+BASE=${BASE:-3c2d303}
+for f in value learned-leaf; do
+  if [ ! -f "$WORK/base-$f.json" ]; then
+    git show "$BASE:strategies/jass/$f.json" > "$WORK/base-$f.json.tmp"
+    mv "$WORK/base-$f.json.tmp" "$WORK/base-$f.json"
+  fi
+done
+export CARDLAB_VALUE_JASS="$WORK/base-value.json" CARDLAB_LEARNED_JASS_LEAF="$WORK/base-learned-leaf.json"
+
 if [ ! -f "$WORK/value/learned.json" ]; then
   $CARDLAB train jass --seed $SEED --rollout value --out "$WORK/value" --quiet
 fi

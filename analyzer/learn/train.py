@@ -198,11 +198,13 @@ def _cardlab(children, args: list[str], env_weights: Path | None, game,
     env.pop(TRAINING_ENV, None)
     if training is not None:
         env[TRAINING_ENV] = os.path.abspath(training)
-    for name in (env_name, *getattr(game, "LEARNER_ALSO", ())):  # (jass_decisions.py)
-        if env_weights is not None:
+    if env_weights is not None:
+        env[env_name] = str(env_weights)
+    else:
+        env.pop(env_name, None)
+    if env_weights is not None:  # (jass_decisions.py; else as this process has it)
+        for name in getattr(game, "LEARNER_ALSO", ()):
             env[name] = str(env_weights)
-        else:
-            env.pop(name, None)
     code = children.run([sys.executable, "-c", "from analyzer.cli import main; main()", *args],
                         env)
     if code != 0:

@@ -102,8 +102,10 @@ def about() -> str:
         "was fitted to those values, centred within each decision, by least squares (Adam "
         "on batches of decisions, a fixed number of passes from a seeded start; `cardlab "
         "train jass`, expert iteration: in later rounds the learned player itself plays one "
-        "seat against aim-low and pimc values its every decision, so it learns from the "
-        "positions it reaches). model=leaf (the preset learned-leaf) plays the network of "
+        "seat and pimc values its every decision, so it learns from the positions it "
+        "reaches; the shipped weights by scripts/train_jass_learned.sh, whose later rounds "
+        "put it at tables of aim-low and of pimc-rollouts, each valued by a search that "
+        "models that table). model=leaf (the preset learned-leaf) plays the network of "
         "learned-leaf.json instead: the one pimc's value model was trained on and finishes "
         "the tricks of its leaves with, kept as it was when learned is retrained."
     )

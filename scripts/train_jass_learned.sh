@@ -25,7 +25,7 @@
 # its own seed, so the weights are the same bit for bit
 # on every run; a step whose output is there is skipped (run the script again to resume).
 #
-# Usage: scripts/train_jass_learned.sh [WORK]   (default runs/train-jass-learned; about 25
+# Usage: scripts/train_jass_learned.sh [WORK]   (default runs/train-jass-learned; 25 to 40
 # minutes on a 2-core machine). The weights: WORK/learned.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -44,10 +44,10 @@ def check_recorded_weights(plan: dict, run: Path) -> None:
     import re
 
     from analyzer.runner.manifest import (
-        LINEAR,
+        PINNED,
         VALUE,
         pinned_key,
-        reads_linear_weights,
+        reads_pinned_weights,
         reads_value_weights,
         reads_weights,
         recorded_strategies,
@@ -66,7 +66,7 @@ def check_recorded_weights(plan: dict, run: Path) -> None:
             played = (plan.get("value_weights") or {}).get(game)
             if played != now:
                 raise _other_weights(run, text, "value", played, now, model)
-        for kind, how, key in ((LINEAR, reads_linear_weights(strategy), pinned_key(game)),
+        for kind, how, key in ((PINNED, reads_pinned_weights(strategy), pinned_key(game)),
                                ("learned", reads_weights(strategy), "weights")):
             if how is None:
                 continue
@@ -79,11 +79,11 @@ def check_recorded_weights(plan: dict, run: Path) -> None:
             else:
                 # (runs before the pinned model had a key of its own recorded its digest as
                 # the learned weights', the same file then)
-                played = (plan.get(key) or (plan.get("weights") if kind == LINEAR else None)
+                played = (plan.get(key) or (plan.get("weights") if kind == PINNED else None)
                           or {}).get(game)
                 same = played == now
             if not same:
-                raise _other_weights(run, text, "learned" if kind != LINEAR else
+                raise _other_weights(run, text, "learned" if kind != PINNED else
                                      model.kind.removesuffix(" weights"), played, now, model)
 
 

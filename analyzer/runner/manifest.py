@@ -126,7 +126,6 @@ VALUE = "value"
 # weights_in_use names it by; the plan records its digest as "<its name>_weights"
 # (linear_weights, leaf_weights).
 PINNED = "pinned"
-LINEAR = PINNED  # (the name of before)
 
 
 def _pinned_module(game: str):
@@ -197,7 +196,7 @@ def reads_weights(strategy) -> str | None:
     return None
 
 
-def reads_linear_weights(strategy) -> str | None:
+def reads_pinned_weights(strategy) -> str | None:
     """How a Strategy reads its game's pinned learned weights (Who's the Ass?'s linear model,
     Plus-Minus Jass's leaf network): ``"family"`` (``learned-linear``, ``learned-leaf``: its
     description names their sha256), ``"knob"`` (``pimc:rollout=value``, whose leaves they
@@ -208,8 +207,6 @@ def reads_linear_weights(strategy) -> str | None:
     return "knob" if any(v in pinned for v in _knob_values(strategy)) else None
 
 
-reads_pinned_weights = reads_linear_weights
-
 
 def reads_value_weights(strategy) -> bool:
     """Whether a Strategy reads its game's value model (a knob names it)."""
@@ -217,13 +214,13 @@ def reads_value_weights(strategy) -> bool:
 
 
 def weights_in_use(game: str, kind: str = "learned") -> tuple[str, object]:
-    """(sha256 of ``game``'s weights of ``kind`` (learned, pinned (or "linear"), value) this
-    process plays, their ModelFile)."""
+    """(sha256 of ``game``'s weights of ``kind`` (learned, value, or its pinned model: "pinned"
+    or the game's own name for it, "linear" or "leaf") this process plays, their ModelFile)."""
     import importlib
 
-    if kind in (PINNED, "linear", "leaf"):
-        module = _pinned_module(game)
-        return module.PINNED_FILE.digest(module.PINNED_WEIGHTS), module.PINNED_FILE
+    pinned = _pinned_module(game)
+    if pinned is not None and kind in (PINNED, pinned.PINNED):
+        return pinned.PINNED_FILE.digest(pinned.PINNED_WEIGHTS), pinned.PINNED_FILE
     module = importlib.import_module(f"strategies.{game}.{kind}_weights")
     if kind == LEARNED:
         return module.MODEL.digest(module.WEIGHTS), module.MODEL
@@ -260,7 +257,7 @@ def build_plan(spec: RunSpec, kernel: ModuleType, start: int, count: int, kind: 
         plan["weights"] = {spec.game: weights_in_use(spec.game)[0]}
     if any(reads_value_weights(s) for s in strategies):
         plan["value_weights"] = {spec.game: weights_in_use(spec.game, VALUE)[0]}
-    if any(reads_linear_weights(s) == "knob" for s in strategies):
+    if any(reads_pinned_weights(s) == "knob" for s in strategies):
         plan[pinned_key(spec.game)] = {spec.game: weights_in_use(spec.game, PINNED)[0]}
     if kind == "aggregate":
         plan["stored"] = (

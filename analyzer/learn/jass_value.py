@@ -42,12 +42,11 @@ from analyzer.games.jass.primitives import (
 from analyzer.games.jass.scoring import base_sticks
 from analyzer.learn.ass_value import fit, gather, predict, rounded
 from analyzer.learn.ass_value import regret as ass_regret
-from strategies.jass.knobs import FAM_LEARNED, P_MODEL
-from strategies.jass.learned_weights import MODEL_LEAF
+from strategies.jass.knobs import FAM_LEARNED
 from strategies.jass.loop import rollout
 from strategies.jass.play import copy_state, deal_points, play_card_no_bans, to_move
 from strategies.jass.policies import choose_card
-from strategies.jass.value import LATE, finish_trick, inputs
+from strategies.jass.value import LATE, LEARNED_PRM, finish_trick, inputs
 from strategies.jass.value_weights import HIDDEN, INPUTS, ROWS, pack, row_of
 
 MAX_LEAVES_PER_DEAL = 400  # room per deal (a deal has about a hundred)
@@ -62,7 +61,8 @@ def _generate(seed, first, count, n, hands_out, taken_out, meta, labels):
     the rows written (it stops when they are full)."""
     fams = np.full(4, FAM_LEARNED, dtype=np.int64)
     prms = np.zeros((4, 8), dtype=np.float64)
-    prms[:, P_MODEL] = MODEL_LEAF  # learned-leaf: the policy pimc's leaves finish with
+    for i in range(4):  # learned-leaf: the policy pimc's leaves finish with
+        prms[i, :] = LEARNED_PRM
     work = new_work()
     h2 = np.zeros(4, dtype=np.uint64)
     p2 = np.zeros(4, dtype=np.uint64)

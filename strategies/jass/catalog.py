@@ -109,6 +109,8 @@ from strategies.jass.knobs import (
     FAM_PIMC,
     FAM_RANDOM,
     INFER_CHOICES,
+    MODEL_CHOICES,
+    MODEL_LEAF,
     OBJECTIVE_CHOICES,
     ONOFF_CHOICES,
     P_AIM,
@@ -132,6 +134,7 @@ from strategies.jass.knobs import (
     ROLLOUT_CHOICES,
     TRACK_CHOICES,
     TRUMP_RULES,
+    VALUE_FINISHER,
     VALUE_ROLLOUT,
 )
 from strategies.registry import Param, StrategySpec, catalog_complete, register
@@ -266,7 +269,7 @@ LEARNED_PARAMS = (
           "N cards, then every seat plays aim-low (0 = learned to the end); a seat at the "
           "table always plays learned", low=0, high=36, integer=True, rollout_only=True),
     Param("model", P_MODEL, 0.0, "net (learned.json) or leaf (learned-leaf.json: what "
-          "pimc's value leaves play)", choices=("net", "leaf")),
+          "pimc's value leaves play)", choices=MODEL_CHOICES),
 )
 
 
@@ -274,7 +277,7 @@ def _check_learned(values) -> None:
     """learned's knob check: the weights file its model reads (one line when unusable)."""
     from strategies.jass import learned_weights as model
 
-    if values[P_MODEL] == model.MODEL_LEAF:
+    if values[P_MODEL] == MODEL_LEAF:
         model.check_leaf_weights()
     else:
         model.check_weights()
@@ -312,7 +315,8 @@ register(_learned_spec())
 register(replace(_learned_spec(), name="learned-4", preset={"depth": "4"},
                  description="learned; as pimc's rollout, learned for 4 cards, then aim-low "
                  + _weights_tag()))
-register(replace(_learned_spec(leaf=True), name="learned-leaf", preset={"model": "leaf"}))
+register(replace(_learned_spec(leaf=True), name=VALUE_FINISHER,
+                 preset={"model": MODEL_CHOICES[MODEL_LEAF]}))
 _PIMC = register(
     StrategySpec(
         "jass", "pimc", FAM_PIMC,

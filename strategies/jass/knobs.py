@@ -28,6 +28,8 @@ P_UNDER100 = 7
 # Parameter slots of the learned family.
 P_DEPTH = 0  # as a rollout: learned plays the first P_DEPTH cards, then aim-low (0: all)
 P_MODEL = 1  # 0 the network of learned.json, 1 that of learned-leaf.json (learned_weights.py)
+MODEL_CHOICES = ("net", "leaf")
+MODEL_LEAF = MODEL_CHOICES.index("leaf")
 
 # Parameter slots of the search families (pimc, peek).
 P_WORLDS = 0
@@ -42,10 +44,11 @@ P_FOCUS = 7  # infer=voids: drop candidates clearly behind, spend their worlds o
 # The rollout policies a search may use (non-search presets only), by name.
 ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim",
                    "learned", "learned-4", "value", "learned-leaf")
-# ``value`` is no strategy: learned finishes the trick, then the value model estimates the
-# rest (strategies/jass/value.py); the search's tables give it learned-leaf's family and knobs,
-# the policy that plays its leaves' tricks and that infer=policy asks
+# ``value`` is no strategy: VALUE_FINISHER finishes the trick, then the value model estimates
+# the rest (strategies/jass/value.py); the search's tables give it that preset's family and
+# knobs, the policy that plays its leaves' tricks and that infer=policy asks
 VALUE_ROLLOUT = ROLLOUT_CHOICES.index("value")
+VALUE_FINISHER = "learned-leaf"
 # The preset that finishes a rollout of ``learned`` with a depth (loop.rollout).
 ROLLOUT_FINISHER = "aim-low"
 INFER_CHOICES = ("voids", "policy")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from strategies.jass.knobs import MODEL_CHOICES, MODEL_LEAF, VALUE_FINISHER  # noqa: F401
 from strategies.learned_file import (
     ModelFile,
     raise_if,
@@ -40,12 +41,10 @@ WEIGHTS_FILE = Path(__file__).with_name("learned.json")
 WEIGHTS_ENV = "CARDLAB_LEARNED_JASS"
 LEAF_FILE = Path(__file__).with_name("learned-leaf.json")
 LEAF_ENV = "CARDLAB_LEARNED_JASS_LEAF"
-MODELS = ("net", "leaf")  # learned's knob ``model`` (strategies/jass/knobs.py P_MODEL)
-MODEL_LEAF = 1.0
 # the knob values (pimc's rollout) that read the leaf's weights: learned-leaf itself, and the
 # value model, whose leaves' tricks they finish (analyzer/runner/manifest.py records them)
-PINNED = "leaf"  # the second model's name as the knob ``model`` shows it
-PINNED_READERS = ("learned-leaf", "value")
+PINNED = MODEL_CHOICES[MODEL_LEAF]  # the second model's name as the knob ``model`` shows it
+PINNED_READERS = (VALUE_FINISHER, "value")
 MODEL = ModelFile("jass", "Plus-Minus Jass", FEATURE_SET, PHASES, N_PARAMS, WEIGHTS_FILE,
                   WEIGHTS_ENV)
 LEAF = ModelFile("jass", "Plus-Minus Jass", FEATURE_SET, PHASES, N_PARAMS, LEAF_FILE, LEAF_ENV,

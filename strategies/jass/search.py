@@ -110,6 +110,7 @@ from strategies.jass.knobs import (
     P_WORLDS,
     ROLLOUT_CHOICES,
     TR_RANDOM,
+    VALUE_FINISHER,
     VALUE_ROLLOUT,
 )
 from strategies.jass.loop import rollout
@@ -129,9 +130,9 @@ def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
     prms = np.zeros((len(ROLLOUT_CHOICES), N_PARAMS), dtype=np.float64)
     book = catalog("jass", with_files=False)
     for k, name in enumerate(ROLLOUT_CHOICES):
-        # not parse_strategy: a bad weights file stops only its users; ``value`` is
-        # learned-leaf's (the policy that finishes its leaves' tricks: value.py)
-        spec = book["learned-leaf" if k == VALUE_ROLLOUT else name]
+        # not parse_strategy: a bad weights file stops only its users; ``value`` is its
+        # finisher's (the policy that finishes its leaves' tricks: value.py)
+        spec = book[VALUE_FINISHER if k == VALUE_ROLLOUT else name]
         fams[k] = spec.family
         prms[k] = resolve_values(spec, {})
     return fams, prms

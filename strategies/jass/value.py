@@ -58,8 +58,7 @@ from analyzer.games.jass.primitives import (
 from analyzer.numba_compat import njit_no_runtime
 from analyzer.rows import add_row
 from analyzer.stack import stack_float64
-from strategies.jass.knobs import AIM_NA, FAM_LEARNED, P_MODEL
-from strategies.jass.learned_weights import MODEL_LEAF
+from strategies.jass.knobs import AIM_NA, FAM_LEARNED, VALUE_FINISHER
 from strategies.jass.play import play_card_no_bans, to_move
 from strategies.jass.policies import choose_card
 from strategies.jass.value_weights import (  # noqa: F401  (re-exported for callers)
@@ -78,8 +77,16 @@ from strategies.jass.value_weights import (  # noqa: F401  (re-exported for call
     row_of,
 )
 
-LEARNED_PRM = np.zeros(8, dtype=np.float64)  # the finisher: learned-leaf (learned_weights.py)
-LEARNED_PRM[P_MODEL] = MODEL_LEAF
+
+def _finisher_knobs() -> np.ndarray:
+    """The knobs of VALUE_FINISHER (learned-leaf), as the catalogue resolves them."""
+    from strategies.registry import catalog, resolve_values
+
+    return np.array(resolve_values(catalog("jass", with_files=False)[VALUE_FINISHER], {}),
+                    dtype=np.float64)
+
+
+LEARNED_PRM = _finisher_knobs()  # the finisher's knobs (its family: FAM_LEARNED)
 LATE = 2  # with this many tricks left or fewer, learned plays the leaf to the end, exactly
 
 

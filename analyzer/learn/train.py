@@ -198,13 +198,11 @@ def _cardlab(children, args: list[str], env_weights: Path | None, game,
     env.pop(TRAINING_ENV, None)
     if training is not None:
         env[TRAINING_ENV] = os.path.abspath(training)
-    if env_weights is not None:
-        env[env_name] = str(env_weights)
-    else:
-        env.pop(env_name, None)
-    if env_weights is not None:  # (jass_decisions.py; else as this process has it)
-        for name in getattr(game, "LEARNER_ALSO", ()):
+    if env_weights is not None:  # the learner; LEARNER_ALSO: jass_decisions.py
+        for name in (env_name, *getattr(game, "LEARNER_ALSO", ())):
             env[name] = str(env_weights)
+    else:  # the shipped weights (LEARNER_ALSO as this process has them)
+        env.pop(env_name, None)
     code = children.run([sys.executable, "-c", "from analyzer.cli import main; main()", *args],
                         env)
     if code != 0:

@@ -9,8 +9,11 @@ best (its loss is not clear: the paired, selection-widened 95% interval of the l
 0). Printed per game: the share that agrees (the aim: 95% or more), the share where the best
 is ``pimc``'s very move, and seconds per position (process CPU time, one core, after a
 warm-up call that compiles or loads the kernels; the aim: 1 s or less). ``pimc``'s own move
-carries its own sampling noise (Plus-Minus Jass: 16 worlds per decision); ``--modal K`` also
-measures the agreement with the move ``pimc`` plays most often over K seeds of its own.
+carries its own sampling noise (Plus-Minus Jass: 20 to 24 worlds per decision, more on close
+calls), and so does the share that agrees (a single move per position); ``--modal K`` also
+measures the agreement with the move ``pimc`` plays most often over K seeds of its own, and the
+chance that a move of pimc's agrees (the share of its K seeds' moves that agree, averaged over
+the positions: the expected agreement, without the noise of one move per position).
 
 The positions: game after game of a run of seed ``--seed`` (index 0, 1, ...), every
 ``--stride``-th non-forced ``pimc`` move of each game, until ``--positions`` per game.
@@ -36,6 +39,7 @@ from analyzer.analysis.values import loss_of  # noqa: E402
 from analyzer.engines.ass.records import Tracer  # noqa: E402
 from analyzer.engines.jass.records import trace_record  # noqa: E402
 from analyzer.engines.kernel import RunSpec  # noqa: E402
+from analyzer.games.jass.primitives import S_N  # noqa: E402
 
 PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
 
@@ -94,22 +98,37 @@ def run(game: str, args) -> list[dict]:
     out = []
     for worlds in args.worlds or [module.DEFAULT_WORLDS]:
         module.analyze(picked[0][0], worlds, args.seed, 0, **extra)  # warm-up: compile, load
-        agree = same = modal_agree = 0
+        agree = same = modal_agree = chance = 0
+        by_players = Counter()
         times = []
         for i, (pos, played) in enumerate(picked):
             began = time.process_time()
             result = module.analyze(pos, worlds, args.seed, i, **extra)
             times.append(time.process_time() - began)
-            agree += _agrees(game, result["moves"], played)
+            ok = _agrees(game, result["moves"], played)
+            agree += ok
+            by_players[players_of(game, pos)] += ok
             same += result["moves"][0]["move"] == played
             if args.modal:
-                modal_agree += _agrees(game, result["moves"], modal(game, pos, args.modal, i))
+                moves = picks(game, pos, args.modal, i)
+                # pimc's decision without its own sampling noise: its most frequent move
+                # (ties: the first seen), and the chance that one of its moves agrees
+                modal_agree += _agrees(game, result["moves"], Counter(moves).most_common(1)[0][0])
+                chance += sum(_agrees(game, result["moves"], m) for m in moves) / len(moves)
         out.append({"game": game, "players": counts, "positions": len(picked),
                     "worlds": worlds, "agree": agree / len(picked),
+                    "agree_by_players": {n: by_players[n] / sum(
+                        players_of(game, p) == n for p, _ in picked) for n in counts},
                     "same": same / len(picked), "mean_s": sum(times) / len(times),
                     "max_s": max(times), "model": result["model"],
-                    "modal": modal_agree / len(picked) if args.modal else None})
+                    "modal": modal_agree / len(picked) if args.modal else None,
+                    "chance": chance / len(picked) if args.modal else None})
     return out
+
+
+def players_of(game: str, pos) -> int:
+    """The player count of a position."""
+    return int(pos.info["players"]) if game == "ass" else int(pos.st[S_N])
 
 
 def _agrees(game: str, rows: list[dict], move: str) -> bool:
@@ -119,17 +138,14 @@ def _agrees(game: str, rows: list[dict], move: str) -> bool:
     return row["best"] or low is None or not low > 0
 
 
-def modal(game: str, pos, k: int, i: int) -> str:
-    """The move pimc (defaults) plays most often here over ``k`` seeds of its own (ties: the
-    first seen): pimc's decision without its own sampling noise."""
+def picks(game: str, pos, k: int, i: int) -> list[str]:
+    """The moves pimc (defaults) plays here with ``k`` seeds of its own (1000, 1001, ...)."""
     if game == "ass":
         ass_round, p = bool(pos.info["ass_round"]), int(pos.info["position_in_round"])
-        picks = [ass.move_text(ass.pimc_move(pos, 1000 + s, i), ass_round, p) for s in range(k)]
-    else:
-        from analyzer.games.jass.cards import card_name
+        return [ass.move_text(ass.pimc_move(pos, 1000 + s, i), ass_round, p) for s in range(k)]
+    from analyzer.games.jass.cards import card_name
 
-        picks = [card_name(jass.pimc_card(pos, 1000 + s, i)) for s in range(k)]
-    return Counter(picks).most_common(1)[0][0]
+    return [card_name(jass.pimc_card(pos, 1000 + s, i)) for s in range(k)]
 
 
 def main() -> None:
@@ -143,7 +159,8 @@ def main() -> None:
                     "analysis's own)")
     ap.add_argument("--continuation", default=None, help="default: pimc's own evaluation")
     ap.add_argument("--modal", type=int, default=0, help="also: agreement with the move pimc "
-                    "plays most often over this many seeds of its own (0: not measured)")
+                    "plays most often over this many seeds of its own, and the chance that one "
+                    "of its moves agrees (0: not measured)")
     args = ap.parse_args()
     if args.positions < 1 or args.stride < 1:
         ap.error("--positions and --stride must be 1 or more")
@@ -151,12 +168,16 @@ def main() -> None:
         for r in run(game, args):
             print(f"{game} ({' and '.join(map(str, r['players']))} players, all pimc), seed "
                   f"{args.seed}: {r['positions']} non-forced positions at {r['worlds']:,} "
-                  f"worlds: best = pimc's move or within noise {r['agree']:.1%} (aim >= 95%), "
+                  f"worlds: best = pimc's move or within noise {r['agree']:.1%} (aim >= 95%; "
+                  + ", ".join(f"{v:.1%} at {n} players" for n, v in r["agree_by_players"].items())
+                  + "), "
                   f"best = pimc's move {r['same']:.1%}; {r['mean_s']:.3f} s per position "
                   f"(max {r['max_s']:.3f}; aim <= 1 s)" + (
                       "" if r["modal"] is None else
                       f"; best = pimc's most frequent move over {args.modal} seeds or within "
-                      f"noise {r['modal']:.1%}") + f". {r['model']}", flush=True)
+                      f"noise {r['modal']:.1%}; the chance that a move of pimc's agrees (its "
+                      f"{args.modal} seeds' moves, averaged over the positions) "
+                      f"{r['chance']:.1%}") + f". {r['model']}", flush=True)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ For each game at two player counts (Who's the Ass? 4 and 6, Plus-Minus Jass 3 an
 * speed as one seat: units (Ass games, Jass deals) per CPU second of a table with the named
   player in seat 0 and the cheap policy (``basic`` in Who's the Ass?, ``aim-low`` in Jass) in
   the others, and its ratio to a table of the cheap policy alone, measured in the same run
-  (the ratio is what compares across machines);
+  (the ratio is what compares across machines); the last column, the candidate's ratio over
+  today's ``pimc``'s (with ``--jass-mode matches`` also per deal played: a match lasts as
+  many deals as the seat's play makes it);
 * head to head on the same deals, seats rotated (``cardlab.compare``: the duplicate format,
   paired over deals, 95% intervals): the candidate against ``pimc:rollout=learned`` (in Who's
   the Ass? with its knobs and its learned as they were when it was measured: 128 worlds,
@@ -36,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 CHEAP = {"ass": "basic", "jass": "aim-low"}
 PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
 CANDIDATE = {"ass": "pimc",  # its defaults: the value model at the leaves, 48 worlds
-             "jass": "pimc"}  # its defaults: the value model at the leaves, 18 worlds, focus=2
+             "jass": "pimc"}  # its defaults: the value leaves, worlds by the player count, focus=2
 # pimc as the issue found it ("today's pimc"): Who's the Ass?'s defaults before the value model
 TODAY = {"ass": "pimc-rollouts", "jass": "pimc-rollouts"}
 # the strong player with its knobs as they were (Who's the Ass?'s worlds and infer defaults
@@ -46,9 +48,11 @@ STRONGS = {"ass": "pimc:worlds=128,rollout=learned-linear,infer=policy",  # as i
            "jass": "pimc:worlds=16,rollout=learned,focus=0"}
 
 
-def speed(game: str, players: int, player: str, units: int, mode: str) -> float:
+def speed(game: str, players: int, player: str, units: int, mode: str) -> tuple[float, float]:
     """Units per CPU second of ``player`` in seat 0 among the cheap policy (after a warm-up
-    unit that compiles or loads the kernels)."""
+    unit that compiles or loads the kernels), and deals per CPU second (Jass matches: a match
+    lasts as many deals as the table's play makes it, so its speed also depends on how the
+    seat plays; otherwise the units are the deals or games)."""
     from analyzer.engines.kernel import RunSpec
 
     kernel = importlib.import_module(f"analyzer.engines.{game}.kernel")
@@ -56,8 +60,12 @@ def speed(game: str, players: int, player: str, units: int, mode: str) -> float:
     spec = RunSpec(game, players, (player,) + (CHEAP[game],) * (players - 1), 1, **extra)
     kernel.play_chunk(spec, 0, 1)
     start = time.process_time()
-    kernel.play_chunk(spec, 1, units)
-    return units / max(time.process_time() - start, 1e-9)
+    out = kernel.play_chunk(spec, 1, units)
+    spent = max(time.process_time() - start, 1e-9)
+    deals = units
+    if game == "jass" and mode == "matches":
+        deals = int(out["deals"][out["seat"] == 0].sum())
+    return units / spent, deals / spent
 
 
 def head_to_head(game: str, players: int, a: str, b: str, games: int, seed: int,
@@ -88,13 +96,15 @@ def run(games: int, speed_games: int, seed: int, which: list[str], candidates: d
     for game in which:
         for n in PLAYERS[game]:
             cand = candidates[game]
-            cheap = speed(game, n, CHEAP[game], max(speed_games * 50, 1000), jass_mode)
+            cheap, cheap_deals = speed(game, n, CHEAP[game], max(speed_games * 50, 1000),
+                                       jass_mode)
             row = {"game": game, "players": n, "candidate": cand, "cheap_rate": cheap}
             for label, player in (("pimc", TODAY[game]), ("strong", STRONGS[game]),
                                   ("candidate", cand)):
-                r = speed(game, n, player, speed_games, jass_mode)
+                r, deals = speed(game, n, player, speed_games, jass_mode)
                 row[f"{label}_rate"] = r
                 row[f"{label}_ratio"] = r / cheap
+                row[f"{label}_deal_ratio"] = deals / cheap_deals
             row["vs_strong"] = head_to_head(game, n, cand, STRONGS[game], games, seed, jass_mode)
             row["vs_pimc"] = head_to_head(game, n, cand, TODAY[game], games, seed, jass_mode)
             rows.append(row)
@@ -104,7 +114,7 @@ def run(games: int, speed_games: int, seed: int, which: list[str], candidates: d
 
 HEADER = (f"{'game':5} {'n':>2} | {'pimc u/s':>9} {'ratio':>8} | {'strong u/s':>10} "
           f"{'ratio':>8} | {'cand u/s':>9} {'ratio':>8} | {'cand - strong (95%)':>24} | "
-          f"{'cand - pimc (95%)':>24}")
+          f"{'cand - pimc (95%)':>24} | {'cand / pimc speed':>17}")
 
 
 def _diff(d: dict) -> str:
@@ -115,7 +125,10 @@ def line(row: dict) -> str:
     return (f"{row['game']:5} {row['players']:>2} | {row['pimc_rate']:9.1f} "
             f"{row['pimc_ratio']:8.2e} | {row['strong_rate']:10.1f} {row['strong_ratio']:8.2e} | "
             f"{row['candidate_rate']:9.1f} {row['candidate_ratio']:8.2e} | "
-            f"{_diff(row['vs_strong']):>24} | {_diff(row['vs_pimc']):>24}")
+            f"{_diff(row['vs_strong']):>24} | {_diff(row['vs_pimc']):>24} | "
+            f"{row['candidate_ratio'] / row['pimc_ratio']:5.2f}" + (
+                "" if row["candidate_ratio"] == row["candidate_deal_ratio"] else
+                f" ({row['candidate_deal_ratio'] / row['pimc_deal_ratio']:.2f}/deal)"))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -565,3 +565,25 @@ def test_focus_first_worlds_are_the_plain_searchs_and_policy_ignores_it():
     for k, pos in enumerate(positions):
         assert (card("pimc:worlds=4,infer=policy,oversample=2,focus=2", k, *pos)
                 == card("pimc:worlds=4,infer=policy,oversample=2,focus=0", k, *pos))
+
+
+def test_pimc_default_worlds_follow_the_player_count():
+    """worlds=0 (pimc's default): the player count's worlds (knobs.WORLDS_AT_3 at 3 players,
+    WORLDS_AT_4 at 4): the default plays the card of the same search with those worlds named,
+    from the same stream, at both player counts."""
+    from strategies.jass.knobs import WORLDS_AT_3, WORLDS_AT_4
+
+    def card(text, k, hand, legal, st, played, taken, seat):
+        prm = np.array(parse_strategy("jass", text).values)
+        return search.search_card(prm, seat, hand, legal, st.copy(), played.copy(),
+                                  taken.copy(), np.array([k + 11], np.uint64),
+                                  np.zeros(4, np.uint64), False, 2)
+
+    assert parse_strategy("jass", "pimc").values[search.P_WORLDS] == 0
+    counts = set()
+    for k, pos in enumerate(_focus_positions()):
+        n = int(pos[2][search.S_N])
+        counts.add(n)
+        named = f"pimc:worlds={WORLDS_AT_3 if n == 3 else WORLDS_AT_4}"
+        assert card("pimc", k, *pos) == card(named, k, *pos)
+    assert counts == {3, 4}

@@ -44,7 +44,7 @@ from analyzer.learn.decisions import LABEL_STREAM, columns, draw_field
 from analyzer.rng import PyRng
 from strategies.jass import learned, learned_weights
 from strategies.jass.knobs import FAM_PIMC
-from strategies.jass.search import search_values
+from strategies.jass.search import decision_worlds, search_values
 from strategies.registry import Strategy, parse_strategy
 
 GAME = "jass"
@@ -129,7 +129,7 @@ class _Recorder(ReferenceJass):
         decision = rows["_decisions"]
         rows["_decisions"] = decision + 1
         phase = int(learned.phase_of(view))
-        worlds = int(self.prm[0])
+        worlds = int(decision_worlds(self.prm, view))  # worlds=0: the player count's
         for i in range(m):
             card = int(self.cands[i])
             learned.features(seat, hand, view, played, taken, card, self.feats, 0)

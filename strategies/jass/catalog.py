@@ -45,12 +45,12 @@ Families
                    ``learned`` plays them out; strategies/jass/value.py), or a preset that plays
                    the world to the end of the deal (``pimc-rollouts``: aim-low, pimc's default
                    before the value model); the best total for the decider wins. Knobs:
-                   worlds (0), rollout (1), candidates
-                   (2, 0 = all), infer (3, voids: every inference of the play; policy: also
-                   weigh each world by how likely the others' moves so far were under the
-                   rollout policy), objective (4, deal or match), eps (5) and oversample (6)
-                   (infer=policy: the weight per unlikely move, and how many worlds are drawn
-                   per world searched, the most likely kept).
+                   worlds (0; 0 = the player count's, knobs.py WORLDS_AT_3 and _4),
+                   rollout (1), candidates (2, 0 = all), infer (3, voids: every inference of
+                   the play; policy: also weigh each world by how likely the others' moves
+                   so far were under the rollout policy), objective (4, deal or match), eps
+                   (5) and oversample (6) (infer=policy: the weight per unlikely move, and how
+                   many worlds are drawn per world searched, the most likely kept), focus (7).
 ``learned`` (5)    a small network over (information state, card) features, trained from
                    ``pimc``'s values of every legal card (strategies/jass/learned.py; the
                    weights ship in learned.json beside it; docs/learned.md). No aim, no
@@ -136,6 +136,8 @@ from strategies.jass.knobs import (
     TRUMP_RULES,
     VALUE_FINISHER,
     VALUE_ROLLOUT,
+    WORLDS_AT_3,
+    WORLDS_AT_4,
 )
 from strategies.registry import Param, StrategySpec, catalog_complete, register
 
@@ -195,8 +197,8 @@ def _check_values(values) -> None:
 
 
 SEARCH_PARAMS = (
-    Param("worlds", P_WORLDS, 18.0, "sampled deals of the unseen cards per decision", low=1,
-          high=4096, integer=True),
+    Param("worlds", P_WORLDS, 0.0, "sampled deals of the unseen cards per decision (0: "
+          f"{WORLDS_AT_3} at 3 players, {WORLDS_AT_4} at 4)", low=0, high=4096, integer=True),
     RolloutParam("rollout", P_ROLLOUT, float(VALUE_ROLLOUT),
                  "value (learned-leaf ends the trick, then a model of its play) or the "
                  "preset that plays every world to the end of the deal",

@@ -32,7 +32,7 @@ MODEL_CHOICES = ("net", "leaf")
 MODEL_LEAF = MODEL_CHOICES.index("leaf")
 
 # Parameter slots of the search families (pimc, peek).
-P_WORLDS = 0
+P_WORLDS = 0  # 0: the player count's (WORLDS_AT)
 P_ROLLOUT = 1
 P_CANDIDATES = 2
 P_INFER = 3
@@ -40,6 +40,11 @@ P_OBJECTIVE = 4
 P_EPS = 5  # infer=policy: weight of a world per observed move the rollout policy would not make
 P_OVERSAMPLE = 6  # infer=policy: worlds drawn per world kept (the most likely are kept)
 P_FOCUS = 7  # infer=voids: drop candidates clearly behind, spend their worlds on the rest
+# worlds=0 (pimc's default): the worlds per decision at 3 and at 4 players. A deal of twelve
+# tricks at 3 players leaves the value leaves more time against full rollouts than one of nine
+# (docs/strategies.md, "Worlds by the player count")
+WORLDS_AT_3 = 24
+WORLDS_AT_4 = 20
 
 # The rollout policies a search may use (non-search presets only), by name.
 ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim",

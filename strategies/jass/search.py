@@ -112,6 +112,8 @@ from strategies.jass.knobs import (
     TR_RANDOM,
     VALUE_FINISHER,
     VALUE_ROLLOUT,
+    WORLDS_AT_3,
+    WORLDS_AT_4,
 )
 from strategies.jass.loop import rollout
 from strategies.jass.play import copy_state, deal_bonus, deal_points, play_card, to_move
@@ -456,6 +458,16 @@ def leaf_value(seat, card, seed, wh, played, taken, st, h2, p2, t2, st2, rk, rfa
     return outcome(seat, t2, st2, objective, ints[0], ints[1], ints[2], ints[3], ints[4])
 
 
+@njit_no_runtime(inline="always")
+def decision_worlds(prm, st):
+    """The worlds of a decision: the knob ``worlds``, or with ``worlds=0`` (pimc's default)
+    the player count's (knobs.WORLDS_AT_3, WORLDS_AT_4)."""
+    worlds = int(prm[P_WORLDS])
+    if worlds > 0:
+        return worlds
+    return WORLDS_AT_3 if st[S_N] == 3 else WORLDS_AT_4
+
+
 @njit_runtime()  # allocates: not inherited from _nrt=False callers
 def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
     """The worlds a decision searches: ``(pool, seeds, keep, weight)``: ``pool[g]`` the hands
@@ -466,7 +478,7 @@ def draw_worlds(prm, seat, hand, st, played, rng, truth, peek):
     ``worlds`` of them miss nothing), the ``worlds`` with the fewest misses kept (earlier first
     among equals), weighted ``eps`` ** (misses - the fewest); otherwise every world drawn,
     weight 1. ``keep[0]`` is -1 on an inconsistent state."""
-    worlds = max(1, int(prm[P_WORLDS]))
+    worlds = decision_worlds(prm, st)
     policy = int(prm[P_INFER]) == INFER_POLICY and not peek
     over = max(1, int(prm[P_OVERSAMPLE])) if policy else 1
     rk = int(prm[P_ROLLOUT])
@@ -632,7 +644,7 @@ def focused_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek):
     :func:`draw_worlds` draws them with ``infer=voids`` (its first worlds are the plain
     search's). The best mean of the candidates left wins, ties to the earlier."""
     n = st[S_N]
-    worlds = max(1, int(prm[P_WORLDS]))
+    worlds = decision_worlds(prm, st)
     z = prm[P_FOCUS]
     rk = int(prm[P_ROLLOUT])
     objective = int(prm[P_OBJECTIVE])

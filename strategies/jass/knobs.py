@@ -41,10 +41,11 @@ P_EPS = 5  # infer=policy: weight of a world per observed move the rollout polic
 P_OVERSAMPLE = 6  # infer=policy: worlds drawn per world kept (the most likely are kept)
 P_FOCUS = 7  # infer=voids: drop candidates clearly behind, spend their worlds on the rest
 # worlds=0 (pimc's default): the worlds per decision at 3 and at 4 players. A deal of twelve
-# tricks at 3 players leaves the value leaves more time against full rollouts than one of nine
-# (docs/strategies.md, "Worlds by the player count")
+# tricks at 3 players leaves the value leaves more time against full rollouts than one of nine,
+# time that buys the advice agreement on close calls (docs/strategies.md, "Worlds by the player
+# count"); at 4 players more worlds would make pimc slower than pimc-rollouts on whole matches
 WORLDS_AT_3 = 24
-WORLDS_AT_4 = 20
+WORLDS_AT_4 = 18
 
 # The rollout policies a search may use (non-search presets only), by name.
 ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim",

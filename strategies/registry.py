@@ -61,6 +61,9 @@ class Param:
     # a knob that acts only when the strategy is another's rollout (learned's depth): a seat
     # plays the same whatever its value, so the strategy's identity leaves it out
     rollout_only: bool = False
+    # (players, value) pairs: the value 0 stands for the player count's (Jass pimc's worlds);
+    # :meth:`Strategy.values_at` resolves it where the player count is known
+    by_players: tuple[tuple[int, float], ...] = ()
 
     @property
     def spellings(self) -> tuple[str, ...]:
@@ -189,11 +192,21 @@ class Strategy:
         """The built-in strategy that declares this family's knobs (``heuristic``, ``pimc``)."""
         return family_root(self.spec).name
 
+    def values_at(self, players: int) -> tuple[float, ...]:
+        """The knob values as they play at ``players`` players: a knob's 0 that stands for
+        the player count's value (``Param.by_players``) replaced by that value."""
+        values = list(self.values)
+        for p in self.spec.params:
+            if p.by_players and values[p.slot] == 0:
+                values[p.slot] = dict(p.by_players).get(players, 0.0)
+        return tuple(values)
+
     def identity(self) -> str:
         """What this strategy plays, exactly: the family and every knob value as the exact
-        float (``heuristic:jokers=0.0,keep=2.0,...``). Two strategies play alike if and only
-        if their identities are equal, whatever they are called; run manifests, resume,
-        compare's "the same strategy" and cache keys compare this."""
+        float (``heuristic:jokers=0.0,keep=2.0,...``). Two strategies play alike if their
+        identities are equal, whatever they are called, and only if so but for a knob whose 0
+        stands for the player count's value (:meth:`values_at` compares at one count); run
+        manifests, resume, compare's "the same strategy" and cache keys compare this."""
         knobs = ",".join(f"{p.name}={self.values[p.slot]!r}" for p in self.spec.params
                          if not p.rollout_only)
         return self.family_name() + (":" + knobs if knobs else "")

@@ -85,3 +85,17 @@ def test_holm_and_groups():
     assert np.allclose(holm([0.01, 0.04, 0.03]), [0.03, 0.06, 0.06])
     sep = {("a", "c"): True, ("a", "d"): True, ("b", "c"): True, ("b", "d"): True}
     assert ordered_groups(["a", "b", "c", "d"], sep) == {"a": 1, "b": 1, "c": 2, "d": 2}
+
+
+def test_a_knob_whose_zero_is_the_player_counts_keys_as_it_plays():
+    """Jass pimc's worlds=0 plays WORLDS_AT_3 worlds at 3 players and WORLDS_AT_4 at 4: at each
+    count it is one decision key with the count named, and another at the other count."""
+    from strategies.jass.knobs import WORLDS_AT_3, WORLDS_AT_4
+
+    at3, at4 = f"pimc:worlds={WORLDS_AT_3}", f"pimc:worlds={WORLDS_AT_4}"
+    assert WORLDS_AT_3 != WORLDS_AT_4
+    assert decision_key("jass", "pimc", 3) == decision_key("jass", at3, 3)
+    assert decision_key("jass", "pimc", 4) == decision_key("jass", at4, 4)
+    assert decision_key("jass", "pimc", 3) != decision_key("jass", at4, 3)
+    assert decision_key("jass", "pimc", 4) != decision_key("jass", at3, 4)
+    assert decision_key("jass", "pimc") != decision_key("jass", at3)

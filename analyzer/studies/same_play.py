@@ -25,8 +25,9 @@ PROBE_DEALS = 200
 PROBE_SEED_OFFSET = 7_919  # probe deals come from another seed than the study's
 
 
-def decision_key(game: str, label: str) -> Any:
-    """What fixes a strategy's decisions: (family, knob values), or the label itself for
+def decision_key(game: str, label: str, players: int | None = None) -> Any:
+    """What fixes a strategy's decisions at ``players`` players: (family, knob values as they
+    play there: registry ``Strategy.values_at``; None: as written), or the label itself for
     strategies the registry does not know (synthetic backends)."""
     from strategies.registry import StrategyError, parse_strategy
 
@@ -34,7 +35,7 @@ def decision_key(game: str, label: str) -> Any:
         s = parse_strategy(game, label)
     except StrategyError:  # a label the registry does not know: the label itself
         return label
-    return (s.family, s.values)
+    return (s.family, s.values if players is None else s.values_at(players))
 
 
 def probe_prints(backend: Backend, base, labels: list[str], deals: int) -> dict[str, bytes]:
@@ -67,7 +68,7 @@ def merge_same(backend: Backend, base, labels: list[str], probe_deals: int = PRO
     by_key: dict[Any, str] = {}
     first: list[str] = []
     for label in labels:
-        key = decision_key(base.game, label)
+        key = decision_key(base.game, label, base.players)
         if key in by_key:
             merged.append({"kept": by_key[key], "merged": label,
                            "reason": "same family and knob values"})

@@ -198,7 +198,8 @@ def _check_values(values) -> None:
 
 SEARCH_PARAMS = (
     Param("worlds", P_WORLDS, 0.0, "sampled deals of the unseen cards per decision (0: "
-          f"{WORLDS_AT_3} at 3 players, {WORLDS_AT_4} at 4)", low=0, high=4096, integer=True),
+          f"{WORLDS_AT_3} at 3 players, {WORLDS_AT_4} at 4)", low=0, high=4096, integer=True,
+          by_players=((3, WORLDS_AT_3), (4, WORLDS_AT_4))),
     RolloutParam("rollout", P_ROLLOUT, float(VALUE_ROLLOUT),
                  "value (learned-leaf ends the trick, then a model of its play) or the "
                  "preset that plays every world to the end of the deal",

@@ -9,11 +9,12 @@ best (its loss is not clear: the paired, selection-widened 95% interval of the l
 0). Printed per game: the share that agrees (the aim: 95% or more), the share where the best
 is ``pimc``'s very move, and seconds per position (process CPU time, one core, after a
 warm-up call that compiles or loads the kernels; the aim: 1 s or less). ``pimc``'s own move
-carries its own sampling noise (Plus-Minus Jass: 20 to 24 worlds per decision, more on close
-calls), and so does the share that agrees (a single move per position); ``--modal K`` also
-measures the agreement with the move ``pimc`` plays most often over K seeds of its own, and the
-chance that a move of pimc's agrees (the share of its K seeds' moves that agree, averaged over
-the positions: the expected agreement, without the noise of one move per position).
+carries its own sampling noise (Plus-Minus Jass: 24 worlds per decision at 3 players, 18 at 4,
+more on close calls), and so does the share that agrees (a single move per position);
+``--modal K`` also measures the agreement with the move ``pimc`` plays most often over K seeds
+of its own, and the chance that a move of pimc's agrees (the share of its K seeds' moves that
+agree, averaged over the positions: the expected agreement, without the noise of one move per
+position).
 
 The positions: game after game of a run of seed ``--seed`` (index 0, 1, ...), every
 ``--stride``-th non-forced ``pimc`` move of each game, until ``--positions`` per game.
@@ -100,6 +101,7 @@ def run(game: str, args) -> list[dict]:
         module.analyze(picked[0][0], worlds, args.seed, 0, **extra)  # warm-up: compile, load
         agree = same = modal_agree = chance = 0
         by_players = Counter()
+        positions = Counter(players_of(game, pos) for pos, _ in picked)
         times = []
         for i, (pos, played) in enumerate(picked):
             began = time.process_time()
@@ -117,8 +119,7 @@ def run(game: str, args) -> list[dict]:
                 chance += sum(_agrees(game, result["moves"], m) for m in moves) / len(moves)
         out.append({"game": game, "players": counts, "positions": len(picked),
                     "worlds": worlds, "agree": agree / len(picked),
-                    "agree_by_players": {n: by_players[n] / sum(
-                        players_of(game, p) == n for p, _ in picked) for n in counts},
+                    "agree_by_players": {n: by_players[n] / positions[n] for n in counts},
                     "same": same / len(picked), "mean_s": sum(times) / len(times),
                     "max_s": max(times), "model": result["model"],
                     "modal": modal_agree / len(picked) if args.modal else None,

@@ -48,11 +48,12 @@ STRONGS = {"ass": "pimc:worlds=128,rollout=learned-linear,infer=policy",  # as i
            "jass": "pimc:worlds=16,rollout=learned,focus=0"}
 
 
-def speed(game: str, players: int, player: str, units: int, mode: str) -> tuple[float, float]:
+def speed(game: str, players: int, player: str, units: int,
+          mode: str) -> tuple[float, float | None]:
     """Units per CPU second of ``player`` in seat 0 among the cheap policy (after a warm-up
     unit that compiles or loads the kernels), and deals per CPU second (Jass matches: a match
     lasts as many deals as the table's play makes it, so its speed also depends on how the
-    seat plays; otherwise the units are the deals or games)."""
+    seat plays; None otherwise: the units are the deals or games)."""
     from analyzer.engines.kernel import RunSpec
 
     kernel = importlib.import_module(f"analyzer.engines.{game}.kernel")
@@ -62,10 +63,9 @@ def speed(game: str, players: int, player: str, units: int, mode: str) -> tuple[
     start = time.process_time()
     out = kernel.play_chunk(spec, 1, units)
     spent = max(time.process_time() - start, 1e-9)
-    deals = units
     if game == "jass" and mode == "matches":
-        deals = int(out["deals"][out["seat"] == 0].sum())
-    return units / spent, deals / spent
+        return units / spent, int(out["deals"][out["seat"] == 0].sum()) / spent
+    return units / spent, None
 
 
 def head_to_head(game: str, players: int, a: str, b: str, games: int, seed: int,
@@ -104,7 +104,7 @@ def run(games: int, speed_games: int, seed: int, which: list[str], candidates: d
                 r, deals = speed(game, n, player, speed_games, jass_mode)
                 row[f"{label}_rate"] = r
                 row[f"{label}_ratio"] = r / cheap
-                row[f"{label}_deal_ratio"] = deals / cheap_deals
+                row[f"{label}_deal_ratio"] = None if deals is None else deals / cheap_deals
             row["vs_strong"] = head_to_head(game, n, cand, STRONGS[game], games, seed, jass_mode)
             row["vs_pimc"] = head_to_head(game, n, cand, TODAY[game], games, seed, jass_mode)
             rows.append(row)
@@ -127,7 +127,7 @@ def line(row: dict) -> str:
             f"{row['candidate_rate']:9.1f} {row['candidate_ratio']:8.2e} | "
             f"{_diff(row['vs_strong']):>24} | {_diff(row['vs_pimc']):>24} | "
             f"{row['candidate_ratio'] / row['pimc_ratio']:5.2f}" + (
-                "" if row["candidate_ratio"] == row["candidate_deal_ratio"] else
+                "" if row["candidate_deal_ratio"] is None else
                 f" ({row['candidate_deal_ratio'] / row['pimc_deal_ratio']:.2f}/deal)"))
 
 

@@ -556,15 +556,17 @@ def test_focus_first_worlds_are_the_plain_searchs_and_policy_ignores_it():
         assert nc2 == nc and total == 7.0 and list(c2[:nc]) == list(cands[:nc])
         assert np.allclose(values[:, :nc].sum(axis=0), scores[:nc], rtol=0, atol=1e-9)
 
-    def card(text, k, hand, legal, st, played, taken, seat):
-        prm = np.array(parse_strategy("jass", text).values)
-        return search.search_card(prm, seat, hand, legal, st.copy(), played.copy(),
-                                  taken.copy(), np.array([k], np.uint64),
-                                  np.zeros(4, np.uint64), False, 2)
-
     for k, pos in enumerate(positions):
-        assert (card("pimc:worlds=4,infer=policy,oversample=2,focus=2", k, *pos)
-                == card("pimc:worlds=4,infer=policy,oversample=2,focus=0", k, *pos))
+        assert (_search_card("pimc:worlds=4,infer=policy,oversample=2,focus=2", k, *pos)
+                == _search_card("pimc:worlds=4,infer=policy,oversample=2,focus=0", k, *pos))
+
+
+def _search_card(text, stream, hand, legal, st, played, taken, seat):
+    """The card the search of strategy ``text`` plays at a _focus_positions() position, its
+    stream seeded with ``stream``."""
+    prm = np.array(parse_strategy("jass", text).values)
+    return search.search_card(prm, seat, hand, legal, st.copy(), played.copy(), taken.copy(),
+                              np.array([stream], np.uint64), np.zeros(4, np.uint64), False, 2)
 
 
 def test_pimc_default_worlds_follow_the_player_count():
@@ -573,17 +575,11 @@ def test_pimc_default_worlds_follow_the_player_count():
     from the same stream, at both player counts."""
     from strategies.jass.knobs import WORLDS_AT_3, WORLDS_AT_4
 
-    def card(text, k, hand, legal, st, played, taken, seat):
-        prm = np.array(parse_strategy("jass", text).values)
-        return search.search_card(prm, seat, hand, legal, st.copy(), played.copy(),
-                                  taken.copy(), np.array([k + 11], np.uint64),
-                                  np.zeros(4, np.uint64), False, 2)
-
     assert parse_strategy("jass", "pimc").values[search.P_WORLDS] == 0
     counts = set()
     for k, pos in enumerate(_focus_positions()):
         n = int(pos[2][search.S_N])
         counts.add(n)
         named = f"pimc:worlds={WORLDS_AT_3 if n == 3 else WORLDS_AT_4}"
-        assert card("pimc", k, *pos) == card(named, k, *pos)
+        assert _search_card("pimc", k + 11, *pos) == _search_card(named, k + 11, *pos)
     assert counts == {3, 4}

@@ -32,7 +32,7 @@ MODEL_CHOICES = ("net", "leaf")
 MODEL_LEAF = MODEL_CHOICES.index("leaf")
 
 # Parameter slots of the search families (pimc, peek).
-P_WORLDS = 0  # 0: the player count's (WORLDS_AT)
+P_WORLDS = 0  # 0: the player count's (WORLDS_AT_3, WORLDS_AT_4 below)
 P_ROLLOUT = 1
 P_CANDIDATES = 2
 P_INFER = 3

@@ -13,6 +13,12 @@ Printed per setting and player count: the share that agrees, and its time relati
 search on 14 worlds, estimated from the worlds drawn and the leaves played (a world's draw
 counted as ``--world-cost`` leaves; measure the real speed with scripts/bench_strongest.py).
 
+``--anatomy`` also takes apart the disagreements of the shipped setting (``pimc``'s defaults:
+its worlds at the player count, its ``focus``): where the search stopped (its budget or its
+world cap spent) while a card that agrees was still in play (more leaves would have found
+it), and where every card that agrees had been dropped, within the first worlds or later
+(the drop rule's errors); and the share that agrees by the trick of the deal.
+
 Run: ``NUMBA_NUM_THREADS=1 .venv/bin/python scripts/jass_focus_sim.py --seed 1`` (about two
 minutes). A benchmark, not a test.
 """
@@ -34,9 +40,10 @@ from bench_advice import _agrees, jass_positions  # noqa: E402
 from analyzer.analysis import jass  # noqa: E402
 from analyzer.analysis.jass import PIMC_STREAM, legal_cards, pimc_prm  # noqa: E402
 from analyzer.games.jass.cards import card_name  # noqa: E402
-from analyzer.games.jass.primitives import S_N  # noqa: E402
+from analyzer.games.jass.primitives import S_N, S_TRICK  # noqa: E402
 from analyzer.rng import new_state, seed_state  # noqa: E402
-from strategies.jass.search import focus_choice_py, world_values  # noqa: E402
+from strategies.jass.knobs import P_FOCUS, WORLDS_AT_3, WORLDS_AT_4  # noqa: E402
+from strategies.jass.search import focus_choice_py, focus_first, world_values  # noqa: E402
 
 BUDGETS = (14, 16, 18, 20, 22)
 ZS = (1.5, 2.0, 2.5)
@@ -56,16 +63,20 @@ def main() -> None:
     ap.add_argument("--pimc-seeds", type=int, default=3)
     ap.add_argument("--max-worlds", type=int, default=0,
                     help="worlds drawn per position and pimc seed (default: 3 x the largest "
-                         "budget, as many as the focused search may draw)")
+                         "budget, the shipped ones too with --anatomy, as many as the "
+                         "focused search may draw)")
     ap.add_argument("--budgets", default=",".join(map(str, BUDGETS)),
                     help="focused budgets (worlds) to replay, comma-separated")
     ap.add_argument("--zs", default=",".join(map(str, ZS)), help="focus settings z to replay")
     ap.add_argument("--world-cost", type=float, default=0.6,
                     help="a world's draw in leaves (measured: 0.4 to 0.7)")
+    ap.add_argument("--anatomy", action="store_true",
+                    help="take apart the shipped setting's disagreements (module docstring)")
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     zs = [float(z) for z in args.zs.split(",")]
-    args.max_worlds = args.max_worlds or 3 * max(budgets)
+    shipped = [WORLDS_AT_3, WORLDS_AT_4] if args.anatomy else []
+    args.max_worlds = args.max_worlds or 3 * max(budgets + shipped)
     settings = {f"plain {w}": (lambda v, nc, w=w: plain(v, nc, w)) for w in (14, 18, 28)}
     for b in budgets:
         for z in zs:
@@ -77,6 +88,7 @@ def main() -> None:
         picked += [next(gen) for _ in range(args.positions)]
     prm = pimc_prm()
     stats = {(k, n): [0, 0.0, 0] for k in settings for n in (3, 4)}
+    anatomy = Anatomy(float(prm[P_FOCUS]))
     for i, (pos, _) in enumerate(picked):
         n = int(pos.st[S_N])
         moves = jass.analyze(pos, jass.DEFAULT_WORLDS, args.seed, i)["moves"]
@@ -94,6 +106,9 @@ def main() -> None:
                 st[0] += _agrees("jass", moves, card_name(int(cands[choice])))
                 st[1] += (args.world_cost * worlds + leaves) / base
                 st[2] += 1
+            if args.anatomy:
+                agrees = [_agrees("jass", moves, card_name(int(c))) for c in cands[:nc]]
+                anatomy.add(pos, values, nc, agrees)
     print(f"seed {args.seed}: {len(picked)} positions x {args.pimc_seeds} pimc seeds, "
           f"analysis at {jass.DEFAULT_WORLDS} worlds")
     print(f"{'':24s} {'agrees, 3 players':>18s} {'4 players':>10s} {'both':>7s}   "
@@ -103,6 +118,58 @@ def main() -> None:
         a4, t4, c4 = stats[(name, 4)]
         print(f"{name:24s} {a3 / c3:18.1%} {a4 / c4:10.1%} {(a3 + a4) / (c3 + c4):7.1%}   "
               f"{t3 / c3:.2f} / {t4 / c4:.2f}")
+    if args.anatomy:
+        anatomy.report()
+
+
+class Anatomy:
+    """The shipped setting's disagreements taken apart (module docstring), per player count."""
+
+    KINDS = ("stopped with a card that agrees in play",
+             "every card that agrees dropped in the first worlds",
+             "every card that agrees dropped later")
+
+    def __init__(self, z: float) -> None:
+        self.z = z
+        self.counts = {n: {k: 0 for k in ("decisions", "agree", *self.KINDS)} for n in (3, 4)}
+        self.by_trick = {n: {} for n in (3, 4)}
+
+    def add(self, pos, values, nc: int, agrees: list[bool]) -> None:
+        n = int(pos.st[S_N])
+        worlds = WORLDS_AT_3 if n == 3 else WORLDS_AT_4
+        dropped: dict[int, int] = {}
+        choice, _, _ = focus_choice_py(values, nc, worlds, self.z, dropped)
+        counts = self.counts[n]
+        counts["decisions"] += 1
+        band = int(pos.st[S_TRICK]) // 2
+        cell = self.by_trick[n].setdefault(band, [0, 0])
+        cell[1] += 1
+        if agrees[choice]:
+            counts["agree"] += 1
+            cell[0] += 1
+            return
+        ok = [i for i in range(nc) if agrees[i]]
+        if any(i not in dropped for i in ok):
+            counts[self.KINDS[0]] += 1
+        elif min(dropped[i] for i in ok) <= focus_first(worlds):
+            counts[self.KINDS[1]] += 1
+        else:
+            counts[self.KINDS[2]] += 1
+
+    def report(self) -> None:
+        for n in (3, 4):
+            c = self.counts[n]
+            if not c["decisions"]:
+                continue
+            worlds = WORLDS_AT_3 if n == 3 else WORLDS_AT_4
+            wrong = c["decisions"] - c["agree"]
+            parts = ", ".join(f"{k} {c[k]}" for k in self.KINDS)
+            tricks = ", ".join(
+                f"tricks {2 * b + 1}-{2 * b + 2}: {a / t:.1%} of {t}"
+                for b, (a, t) in sorted(self.by_trick[n].items()))
+            print(f"{n} players, shipped setting (focus={self.z:g} worlds={worlds}): "
+                  f"{wrong} of {c['decisions']} decisions disagree: {parts}. "
+                  f"Agrees by trick: {tricks}")
 
 
 if __name__ == "__main__":

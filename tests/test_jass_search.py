@@ -519,7 +519,9 @@ def test_focus_plays_the_card_of_its_plain_python_rule(text):
     """focus: the jitted search (focused_card, through search_card) plays the card that the
     plain-Python rule (focus_choice_py) picks from every candidate's outcome in each world
     (world_values: the same worlds from the same stream); it stops early when one card is
-    left or the budget is spent, never later than 3 x worlds worlds."""
+    left or the budget is spent, never later than 3 x worlds worlds. The cards it records
+    as dropped (scripts/jass_focus_sim.py --anatomy) are dropped after its first worlds and
+    before it stops, never the card played; when it stops before the budget, one is left."""
     prm = np.array(parse_strategy("jass", text).values)
     worlds, z = int(prm[search.P_WORLDS]), float(prm[search.P_FOCUS])
     drawn = []
@@ -532,9 +534,14 @@ def test_focus_plays_the_card_of_its_plain_python_rule(text):
         cands, nc, values = search.world_values(prm, seat, hand, legal, st.copy(),
                                                 played.copy(), taken.copy(),
                                                 np.array([k + 1], np.uint64), 3 * worlds)
-        chosen, w, used = search.focus_choice_py(values, nc, worlds, z)
+        dropped = {}
+        chosen, w, used = search.focus_choice_py(values, nc, worlds, z, dropped)
         assert card == cands[chosen]
         assert w <= 3 * worlds and used <= worlds * nc
+        assert chosen not in dropped
+        assert all(search.focus_first(worlds) <= at <= w for at in dropped.values())
+        if w < 3 * worlds and used + nc - len(dropped) <= worlds * nc:
+            assert len(dropped) == nc - 1
         drawn.append(w)
     assert set(drawn) != {worlds}  # worlds spent where the call is close, saved where clear
 

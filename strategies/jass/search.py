@@ -755,10 +755,12 @@ def world_values(prm, seat, hand, legal, st, played, taken, rng, count):
     return cands, nc, values
 
 
-def focus_choice_py(values, nc: int, worlds: int, z: float) -> tuple[int, int, int]:
+def focus_choice_py(values, nc: int, worlds: int, z: float,
+                    dropped: dict[int, int] | None = None) -> tuple[int, int, int]:
     """:func:`focused_card`'s rule in plain Python over every candidate's outcome per world
     (``values[w, ci]``, e.g. from :func:`world_values`): ``(the candidate index chosen,
-    worlds drawn, leaves played)``."""
+    worlds drawn, leaves played)``. ``dropped``, when given, receives the candidates the rule
+    dropped, each with the number of worlds after which it was dropped."""
     import math
 
     alive = list(range(nc))
@@ -781,6 +783,8 @@ def focus_choice_py(values, nc: int, worlds: int, z: float) -> tuple[int, int, i
             gap = mean[lead] - mean[i]
             var = sum((d - gap) ** 2 for d in diffs) / (w - 1)
             if i != lead and gap > 0 and gap > z * math.sqrt(var / w):
+                if dropped is not None:
+                    dropped[i] = w
                 continue
             kept.append(i)
         alive = kept

@@ -42,7 +42,7 @@ from analyzer.analysis.jass import PIMC_STREAM, legal_cards, pimc_prm  # noqa: E
 from analyzer.games.jass.cards import card_name  # noqa: E402
 from analyzer.games.jass.primitives import S_N, S_TRICK  # noqa: E402
 from analyzer.rng import new_state, seed_state  # noqa: E402
-from strategies.jass.knobs import P_FOCUS, WORLDS_AT_3, WORLDS_AT_4  # noqa: E402
+from strategies.jass.knobs import P_FOCUS, WORLDS_BY_PLAYERS  # noqa: E402
 from strategies.jass.search import focus_choice_py, focus_first, world_values  # noqa: E402
 
 BUDGETS = (14, 16, 18, 20, 22)
@@ -75,7 +75,7 @@ def main() -> None:
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     zs = [float(z) for z in args.zs.split(",")]
-    shipped = [WORLDS_AT_3, WORLDS_AT_4] if args.anatomy else []
+    shipped = [w for _, w in WORLDS_BY_PLAYERS] if args.anatomy else []
     args.max_worlds = args.max_worlds or 3 * max(budgets + shipped)
     settings = {f"plain {w}": (lambda v, nc, w=w: plain(v, nc, w)) for w in (14, 18, 28)}
     for b in budgets:
@@ -131,46 +131,41 @@ class Anatomy:
 
     def __init__(self, z: float) -> None:
         self.z = z
-        self.counts = {n: {k: 0 for k in ("decisions", "agree", *self.KINDS)} for n in (3, 4)}
-        self.by_trick = {n: {} for n in (3, 4)}
+        self.kinds = {n: dict.fromkeys(self.KINDS, 0) for n in (3, 4)}
+        self.by_trick = {n: {} for n in (3, 4)}  # two tricks at a time: [agree, decisions]
 
     def add(self, pos, values, nc: int, agrees: list[bool]) -> None:
         n = int(pos.st[S_N])
-        worlds = WORLDS_AT_3 if n == 3 else WORLDS_AT_4
+        worlds = dict(WORLDS_BY_PLAYERS)[n]
         dropped: dict[int, int] = {}
         choice, _, _ = focus_choice_py(values, nc, worlds, self.z, dropped)
-        counts = self.counts[n]
-        counts["decisions"] += 1
-        band = int(pos.st[S_TRICK]) // 2
-        cell = self.by_trick[n].setdefault(band, [0, 0])
+        cell = self.by_trick[n].setdefault(int(pos.st[S_TRICK]) // 2, [0, 0])
+        cell[0] += agrees[choice]
         cell[1] += 1
         if agrees[choice]:
-            counts["agree"] += 1
-            cell[0] += 1
             return
         ok = [i for i in range(nc) if agrees[i]]
         if any(i not in dropped for i in ok):
-            counts[self.KINDS[0]] += 1
+            kind = 0
         elif min(dropped[i] for i in ok) <= focus_first(worlds):
-            counts[self.KINDS[1]] += 1
+            kind = 1
         else:
-            counts[self.KINDS[2]] += 1
+            kind = 2
+        self.kinds[n][self.KINDS[kind]] += 1
 
     def report(self) -> None:
-        for n in (3, 4):
-            c = self.counts[n]
-            if not c["decisions"]:
+        for n, worlds in WORLDS_BY_PLAYERS:
+            cells = sorted(self.by_trick[n].items())
+            decisions = sum(t for _, (_, t) in cells)
+            if not decisions:
                 continue
-            worlds = WORLDS_AT_3 if n == 3 else WORLDS_AT_4
-            wrong = c["decisions"] - c["agree"]
-            parts = ", ".join(f"{k} {c[k]}" for k in self.KINDS)
-            tricks = ", ".join(
-                f"tricks {2 * b + 1}-{2 * b + 2}: {a / t:.1%} of {t}"
-                for b, (a, t) in sorted(self.by_trick[n].items()))
+            wrong = decisions - sum(a for _, (a, _) in cells)
+            parts = ", ".join(f"{k} {c}" for k, c in self.kinds[n].items())
+            tricks = ", ".join(f"tricks {2 * b + 1}-{2 * b + 2}: {a / t:.1%} of {t}"
+                               for b, (a, t) in cells)
             print(f"{n} players, shipped setting (focus={self.z:g} worlds={worlds}): "
-                  f"{wrong} of {c['decisions']} decisions disagree: {parts}. "
+                  f"{wrong} of {decisions} decisions disagree: {parts}. "
                   f"Agrees by trick: {tricks}")
-
 
 if __name__ == "__main__":
     main()

@@ -207,7 +207,6 @@ def reads_pinned_weights(strategy) -> str | None:
     return "knob" if any(v in pinned for v in _knob_values(strategy)) else None
 
 
-
 def reads_value_weights(strategy) -> bool:
     """Whether a Strategy reads its game's value model (a knob names it)."""
     return any(v == VALUE for v in _knob_values(strategy))

@@ -138,6 +138,7 @@ from strategies.jass.knobs import (
     VALUE_ROLLOUT,
     WORLDS_AT_3,
     WORLDS_AT_4,
+    WORLDS_BY_PLAYERS,
 )
 from strategies.registry import Param, StrategySpec, catalog_complete, register
 
@@ -199,7 +200,7 @@ def _check_values(values) -> None:
 SEARCH_PARAMS = (
     Param("worlds", P_WORLDS, 0.0, "sampled deals of the unseen cards per decision (0: "
           f"{WORLDS_AT_3} at 3 players, {WORLDS_AT_4} at 4)", low=0, high=4096, integer=True,
-          by_players=((3, WORLDS_AT_3), (4, WORLDS_AT_4))),
+          by_players=WORLDS_BY_PLAYERS),
     RolloutParam("rollout", P_ROLLOUT, float(VALUE_ROLLOUT),
                  "value (learned-leaf ends the trick, then a model of its play) or the "
                  "preset that plays every world to the end of the deal",

@@ -46,6 +46,7 @@ P_FOCUS = 7  # infer=voids: drop candidates clearly behind, spend their worlds o
 # count"); at 4 players more worlds would make pimc slower than pimc-rollouts on whole matches
 WORLDS_AT_3 = 24
 WORLDS_AT_4 = 18
+WORLDS_BY_PLAYERS = ((3, WORLDS_AT_3), (4, WORLDS_AT_4))  # (the catalogue's Param.by_players)
 
 # The rollout policies a search may use (non-search presets only), by name.
 ROLLOUT_CHOICES = ("basic", "random", "aim-high", "aim-low", "adaptive", "catch-up", "re-aim",

@@ -18,6 +18,10 @@ position).
 
 The positions: game after game of a run of seed ``--seed`` (index 0, 1, ...), every
 ``--stride``-th non-forced ``pimc`` move of each game, until ``--positions`` per game.
+``--table NAME`` takes them from games where ``pimc`` sits in seat 0 among ``NAME`` players
+instead (``pimc``'s moves only): the same question in another field. Where a position does
+not agree, the line also says what ``pimc``'s move costs by the analysis (its loss against
+the best), so a gap can be read in the game's own units.
 
 Run: ``NUMBA_NUM_THREADS=1 .venv/bin/python scripts/bench_advice.py --positions 200``
 (``--positions 20`` for a smoke run; ``--worlds N`` and ``--continuation NAME`` to try other
@@ -32,6 +36,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -45,9 +51,15 @@ from analyzer.games.jass.primitives import S_N  # noqa: E402
 PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
 
 
-def ass_positions(seed: int, players: int, stride: int):
-    """(position, the move pimc played there) of pimc's non-forced moves, game after game."""
-    tracer = Tracer(RunSpec("ass", players, ("pimc",) * players, seed))
+def seating(players: int, table: str | None) -> tuple[str, ...]:
+    """Every seat ``pimc``; with ``table``, ``pimc`` in seat 0 and ``table`` in the others."""
+    return ("pimc",) * players if table is None else ("pimc",) + (table,) * (players - 1)
+
+
+def ass_positions(seed: int, players: int, stride: int, table: str | None = None):
+    """(position, the move pimc played there) of pimc's non-forced moves, game after game
+    (with ``table``: the moves of seat 0, pimc, among ``table`` players)."""
+    tracer = Tracer(RunSpec("ass", players, seating(players, table), seed))
     index = 0
     while True:
         record, status = tracer.record(index)
@@ -56,7 +68,7 @@ def ass_positions(seed: int, players: int, stride: int):
         for k, (r, p) in enumerate(ass.plays_of(record)):
             rnd = record["rounds"][r]
             pos = ass.from_record(record, k)
-            if ass.count_legal(pos) < 2:
+            if (table is not None and pos.info["seat"] != 0) or ass.count_legal(pos) < 2:
                 continue
             taken += 1
             if taken % stride == 0:
@@ -66,8 +78,10 @@ def ass_positions(seed: int, players: int, stride: int):
         index += 1
 
 
-def jass_positions(seed: int, players: int, stride: int):
-    spec = RunSpec("jass", players, ("pimc",) * players, seed, mode="deals",
+def jass_positions(seed: int, players: int, stride: int, table: str | None = None):
+    """(position, the card pimc played there) of pimc's non-forced moves, deal after deal
+    (with ``table``: the moves of seat 0, pimc, among ``table`` players)."""
+    spec = RunSpec("jass", players, seating(players, table), seed, mode="deals",
                    rules={"ruleset": "seed", "deal_cap": 200})
     index = 0
     while True:
@@ -77,7 +91,7 @@ def jass_positions(seed: int, players: int, stride: int):
             taken = 0
             for k, played in enumerate(cards):
                 pos = jass.from_record(record, d, k)
-                if len(jass.legal_cards(pos)) < 2:
+                if (table is not None and pos.seat != 0) or len(jass.legal_cards(pos)) < 2:
                     continue
                 taken += 1
                 if taken % stride == 0:
@@ -94,7 +108,7 @@ def run(game: str, args) -> list[dict]:
     picked = []
     for i, n in enumerate(counts):  # the positions split between the player counts
         want = args.positions // len(counts) + (i < args.positions % len(counts))
-        gen = source(args.seed, n, args.stride)
+        gen = source(args.seed, n, args.stride, args.table)
         picked += [next(gen) for _ in range(want)]
     out = []
     for worlds in args.worlds or [module.DEFAULT_WORLDS]:
@@ -103,12 +117,16 @@ def run(game: str, args) -> list[dict]:
         by_players = Counter()
         positions = Counter(players_of(game, pos) for pos, _ in picked)
         times = []
+        costs = []
         for i, (pos, played) in enumerate(picked):
             began = time.process_time()
             result = module.analyze(pos, worlds, args.seed, i, **extra)
             times.append(time.process_time() - began)
             ok = _agrees(game, result["moves"], played)
             agree += ok
+            if not ok:  # what pimc's move costs where the analysis calls it clearly worse
+                costs.append(loss_of(game, next(r for r in result["moves"]
+                                                if r["move"] == played))[0])
             by_players[players_of(game, pos)] += ok
             same += result["moves"][0]["move"] == played
             if args.modal:
@@ -121,7 +139,7 @@ def run(game: str, args) -> list[dict]:
                     "worlds": worlds, "agree": agree / len(picked),
                     "agree_by_players": {n: by_players[n] / positions[n] for n in counts},
                     "same": same / len(picked), "mean_s": sum(times) / len(times),
-                    "max_s": max(times), "model": result["model"],
+                    "max_s": max(times), "model": result["model"], "costs": costs,
                     "modal": modal_agree / len(picked) if args.modal else None,
                     "chance": chance / len(picked) if args.modal else None})
     return out
@@ -139,6 +157,16 @@ def _agrees(game: str, rows: list[dict], move: str) -> bool:
     return row["best"] or low is None or not low > 0
 
 
+def _cost_words(game: str, costs: list[float]) -> str:
+    """Where the analysis calls pimc's move clearly worse, what it costs by the analysis."""
+    if not costs:
+        return ""
+    unit = "minus points" if game == "ass" else "sticks"
+    return (f"; where they disagree ({len(costs)}), pimc's move costs {np.mean(costs):.3f} "
+            f"{unit} on average by the analysis (median {np.median(costs):.3f}, "
+            f"max {max(costs):.3f})")
+
+
 def picks(game: str, pos, k: int, i: int) -> list[str]:
     """The moves pimc (defaults) plays here with ``k`` seeds of its own (1000, 1001, ...)."""
     if game == "ass":
@@ -149,7 +177,7 @@ def picks(game: str, pos, k: int, i: int) -> list[str]:
     return [card_name(jass.pimc_card(pos, 1000 + s, i)) for s in range(k)]
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", type=int, default=200, help="positions per game (>= 1)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the games and the analysis")
@@ -159,21 +187,34 @@ def main() -> None:
                     help="worlds per position, or several separated by commas (default: the "
                     "analysis's own)")
     ap.add_argument("--continuation", default=None, help="default: pimc's own evaluation")
+    ap.add_argument("--table", default=None, help="positions from games where pimc sits in "
+                    "seat 0 among players of this strategy (its moves only; default: every "
+                    "seat pimc)")
     ap.add_argument("--modal", type=int, default=0, help="also: agreement with the move pimc "
                     "plays most often over this many seeds of its own, and the chance that one "
                     "of its moves agrees (0: not measured)")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     if args.positions < 1 or args.stride < 1:
         ap.error("--positions and --stride must be 1 or more")
-    for game in (("ass", "jass") if args.game == "all" else (args.game,)):
+    games = ("ass", "jass") if args.game == "all" else (args.game,)
+    if args.table is not None:
+        from strategies.registry import StrategyError, parse_strategy
+
+        for game in games:
+            try:
+                parse_strategy(game, args.table)
+            except StrategyError as e:
+                ap.error(f"--table: {e}")
+    for game in games:
+        field = "all pimc" if args.table is None else f"pimc among {args.table}"
         for r in run(game, args):
-            print(f"{game} ({' and '.join(map(str, r['players']))} players, all pimc), seed "
+            print(f"{game} ({' and '.join(map(str, r['players']))} players, {field}), seed "
                   f"{args.seed}: {r['positions']} non-forced positions at {r['worlds']:,} "
                   f"worlds: best = pimc's move or within noise {r['agree']:.1%} (aim >= 95%; "
                   + ", ".join(f"{v:.1%} at {n} players" for n, v in r["agree_by_players"].items())
                   + "), "
                   f"best = pimc's move {r['same']:.1%}; {r['mean_s']:.3f} s per position "
-                  f"(max {r['max_s']:.3f}; aim <= 1 s)" + (
+                  f"(max {r['max_s']:.3f}; aim <= 1 s)" + _cost_words(game, r["costs"]) + (
                       "" if r["modal"] is None else
                       f"; best = pimc's most frequent move over {args.modal} seeds or within "
                       f"noise {r['modal']:.1%}; the chance that a move of pimc's agrees (its "

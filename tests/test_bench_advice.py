@@ -1,0 +1,47 @@
+"""scripts/bench_advice.py: with ``--table`` its positions are ``pimc``'s own moves among the
+players named (seat 0, never another seat's), and a table that is no strategy is refused in
+one line before any game is played."""
+
+import importlib.util
+from itertools import islice
+from pathlib import Path
+
+import pytest
+
+from analyzer.analysis import ass, jass
+from analyzer.games.jass.cards import card_name
+
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_advice.py"
+
+
+def _module():
+    spec = importlib.util.spec_from_file_location("cardlab_bench_advice", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_table_gives_pimcs_moves_in_seat_0_only():
+    bench = _module()
+    assert bench.seating(4, None) == ("pimc",) * 4
+    assert bench.seating(3, "aim-low") == ("pimc", "aim-low", "aim-low")
+    for pos, played in islice(bench.jass_positions(3, 3, 1, "aim-low"), 12):
+        assert pos.seat == 0
+        legal = jass.legal_cards(pos)
+        assert len(legal) >= 2
+        assert played in {card_name(c) for c in legal}
+    seats = {int(pos.info["seat"]) for pos, _ in islice(bench.ass_positions(3, 4, 1, "basic"), 12)}
+    assert seats == {0}
+    # without a table every seat is pimc's, and its moves come from more than one seat
+    seats = {int(pos.info["seat"]) for pos, _ in islice(bench.ass_positions(3, 4, 1), 40)}
+    assert len(seats) > 1
+    for pos, _ in islice(bench.ass_positions(3, 4, 1, "basic"), 3):
+        assert ass.count_legal(pos) >= 2
+
+
+def test_a_table_that_is_no_strategy_is_refused_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        _module().main(["--game", "jass", "--table", "nobody"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--table: unknown jass strategy 'nobody'" in err and "aim-low" in err

@@ -19,7 +19,14 @@ import pytest
 from analyzer.games.ass.cards import PUB_PLAYERS, PUB_SIZES, VIEW_LEN
 from analyzer.games.ass.moves import U0
 from analyzer.learn.ass_value import fit, inputs, leaves
-from strategies.ass.catalog import PIMC, SLOT_ROLLOUT, VALUE, encode_rollout
+from strategies.ass.catalog import (
+    PIMC,
+    SLOT_ROLLOUT,
+    VALUE,
+    VALUE_CODE,
+    VALUE_LATE_LEADS,
+    encode_rollout,
+)
 from strategies.ass.policies import basic_packed
 from strategies.ass.rollout import NO_BLOCK, OK, START, play_on
 from strategies.ass.value import (
@@ -116,9 +123,85 @@ def test_rollout_value_is_pimcs_default_and_pimc_rollouts_is_pimc_as_it_was():
     assert old.identity() != s.identity()
     with pytest.raises(StrategyError, match="unknown ass strategy .value."):
         parse_strategy("ass", "value")
-    assert encode_rollout("value") == float(VALUE << 48)
+    assert encode_rollout("value") == float((VALUE << 48) + VALUE_LATE_LEADS) == VALUE_CODE
+    assert encode_rollout("value-only") == float(VALUE << 48)
+    only = parse_strategy("ass", "pimc:rollout=value-only")
+    assert only.label() == "pimc:rollout=value-only" and only.identity() != s.identity()
     with pytest.raises(StrategyError, match="'value': the value model"):
         parse_strategy("ass", "pimc:rollout=valeu")
+
+
+def _leads_py(hand: int) -> int:
+    """The leads a packed hand needs to go out: its values, the ass one more, jokers none."""
+    counts = [(hand >> (4 * k)) & 15 for k in range(15)]
+    return sum(1 for v in range(1, 14) if counts[v]) + counts[0]
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_near_the_end_a_leaf_is_the_finishers_exact_play_out(players):
+    """rollout=value: after the leaf's round, a game in which a seat can go out with one lead
+    is played to its end by the finisher (learned-linear) and scored exactly (A-9, A-10);
+    otherwise, and always with value-only, the network values the next round's start."""
+    from strategies.ass.value import FINISHER, FINISHER_PP, leaf_value, near_end
+
+    hands, meta, _ = leaves(players, 0, 4, 11, 3000)
+    near = far = 0
+    for i in range(0, len(hands), 5):
+        packed = hands[i]
+        me, lead = int(meta[i, 3]), int(meta[i, 1])
+        end = min(_leads_py(int(h)) for h in packed)
+        assert near_end(packed, players, 1) == (end <= 1)
+        assert near_end(packed, players, 0) == (end == 0)
+        if end == 0 or any(h == 0 for h in packed):
+            continue
+        rview = np.zeros(VIEW_LEN, dtype=np.int64)
+        rview[PUB_PLAYERS] = players
+        for s in range(players):
+            rview[PUB_SIZES + s] = sum((int(packed[s]) >> (4 * q)) & 15 for q in range(16))
+        # the leaf: a round that has ended (pos = players, nothing on the table), so the
+        # state handed on is the next round's start, led by ``lead``
+        args = (players, me, np.int64(lead), np.int64(players), np.int64(1), np.int64(1),
+                np.int64(lead), np.int64(0), U0, U0)
+        cur = packed.copy()
+        got = leaf_value(cur, *args, rview.copy(), np.zeros(1, np.uint64), np.int64(3),
+                         np.float64(1.0))
+        only = leaf_value(packed.copy(), *args, rview.copy(), np.zeros(1, np.uint64),
+                          np.int64(3), np.float64(0.0))
+        # (a normal round that has ended blocks nobody from leading the ass next: A-8)
+        assert only == value(packed, players, me, lead, np.int64(-1))
+        if end == 1:
+            played = packed.copy()
+            status, _ = play_on(played, players, np.int64(FINISHER), FINISHER_PP, rview.copy(),
+                                np.zeros(1, np.uint64), U0, U0, np.int64(lead), NO_BLOCK,
+                                START, START, START, np.int64(lead), START, np.int64(4))
+            assert status == OK and any(h == 0 for h in played)
+            minus = sum(v * ((int(played[me]) >> (4 * v)) & 15) for v in range(1, 14)) + (
+                20 * (int(played[me]) & 15) + 14 * ((int(played[me]) >> 56) & 15))
+            assert got == float(minus)
+            near += 1
+        else:
+            assert got == only
+            far += 1
+    assert near > 5 and far > 5
+
+
+def test_the_analysis_plays_a_won_endgame_out_instead_of_breaking_the_set():
+    """Leading 1 10 10 10's three 10s ends the game for its holder in most worlds; the value
+    network alone preferred leading one 10. With the endgame played out, the analysis's
+    values of the moves whose leaf is near the end are learned-linear's own to the end."""
+    from analyzer.analysis import ass
+
+    pos = ass.typed(4, 0, "1 10 10 10", "4,5,6,4", None, None, ["2:A"], False, None, None)
+    rows = ass.analyze(pos, 600, 3)["moves"]
+    default = {r["move"]: r["value"] for r in rows}
+    assert rows[0]["move"] == "10 10 10" and rows[0]["value"] < 0.5
+    played = {r["move"]: r["value"] for r in
+              ass.analyze(pos, 600, 3, continuation="learned-linear")["moves"]}
+    only = {r["move"]: r["value"] for r in
+            ass.analyze(pos, 600, 3, continuation="value-only")["moves"]}
+    for move in ("10 10 10", "1"):  # the leader is left with one value, or none
+        assert default[move] == pytest.approx(played[move], abs=1e-12)
+    assert abs(default["10 10 10"] - only["10 10 10"]) > 1.0  # the rule is what changed it
 
 
 def _write(tmp_path, text, name="v.json"):

@@ -118,6 +118,8 @@ LEARNED = "learned"  # the family whose weights file (strategies/<game>/learned.
 # whose rounds (tricks) are finished by the game's pinned learned model (below), so it reads
 # those weights too
 VALUE = "value"
+# the knob values that read it: ``value`` and its variants (Who's the Ass?'s ``value-only``)
+VALUE_READERS = (VALUE, "value-only")
 # A game's pinned learned model: a second weights file of the learned family, the one its value
 # model was trained on and finishes its leaves with, kept apart so that retraining learned
 # leaves pimc as it is: Who's the Ass?'s linear model of before
@@ -191,7 +193,7 @@ def reads_weights(strategy) -> str | None:
     for shown in _knob_values(strategy):
         if shown in pinned:
             continue
-        if shown.startswith(LEARNED) or shown == VALUE:
+        if shown.startswith(LEARNED) or shown in VALUE_READERS:
             return "knob"
     return None
 
@@ -209,7 +211,7 @@ def reads_pinned_weights(strategy) -> str | None:
 
 def reads_value_weights(strategy) -> bool:
     """Whether a Strategy reads its game's value model (a knob names it)."""
-    return any(v == VALUE for v in _knob_values(strategy))
+    return any(v in VALUE_READERS for v in _knob_values(strategy))
 
 
 def weights_in_use(game: str, kind: str = "learned") -> tuple[str, object]:

@@ -129,6 +129,13 @@ LEARNED = 5
 SEARCH_FAMILIES = (PIMC, PEEK)
 VALUE = 6  # not a strategy: the search's evaluation by the value model (rollout=value)
 VALUE_NAME = "value"
+# rollout=value plays a leaf out to the end of the game (by the model's finisher) when a seat
+# can go out with this many leads or fewer, where the network misjudges the end (value.py);
+# rollout=value-only leaves the network at every leaf (pimc's default before 2026-12-06)
+VALUE_ONLY_NAME = "value-only"
+VALUE_LATE_LEADS = 1
+VALUE_CODES = {VALUE_NAME: float((VALUE << 48) + VALUE_LATE_LEADS),
+               VALUE_ONLY_NAME: float(VALUE << 48)}  # 48: ROLLOUT_FAMILY_SHIFT, below
 
 JOKERS = ("as-needed", "keep", "finish", "dump", "keep-until")
 J_AS_NEEDED, J_KEEP, J_FINISH, J_DUMP, J_KEEP_UNTIL = range(5)
@@ -299,13 +306,13 @@ def encode_rollout(name: str) -> float:
     vector: its family id times 2**48 plus its 8 parameters, 6 bits each. Every knob of the
     non-search families is a whole number below 64, so the encoding is exact.
     """
-    if name == VALUE_NAME:  # the value model at the leaves (strategies/ass/value.py)
+    if name in VALUE_CODES:  # the value model at the leaves (strategies/ass/value.py)
         _check_value_model()
-        return float(VALUE << ROLLOUT_FAMILY_SHIFT)
+        return VALUE_CODES[name]
     book = catalog("ass")
     if name not in book:
         raise StrategyError(unknown_strategy("ass", name, book, " for rollout")
-                            + f" (or {VALUE_NAME!r}: the value model)")
+                            + f" (or {VALUE_NAME!r}: the value model, or {VALUE_ONLY_NAME!r})")
     spec = book[name]
     if spec.check is not None:
         spec.check()
@@ -329,14 +336,18 @@ class RolloutParam(Param):
     # what the knob takes besides strategies, and what each means after a move (the
     # analysis's model line)
     extras = {VALUE_NAME: "learned-linear to the end of the round, then the value model's "
-                          "estimate of its play to the end"}
+                          "estimate of its play to the end (played out when a player can go "
+                          "out with one lead)",
+              VALUE_ONLY_NAME: "learned-linear to the end of the round, then the value "
+                               "model's estimate of its play to the end"}
 
     def parse(self, text: str) -> float:
         return encode_rollout(text)
 
     def show(self, value: float) -> str:
-        if value == float(VALUE << ROLLOUT_FAMILY_SHIFT):
-            return VALUE_NAME
+        for name, code in VALUE_CODES.items():
+            if value == code:
+                return name
         for name, spec in catalog("ass").items():
             if spec.family in SEARCH_FAMILIES:
                 continue
@@ -373,7 +384,8 @@ def _check_value(values) -> None:
         _check_learned(knobs)
 
 
-VALUE_CODE = float(VALUE << ROLLOUT_FAMILY_SHIFT)
+assert ROLLOUT_FAMILY_SHIFT == 48  # VALUE_CODES
+VALUE_CODE = VALUE_CODES[VALUE_NAME]
 _SEARCH_PARAMS = (
     Param("worlds", SLOT_WORLDS, 48.0, "deals of the unseen cards drawn per decision",
           low=1, high=256, integer=True),
@@ -383,7 +395,8 @@ _SEARCH_PARAMS = (
     RolloutParam("rollout", SLOT_ROLLOUT, VALUE_CODE,
                  "the strategy every seat plays in the rollouts (any that does not search), "
                  "or value: learned-linear plays out the round, then a model of its play "
-                 "values the rest"),
+                 "values the rest (near the end, when a player can go out with one lead, "
+                 "learned-linear plays it out; value-only: the model there too)"),
     Param("infer", SLOT_INFER, float(INFER_VOIDS),
           "worlds respect: voids = every public fact, policy = also the opponents' past "
           "moves, sizes = not the known holdings", choices=INFER),
@@ -396,7 +409,8 @@ _PIMC = register(
     StrategySpec(
         "ass", "pimc", PIMC,
         "searches: plays each candidate move in sampled deals of the unseen cards, the round "
-        "out by learned-linear, the rest valued by a model of its play (rollout=value)",
+        "out by learned-linear, the rest valued by a model of its play, near the end played "
+        "out (rollout=value)",
         _SEARCH_PARAMS,
         tags=("slow",),
         check_values=_check_value,

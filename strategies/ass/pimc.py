@@ -475,8 +475,9 @@ def play_out(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
     end; return the decider's minus points (float64; ``cur`` and ``rview`` are work space).
     With ``fam`` VALUE (``rollout=value``) ``basic`` finishes the round instead and the value
     model scores the next round's start (strategies/ass/value.py ``leaf_value``): the
-    decider's expected minus points, exact when the round ends the game; ``cur`` then holds
-    the hands at the round's end.
+    decider's expected minus points, exact when the round ends the game or, near its end
+    (``pp[0]``: a seat can go out with that many leads; 0 with ``rollout=value-only``), once
+    the finisher has played it out; ``cur`` then holds the hands at the round's (game's) end.
 
     Public for the analysis (analyzer.analysis.kernels), which scores every move of a
     position the way the search does. ``view``: the decider's view (cards.py); ``world``:
@@ -495,7 +496,7 @@ def play_out(view, world, at, move, fam, pp, rview, rng, cur, gone, table0):
     if fam == VALUE:
         rview[PUB_PLAYERS] = n
         return leaf_value(cur, n, me, starter, pos + 1, k, high, high_seat, ass_round, table,
-                          gone, rview, rng, view[PUB_ROUND])
+                          gone, rview, rng, view[PUB_ROUND], pp[0])
     status, _ = rollout.play_on(cur, n, fam, pp, rview, rng, gone, table, starter,
                                 rollout.NO_BLOCK, pos + 1,
                                 k, high, high_seat, ass_round, view[PUB_ROUND])
@@ -516,7 +517,7 @@ def play_out_seats(view, world, at, move, fam, pp, rview, rng, cur, gone, table0
     if fam == VALUE:
         rview[PUB_PLAYERS] = n
         leaf_values(cur, n, starter, pos + 1, k, high, high_seat, ass_round, table, gone, rview,
-                    rng, view[PUB_ROUND], out)
+                    rng, view[PUB_ROUND], out, pp[0])
         return
     status, _ = rollout.play_on(cur, n, fam, pp, rview, rng, gone, table, starter,
                                 rollout.NO_BLOCK, pos + 1,

@@ -5,8 +5,12 @@ The leaf. pimc plays a candidate move in an imagined world (a deal of every hand
 strategies/ass/pimc.py); then :func:`finish_round` lets every seat still to move in the round
 play the model's *finisher* (``learned`` in the shipped weights, ``basic`` in weights trained
 so; the weights file says which), and the round ends (A-5..A-7). If a hand is empty then
-(A-9), the game is over and the leaf is worth the decider's exact minus points (A-10).
-Otherwise :func:`value` gives the decider's expected minus points at the end of the game from
+(A-9), the game is over and the leaf is worth the decider's exact minus points (A-10). Near
+the end, when a seat can go out with ``late`` leads or fewer (:func:`near_end`;
+``rollout=value``: one, catalog.VALUE_LATE_LEADS; ``rollout=value-only``: never), the
+finisher plays the game to its end and the leaf is exact again: the network misjudges those
+leaves (docs/strategies.md), which are few and short. Otherwise :func:`value` gives the
+decider's expected minus points at the end of the game from
 the start of the next round: a small network's estimate of what the game would end in if every
 seat played ``learned`` (strategies/ass/learned.py) from there, as ``pimc:rollout=learned``
 rolls it out, for a fraction of its cost.
@@ -40,8 +44,9 @@ from analyzer.games.ass.cards import JOKER_HIGH, PASS, PUB_SIZES
 from analyzer.games.ass.moves import U0, count_of, end_round, follow_move
 from analyzer.stack import stack_float64
 from strategies.ass.catalog import BASIC, LEARNED
-from strategies.ass.loop import ILLEGAL, checked_inline
+from strategies.ass.loop import ILLEGAL, OK, checked_inline
 from strategies.ass.policies import basic_packed
+from strategies.ass.rollout import START, play_on
 from strategies.ass.value_weights import (  # noqa: F401  (re-exported for callers)
     B1,
     B2,
@@ -233,27 +238,54 @@ def finish_round(cur, n, starter, pos, k, high, high_seat, ass_round, table, gon
     return over, high_seat, blocked, gone
 
 
+@njit(cache=True, inline="always")
+def near_end(cur, n, late):
+    """Can a seat go out with ``late`` leads or fewer (the values it holds, the ass counted as
+    one; jokers join any lead, so jokers alone take none)?"""
+    for s in range(n):
+        leads = count_of(cur[s], 0)
+        for v in range(1, 14):
+            if count_of(cur[s], v) > 0:
+                leads += 1
+        if leads <= late:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _finish(cur, n, nxt, blocked, gone, rview, rng, rounds, late):
+    """After the leaf's round (``nxt`` leads the next, ``blocked`` may not lead the ass):
+    when ``late`` > 0 and the game is :func:`near_end`, the finisher plays it to its end in
+    ``cur``; True when it did (the leaf is then exact), False when the network values it."""
+    if late == 0 or not near_end(cur, n, late):
+        return False
+    status, _ = play_on(cur, n, FINISHER, FINISHER_PP, rview, rng, gone, U0, nxt, blocked,
+                        START, START, START, nxt, START, rounds + 1)
+    return status == OK
+
+
 @njit(cache=True)
 def leaf_value(cur, n, me, starter, pos, k, high, high_seat, ass_round, table, gone, rview, rng,
-               rounds):
+               rounds, late=0):
     """The decider's value of the leaf (module docstring): :func:`finish_round` from the
-    round's state by the model's finisher, then the exact minus points if the game is over,
-    else :func:`value`."""
+    round's state by the model's finisher, then the exact minus points if the game is over
+    or, near its end (``late``), once the finisher has played it out; else :func:`value`."""
     over, nxt, blocked, gone = finish_round(cur, n, starter, pos, k, high, high_seat, ass_round,
                                             table, gone, FINISHER, FINISHER_PP, rview, rng,
                                             rounds)
-    if over:
+    if over or _finish(cur, n, nxt, blocked, gone, rview, rng, rounds, late):
         return float(_minus(cur[me]))
     return value(cur, n, me, nxt, blocked)
 
 
 @njit(cache=True)
 def leaf_values(cur, n, starter, pos, k, high, high_seat, ass_round, table, gone, rview, rng,
-                rounds, out):
+                rounds, out, late=0):
     """:func:`leaf_value` for every seat into ``out[:n]`` (the analysis's timeline)."""
     over, nxt, blocked, gone = finish_round(cur, n, starter, pos, k, high, high_seat, ass_round,
                                             table, gone, FINISHER, FINISHER_PP, rview, rng,
                                             rounds)
+    over = over or _finish(cur, n, nxt, blocked, gone, rview, rng, rounds, late)
     for s in range(n):
         out[s] = float(_minus(cur[s])) if over else value(cur, n, s, nxt, blocked)
 

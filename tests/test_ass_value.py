@@ -139,19 +139,19 @@ def _leads_py(hand: int) -> int:
 
 @pytest.mark.parametrize("players", [4, 6])
 def test_near_the_end_a_leaf_is_the_finishers_exact_play_out(players):
-    """rollout=value: after the leaf's round, a game in which a seat can go out with one lead
-    is played to its end by the finisher (learned-linear) and scored exactly (A-9, A-10);
-    otherwise, and always with value-only, the network values the next round's start."""
+    """rollout=value: after the leaf's round, a game whose next leader can go out with one
+    lead is played to its end by the finisher (learned-linear) and scored exactly (A-9,
+    A-10); otherwise, and always with value-only, the network values the next round's start."""
     from strategies.ass.value import FINISHER, FINISHER_PP, leaf_value, near_end
 
     hands, meta, _ = leaves(players, 0, 4, 11, 3000)
     near = far = 0
-    for i in range(0, len(hands), 5):
+    for i in range(len(hands)):
         packed = hands[i]
         me, lead = int(meta[i, 3]), int(meta[i, 1])
-        end = min(_leads_py(int(h)) for h in packed)
-        assert near_end(packed, players, 1) == (end <= 1)
-        assert near_end(packed, players, 0) == (end == 0)
+        end = _leads_py(int(packed[lead]))
+        assert near_end(packed, np.int64(lead), 1) == (end <= 1)
+        assert near_end(packed, np.int64(lead), 0) == (end == 0)
         if end == 0 or any(h == 0 for h in packed):
             continue
         rview = np.zeros(VIEW_LEN, dtype=np.int64)
@@ -182,26 +182,23 @@ def test_near_the_end_a_leaf_is_the_finishers_exact_play_out(players):
         else:
             assert got == only
             far += 1
-    assert near > 5 and far > 5
+    assert near > 10 and far > 10
 
 
 def test_the_analysis_plays_a_won_endgame_out_instead_of_breaking_the_set():
-    """Leading 1 10 10 10's three 10s ends the game for its holder in most worlds; the value
-    network alone preferred leading one 10. With the endgame played out, the analysis's
-    values of the moves whose leaf is near the end are learned-linear's own to the end."""
+    """Leading 1 10 10 10's three 10s ends the game for its holder in most worlds (it leads
+    its 1 next); the value network alone preferred leading one 10. With the endgame played
+    out the analysis says so, as learned-linear playing every world to the end does."""
     from analyzer.analysis import ass
 
     pos = ass.typed(4, 0, "1 10 10 10", "4,5,6,4", None, None, ["2:A"], False, None, None)
     rows = ass.analyze(pos, 600, 3)["moves"]
-    default = {r["move"]: r["value"] for r in rows}
-    assert rows[0]["move"] == "10 10 10" and rows[0]["value"] < 0.5
-    played = {r["move"]: r["value"] for r in
-              ass.analyze(pos, 600, 3, continuation="learned-linear")["moves"]}
+    assert rows[0]["move"] == "10 10 10" and rows[0]["value"] < 1.5
+    played = ass.analyze(pos, 600, 3, continuation="learned-linear")["moves"]
+    assert played[0]["move"] == "10 10 10"
     only = {r["move"]: r["value"] for r in
             ass.analyze(pos, 600, 3, continuation="value-only")["moves"]}
-    for move in ("10 10 10", "1"):  # the leader is left with one value, or none
-        assert default[move] == pytest.approx(played[move], abs=1e-12)
-    assert abs(default["10 10 10"] - only["10 10 10"]) > 1.0  # the rule is what changed it
+    assert only["10 10 10"] - rows[0]["value"] > 3.0  # the rule is what changed it
 
 
 def _write(tmp_path, text, name="v.json"):

@@ -129,8 +129,9 @@ LEARNED = 5
 SEARCH_FAMILIES = (PIMC, PEEK)
 VALUE = 6  # not a strategy: the search's evaluation by the value model (rollout=value)
 VALUE_NAME = "value"
-# rollout=value plays a leaf out to the end of the game (by the model's finisher) when a seat
-# can go out with this many leads or fewer, where the network misjudges the end (value.py);
+# rollout=value plays a leaf out to the end of the game (by the model's finisher) when the
+# seat that leads next can go out with this many leads, where the network misjudges the end
+# (value.py);
 # rollout=value-only leaves the network at every leaf (pimc's default before 2026-12-06)
 VALUE_ONLY_NAME = "value-only"
 VALUE_LATE_LEADS = 1
@@ -336,8 +337,8 @@ class RolloutParam(Param):
     # what the knob takes besides strategies, and what each means after a move (the
     # analysis's model line)
     extras = {VALUE_NAME: "learned-linear to the end of the round, then the value model's "
-                          "estimate of its play to the end (played out when a player can go "
-                          "out with one lead)",
+                          "estimate of its play to the end (played out when the next to lead "
+                          "can go out)",
               VALUE_ONLY_NAME: "learned-linear to the end of the round, then the value "
                                "model's estimate of its play to the end"}
 
@@ -395,8 +396,8 @@ _SEARCH_PARAMS = (
     RolloutParam("rollout", SLOT_ROLLOUT, VALUE_CODE,
                  "the strategy every seat plays in the rollouts (any that does not search), "
                  "or value: learned-linear plays out the round, then a model of its play "
-                 "values the rest (near the end, when a player can go out with one lead, "
-                 "learned-linear plays it out; value-only: the model there too)"),
+                 "values the rest (near the end, when the next to lead can go out with one "
+                 "lead, learned-linear plays it out; value-only: the model there too)"),
     Param("infer", SLOT_INFER, float(INFER_VOIDS),
           "worlds respect: voids = every public fact, policy = also the opponents' past "
           "moves, sizes = not the known holdings", choices=INFER),

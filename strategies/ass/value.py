@@ -6,10 +6,11 @@ strategies/ass/pimc.py); then :func:`finish_round` lets every seat still to move
 play the model's *finisher* (``learned`` in the shipped weights, ``basic`` in weights trained
 so; the weights file says which), and the round ends (A-5..A-7). If a hand is empty then
 (A-9), the game is over and the leaf is worth the decider's exact minus points (A-10). Near
-the end, when a seat can go out with ``late`` leads or fewer (:func:`near_end`;
-``rollout=value``: one, catalog.VALUE_LATE_LEADS; ``rollout=value-only``: never), the
-finisher plays the game to its end and the leaf is exact again: the network misjudges those
-leaves (docs/strategies.md), which are few and short. Otherwise :func:`value` gives the
+the end, when the seat that leads the next round can go out with ``late`` leads or fewer
+(:func:`near_end`; ``rollout=value``: one, catalog.VALUE_LATE_LEADS, so the game usually ends
+in that round; ``rollout=value-only``: never), the finisher plays the game to its end and the
+leaf is exact again: the network misjudges those leaves (docs/strategies.md), which are few
+and short. Otherwise :func:`value` gives the
 decider's expected minus points at the end of the game from
 the start of the next round: a small network's estimate of what the game would end in if every
 seat played ``learned`` (strategies/ass/learned.py) from there, as ``pimc:rollout=learned``
@@ -239,17 +240,20 @@ def finish_round(cur, n, starter, pos, k, high, high_seat, ass_round, table, gon
 
 
 @njit(cache=True, inline="always")
-def near_end(cur, n, late):
-    """Can a seat go out with ``late`` leads or fewer (the values it holds, the ass counted as
-    one; jokers join any lead, so jokers alone take none)?"""
-    for s in range(n):
-        leads = count_of(cur[s], 0)
-        for v in range(1, 14):
-            if count_of(cur[s], v) > 0:
-                leads += 1
-        if leads <= late:
-            return True
-    return False
+def leads_to_go_out(hand):
+    """The leads a hand needs to go out: the values it holds, the ass one more (jokers join
+    any lead, so jokers alone need none beyond their own)."""
+    leads = count_of(hand, 0)
+    for v in range(1, 14):
+        if count_of(hand, v) > 0:
+            leads += 1
+    return leads
+
+
+@njit(cache=True, inline="always")
+def near_end(cur, nxt, late):
+    """Can ``nxt``, who leads the next round, go out with ``late`` leads or fewer?"""
+    return leads_to_go_out(cur[nxt]) <= late
 
 
 @njit(cache=True)
@@ -257,7 +261,7 @@ def _finish(cur, n, nxt, blocked, gone, rview, rng, rounds, late):
     """After the leaf's round (``nxt`` leads the next, ``blocked`` may not lead the ass):
     when ``late`` > 0 and the game is :func:`near_end`, the finisher plays it to its end in
     ``cur``; True when it did (the leaf is then exact), False when the network values it."""
-    if late == 0 or not near_end(cur, n, late):
+    if late == 0 or not near_end(cur, nxt, late):
         return False
     status, _ = play_on(cur, n, FINISHER, FINISHER_PP, rview, rng, gone, U0, nxt, blocked,
                         START, START, START, nxt, START, rounds + 1)

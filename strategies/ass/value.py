@@ -10,11 +10,10 @@ the end, when the seat that leads the next round can go out with ``late`` leads 
 (:func:`near_end`; ``rollout=value``: one, catalog.VALUE_LATE_LEADS, so the game usually ends
 in that round; ``rollout=value-only``: never), the finisher plays the game to its end and the
 leaf is exact again: the network misjudges those leaves (docs/strategies.md), which are few
-and short. Otherwise :func:`value` gives the
-decider's expected minus points at the end of the game from
-the start of the next round: a small network's estimate of what the game would end in if every
-seat played ``learned`` (strategies/ass/learned.py) from there, as ``pimc:rollout=learned``
-rolls it out, for a fraction of its cost.
+and short. Otherwise :func:`value` gives the decider's expected minus points at the end of the
+game from the start of the next round: a small network's estimate of what the game would end
+in if every seat played ``learned`` (strategies/ass/learned.py) from there, as
+``pimc:rollout=learned`` rolls it out, for a fraction of its cost.
 
 What the network reads (every hand: the leaf is a world the search imagined; what the search
 may know is pimc's business, A-11): :func:`engineered`'s 40 numbers about the decider (its
@@ -43,7 +42,7 @@ from numba import njit
 
 from analyzer.games.ass.cards import JOKER_HIGH, PASS, PUB_SIZES
 from analyzer.games.ass.moves import U0, count_of, end_round, follow_move
-from analyzer.stack import stack_float64
+from analyzer.stack import stack_float64, stack_uint64
 from strategies.ass.catalog import BASIC, LEARNED
 from strategies.ass.loop import ILLEGAL, OK, checked_inline
 from strategies.ass.policies import basic_packed
@@ -263,9 +262,16 @@ def _finish(cur, n, nxt, blocked, gone, rview, rng, rounds, late):
     ``cur``; True when it did (the leaf is then exact), False when the network values it."""
     if late == 0 or not near_end(cur, nxt, late):
         return False
-    status, _ = play_on(cur, n, FINISHER, FINISHER_PP, rview, rng, gone, U0, nxt, blocked,
+    work = stack_uint64(16)  # MAX_PLAYERS and more: a play-out cut short leaves cur as it was
+    for s in range(n):
+        work[s] = cur[s]
+    status, _ = play_on(work, n, FINISHER, FINISHER_PP, rview, rng, gone, U0, nxt, blocked,
                         START, START, START, nxt, START, rounds + 1)
-    return status == OK
+    if status != OK:  # (the round bound; learned-linear never moves illegally)
+        return False
+    for s in range(n):
+        cur[s] = work[s]
+    return True
 
 
 @njit(cache=True)

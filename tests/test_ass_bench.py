@@ -1,15 +1,10 @@
 """Smoke test of scripts/bench.py's Who's the Ass? part: it runs and reports its figures."""
 
-import importlib.util
-from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench.py"
+from script_module import load
 
 
 def test_bench_ass_reports_numba_and_reference_rates(capsys):
-    spec = importlib.util.spec_from_file_location("cardlab_bench", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load("bench")
     result = module.bench_ass(games=2000, ref_games=5, players=(3, 4), repeats=1,
                               compile_probe=False)
     assert set(result["engines"]) == {3, 4}

@@ -1,9 +1,6 @@
 """Smoke test of scripts/bench_ass_search.py: it runs and reports its rollout figures."""
 
-import importlib.util
-from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_ass_search.py"
+from script_module import load
 
 
 def test_bench_ass_search_reports_rollouts_beside_the_engine(monkeypatch):
@@ -13,9 +10,7 @@ def test_bench_ass_search_reports_rollouts_beside_the_engine(monkeypatch):
     # compile: scripts/bench_jass.py, which test_ass_bench imports into this process, sets
     # NUMBA_NUM_THREADS, which numba refuses to change once its threads run.
     monkeypatch.setenv("NUMBA_NUM_THREADS", str(numba.config.NUMBA_NUM_THREADS))
-    spec = importlib.util.spec_from_file_location("cardlab_bench_search", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load("bench_ass_search")
     result = module.bench_rollouts(count=20, repeats=1, engine_games=500)
     for name in ("basic", "careful", "engine_mid", "engine"):
         assert result[name]["ns_per_turn"] > 0

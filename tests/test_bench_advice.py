@@ -2,23 +2,17 @@
 players named (seat 0, never another seat's), and a table that is no strategy is refused in
 one line before any game is played."""
 
-import importlib.util
 from itertools import islice
-from pathlib import Path
 
 import pytest
+from script_module import load
 
 from analyzer.analysis import ass, jass
 from analyzer.games.jass.cards import card_name
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_advice.py"
-
 
 def _module():
-    spec = importlib.util.spec_from_file_location("cardlab_bench_advice", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("bench_advice")
 
 
 def test_a_table_gives_pimcs_moves_in_seat_0_only():

@@ -1,21 +1,14 @@
 """scripts/bench_strongest.py: its head-to-head says which side is which, whatever the order in
 which a strategy's knobs are written, and it refuses sizes that measure nothing."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from script_module import load
 
 import cardlab
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_strongest.py"
-
 
 def _module():
-    spec = importlib.util.spec_from_file_location("cardlab_bench_strongest", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("bench_strongest")
 
 
 def test_head_to_head_is_the_first_strategy_minus_the_second():

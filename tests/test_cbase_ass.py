@@ -10,13 +10,10 @@ twelve result columns in the same dtypes, as the kernel's play_chunk for 2,000 g
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 from numba import njit
+from script_module import load as _load
 
 from analyzer.engines.ass import kernel
 from analyzer.engines.kernel import RunSpec
@@ -24,20 +21,8 @@ from analyzer.games.ass.cards import PUB_SIZES, VIEW_LEN
 from strategies.ass.catalog import BASIC
 from strategies.ass.rollout import OK, START, play_on
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 GAMES = 2000
 FAM_BASIC = np.int64(BASIC)  # typed, not a literal: play_on's one compiled copy (rollout.START)
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"cardlab_{name}", SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, str(SCRIPTS))  # the scripts import their neighbours
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(SCRIPTS))
-    return module
 
 
 @pytest.fixture(scope="module")

@@ -1,20 +1,15 @@
 """scripts/compile_variants.py reads numba's cache index files and lists the functions compiled
 more than once, with the literal arguments that made the copies marked."""
 
-import importlib.util
 import pickle
 from pathlib import Path
 
 from numba import types
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "compile_variants.py"
+from script_module import load
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("compile_variants", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("compile_variants")
 
 
 def _index(path: Path, sigs) -> None:

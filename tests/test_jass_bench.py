@@ -1,15 +1,10 @@
 """Smoke test of scripts/bench_jass.py: it runs and reports every figure it promises."""
 
-import importlib.util
-from pathlib import Path
-
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "bench_jass.py"
+from script_module import load
 
 
 def test_bench_jass_reports_numba_and_reference_rates():
-    spec = importlib.util.spec_from_file_location("bench_jass", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load("bench_jass")
     result = module.bench_jass(players=(3, 4), deals=500, matches=20, ref_deals=4,
                                ref_matches=1, repeats=1)
     rows = result["rows"]

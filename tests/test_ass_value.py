@@ -127,6 +127,12 @@ def test_rollout_value_is_pimcs_default_and_pimc_rollouts_is_pimc_as_it_was():
     assert encode_rollout("value-only") == float(VALUE << 48)
     only = parse_strategy("ass", "pimc:rollout=value-only")
     assert only.label() == "pimc:rollout=value-only" and only.identity() != s.identity()
+    # both read the value model's weights and the linear model that finishes its rounds
+    from analyzer.runner.manifest import reads_pinned_weights, reads_value_weights
+
+    for strategy in (s, only):
+        assert reads_value_weights(strategy) and reads_pinned_weights(strategy) == "knob"
+    assert not reads_value_weights(old)
     with pytest.raises(StrategyError, match="'value': the value model"):
         parse_strategy("ass", "pimc:rollout=valeu")
 

@@ -118,8 +118,6 @@ LEARNED = "learned"  # the family whose weights file (strategies/<game>/learned.
 # whose rounds (tricks) are finished by the game's pinned learned model (below), so it reads
 # those weights too
 VALUE = "value"
-# the knob values that read it: ``value`` and its variants (Who's the Ass?'s ``value-only``)
-VALUE_READERS = (VALUE, "value-only")
 # A game's pinned learned model: a second weights file of the learned family, the one its value
 # model was trained on and finishes its leaves with, kept apart so that retraining learned
 # leaves pimc as it is: Who's the Ass?'s linear model of before
@@ -190,10 +188,11 @@ def reads_weights(strategy) -> str | None:
     if strategy.family_name() == LEARNED:
         return _seat_reads(strategy, False)
     pinned = _pinned_readers(strategy.spec.game)
-    for shown in _knob_values(strategy):
+    for p in strategy.spec.params:
+        shown = p.show(strategy.values[p.slot])
         if shown in pinned:
             continue
-        if shown.startswith(LEARNED) or shown in VALUE_READERS:
+        if shown.startswith(LEARNED) or shown in getattr(p, "extras", {}):
             return "knob"
     return None
 
@@ -210,8 +209,11 @@ def reads_pinned_weights(strategy) -> str | None:
 
 
 def reads_value_weights(strategy) -> bool:
-    """Whether a Strategy reads its game's value model (a knob names it)."""
-    return any(v in VALUE_READERS for v in _knob_values(strategy))
+    """Whether a Strategy reads its game's value model: a knob names one of the evaluations
+    its rollout knob takes besides strategies (``extras``: ``value``, Who's the Ass?'s
+    ``value-only``)."""
+    return any(p.show(strategy.values[p.slot]) in getattr(p, "extras", {})
+               for p in strategy.spec.params)
 
 
 def weights_in_use(game: str, kind: str = "learned") -> tuple[str, object]:

@@ -131,12 +131,9 @@ VALUE = 6  # not a strategy: the search's evaluation by the value model (rollout
 VALUE_NAME = "value"
 # rollout=value plays a leaf out to the end of the game (by the model's finisher) when the
 # seat that leads next can go out with this many leads, where the network misjudges the end
-# (value.py);
-# rollout=value-only leaves the network at every leaf (pimc's default before 2026-12-06)
+# (value.py); rollout=value-only leaves the network at every leaf (pimc before commit a53bb9d)
 VALUE_ONLY_NAME = "value-only"
 VALUE_LATE_LEADS = 1
-VALUE_CODES = {VALUE_NAME: float((VALUE << 48) + VALUE_LATE_LEADS),
-               VALUE_ONLY_NAME: float(VALUE << 48)}  # 48: ROLLOUT_FAMILY_SHIFT, below
 
 JOKERS = ("as-needed", "keep", "finish", "dump", "keep-until")
 J_AS_NEEDED, J_KEEP, J_FINISH, J_DUMP, J_KEEP_UNTIL = range(5)
@@ -298,6 +295,9 @@ INFER = ("voids", "policy", "sizes")
 INFER_VOIDS, INFER_POLICY, INFER_SIZES = range(3)
 ROLLOUT_FAMILY_SHIFT = 48  # a rollout strategy as one float: family * 2**48 + knobs, 6 bits each
 ROLLOUT_KNOB_BITS = 6
+# the value model's evaluations as rollout codes: its family, the late-leads rule in the knobs
+VALUE_CODES = {VALUE_NAME: float((VALUE << ROLLOUT_FAMILY_SHIFT) + VALUE_LATE_LEADS),
+               VALUE_ONLY_NAME: float(VALUE << ROLLOUT_FAMILY_SHIFT)}
 
 
 def encode_rollout(name: str) -> float:
@@ -385,7 +385,6 @@ def _check_value(values) -> None:
         _check_learned(knobs)
 
 
-assert ROLLOUT_FAMILY_SHIFT == 48  # VALUE_CODES
 VALUE_CODE = VALUE_CODES[VALUE_NAME]
 _SEARCH_PARAMS = (
     Param("worlds", SLOT_WORLDS, 48.0, "deals of the unseen cards drawn per decision",

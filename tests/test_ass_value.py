@@ -132,6 +132,10 @@ def test_rollout_value_is_pimcs_default_and_pimc_rollouts_is_pimc_as_it_was():
 
     for strategy in (s, only):
         assert reads_value_weights(strategy) and reads_pinned_weights(strategy) == "knob"
+    from strategies.ass.catalog import VALUE_CODES
+    from strategies.ass.learned_weights import LINEAR_READERS
+
+    assert set(VALUE_CODES) <= set(LINEAR_READERS)
     assert not reads_value_weights(old)
     with pytest.raises(StrategyError, match="'value': the value model"):
         parse_strategy("ass", "pimc:rollout=valeu")

@@ -26,7 +26,6 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.ass.catalog import VALUE_NAME, VALUE_ONLY_NAME
 from strategies.learned_file import (  # noqa: F401
     FORMAT,
     ModelFile,
@@ -53,7 +52,9 @@ LINEAR_ENV = "CARDLAB_LEARNED_ASS_LINEAR"
 MAX_CANDIDATES = 64
 # the knob values (pimc's rollout) that read the linear model: learned-linear itself, and the
 # value model, whose leaves' rounds it finishes (analyzer/runner/manifest.py records them)
-LINEAR_READERS = ("learned-linear", VALUE_NAME, VALUE_ONLY_NAME)
+# (catalog.VALUE_NAME, catalog.VALUE_ONLY_NAME: the catalogue imports this module, so they
+# are spelled here; tests/test_ass_value.py holds the two to the catalogue's)
+LINEAR_READERS = ("learned-linear", "value", "value-only")
 PINNED = "linear"  # the second model's name as the knob ``model`` shows it (manifest.py)
 PINNED_READERS = LINEAR_READERS
 MODEL = ModelFile("ass", "Who's the Ass?", FEATURE_SET, PHASES, N_PARAMS, WEIGHTS_FILE,

@@ -42,6 +42,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from analyzer.analysis import ass, jass  # noqa: E402
+from analyzer.analysis.model import unit_words  # noqa: E402
 from analyzer.analysis.values import loss_of  # noqa: E402
 from analyzer.engines.ass.records import Tracer  # noqa: E402
 from analyzer.engines.jass.records import trace_record  # noqa: E402
@@ -161,9 +162,8 @@ def _cost_words(game: str, costs: list[float]) -> str:
     """Where the analysis calls pimc's move clearly worse, what it costs by the analysis."""
     if not costs:
         return ""
-    unit = "minus points" if game == "ass" else "sticks"
     return (f"; where they disagree ({len(costs)}), pimc's move costs {np.mean(costs):.3f} "
-            f"{unit} on average by the analysis (median {np.median(costs):.3f}, "
+            f"{unit_words(game)} on average by the analysis (median {np.median(costs):.3f}, "
             f"max {max(costs):.3f})")
 
 

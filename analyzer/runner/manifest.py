@@ -153,8 +153,13 @@ def pinned_key(game: str) -> str | None:
     return f"{module.PINNED}_weights" if module else None
 
 
+def _knobs(strategy) -> list[tuple]:
+    """(param, the value as it is written) of every knob of a Strategy."""
+    return [(p, p.show(strategy.values[p.slot])) for p in strategy.spec.params]
+
+
 def _knob_values(strategy) -> list[str]:
-    return [p.show(strategy.values[p.slot]) for p in strategy.spec.params]
+    return [shown for _, shown in _knobs(strategy)]
 
 
 def _pinned_model(strategy, values=None) -> bool:
@@ -188,8 +193,7 @@ def reads_weights(strategy) -> str | None:
     if strategy.family_name() == LEARNED:
         return _seat_reads(strategy, False)
     pinned = _pinned_readers(strategy.spec.game)
-    for p in strategy.spec.params:
-        shown = p.show(strategy.values[p.slot])
+    for p, shown in _knobs(strategy):
         if shown in pinned:
             continue
         if shown.startswith(LEARNED) or shown in getattr(p, "extras", {}):
@@ -212,8 +216,7 @@ def reads_value_weights(strategy) -> bool:
     """Whether a Strategy reads its game's value model: a knob names one of the evaluations
     its rollout knob takes besides strategies (``extras``: ``value``, Who's the Ass?'s
     ``value-only``)."""
-    return any(p.show(strategy.values[p.slot]) in getattr(p, "extras", {})
-               for p in strategy.spec.params)
+    return any(shown in getattr(p, "extras", {}) for p, shown in _knobs(strategy))
 
 
 def weights_in_use(game: str, kind: str = "learned") -> tuple[str, object]:

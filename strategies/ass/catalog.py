@@ -330,17 +330,18 @@ def encode_rollout(name: str) -> float:
     return float(code)
 
 
+_VALUE_LEAF = ("learned-linear to the end of the round, then the value model's estimate of its "
+               "play to the end")
+
+
 class RolloutParam(Param):
     """The ``rollout`` knob: the name of any non-search strategy, stored encoded, or
     ``value`` (:data:`EXTRAS`: an evaluation that is no strategy)."""
 
     # what the knob takes besides strategies, and what each means after a move (the
     # analysis's model line)
-    extras = {VALUE_NAME: "learned-linear to the end of the round, then the value model's "
-                          "estimate of its play to the end (played out when the next to lead "
-                          "can go out)",
-              VALUE_ONLY_NAME: "learned-linear to the end of the round, then the value "
-                               "model's estimate of its play to the end"}
+    extras = {VALUE_NAME: _VALUE_LEAF + " (played out when the next to lead can go out)",
+              VALUE_ONLY_NAME: _VALUE_LEAF}
 
     def parse(self, text: str) -> float:
         return encode_rollout(text)

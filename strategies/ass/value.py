@@ -108,7 +108,7 @@ def engineered(packed, n, me, starter, blocked, out):
                 if k <= 5:
                     low += 1
         ass = count_of(h, 0)
-        lead = d + ass  # leads it needs to go out, jokers riding along
+        lead = d + ass  # leads it needs to go out, jokers riding along (leads_to_go_out)
         if s == me:
             pts_me = float(_minus(h))
             size_me = size
@@ -241,7 +241,8 @@ def finish_round(cur, n, starter, pos, k, high, high_seat, ass_round, table, gon
 @njit(cache=True, inline="always")
 def leads_to_go_out(hand):
     """The leads a hand needs to go out: the values it holds, the ass one more (jokers join
-    any lead, so jokers alone need none beyond their own)."""
+    any lead, so jokers alone need none beyond their own); :func:`engineered` counts the same
+    in its one pass over every hand."""
     leads = count_of(hand, 0)
     for v in range(1, 14):
         if count_of(hand, v) > 0:

@@ -6,7 +6,9 @@ non-forced moves are analysed at the analysis's default worlds (as ``cardlab ana
 the model of its defaults: pimc's worlds and evaluation). A position *agrees* when the
 analysis's best move is the move ``pimc`` played, or ``pimc``'s move is within noise of the
 best (its loss is not clear: the paired, selection-widened 95% interval of the loss reaches
-0). Printed per game: the share that agrees (the aim: 95% or more), the share where the best
+0). Printed per game: the share that agrees (the aim: 95% or more) with its 95% interval, the
+positions counted by the game (or deal) they come from, the unit that was randomised
+(analyzer/stats/intervals.py ``clustered_share_interval``), the share where the best
 is ``pimc``'s very move, and seconds per position (process CPU time, one core, after a
 warm-up call that compiles or loads the kernels; the aim: 1 s or less). ``pimc``'s own move
 carries its own sampling noise (Plus-Minus Jass: 24 worlds per decision at 3 players, 18 at 4,
@@ -14,7 +16,7 @@ more on close calls), and so does the share that agrees (a single move per posit
 ``--modal K`` also measures the agreement with the move ``pimc`` plays most often over K seeds
 of its own, and the chance that a move of pimc's agrees (the share of its K seeds' moves that
 agree, averaged over the positions: the expected agreement, without the noise of one move per
-position).
+position; with its interval, counted by game as well).
 
 The positions: game after game of a run of seed ``--seed`` (index 0, 1, ...), every
 ``--stride``-th non-forced ``pimc`` move of each game, until ``--positions`` per game.
@@ -48,6 +50,7 @@ from analyzer.engines.ass.records import Tracer  # noqa: E402
 from analyzer.engines.jass.records import trace_record  # noqa: E402
 from analyzer.engines.kernel import RunSpec  # noqa: E402
 from analyzer.games.jass.primitives import S_N  # noqa: E402
+from analyzer.stats.intervals import clustered_share_interval  # noqa: E402
 
 PLAYERS = {"ass": (4, 6), "jass": (3, 4)}
 
@@ -58,8 +61,8 @@ def seating(players: int, table: str | None) -> tuple[str, ...]:
 
 
 def ass_positions(seed: int, players: int, stride: int, table: str | None = None):
-    """(position, the move pimc played there) of pimc's non-forced moves, game after game
-    (with ``table``: the moves of seat 0, pimc, among ``table`` players)."""
+    """(position, the move pimc played there, the game's index) of pimc's non-forced moves,
+    game after game (with ``table``: the moves of seat 0, pimc, among ``table`` players)."""
     tracer = Tracer(RunSpec("ass", players, seating(players, table), seed))
     index = 0
     while True:
@@ -75,13 +78,13 @@ def ass_positions(seed: int, players: int, stride: int, table: str | None = None
             if taken % stride == 0:
                 play = rnd["plays"][p]
                 yield pos, ass.move_text(ass.record_move(play, rnd["ass_round"]),
-                                         rnd["ass_round"], p)
+                                         rnd["ass_round"], p), index
         index += 1
 
 
 def jass_positions(seed: int, players: int, stride: int, table: str | None = None):
-    """(position, the card pimc played there) of pimc's non-forced moves, deal after deal
-    (with ``table``: the moves of seat 0, pimc, among ``table`` players)."""
+    """(position, the card pimc played there, the deal's index) of pimc's non-forced moves,
+    deal after deal (with ``table``: the moves of seat 0, pimc, among ``table`` players)."""
     spec = RunSpec("jass", players, seating(players, table), seed, mode="deals",
                    rules={"ruleset": "seed", "deal_cap": 200})
     index = 0
@@ -96,7 +99,7 @@ def jass_positions(seed: int, players: int, stride: int, table: str | None = Non
                     continue
                 taken += 1
                 if taken % stride == 0:
-                    yield pos, played
+                    yield pos, played, index
         index += 1
 
 
@@ -114,17 +117,21 @@ def run(game: str, args) -> list[dict]:
     out = []
     for worlds in args.worlds or [module.DEFAULT_WORLDS]:
         module.analyze(picked[0][0], worlds, args.seed, 0, **extra)  # warm-up: compile, load
-        agree = same = modal_agree = chance = 0
+        agree = same = modal_agree = 0
+        oks, chances = [], []
+        # the unit randomised is the game (deal): positions of one game are not independent
+        games = [f"{players_of(game, pos)}:{index}" for pos, _, index in picked]
         by_players = Counter()
-        positions = Counter(players_of(game, pos) for pos, _ in picked)
+        positions = Counter(players_of(game, pos) for pos, _, _ in picked)
         times = []
         costs = []
-        for i, (pos, played) in enumerate(picked):
+        for i, (pos, played, _) in enumerate(picked):
             began = time.process_time()
             result = module.analyze(pos, worlds, args.seed, i, **extra)
             times.append(time.process_time() - began)
             ok = _agrees(game, result["moves"], played)
             agree += ok
+            oks.append(float(ok))
             if not ok:  # what pimc's move costs where the analysis calls it clearly worse
                 costs.append(loss_of(game, next(r for r in result["moves"]
                                                 if r["move"] == played))[0])
@@ -135,14 +142,16 @@ def run(game: str, args) -> list[dict]:
                 # pimc's decision without its own sampling noise: its most frequent move
                 # (ties: the first seen), and the chance that one of its moves agrees
                 modal_agree += _agrees(game, result["moves"], Counter(moves).most_common(1)[0][0])
-                chance += sum(_agrees(game, result["moves"], m) for m in moves) / len(moves)
+                chances.append(sum(_agrees(game, result["moves"], m) for m in moves) / len(moves))
         out.append({"game": game, "players": counts, "positions": len(picked),
                     "worlds": worlds, "agree": agree / len(picked),
+                    "agree_ci": clustered_share_interval(oks, games),
                     "agree_by_players": {n: by_players[n] / positions[n] for n in counts},
                     "same": same / len(picked), "mean_s": sum(times) / len(times),
                     "max_s": max(times), "model": result["model"], "costs": costs,
                     "modal": modal_agree / len(picked) if args.modal else None,
-                    "chance": chance / len(picked) if args.modal else None})
+                    "chance": clustered_share_interval(chances, games) if args.modal
+                    else None})
     return out
 
 
@@ -156,6 +165,11 @@ def _agrees(game: str, rows: list[dict], move: str) -> bool:
     row = next(r for r in rows if r["move"] == move)
     _, low, _ = loss_of(game, row)
     return row["best"] or low is None or not low > 0
+
+
+def _ends(est) -> str:
+    """An interval's ends as "[low, high]" in percent."""
+    return f"[{est.low:.1%}, {est.high:.1%}]"
 
 
 def _cost_words(game: str, costs: list[float]) -> str:
@@ -210,7 +224,8 @@ def main(argv: list[str] | None = None) -> None:
         for r in run(game, args):
             print(f"{game} ({' and '.join(map(str, r['players']))} players, {field}), seed "
                   f"{args.seed}: {r['positions']} non-forced positions at {r['worlds']:,} "
-                  f"worlds: best = pimc's move or within noise {r['agree']:.1%} (aim >= 95%; "
+                  f"worlds: best = pimc's move or within noise {r['agree']:.1%} "
+                  f"{_ends(r['agree_ci'])} (aim >= 95%; "
                   + ", ".join(f"{v:.1%} at {n} players" for n, v in r["agree_by_players"].items())
                   + "), "
                   f"best = pimc's move {r['same']:.1%}; {r['mean_s']:.3f} s per position "
@@ -219,7 +234,8 @@ def main(argv: list[str] | None = None) -> None:
                       f"; best = pimc's most frequent move over {args.modal} seeds or within "
                       f"noise {r['modal']:.1%}; the chance that a move of pimc's agrees (its "
                       f"{args.modal} seeds' moves, averaged over the positions) "
-                      f"{r['chance']:.1%}") + f". {r['model']}", flush=True)
+                      f"{r['chance'].value:.1%} {_ends(r['chance'])}") + f". {r['model']}",
+                  flush=True)
 
 
 if __name__ == "__main__":

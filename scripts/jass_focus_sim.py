@@ -89,7 +89,7 @@ def main() -> None:
     prm = pimc_prm()
     stats = {(k, n): [0, 0.0, 0] for k in settings for n in (3, 4)}
     anatomy = Anatomy(float(prm[P_FOCUS]))
-    for i, (pos, _) in enumerate(picked):
+    for i, (pos, _, _) in enumerate(picked):
         n = int(pos.st[S_N])
         moves = jass.analyze(pos, jass.DEFAULT_WORLDS, args.seed, i)["moves"]
         legal = np.uint64(sum(1 << c for c in legal_cards(pos)))

@@ -19,17 +19,18 @@ def test_a_table_gives_pimcs_moves_in_seat_0_only():
     bench = _module()
     assert bench.seating(4, None) == ("pimc",) * 4
     assert bench.seating(3, "aim-low") == ("pimc", "aim-low", "aim-low")
-    for pos, played in islice(bench.jass_positions(3, 3, 1, "aim-low"), 12):
+    for pos, played, _ in islice(bench.jass_positions(3, 3, 1, "aim-low"), 12):
         assert pos.seat == 0
         legal = jass.legal_cards(pos)
         assert len(legal) >= 2
         assert played in {card_name(c) for c in legal}
-    seats = {int(pos.info["seat"]) for pos, _ in islice(bench.ass_positions(3, 4, 1, "basic"), 12)}
+    seats = {int(pos.info["seat"])
+             for pos, _, _ in islice(bench.ass_positions(3, 4, 1, "basic"), 12)}
     assert seats == {0}
     # without a table every seat is pimc's, and its moves come from more than one seat
-    seats = {int(pos.info["seat"]) for pos, _ in islice(bench.ass_positions(3, 4, 1), 40)}
+    seats = {int(pos.info["seat"]) for pos, _, _ in islice(bench.ass_positions(3, 4, 1), 40)}
     assert len(seats) > 1
-    for pos, _ in islice(bench.ass_positions(3, 4, 1, "basic"), 3):
+    for pos, _, _ in islice(bench.ass_positions(3, 4, 1, "basic"), 3):
         assert ass.count_legal(pos) >= 2
 
 
@@ -39,3 +40,19 @@ def test_a_table_that_is_no_strategy_is_refused_in_one_line(capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert "--table: unknown jass strategy 'nobody'" in err and "aim-low" in err
+
+
+def test_the_agreement_is_printed_with_its_interval_over_the_games(capsys):
+    """The share that agrees and the chance that a move of pimc's agrees each come with a 95%
+    interval (counted by the deal the positions come from) that holds the share."""
+    import re
+
+    _module().main(["--game", "jass", "--positions", "6", "--worlds", "40", "--modal", "2"])
+    out = capsys.readouterr().out
+    share = re.search(r"within noise (\d+\.\d)% \[(\d+\.\d)%, (\d+\.\d)%\]", out)
+    chance = re.search(r"averaged over the positions\) (\d+\.\d)% \[(\d+\.\d)%, (\d+\.\d)%\]",
+                       out)
+    for found in (share, chance):
+        assert found, out
+        value, low, high = (float(x) for x in found.groups())
+        assert low <= value <= high and low < high

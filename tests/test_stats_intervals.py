@@ -7,6 +7,7 @@ import pytest
 
 from analyzer.errors import CardlabError
 from analyzer.stats.intervals import (
+    clustered_share_interval,
     mean_interval,
     mean_interval_from_moments,
     proportion_interval,
@@ -96,3 +97,28 @@ def test_scaled_estimate_is_a_penalty_in_points():
     est = wilson_interval(30, 100).scaled(20)
     assert est.value == pytest.approx(6.0)
     assert est.low < 6.0 < est.high
+
+
+def test_a_clustered_share_is_wider_when_observations_come_alike_in_clusters():
+    """clustered_share_interval: independent observations give about the Wilson interval;
+    the same observations in clusters of identical values (ten copies of each) are worth
+    one per cluster, so the interval is about that of the clusters alone; no spread falls
+    back to the plain Wilson interval; mismatched or out-of-range input is refused."""
+    rng = np.random.default_rng(5)
+    y = (rng.random(400) < 0.95).astype(float)
+    alone = clustered_share_interval(y, np.arange(400))
+    plain = wilson_interval(y.sum(), 400)
+    assert alone.value == pytest.approx(plain.value)
+    assert alone.low == pytest.approx(plain.low, abs=0.004)
+    assert alone.high == pytest.approx(plain.high, abs=0.004)
+    copies = clustered_share_interval(np.repeat(y[:40], 10), np.repeat(np.arange(40), 10))
+    few = wilson_interval(y[:40].sum(), 40)
+    assert copies.value == pytest.approx(few.value)
+    assert copies.high - copies.low == pytest.approx(few.high - few.low, rel=0.1)
+    assert copies.high - copies.low > 2.5 * (alone.high - alone.low)
+    every = clustered_share_interval(np.ones(50), np.arange(50) // 5)
+    assert (every.low, every.high) == pytest.approx((wilson_interval(50, 50).low, 1.0))
+    with pytest.raises(CardlabError):
+        clustered_share_interval([1.0, 0.0], [0])
+    with pytest.raises(CardlabError):
+        clustered_share_interval([1.5], [0])

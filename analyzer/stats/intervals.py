@@ -161,3 +161,40 @@ def proportion_interval(
     if method == "wald":
         return wald_interval(successes, n, level)
     raise CardlabError(f"unknown interval method {method!r}; methods: wilson, wald")
+
+
+def clustered_share_interval(values, clusters, level: float = 0.95) -> Estimate:
+    """The mean of ``values`` (each in [0, 1]: an agreement, or a chance of one) over
+    observations that come in ``clusters`` (one label per value: e.g. the game a position was
+    taken from, the unit that was randomised), with a Wilson interval on the effective number
+    of observations: the ratio estimator's cluster-robust variance (the sum over clusters of
+    (cluster total - share x cluster size) squared, times K / (K - 1), over the total size
+    squared) gives the design effect, and n / design effect observations enter the Wilson
+    interval. Observations alike within their clusters widen it; independent ones give
+    about the plain Wilson interval. Where the clusters show no spread (every value 0 or
+    every value 1, or a single cluster), the plain Wilson interval on n.
+
+    >>> est = clustered_share_interval([1, 1, 0, 1], ["a", "a", "b", "b"])
+    >>> round(est.value, 2), est.n
+    (0.75, 4)
+    """
+    y = np.asarray(values, dtype=np.float64).ravel()
+    labels = np.asarray(clusters).ravel()
+    if y.size != labels.size:
+        raise CardlabError(f"{y.size} values but {labels.size} cluster labels")
+    if y.size and (y.min() < 0 or y.max() > 1):
+        raise CardlabError("values must lie in [0, 1]")
+    n = y.size
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0, level)
+    share = float(y.mean())
+    _, index = np.unique(labels, return_inverse=True)
+    totals = np.bincount(index, weights=y)
+    sizes = np.bincount(index).astype(np.float64)
+    k = totals.size
+    var = float(((totals - share * sizes) ** 2).sum()) * k / max(k - 1, 1) / (n * n)
+    plain = share * (1 - share) / n
+    deff = var / plain if k > 1 and var > 0 and plain > 0 else 1.0
+    eff = n / deff
+    low, high = wilson_bounds(np.float64(share * eff), np.float64(eff), level)
+    return Estimate(share, float(low), float(high), n, level)

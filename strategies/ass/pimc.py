@@ -174,9 +174,13 @@ def _candidates(view, first, cands, limit):
 
     ``first`` (the rollout strategy's move) comes first; then, leading: the ass where allowed,
     every whole set of one value (lowest first), all jokers alone, every whole set with all
-    jokers; following in an ass round: a joker as 1, one card of each value held (highest
-    first), a joker as 14; following in a normal round: pass, the cheapest raise with each
-    higher value (lowest first, jokers only to make up k), k jokers alone.
+    jokers; following in an ass round: a joker as 1, the lowest card held, one card of each
+    value held (highest first), a joker as 14; following in a normal round: pass, the cheapest
+    raise with each higher value (lowest first, jokers only to make up k), k jokers alone.
+    Where the legal moves are no more than ``limit``, every one of them is searched (those
+    above first, the rest in canonical order): a split set, a raise that spends a joker and
+    keeps a card of its value, which the analysis weighs too (the end of a game is where they
+    win).
     """
     m = _add(cands, 0, first, view)
     jokers = view[JOKER]
@@ -194,6 +198,10 @@ def _candidates(view, first, cands, limit):
     elif view[PUB_ASS_ROUND] != 0:
         if jokers > 0:
             m = _add(cands, m, enc(1, 0, 1), view)
+        for w in range(1, N_VALUES + 1):  # the lowest card held: the safest not to take
+            if view[w] > 0:
+                m = _add(cands, m, enc(w, 1, 0), view)
+                break
         for w in range(N_VALUES, 0, -1):
             if view[w] > 0 and m < limit:
                 m = _add(cands, m, enc(w, 1, 0), view)
@@ -210,6 +218,11 @@ def _candidates(view, first, cands, limit):
                 m = _add(cands, m, enc(w, c, k - c), view)
         if jokers >= k and m < limit:
             m = _add(cands, m, enc(JOKER_HIGH, 0, k), view)
+    if m < limit:
+        count = legal_moves(view)  # in view[SCRATCH:]
+        if count <= limit:
+            for j in range(count):
+                m = _add(cands, m, view[SCRATCH + j], view)
     return min(m, limit)
 
 

@@ -7,7 +7,11 @@ For each game at two player counts (Who's the Ass? 4 and 6, Plus-Minus Jass 3 an
   the others, and its ratio to a table of the cheap policy alone, measured in the same run
   (the ratio is what compares across machines); the last column, the candidate's ratio over
   today's ``pimc``'s (with ``--jass-mode matches`` also per deal played: a match lasts as
-  many deals as the seat's play makes it);
+  many deals as the seat's play makes it). Every table is timed in ``--speed-rounds`` rounds
+  (default 3), each round timing all of them one after the other on the same units; rates
+  and ratios are medians over the rounds (on a shared machine a single timing of the same
+  work moved by a third while another job ran: 0.66 to 1.12 times ``pimc-rollouts``'s speed
+  for one player);
 * head to head on the same deals, seats rotated (``cardlab.compare``: the duplicate format,
   paired over deals, 95% intervals): the candidate against ``pimc:rollout=learned`` (in Who's
   the Ass? with its knobs and its learned as they were when it was measured: 128 worlds,
@@ -19,7 +23,8 @@ Differences are the candidate minus the other, in the game's own metric (Who's t
 minus points per game, lower is better; Jass: the mode's metric, higher is better).
 
 Run: ``NUMBA_NUM_THREADS=1 .venv/bin/python scripts/bench_strongest.py --games 300 --seed 1``
-(``--speed-games N`` units per speed table, ``--ass-candidate``/``--jass-candidate`` the
+(``--speed-games N`` units per speed table, ``--speed-rounds R``,
+``--ass-candidate``/``--jass-candidate`` the
 player measured, ``--jass-mode deals|matches``, ``--json``, ``--game ass|jass``).
 """
 
@@ -91,25 +96,51 @@ def head_to_head(game: str, players: int, a: str, b: str, games: int, seed: int,
 
 
 def run(games: int, speed_games: int, seed: int, which: list[str], candidates: dict,
-        jass_mode: str) -> list[dict]:
+        jass_mode: str, rounds: int = 3) -> list[dict]:
     rows = []
     for game in which:
         for n in PLAYERS[game]:
             cand = candidates[game]
-            cheap, cheap_deals = speed(game, n, CHEAP[game], max(speed_games * 50, 1000),
-                                       jass_mode)
-            row = {"game": game, "players": n, "candidate": cand, "cheap_rate": cheap}
-            for label, player in (("pimc", TODAY[game]), ("strong", STRONGS[game]),
-                                  ("candidate", cand)):
-                r, deals = speed(game, n, player, speed_games, jass_mode)
-                row[f"{label}_rate"] = r
-                row[f"{label}_ratio"] = r / cheap
-                row[f"{label}_deal_ratio"] = None if deals is None else deals / cheap_deals
+            row = {"game": game, "players": n, "candidate": cand}
+            row.update(speeds(game, n, {"pimc": TODAY[game], "strong": STRONGS[game],
+                                        "candidate": cand}, speed_games, jass_mode, rounds))
             row["vs_strong"] = head_to_head(game, n, cand, STRONGS[game], games, seed, jass_mode)
             row["vs_pimc"] = head_to_head(game, n, cand, TODAY[game], games, seed, jass_mode)
             rows.append(row)
             print(line(row), flush=True)
     return rows
+
+
+def speeds(game: str, n: int, players: dict[str, str], units: int, mode: str,
+           rounds: int) -> dict:
+    """The speed columns of a row: ``rounds`` rounds, each timing the cheap table and then
+    every player of ``players`` (label: strategy) on the same units, one after the other; a
+    rate is the median over the rounds, a ratio the median of the rounds' own ratios (a
+    machine that slows down for a while, another job on the other core, moves every timing of
+    a round alike and leaves its ratios as they were). ``speed_ratio``: the candidate's
+    over today's pimc's (``deal_speed_ratio``: per deal played, Jass matches)."""
+    from statistics import median
+
+    cheap, cheap_deals, rate, deals = [], [], {k: [] for k in players}, {k: [] for k in players}
+    for _ in range(rounds):
+        c, cd = speed(game, n, CHEAP[game], max(units * 50, 1000), mode)
+        cheap.append(c)
+        cheap_deals.append(cd)
+        for label, player in players.items():
+            r, d = speed(game, n, player, units, mode)
+            rate[label].append(r)
+            deals[label].append(d)
+    row = {"cheap_rate": median(cheap), "rounds": rounds}
+    for label in players:
+        row[f"{label}_rate"] = median(rate[label])
+        row[f"{label}_ratio"] = median(r / c for r, c in zip(rate[label], cheap, strict=True))
+        row[f"{label}_deal_ratio"] = None if deals[label][0] is None else median(
+            d / c for d, c in zip(deals[label], cheap_deals, strict=True))
+    row["speed_ratio"] = median(a / b for a, b in zip(rate["candidate"], rate["pimc"],
+                                                      strict=True))
+    row["deal_speed_ratio"] = None if deals["candidate"][0] is None else median(
+        a / b for a, b in zip(deals["candidate"], deals["pimc"], strict=True))
+    return row
 
 
 HEADER = (f"{'game':5} {'n':>2} | {'pimc u/s':>9} {'ratio':>8} | {'strong u/s':>10} "
@@ -126,15 +157,17 @@ def line(row: dict) -> str:
             f"{row['pimc_ratio']:8.2e} | {row['strong_rate']:10.1f} {row['strong_ratio']:8.2e} | "
             f"{row['candidate_rate']:9.1f} {row['candidate_ratio']:8.2e} | "
             f"{_diff(row['vs_strong']):>24} | {_diff(row['vs_pimc']):>24} | "
-            f"{row['candidate_ratio'] / row['pimc_ratio']:5.2f}" + (
-                "" if row["candidate_deal_ratio"] is None else
-                f" ({row['candidate_deal_ratio'] / row['pimc_deal_ratio']:.2f}/deal)"))
+            f"{row['speed_ratio']:5.2f}" + (
+                "" if row["deal_speed_ratio"] is None else
+                f" ({row['deal_speed_ratio']:.2f}/deal)"))
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=60, help="deals per head-to-head")
     parser.add_argument("--speed-games", type=int, default=20, help="units per speed table")
+    parser.add_argument("--speed-rounds", type=int, default=3,
+                        help="rounds of speed tables, interleaved; medians over them")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", choices=("ass", "jass"), action="append")
     parser.add_argument("--ass-candidate", default=CANDIDATE["ass"])
@@ -142,8 +175,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jass-mode", choices=("deals", "matches"), default="deals")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    if args.games < 2 or args.speed_games < 1:
-        parser.error("--games must be at least 2 and --speed-games at least 1")
+    if args.games < 2 or args.speed_games < 1 or args.speed_rounds < 1:
+        parser.error("--games must be at least 2, --speed-games and --speed-rounds at least 1")
     which = args.game or ["ass", "jass"]
     print(f"seed {args.seed}, {args.games} deals per head-to-head; speed: units per CPU "
           f"second as one seat among {CHEAP['ass']} / {CHEAP['jass']}, ratio to a table of "
@@ -152,7 +185,8 @@ def main(argv: list[str] | None = None) -> None:
           "higher is better)")
     print(HEADER, flush=True)
     rows = run(args.games, args.speed_games, args.seed, which,
-               {"ass": args.ass_candidate, "jass": args.jass_candidate}, args.jass_mode)
+               {"ass": args.ass_candidate, "jass": args.jass_candidate}, args.jass_mode,
+               args.speed_rounds)
     if args.json:
         print(json.dumps(rows, indent=1))
 

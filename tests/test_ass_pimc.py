@@ -678,3 +678,48 @@ def test_learned_with_a_depth_rolls_out_learned_that_many_decisions_then_basic(p
                 assert final == expected, (index, i, depth)
                 checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_rollout_value_searches_every_legal_move_where_there_are_few(players):
+    """With rollout=value (catalog.VALUE_ALL_WHEN_FEW) a decision with no more legal moves
+    than the candidates searches every one of them, the prior's candidates first and in their
+    order; in an ass round the lowest card held is among them whatever the count. Without it
+    (value-prior, the value code of before; every other rollout) only the prior's: which
+    misses legal moves the analysis weighs, such as a raise that spends a joker and keeps a
+    card of its value."""
+    from analyzer.analysis import ass
+    from analyzer.games.ass.cards import N_VALUES
+    from strategies.ass.catalog import VALUE_CODES
+    from strategies.ass.pimc import rollout_strategy, search_candidates
+    from strategies.ass.policies import basic
+
+    assert rollout_strategy(VALUE_CODES["value"])[1][1] > 0
+    assert rollout_strategy(VALUE_CODES["value-prior"])[1][1] == 0
+    limit = 10
+    tracer = Tracer(RunSpec("ass", players, ("basic",) * players, 21))
+    missed = complete = ass_rounds = 0
+    for index in range(12):
+        record, _ = tracer.record(index)
+        for k, _ in enumerate(ass.plays_of(record)):
+            pos = ass.from_record(record, k)
+            legal = ass.legal_codes(pos)
+            if len(legal) < 2:
+                continue
+            first = basic(np.zeros(8), pos.view.copy(), new_state())
+            cands = np.zeros(64, dtype=np.int64)
+            m = search_candidates(pos.view.copy(), first, cands, limit, False)
+            prior = [int(c) for c in cands[:m]]
+            m = search_candidates(pos.view.copy(), first, cands, limit, True)
+            every = [int(c) for c in cands[:m]]
+            assert set(every) <= set(legal) and len(set(every)) == len(every) <= limit
+            if len(legal) <= limit:
+                assert set(every) == set(legal)
+                assert every[:len(prior)] == prior or pos.view[PUB_ASS_ROUND]
+                complete += 1
+                missed += len(set(legal) - set(prior)) > 0
+            if pos.view[PUB_ASS_ROUND] and pos.view[PUB_POS] > 0:
+                low = next(w for w in range(1, N_VALUES + 1) if pos.view[w] > 0)
+                assert any(ass.move_text(c, True, 1) == str(low) for c in every)
+                ass_rounds += 1
+    assert complete > 50 and missed > 0 and ass_rounds > 0

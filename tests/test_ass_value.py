@@ -123,19 +123,14 @@ def test_rollout_value_is_pimcs_default_and_pimc_rollouts_is_pimc_as_it_was():
     assert old.identity() != s.identity()
     with pytest.raises(StrategyError, match="unknown ass strategy .value."):
         parse_strategy("ass", "value")
-    assert encode_rollout("value") == float((VALUE << 48) + VALUE_LATE_LEADS + (1 << 6)) \
-        == VALUE_CODE
-    # the value code of commit adc2001 (a run recorded with it replays as it played)
-    assert encode_rollout("value-prior") == float((VALUE << 48) + VALUE_LATE_LEADS)
+    assert encode_rollout("value") == float((VALUE << 48) + VALUE_LATE_LEADS) == VALUE_CODE
     assert encode_rollout("value-only") == float(VALUE << 48)
     only = parse_strategy("ass", "pimc:rollout=value-only")
     assert only.label() == "pimc:rollout=value-only" and only.identity() != s.identity()
-    prior = parse_strategy("ass", "pimc:rollout=value-prior")
-    assert prior.label() == "pimc:rollout=value-prior" and prior.identity() != s.identity()
-    # all read the value model's weights and the linear model that finishes its rounds
+    # both read the value model's weights and the linear model that finishes its rounds
     from analyzer.runner.manifest import reads_pinned_weights, reads_value_weights
 
-    for strategy in (s, only, prior):
+    for strategy in (s, only):
         assert reads_value_weights(strategy) and reads_pinned_weights(strategy) == "knob"
     from strategies.ass.catalog import VALUE_CODES
     from strategies.ass.learned_weights import LINEAR_READERS

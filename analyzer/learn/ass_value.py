@@ -61,7 +61,7 @@ MAX_LEAVES_PER_GAME = 4000  # room per game (a game has a few hundred)
 def _leaves_of(packed, n, seat, view, starter, pos, k, high, high_seat, ass_round, table, gone,
                rounds, pp, cands, cur, cur2, rview, rng, hands, meta, labels, row, group,
                finisher):
-    m = search_candidates(view, basic(pp, view, rng), cands, CANDIDATES, False)  # the prior's
+    m = search_candidates(view, basic(pp, view, rng), cands, CANDIDATES)
     if m < 2:
         return row
     for i in range(m):

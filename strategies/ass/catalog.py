@@ -49,8 +49,7 @@ Families
 
 ``pimc`` (3)       searches (strategies/ass/pimc.py): at each decision with a choice it deals the
                    unseen cards ``worlds`` times consistently with its view (A-11), plays each
-                   of at most ``candidates`` moves (with rollout=value every legal move where
-                   there are no more) to the end of the game in every world with
+                   of at most ``candidates`` moves to the end of the game in every world with
                    the ``rollout`` strategy in every seat, and takes the move with the fewest
                    own minus points on average. Knobs: worlds (0), candidates (1), rollout (2:
                    the name of any strategy that does not search, carried encoded), infer (3:
@@ -135,11 +134,6 @@ VALUE_NAME = "value"
 # (value.py); rollout=value-only leaves the network at every leaf (pimc before commit a53bb9d)
 VALUE_ONLY_NAME = "value-only"
 VALUE_LATE_LEADS = 1
-# rollout=value also searches every legal move where a decision has no more of them than the
-# knob candidates (pimc.py ``_candidates``); rollout=value-prior only the candidates' prior, as
-# pimc did before commit 9c26871 (a run recorded then replays with it)
-VALUE_PRIOR_NAME = "value-prior"
-VALUE_ALL_WHEN_FEW = 1
 
 JOKERS = ("as-needed", "keep", "finish", "dump", "keep-until")
 J_AS_NEEDED, J_KEEP, J_FINISH, J_DUMP, J_KEEP_UNTIL = range(5)
@@ -301,11 +295,8 @@ INFER = ("voids", "policy", "sizes")
 INFER_VOIDS, INFER_POLICY, INFER_SIZES = range(3)
 ROLLOUT_FAMILY_SHIFT = 48  # a rollout strategy as one float: family * 2**48 + knobs, 6 bits each
 ROLLOUT_KNOB_BITS = 6
-# the value model's evaluations as rollout codes: its family; in the knobs the late-leads rule
-# (slot 0) and every legal move where few (slot 1)
-VALUE_CODES = {VALUE_NAME: float((VALUE << ROLLOUT_FAMILY_SHIFT) + VALUE_LATE_LEADS
-                                 + (VALUE_ALL_WHEN_FEW << ROLLOUT_KNOB_BITS)),
-               VALUE_PRIOR_NAME: float((VALUE << ROLLOUT_FAMILY_SHIFT) + VALUE_LATE_LEADS),
+# the value model's evaluations as rollout codes: its family, the late-leads rule in the knobs
+VALUE_CODES = {VALUE_NAME: float((VALUE << ROLLOUT_FAMILY_SHIFT) + VALUE_LATE_LEADS),
                VALUE_ONLY_NAME: float(VALUE << ROLLOUT_FAMILY_SHIFT)}
 
 
@@ -322,8 +313,7 @@ def encode_rollout(name: str) -> float:
     book = catalog("ass")
     if name not in book:
         raise StrategyError(unknown_strategy("ass", name, book, " for rollout")
-                            + f" (or {VALUE_NAME!r}: the value model, {VALUE_PRIOR_NAME!r} or "
-                              f"{VALUE_ONLY_NAME!r})")
+                            + f" (or {VALUE_NAME!r}: the value model, or {VALUE_ONLY_NAME!r})")
     spec = book[name]
     if spec.check is not None:
         spec.check()
@@ -351,7 +341,6 @@ class RolloutParam(Param):
     # what the knob takes besides strategies, and what each means after a move (the
     # analysis's model line)
     extras = {VALUE_NAME: _VALUE_LEAF + " (played out when the next to lead can go out)",
-              VALUE_PRIOR_NAME: _VALUE_LEAF + " (played out when the next to lead can go out)",
               VALUE_ONLY_NAME: _VALUE_LEAF}
 
     def parse(self, text: str) -> float:
@@ -402,16 +391,13 @@ _SEARCH_PARAMS = (
     Param("worlds", SLOT_WORLDS, 48.0, "deals of the unseen cards drawn per decision",
           low=1, high=256, integer=True),
     Param("candidates", SLOT_CANDIDATES, 10.0,
-          "moves searched: the top k of a cheap prior (the rollout's own move first); with "
-          "rollout=value every legal move where there are no more than k",
+          "moves searched: the top k of a cheap prior (the rollout's own move first)",
           low=1, high=64, integer=True),
     RolloutParam("rollout", SLOT_ROLLOUT, VALUE_CODE,
                  "the strategy every seat plays in the rollouts (any that does not search), "
                  "or value: learned-linear plays out the round, then a model of its play "
                  "values the rest (near the end, when the next to lead can go out with one "
-                 "lead, learned-linear plays it out), and every legal move is searched where "
-                 "there are no more than candidates; value-prior: only the candidates' prior "
-                 "(pimc before 2026-12-06); value-only: that, and the model at the end too"),
+                 "lead, learned-linear plays it out; value-only: the model there too)"),
     Param("infer", SLOT_INFER, float(INFER_VOIDS),
           "worlds respect: voids = every public fact, policy = also the opponents' past "
           "moves, sizes = not the known holdings", choices=INFER),

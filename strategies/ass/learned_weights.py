@@ -54,7 +54,7 @@ MAX_CANDIDATES = 64
 # value model, whose leaves' rounds it finishes (analyzer/runner/manifest.py records them)
 # (catalog.VALUE_NAME, catalog.VALUE_ONLY_NAME: the catalogue imports this module, so they
 # are spelled here; tests/test_ass_value.py holds the two to the catalogue's)
-LINEAR_READERS = ("learned-linear", "value", "value-prior", "value-only")
+LINEAR_READERS = ("learned-linear", "value", "value-only")
 PINNED = "linear"  # the second model's name as the knob ``model`` shows it (manifest.py)
 PINNED_READERS = LINEAR_READERS
 MODEL = ModelFile("ass", "Who's the Ass?", FEATURE_SET, PHASES, N_PARAMS, WEIGHTS_FILE,

@@ -169,7 +169,7 @@ def _add(cands, m, move, view):
 
 
 @njit(cache=True)
-def _candidates(view, first, cands, limit, few):
+def _candidates(view, first, cands, limit):
     """The moves to search, in prior order, at most ``limit``; return how many.
 
     ``first`` (the rollout strategy's move) comes first; then, leading: the ass where allowed,
@@ -177,12 +177,6 @@ def _candidates(view, first, cands, limit, few):
     jokers; following in an ass round: a joker as 1, one card of each value held (highest
     first), a joker as 14; following in a normal round: pass, the cheapest raise with each
     higher value (lowest first, jokers only to make up k), k jokers alone.
-
-    ``few`` (``rollout=value``, catalog.VALUE_ALL_WHEN_FEW): where the legal moves are no more
-    than ``limit``, every one of them is searched (those above first, the rest in canonical
-    order): a split set, a raise that spends a joker and keeps a card of its value, which the
-    analysis weighs too (the end of a game is where they win); and in an ass round the lowest
-    card held comes second, after a joker as 1, where the limit could cut it.
     """
     m = _add(cands, 0, first, view)
     jokers = view[JOKER]
@@ -200,10 +194,6 @@ def _candidates(view, first, cands, limit, few):
     elif view[PUB_ASS_ROUND] != 0:
         if jokers > 0:
             m = _add(cands, m, enc(1, 0, 1), view)
-        for w in range(1, N_VALUES + 1):  # the lowest card held: the safest not to take
-            if few and view[w] > 0:
-                m = _add(cands, m, enc(w, 1, 0), view)
-                break
         for w in range(N_VALUES, 0, -1):
             if view[w] > 0 and m < limit:
                 m = _add(cands, m, enc(w, 1, 0), view)
@@ -220,11 +210,6 @@ def _candidates(view, first, cands, limit, few):
                 m = _add(cands, m, enc(w, c, k - c), view)
         if jokers >= k and m < limit:
             m = _add(cands, m, enc(JOKER_HIGH, 0, k), view)
-    if few and m < limit:
-        count = legal_moves(view)  # in view[SCRATCH:]
-        if count <= limit:
-            for j in range(count):
-                m = _add(cands, m, view[SCRATCH + j], view)
     return min(m, limit)
 
 
@@ -659,7 +644,7 @@ def search_move(family, params, view, rng, packed, trace):
         first = decide_other(fam, pp, view, rng)
     # work space on the stack: the engine's play loop runs without numba's runtime (stack.py)
     cands = stack_int64(64)  # MAX_CANDIDATES
-    m = _candidates(view, first, cands, limit, fam == VALUE and pp[1] > 0.0)
+    m = _candidates(view, first, cands, limit)
     if m == 1:
         return cands[0]
     world_hands = stack_uint64(3084)  # (MAX_WORLDS + 1) * MAX_PLAYERS: the last, a spare

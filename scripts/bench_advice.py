@@ -117,7 +117,7 @@ def run(game: str, args) -> list[dict]:
     out = []
     for worlds in args.worlds or [module.DEFAULT_WORLDS]:
         module.analyze(picked[0][0], worlds, args.seed, 0, **extra)  # warm-up: compile, load
-        agree = same = modal_agree = 0
+        same = modal_agree = 0
         oks, chances = [], []
         # the unit randomised is the game (deal): positions of one game are not independent
         games = [f"{players_of(game, pos)}:{index}" for pos, _, index in picked]
@@ -130,7 +130,6 @@ def run(game: str, args) -> list[dict]:
             result = module.analyze(pos, worlds, args.seed, i, **extra)
             times.append(time.process_time() - began)
             ok = _agrees(game, result["moves"], played)
-            agree += ok
             oks.append(float(ok))
             if not ok:  # what pimc's move costs where the analysis calls it clearly worse
                 costs.append(loss_of(game, next(r for r in result["moves"]
@@ -143,9 +142,9 @@ def run(game: str, args) -> list[dict]:
                 # (ties: the first seen), and the chance that one of its moves agrees
                 modal_agree += _agrees(game, result["moves"], Counter(moves).most_common(1)[0][0])
                 chances.append(sum(_agrees(game, result["moves"], m) for m in moves) / len(moves))
+        agree = clustered_share_interval(oks, games)  # its value: the share that agrees
         out.append({"game": game, "players": counts, "positions": len(picked),
-                    "worlds": worlds, "agree": agree / len(picked),
-                    "agree_ci": clustered_share_interval(oks, games),
+                    "worlds": worlds, "agree": agree.value, "agree_ci": agree,
                     "agree_by_players": {n: by_players[n] / positions[n] for n in counts},
                     "same": same / len(picked), "mean_s": sum(times) / len(times),
                     "max_s": max(times), "model": result["model"], "costs": costs,

@@ -39,6 +39,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -51,6 +52,7 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 SOURCE_PACKAGES = ("analyzer", "strategies")
 OWN_ENV = "CARDLAB_NUMBA_CACHE"  # the folder this package chose, for child processes
 LOCAL_BASE = ".numba_cache"
+MEMO_NAME = "kernel-sources.json"  # in the base: kernel_sources's memo
 KEEP_VERSIONS = 4  # hash folders kept per base (older sources are pruned)
 PRUNE_AGE_S = 3600.0  # and only when unused for this long
 
@@ -106,16 +108,31 @@ def _module_imports(name: str, path: Path, text: str, modules: dict[str, Path]) 
     return found
 
 
-def kernel_sources(package_root: Path) -> list[Path]:
+def kernel_sources(package_root: Path, memo: Path | None = None) -> list[Path]:
     """The files the compiled kernels are made of: every module with jitted code
-    (:data:`JIT_MARK`) and, transitively, every package module they import at module level."""
+    (:data:`JIT_MARK`) and, transitively, every package module they import at module level.
+
+    ``memo``: a file that keeps the answer for the package's sources as they are (a hash of
+    every module's name and content): reading and hashing the modules takes milliseconds,
+    parsing them a fifth of a second, which every cardlab command would otherwise pay at
+    start. A memo that is missing, unreadable or of other sources is ignored and replaced
+    (atomically; a memo that cannot be written is simply not kept)."""
     modules = _modules(package_root)
     texts: dict[str, str] = {}
+    digest = hashlib.sha256()
     for name, path in modules.items():
         try:
-            texts[name] = path.read_text(encoding="utf-8", errors="replace")
+            data = path.read_bytes()
         except OSError:
-            texts[name] = ""
+            data = b""
+        texts[name] = data.decode("utf-8", errors="replace")
+        digest.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    key = digest.hexdigest()
+    if memo is not None:
+        with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+            kept = json.loads(memo.read_text(encoding="utf-8"))
+            if kept["key"] == key:
+                return [package_root / rel for rel in kept["sources"]]
     todo = [name for name, text in texts.items() if JIT_MARK.search(text)]
     seen: set[str] = set()
     while todo:
@@ -124,7 +141,31 @@ def kernel_sources(package_root: Path) -> list[Path]:
             continue
         seen.add(name)
         todo.extend(_module_imports(name, modules[name], texts[name], modules) - seen)
-    return sorted(modules[name] for name in seen)
+    found = sorted(modules[name] for name in seen)
+    if memo is not None:
+        _keep_memo(memo, {"key": key, "sources": [p.relative_to(package_root).as_posix()
+                                                  for p in found]})
+    return found
+
+
+def _keep_memo(memo: Path, content: dict) -> None:
+    """Write ``content`` to ``memo`` atomically (a temporary file, then a rename); nothing
+    when the folder is not writable, and no temporary file left behind."""
+    tmp = None
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".kernel-sources-", dir=memo.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(content, f)
+        os.chmod(tmp, 0o644)  # as any other file of the cache (mkstemp makes it 0600)
+        os.replace(tmp, memo)
+        tmp = None
+    except OSError:
+        pass
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
 
 
 # Data files numba freezes into compiled kernels (a learned family's weights), and the
@@ -160,15 +201,16 @@ def codegen_settings(env: dict[str, str] | None = None) -> list[str]:
     return [f"{name}={env[name]}" for name in CODEGEN_ENV if env.get(name)]
 
 
-def source_hash(package_root: Path, env: dict[str, str] | None = None) -> str:
+def source_hash(package_root: Path, env: dict[str, str] | None = None,
+                memo: Path | None = None) -> str:
     """A short hash of the kernels' source files (path and content): :func:`kernel_sources`,
     of the data files frozen into them (:func:`kernel_data`), and of the numba settings that
     change their machine code (:func:`codegen_settings`); ``env`` defaults to this process's
-    environment."""
+    environment; ``memo``: :func:`kernel_sources`'s."""
     digest = hashlib.sha256()
     for setting in codegen_settings(env):
         digest.update(setting.encode() + b"\0")
-    for path in kernel_sources(package_root) + kernel_data(package_root, env):
+    for path in kernel_sources(package_root, memo) + kernel_data(package_root, env):
         try:
             data = path.read_bytes()
         except OSError:
@@ -209,7 +251,7 @@ def choose_cache_dir(package_root: Path, env: dict[str, str]) -> str:
     if own:  # chosen by our parent process, for this very package
         return own
     base, _ = cache_base(package_root, env)
-    folder = base / source_hash(package_root, env)
+    folder = base / source_hash(package_root, env, base / MEMO_NAME)
     _writable_dir(folder)
     return str(folder)
 

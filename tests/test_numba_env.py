@@ -42,6 +42,51 @@ def test_any_kernel_source_edit_changes_the_folder(tmp_path):
     assert len({first, second, third}) == 3
 
 
+def _jitted_package(root):
+    pkg = _package(root)
+    (pkg / "analyzer" / "b.py").write_text("y = 2\n")
+    (pkg / "analyzer" / "a.py").write_text(
+        "import numba\n\nfrom analyzer.b import y\n\n@numba.njit\ndef f():\n    return y\n")
+    return pkg
+
+
+def test_the_kernel_sources_are_kept_in_a_memo_that_only_the_same_sources_read(
+        tmp_path, monkeypatch):
+    """Every command finds the kernels' sources at start: parsing the modules costs a fifth
+    of a second, so the answer is kept in a memo keyed by every module's content. The memo
+    gives the same answer without parsing; an edit to any module, a damaged memo or a folder
+    that cannot take one gives the answer parsed afresh."""
+    import json
+
+    from analyzer import numba_env
+    from analyzer.numba_env import MEMO_NAME, kernel_sources
+
+    pkg = _jitted_package(tmp_path / "pkg")
+    memo = tmp_path / "base" / MEMO_NAME
+    parsed = kernel_sources(pkg)
+    assert parsed == [pkg / "analyzer" / "a.py", pkg / "analyzer" / "b.py"]
+    assert kernel_sources(pkg, memo) == parsed and memo.is_file()
+    assert choose_cache_dir(pkg, {"NUMBA_CACHE_DIR": str(tmp_path / "base")}).endswith(
+        source_hash(pkg, {}))  # the memo's answer hashes as the parsed one
+
+    def no_parsing(*args):
+        raise AssertionError("parsed although the memo holds these sources")
+
+    with monkeypatch.context() as m:
+        m.setattr(numba_env, "_module_imports", no_parsing)
+        assert kernel_sources(pkg, memo) == parsed
+    (pkg / "analyzer" / "b.py").write_text("y = 3\n")  # other sources: parsed again
+    (pkg / "analyzer" / "a.py").write_text("z = 1\n")  # nothing jitted any more
+    assert kernel_sources(pkg, memo) == []
+    assert json.loads(memo.read_text())["sources"] == []
+    memo.write_text("{damaged")
+    assert kernel_sources(pkg, memo) == [] and json.loads(memo.read_text())["sources"] == []
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    assert kernel_sources(pkg, blocked / MEMO_NAME) == []  # cannot be kept: no memo, no error
+    assert not [p for p in memo.parent.iterdir() if p.name.startswith(".")]  # no temporary
+
+
 def test_settings_that_change_the_machine_code_change_the_folder(tmp_path):
     """numba's own cache key leaves out the optimisation level and the bounds checks: code
     compiled with NUMBA_OPT=0 or NUMBA_BOUNDSCHECK=1 must not be loaded by a later run

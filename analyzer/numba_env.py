@@ -22,7 +22,8 @@ compiled under one is never loaded under another.
 Hash folders of older sources in a base cardlab owns are pruned (the newest few are kept).
 Worker processes inherit the chosen folder through the environment and do not hash again;
 a child that compiles with other data (``cardlab train``'s children, with another weights
-file: :func:`child_env`) hashes its own folder in the same base.
+file: :func:`child_env`) hashes its own folder in the same base, by the weights' content
+(the same weights from another folder find their kernels compiled).
 
 The vector width (:func:`configure_vector_width`): on a CPU with 512-bit vectors (AVX-512)
 LLVM's tuning for it prefers 256-bit ones, and numba compiles for the host CPU with that
@@ -210,15 +211,18 @@ def source_hash(package_root: Path, env: dict[str, str] | None = None,
     digest = hashlib.sha256()
     for setting in codegen_settings(env):
         digest.update(setting.encode() + b"\0")
-    for path in kernel_sources(package_root, memo) + kernel_data(package_root, env):
+    named = [(path.relative_to(package_root).as_posix(), path)
+             for path in kernel_sources(package_root, memo)]
+    # a data file is named by the place it fills, not by where it lies: the same weights
+    # compile to the same code from any folder (cardlab train's rounds, run again into
+    # another folder, find their kernels compiled)
+    named += [(rel, path) for (rel, _), path in zip(KERNEL_DATA, kernel_data(package_root, env),
+                                                     strict=True)]
+    for name, path in named:
         try:
             data = path.read_bytes()
         except OSError:
             continue
-        try:
-            name = path.relative_to(package_root).as_posix()
-        except ValueError:  # a weights file named by the environment
-            name = str(path)
         digest.update(name.encode() + b"\0")
         digest.update(len(data).to_bytes(8, "little") + data)
     return digest.hexdigest()[:16]

@@ -156,7 +156,7 @@ def _train(out, *more):
     return lw.load_weights(out / "learned.json")
 
 
-@pytest.mark.slow  # minutes: every round's weights compile the kernels afresh
+@pytest.mark.slow  # minutes: the first training compiles the kernels for each round's weights
 def test_a_mix_training_is_reproducible_bit_for_bit_and_resumes_to_the_same_weights(tmp_path):
     """The same command twice gives the same weights; a training interrupted before its
     second round's fit, continued with --resume, too; --resume under another mix is

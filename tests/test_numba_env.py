@@ -87,6 +87,28 @@ def test_the_kernel_sources_are_kept_in_a_memo_that_only_the_same_sources_read(
     assert not [p for p in memo.parent.iterdir() if p.name.startswith(".")]  # no temporary
 
 
+def test_weights_compile_to_one_folder_wherever_they_lie(tmp_path):
+    """A weights file named by the environment (cardlab train's rounds) is hashed by the
+    place it fills and its content, not its path: the same weights in another folder find
+    the kernels compiled; other weights get their own folder."""
+    pkg = _package(tmp_path / "pkg")
+    (pkg / "strategies" / "jass").mkdir(parents=True)
+    (pkg / "strategies" / "jass" / "learned.json").write_text('{"w": 1}')
+    a, b, c = (tmp_path / "a.json", tmp_path / "run" / "b.json", tmp_path / "c.json")
+    b.parent.mkdir()
+    a.write_text('{"w": 2}')
+    b.write_text('{"w": 2}')
+    c.write_text('{"w": 3}')
+
+    def folder(path=None):
+        return source_hash(pkg, {} if path is None else {"CARDLAB_LEARNED_JASS": str(path)})
+
+    assert folder(a) == folder(b) != folder(c)
+    assert folder(a) != folder() == folder(pkg / "strategies" / "jass" / "learned.json")
+    other_slot = source_hash(pkg, {"CARDLAB_VALUE_JASS": str(a)})  # the same file elsewhere
+    assert other_slot not in {folder(a), folder()}
+
+
 def test_settings_that_change_the_machine_code_change_the_folder(tmp_path):
     """numba's own cache key leaves out the optimisation level and the bounds checks: code
     compiled with NUMBA_OPT=0 or NUMBA_BOUNDSCHECK=1 must not be loaded by a later run

@@ -143,20 +143,3 @@ def test_a_broken_record_file_is_one_line(cli, tmp_path):
     code, _, err = cli("analyze", "jass", "--record", f, "--move", "0")
     assert code == 2 and "line 1 is not JSON" in err
 
-
-def test_the_analysis_command_loads_no_table_library():
-    """``cardlab analyze`` answers in about a second and a half, most of it starting Python
-    and loading compiled kernels: it does not also load pandas (a third of a second), which
-    only the studies' tables need (analyzer/stats/__init__.py loads its names on first use)."""
-    import subprocess
-    import sys
-
-    code = ("import sys\nfrom analyzer.cli import main\n"
-            "sys.argv = ['cardlab', 'analyze', 'jass', '--players', '4', '--hand', "
-            "'B6 B9 BU BA S7 SO A8 AK AA', '--tricks', 'R10 RK', '--worlds', '60']\n"
-            "try:\n    main()\nexcept SystemExit as e:\n    assert not e.code, e.code\n"
-            "print('pandas loaded' if 'pandas' in sys.modules else 'no pandas')\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=600)
-    assert out.returncode == 0, out.stderr
-    assert "Play " in out.stdout and out.stdout.rstrip().endswith("no pandas"), out.stdout

@@ -119,21 +119,21 @@ def kernel_sources(package_root: Path, memo: Path | None = None) -> list[Path]:
     start. A memo that is missing, unreadable or of other sources is ignored and replaced
     (atomically; a memo that cannot be written is simply not kept)."""
     modules = _modules(package_root)
-    texts: dict[str, str] = {}
+    raw: dict[str, bytes] = {}
     digest = hashlib.sha256()
     for name, path in modules.items():
         try:
-            data = path.read_bytes()
+            raw[name] = path.read_bytes()
         except OSError:
-            data = b""
-        texts[name] = data.decode("utf-8", errors="replace")
-        digest.update(name.encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+            raw[name] = b""
+        digest.update(name.encode() + b"\0" + len(raw[name]).to_bytes(8, "little") + raw[name])
     key = digest.hexdigest()
     if memo is not None:
         with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
             kept = json.loads(memo.read_text(encoding="utf-8"))
             if kept["key"] == key:
                 return [package_root / rel for rel in kept["sources"]]
+    texts = {name: data.decode("utf-8", errors="replace") for name, data in raw.items()}
     todo = [name for name, text in texts.items() if JIT_MARK.search(text)]
     seen: set[str] = set()
     while todo:
@@ -151,7 +151,9 @@ def kernel_sources(package_root: Path, memo: Path | None = None) -> list[Path]:
 
 def _keep_memo(memo: Path, content: dict) -> None:
     """Write ``content`` to ``memo`` atomically (a temporary file, then a rename); nothing
-    when the folder is not writable, and no temporary file left behind."""
+    when the folder is not writable, and no temporary file left behind. (Not
+    analyzer/runner/folder.py ``atomic_write``: that module loads numpy and pyarrow, and this
+    one runs at every start before anything else is imported.)"""
     tmp = None
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)

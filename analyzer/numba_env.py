@@ -256,8 +256,10 @@ def choose_cache_dir(package_root: Path, env: dict[str, str]) -> str:
     own = _own(package_root, env)
     if own:  # chosen by our parent process, for this very package
         return own
-    base, _ = cache_base(package_root, env)
-    folder = base / source_hash(package_root, env, base / MEMO_NAME)
+    base, owned = cache_base(package_root, env)
+    # the memo only in a base cardlab owns: in the user's NUMBA_CACHE_DIR cardlab writes
+    # nothing but its hash folders
+    folder = base / source_hash(package_root, env, base / MEMO_NAME if owned else None)
     _writable_dir(folder)
     return str(folder)
 

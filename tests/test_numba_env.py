@@ -67,7 +67,13 @@ def test_the_kernel_sources_are_kept_in_a_memo_that_only_the_same_sources_read(
     assert parsed == [pkg / "analyzer" / "a.py", pkg / "analyzer" / "b.py"]
     assert kernel_sources(pkg, memo) == parsed and memo.is_file()
     assert choose_cache_dir(pkg, {"NUMBA_CACHE_DIR": str(tmp_path / "base")}).endswith(
-        source_hash(pkg, {}))  # the memo's answer hashes as the parsed one
+        source_hash(pkg, {}))
+    assert source_hash(pkg, {}, memo) == source_hash(pkg, {})  # the memo's answer hashes alike
+    user = tmp_path / "user-cache"  # a folder the user named: no memo written there
+    choose_cache_dir(pkg, {"NUMBA_CACHE_DIR": str(user)})
+    assert not (user / MEMO_NAME).exists()
+    choose_cache_dir(pkg, {})  # the package's own base: the memo is kept
+    assert (pkg / ".numba_cache" / MEMO_NAME).is_file()
 
     def no_parsing(*args):
         raise AssertionError("parsed although the memo holds these sources")

@@ -145,12 +145,13 @@ def test_a_bad_value_weights_file_stops_pimc_rollout_value_with_one_line(tmp_pat
     corrupt = _write(tmp_path, "{not json", "corrupt.json")
     for path, words in ((partial, "has no weights for 3 players"), (corrupt, "is corrupt"),
                         (tmp_path / "missing.json", "is missing")):
-        done = _cli(["simulate", "jass", "--deals", "2", "-s", "pimc:rollout=value,worlds=2"],
-                    path)
-        assert done.returncode == 2, done.stderr
-        lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
-        assert len(lines) == 1 and words in lines[0] and "value weights file" in lines[0]
-        assert "train_value.py --game jass" in lines[0] or "missing" in lines[0]
+        # named, and as plain pimc's default evaluation
+        for strategy in ("pimc:rollout=value,worlds=2", "pimc:worlds=2"):
+            done = _cli(["simulate", "jass", "--deals", "2", "-s", strategy], path)
+            assert done.returncode == 2, done.stderr
+            lines = [ln for ln in done.stderr.splitlines() if ln.strip()]
+            assert len(lines) == 1 and words in lines[0] and "value weights file" in lines[0]
+            assert "train_value.py --game jass" in lines[0] or "missing" in lines[0]
 
 
 def test_pack_and_unpack_are_inverse():

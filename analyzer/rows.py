@@ -1,5 +1,7 @@
 """Row updates of the small networks' hidden units, eight at a time, and the score of one
-hidden layer built on them (:data:`relu_layer_score`, both games' ``learned``).
+hidden layer built on them (:data:`relu_layer_score`, Who's the Ass?'s ``learned``; split
+into the part a decision's cards share and each card's own, :data:`relu_layer_start` and
+:data:`relu_layer_finish`, Plus-Minus Jass's).
 
 ``add_row(acc, w, start, N)``: ``acc[k] += w.flat[start + k]`` for k < N;
 ``add_scaled_row(acc, w, start, N, x)``: ``acc[k] += w.flat[start + k] * x`` (the product
@@ -62,3 +64,39 @@ def _relu_layer_score(x, weights, at, hidden, inputs):
 
 
 relu_layer_score = njit_no_runtime(inline="always")(_relu_layer_score)
+
+
+def _relu_layer_start(start, weights, at, hidden, first, x, count):
+    """The part of one hidden layer that a decision's cards share: ``start[h]`` = bias[h],
+    then in[h, first + d] * x[d] for d < ``count`` added in order (the layout of
+    :func:`_relu_layer_score`). A policy whose last ``count`` inputs are the same for every
+    card (the facts of the deal) adds them once per decision, then
+    :func:`relu_layer_finish` each card's own."""
+    bias = at + hidden * (first + count)
+    for h in range(hidden):
+        start[h] = weights[bias + h]
+    for d in range(count):
+        add_scaled_row(start, weights, at + (first + d) * hidden, hidden, x[d])
+
+
+def _relu_layer_finish(start, acc, weights, at, hidden, x, count, inputs, zero):
+    """The score of one card: ``start`` (:func:`relu_layer_start`, left as it is) plus
+    in[h, d] * x[d] for d < ``count`` (the card's own inputs, the first of ``inputs``), in
+    order, into the work array ``acc``; then sum over h of out[h] * max(0, acc[h]). So each
+    unit sums its bias, the shared inputs, then the card's: the order the twins follow.
+    The inputs whose bit is set in ``zero`` are skipped: the caller knows them to be 0.0 in
+    this decision, and adding a weight times 0.0 leaves a sum as it is."""
+    for h in range(hidden):
+        acc[h] = start[h]
+    for d in range(count):
+        if not (zero >> d) & 1:
+            add_scaled_row(acc, weights, at + d * hidden, hidden, x[d])
+    out = at + hidden * inputs + hidden
+    total = 0.0
+    for h in range(hidden):
+        total += weights[out + h] * max(acc[h], 0.0)
+    return total
+
+
+relu_layer_start = njit_no_runtime(inline="always")(_relu_layer_start)
+relu_layer_finish = njit_no_runtime(inline="always")(_relu_layer_finish)

@@ -110,6 +110,22 @@ def test_jitted_features_and_choice_agree_with_the_python_twin():
             learned.choose_py(seat, hands[seat], legal, st, played, taken, weights)
 
 
+def test_the_inputs_choose_skips_are_zero_for_every_card_of_the_phase():
+    """learned.ZERO_INPUTS: in a decision of each phase the base inputs it names are 0.0 for
+    every legal card (so skipping them leaves every score as the twin's), in positions of
+    both rule sets and player counts; and each phase's decisions occur."""
+    seen = set()
+    for hands, played, taken, st, _ in _positions(600, 21):
+        seat = to_move(st)
+        legal = np.uint64(legal_mask(hands[seat], st))
+        phase = learned.phase_of(st)
+        seen.add(phase)
+        zero = [d for d in range(learned.BASE) if int(learned.ZERO_INPUTS[phase]) >> d & 1]
+        for f in _all_features(seat, hands[seat], st, played, taken, legal):
+            assert (f[zero] == 0.0).all(), (phase, zero)
+    assert seen == {lw.LEAD, lw.FOLLOW, lw.OPEN}
+
+
 def test_the_kernels_weights_zero_only_subnormals_and_choose_as_the_files_weights():
     """The kernels play with the file's weights less their subnormal entries
     (learned_file.kernel_weights: subnormal arithmetic is some hundred times slower); the

@@ -10,7 +10,7 @@ The decision. Every legal card gets :data:`N_FEATURES` inputs (:func:`features`)
 :data:`BASE` facts of the card and :data:`CONTEXTS` facts of the deal, and a score: the
 network of the decision's *phase* (leading, following with trump fixed, following before
 trump is fixed: there a card off the led suit fixes trump, so the model chooses trump by the
-card it plays), one hidden layer of :data:`HIDDEN` rectified units (:func:`net`). The
+card it plays), one hidden layer of :data:`HIDDEN` rectified units (:func:`choose`). The
 score predicts the card's value (the sticks the deal brings the decider, as ``pimc``
 measures it) relative to the decision's other cards; the move is the card with the
 highest score, ties to the lower card index. No aim (:func:`begin_deal` gives none) and no
@@ -66,7 +66,8 @@ from analyzer.games.jass.primitives import (
     trick_points,
 )
 from analyzer.numba_compat import njit_no_runtime
-from analyzer.rows import relu_layer_score
+from analyzer.rows import relu_layer_finish, relu_layer_start
+from analyzer.stack import stack_float64
 from strategies.jass.knobs import P_MODEL
 from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
@@ -185,6 +186,21 @@ def base_features(seat, hand, st, unseen, card):
             lowest)
 
 
+def _bits(*inputs: int) -> int:
+    return sum(1 << d for d in inputs)
+
+
+# The BASE inputs that are 0.0 for every card in a phase's decisions (by base_features; a
+# test checks it), which choose skips: leading, no card takes the lead in a trick, none
+# carries a trick's points and none fixes trump (0, 1, 4, 6, 7, 8, 14, 15); following with
+# trump fixed, none fixes it (6, 7, 8); following before it is fixed, a card either fixes
+# trump or stays plain with no trump to beat it (11).
+ZERO_INPUTS = np.zeros(3, dtype=np.int64)
+ZERO_INPUTS[LEAD] = _bits(0, 1, 4, 6, 7, 8, 14, 15)
+ZERO_INPUTS[FOLLOW] = _bits(6, 7, 8)
+ZERO_INPUTS[OPEN] = _bits(11)
+
+
 @njit_no_runtime()
 def features(seat, hand, st, played, taken, card, out, at):
     """The N_FEATURES inputs of the model for ``card`` and ``seat`` into ``out[at:]``: the
@@ -197,30 +213,30 @@ def features(seat, hand, st, played, taken, card, out, at):
         out[at + BASE + j] = ctx[j]
 
 
-@njit_no_runtime(inline="always")
-def net(x, weights, at):
-    """The score of inputs ``x`` (a tuple of N_FEATURES) under the phase's network at
-    ``weights[at:]`` (weights in :func:`kernel_layout`): analyzer/rows.py
-    ``relu_layer_score``, which sums each unit in the twin's order."""
-    return relu_layer_score(x, weights, at, HIDDEN, N_FEATURES)
-
-
 @njit_no_runtime()
 def choose(seat, hand, legal, st, played, taken, weights):
     """The legal card with the highest score under ``weights`` (in :func:`kernel_layout`; ties
-    to the lower index)."""
+    to the lower index). The network (analyzer/rows.py): each hidden unit sums its bias and
+    the CONTEXTS inputs once for the decision, then each card's BASE inputs, in the order
+    :func:`choose_py` sums them."""
     if (legal & (legal - U1)) == U0:
         return lowest_card(legal)
     ctx = context(seat, hand, st, taken)
     unseen = unseen_cards(hand, played, st[S_N])
     at = phase_of(st) * N_PARAMS
+    start = stack_float64(32)  # HIDDEN or more
+    acc = stack_float64(32)
+    relu_layer_start(start, weights, at, HIDDEN, BASE, ctx, CONTEXTS)
+    zero = ZERO_INPUTS[phase_of(st)]
     best = -1
     best_score = 0.0
     m = legal
     while m != U0:
         c = lowest_card(m)
         m &= m - U1
-        total = net(base_features(seat, hand, st, unseen, c) + ctx, weights, at)
+        total = relu_layer_finish(start, acc, weights, at, HIDDEN,
+                                  base_features(seat, hand, st, unseen, c), BASE, N_FEATURES,
+                                  zero)
         if best < 0 or total > best_score:
             best = c
             best_score = total
@@ -344,8 +360,12 @@ def weights_py(prm) -> np.ndarray:
     return LEAF_WEIGHTS if prm[P_MODEL] == MODEL_LEAF else WEIGHTS
 
 
+ORDER = list(range(BASE, N_FEATURES)) + list(range(BASE))  # choose's: the deal's, the card's
+
+
 def choose_py(seat: int, hand, legal, st, played, taken, weights) -> int:
-    """:func:`choose` in plain Python: the highest score, summed in the same order."""
+    """:func:`choose` in plain Python: the highest score, summed in the same order (each
+    unit: its bias, the CONTEXTS inputs, then the card's BASE inputs)."""
     cards = _cards(legal)
     if len(cards) == 1:
         return cards[0]
@@ -361,8 +381,8 @@ def choose_py(seat: int, hand, legal, st, played, taken, weights) -> int:
         total = 0.0
         for h in range(HIDDEN):
             a = bias[h]
-            for wi, xi in zip(w_in[h], x, strict=True):
-                a += wi * xi
+            for d in ORDER:
+                a += w_in[h][d] * x[d]
             if a > 0.0:
                 total += w_out[h] * a
         if best_score is None or total > best_score:

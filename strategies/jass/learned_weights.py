@@ -33,7 +33,7 @@ BASE = 18  # facts of a card (see learned.base_features())
 CONTEXTS = 10  # facts of the deal (1, points won so far, ...: learned.context())
 N_FEATURES = BASE + CONTEXTS  # the network's inputs, the columns of the decision data
 HIDDEN = 32  # rectified hidden units per phase
-assert HIDDEN <= 32 and HIDDEN % 8 == 0, "learned.net: a stack array of 32, rows of 8 units"
+assert HIDDEN <= 32 and HIDDEN % 8 == 0, "learned.choose: stack arrays of 32, rows of 8 units"
 N_PARAMS = HIDDEN * N_FEATURES + 2 * HIDDEN  # per phase: input weights, biases, output weights
 PHASES = 3  # leading, following with trump fixed, following before trump is fixed
 LEAD, FOLLOW, OPEN = range(3)
@@ -60,7 +60,7 @@ PINNED_WEIGHTS = LEAF_WEIGHTS
 
 
 def kernel_layout(weights: np.ndarray) -> np.ndarray:
-    """The network's weights as the compiled network reads them (learned.net): input by
+    """The network's weights as the compiled network reads them (learned.choose): input by
     input, subnormal entries zero (strategies/learned_file.py ``transposed_layout``)."""
     return transposed_layout(weights, PHASES, HIDDEN, N_FEATURES)
 

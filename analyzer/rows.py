@@ -1,7 +1,7 @@
 """Row updates of the small networks' hidden units, eight at a time, and the score of one
-hidden layer built on them (:data:`relu_layer_score`, Who's the Ass?'s ``learned``; split
-into the part a decision's cards share and each card's own, :data:`relu_layer_start` and
-:data:`relu_layer_finish`, Plus-Minus Jass's).
+hidden layer built on them, in two parts: what a decision's moves share
+(:data:`relu_layer_start`) and each move's own (:data:`relu_layer_finish`), both games'
+``learned``.
 
 ``add_row(acc, w, start, N)``: ``acc[k] += w.flat[start + k]`` for k < N;
 ``add_scaled_row(acc, w, start, N, x)``: ``acc[k] += w.flat[start + k] * x`` (the product
@@ -20,7 +20,6 @@ from __future__ import annotations
 import numba
 
 from analyzer.numba_compat import njit_no_runtime, row_update_intrinsic
-from analyzer.stack import stack_float64
 
 if numba.config.DISABLE_JIT:
 
@@ -41,37 +40,16 @@ else:
     add_scaled_row = row_update_intrinsic(True)
 
 
-def _relu_layer_score(x, weights, at, hidden, inputs):
-    """The score of inputs ``x`` under one hidden layer of ``hidden`` rectified units whose
-    weights start at ``weights[at]`` in the transposed layout (strategies/learned_file.py
-    ``transposed_layout``: ``inputs`` rows of ``hidden`` input weights, then ``hidden`` biases,
-    then ``hidden`` output weights): sum over h of out[h] * max(0, bias[h] + in[h] . x). Each
-    unit sums its bias, then in[h, d] * x[d] for d in order (as the plain-Python twins do),
-    eight units side by side; a unit at or below zero adds out[h] * 0.0, which leaves the sum
-    as the twins' ``if a > 0`` does. ``hidden``: a literal multiple of 8, at most 32, so it is
-    inlined into jitted callers that pass module constants (learned.net of each game); both
-    games' twin tests hold it to the plain-Python sums."""
-    acc = stack_float64(32)
-    bias = at + hidden * inputs
-    for h in range(hidden):
-        acc[h] = weights[bias + h]
-    for d in range(inputs):
-        add_scaled_row(acc, weights, at + d * hidden, hidden, x[d])
-    total = 0.0
-    for h in range(hidden):
-        total += weights[bias + hidden + h] * max(acc[h], 0.0)
-    return total
-
-
-relu_layer_score = njit_no_runtime(inline="always")(_relu_layer_score)
-
-
 def _relu_layer_start(start, weights, at, hidden, first, x, count):
-    """The part of one hidden layer that a decision's cards share: ``start[h]`` = bias[h],
-    then in[h, first + d] * x[d] for d < ``count`` added in order (the layout of
-    :func:`_relu_layer_score`). A policy whose last ``count`` inputs are the same for every
-    card (the facts of the deal) adds them once per decision, then
-    :func:`relu_layer_finish` each card's own."""
+    """The part of one hidden layer of ``hidden`` rectified units that a decision's moves
+    share, with the weights from ``weights[at]`` in the transposed layout
+    (strategies/learned_file.py ``transposed_layout``: one row of ``hidden`` weights per
+    input, then ``hidden`` biases, then ``hidden`` output weights; ``first + count`` inputs):
+    ``start[h]`` = bias[h], then in[h, first + d] * x[d] for d < ``count`` added in order. A
+    policy whose last ``count`` inputs are the same for every move (Plus-Minus Jass: the facts
+    of the deal) adds them once per decision, then :func:`relu_layer_finish` each move's
+    own; with ``count`` 0, the biases alone (Who's the Ass?). ``hidden``: a literal multiple
+    of 8, at most 32 (the callers' work arrays)."""
     bias = at + hidden * (first + count)
     for h in range(hidden):
         start[h] = weights[bias + h]
@@ -80,12 +58,14 @@ def _relu_layer_start(start, weights, at, hidden, first, x, count):
 
 
 def _relu_layer_finish(start, acc, weights, at, hidden, x, count, inputs, zero):
-    """The score of one card: ``start`` (:func:`relu_layer_start`, left as it is) plus
-    in[h, d] * x[d] for d < ``count`` (the card's own inputs, the first of ``inputs``), in
+    """The score of one move: ``start`` (:func:`relu_layer_start`, left as it is) plus
+    in[h, d] * x[d] for d < ``count`` (the move's own inputs, the first of ``inputs``), in
     order, into the work array ``acc``; then sum over h of out[h] * max(0, acc[h]). So each
-    unit sums its bias, the shared inputs, then the card's: the order the twins follow.
-    The inputs whose bit is set in ``zero`` are skipped: the caller knows them to be 0.0 in
-    this decision, and adding a weight times 0.0 leaves a sum as it is."""
+    unit sums its bias, the shared inputs, then the move's, eight units side by side: the
+    order the plain-Python twins follow. A unit at or below zero adds out[h] * 0.0, which
+    leaves the sum as the twins' ``if a > 0`` does. The inputs whose bit is set in ``zero``
+    are skipped: the caller knows them to be 0.0 in this decision, and adding a weight times
+    0.0 leaves a sum as it is."""
     for h in range(hidden):
         acc[h] = start[h]
     for d in range(count):

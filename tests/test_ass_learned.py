@@ -114,6 +114,27 @@ def test_jitted_features_and_choice_agree_with_the_python_twin():
                                                                                    hold)
 
 
+def test_the_inputs_the_network_skips_are_zero_for_every_move_of_the_decision():
+    """learned.DANGER_INPUTS: where no opponent holds 2 cards or fewer (no_danger), those
+    inputs are 0.0 for every candidate, so choose_net leaves out nothing that counts; both
+    kinds of decision occur."""
+    skipped = [d for d in range(learned.N_FEATURES) if learned.DANGER_INPUTS >> d & 1]
+    assert skipped == list(range(learned.BASE, 2 * learned.BASE))
+    kinds = set()
+    for players in (4, 6):
+        for table, turn, starter, high_seat, on_table in _decisions(41, 6, players=players):
+            view = table.view(turn, starter, high_seat, on_table)
+            calm = learned.no_danger(view)
+            kinds.add(calm)
+            if not calm:
+                continue
+            for move in learned.candidates_py(view):
+                out = np.zeros(learned.N_FEATURES)
+                learned.features(view, move, out, 0)
+                assert (out[skipped] == 0.0).all()
+    assert kinds == {True, False}
+
+
 def test_the_jitted_network_chooses_as_its_python_twin_with_any_weights():
     """The network (kernel layout, subnormal entries zero) against the twin (the file's
     layout), on weights drawn at random and on the shipped ones; the shipped weights are

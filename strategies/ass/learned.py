@@ -21,7 +21,7 @@ The decision. ``candidates`` lists the *natural moves* of the situation in a fix
 Each candidate gets ``N_FEATURES`` features (:func:`features`: what it plays, what it leaves
 in the hand, whether the public record proves it safe, how close the others are to going
 out), and a score under the decision's *phase* (leading, following in a normal round,
-following in an ass round): the network's (:func:`net`: one hidden layer of ``HIDDEN``
+following in an ass round): the network's (:func:`choose_net`: one hidden layer of ``HIDDEN``
 rectified units per phase) or the linear model's (the dot product with the phase's weights).
 The score predicts the candidate's minus points relative to the decision's other candidates;
 the move is the candidate with the lowest score, ties to the earlier. No random draws: a
@@ -64,7 +64,7 @@ from analyzer.games.ass.cards import (
     SCRATCH,
 )
 from analyzer.games.ass.moves import enc, is_legal, lead_is_safe
-from analyzer.rows import relu_layer_score
+from analyzer.rows import relu_layer_finish, relu_layer_start
 from analyzer.stack import stack_float64, stack_int64
 from strategies.ass.learned_weights import (  # noqa: F401  (re-exported for callers)
     BASE,
@@ -413,30 +413,47 @@ def _less(kinds, high_pts, low, kind, cnt, used):
     return kinds, high_pts, low
 
 
+# The inputs "times danger" (BASE to 2 * BASE - 1): all 0.0 in a decision where no opponent
+# holds 2 cards or fewer, most of a game's decisions; choose_net then skips their rows.
+DANGER_INPUTS = ((1 << BASE) - 1) << BASE
+
+
 @njit(cache=True, inline="always")
-def net(f, weights, at):
-    """The network's score of features ``f`` (N_FEATURES floats) under the phase's weights at
-    ``weights[at:]`` (in learned_weights.kernel_layout): analyzer/rows.py ``relu_layer_score``,
-    which sums each unit in the twin's order."""
-    return relu_layer_score(f, weights, at, HIDDEN, N_FEATURES)
+def no_danger(view):
+    """True when every opponent holds more than 2 cards (features' ``danger`` is 0; the
+    same fewest cards features counts)."""
+    n = view[PUB_PLAYERS]
+    me = view[PUB_SEAT]
+    opp = 1 << 30
+    for s in range(n):
+        if s != me and view[PUB_SIZES + s] < opp:
+            opp = view[PUB_SIZES + s]
+    return opp > 2
 
 
 @njit(cache=True)
 def choose_net(view, weights, hold):
     """The candidate with the lowest network score (ties to the earlier) under ``weights``
     (the network's, in learned_weights.kernel_layout), passing's score raised by ``hold``
-    minus points (the ``hold`` knob)."""
+    minus points (the ``hold`` knob). Each hidden unit sums its bias and the inputs in order
+    (analyzer/rows.py), as the twin does, leaving out the "times danger" inputs where the
+    decision makes them all 0.0 (adding a weight times 0.0 leaves a sum as it is)."""
     m = candidates(view)
     if m == 1:
         return view[SCRATCH]
     f = stack_float64(64)  # N_FEATURES or more
+    start = stack_float64(32)  # HIDDEN or more
+    acc = stack_float64(32)
     at = phase_of(view) * N_PARAMS
+    relu_layer_start(start, weights, at, HIDDEN, N_FEATURES, f, 0)  # the biases alone
+    zero = DANGER_INPUTS if no_danger(view) else 0
     best = view[SCRATCH]
     best_score = 0.0
     for i in range(m):
         move = view[SCRATCH + i]
         features(view, move, f, 0)
-        total = net(f, weights, at)
+        total = relu_layer_finish(start, acc, weights, at, HIDDEN, f, N_FEATURES, N_FEATURES,
+                                  zero)
         if move == PASS:
             total += hold
         if i == 0 or total < best_score:

@@ -41,7 +41,7 @@ BASE = 18  # features of a move (see features())
 BLOCKS = 3  # each base feature as it is, times "danger", times the own hand size
 N_FEATURES = BASE * BLOCKS
 HIDDEN = 32  # the network's rectified hidden units per phase
-assert HIDDEN <= 32 and HIDDEN % 8 == 0, "learned.net: a stack array of 32, rows of 8 units"
+assert HIDDEN <= 32 and HIDDEN % 8 == 0, "learned.choose_net: stack arrays of 32, rows of 8 units"
 N_PARAMS = HIDDEN * N_FEATURES + 2 * HIDDEN  # per phase: input weights, biases, output weights
 PHASES = 3  # leading, following in a normal round, following in an ass round
 LEAD, FOLLOW, ASS_FOLLOW = range(3)
@@ -74,7 +74,7 @@ LINEAR_KERNEL_WEIGHTS = kernel_weights(LINEAR_WEIGHTS)  # learned.choose's: subn
 
 
 def kernel_layout(weights: np.ndarray) -> np.ndarray:
-    """The network's weights as the compiled network reads them (learned.net): input by
+    """The network's weights as the compiled network reads them (learned.choose_net): input by
     input, subnormal entries zero (strategies/learned_file.py ``transposed_layout``)."""
     return transposed_layout(weights, PHASES, HIDDEN, N_FEATURES)
 

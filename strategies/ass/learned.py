@@ -168,6 +168,24 @@ def _move_parts(move):
     return is_pass, v, c, j, played
 
 
+# The inputs "times danger" (BASE to 2 * BASE - 1): all 0.0 in a decision where no opponent
+# holds 2 cards or fewer, most of a game's decisions; choose_net then skips their rows.
+DANGER_INPUTS = ((1 << BASE) - 1) << BASE
+
+
+@njit(cache=True, inline="always")
+def no_danger(view):
+    """True when every opponent holds more than 2 cards: :func:`features`' ``danger`` is 0,
+    and choose_net leaves out the inputs it multiplies (one definition for both)."""
+    n = view[PUB_PLAYERS]
+    me = view[PUB_SEAT]
+    opp = 1 << 30
+    for s in range(n):
+        if s != me and view[PUB_SIZES + s] < opp:
+            opp = view[PUB_SIZES + s]
+    return opp > 2
+
+
 @njit(cache=True)
 def features(view, move, out, at):
     """The N_FEATURES features of ``move`` for the decider of ``view`` into ``out[at:]``.
@@ -187,11 +205,7 @@ def features(view, move, out, at):
     size = 0
     for kind in range(JOKER + 1):
         size += view[kind]
-    opp = 1 << 30
-    for s in range(n):
-        if s != me and view[PUB_SIZES + s] < opp:
-            opp = view[PUB_SIZES + s]
-    danger = 1.0 if opp <= 2 else 0.0
+    danger = 0.0 if no_danger(view) else 1.0
     scale = size / 10.0
     is_pass, v, c, j, played = _move_parts(move)
     left = size - c - j
@@ -411,24 +425,6 @@ def _less(kinds, high_pts, low, kind, cnt, used):
         elif kind <= 4:
             low += after
     return kinds, high_pts, low
-
-
-# The inputs "times danger" (BASE to 2 * BASE - 1): all 0.0 in a decision where no opponent
-# holds 2 cards or fewer, most of a game's decisions; choose_net then skips their rows.
-DANGER_INPUTS = ((1 << BASE) - 1) << BASE
-
-
-@njit(cache=True, inline="always")
-def no_danger(view):
-    """True when every opponent holds more than 2 cards (features' ``danger`` is 0; the
-    same fewest cards features counts)."""
-    n = view[PUB_PLAYERS]
-    me = view[PUB_SEAT]
-    opp = 1 << 30
-    for s in range(n):
-        if s != me and view[PUB_SIZES + s] < opp:
-            opp = view[PUB_SIZES + s]
-    return opp > 2
 
 
 @njit(cache=True)

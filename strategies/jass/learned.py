@@ -223,11 +223,12 @@ def choose(seat, hand, legal, st, played, taken, weights):
         return lowest_card(legal)
     ctx = context(seat, hand, st, taken)
     unseen = unseen_cards(hand, played, st[S_N])
-    at = phase_of(st) * N_PARAMS
+    phase = phase_of(st)
+    at = phase * N_PARAMS
     start = stack_float64(32)  # HIDDEN or more
     acc = stack_float64(32)
     relu_layer_start(start, weights, at, HIDDEN, BASE, ctx, CONTEXTS)
-    zero = ZERO_INPUTS[phase_of(st)]
+    zero = ZERO_INPUTS[phase]
     best = -1
     best_score = 0.0
     m = legal

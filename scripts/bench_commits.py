@@ -92,6 +92,22 @@ def play(module, args) -> tuple[float, object]:
     return time.process_time() - t, rows
 
 
+def check_table(args) -> str | None:
+    """The one-line reason this checkout would refuse the table (players, seats, seed),
+    or None: the check cardlab.simulate makes, made before any work."""
+    from analyzer.engines.kernel import RunSpec, kernel_module
+    from analyzer.errors import CardlabError
+    from analyzer.games import registry
+
+    mode = args.mode if args.game == "jass" else registry.get(args.game).default_mode
+    try:
+        kernel_module(args.game).validate(RunSpec(args.game, args.players, tuple(seats(args)),
+                                                  args.seed, mode, {}))
+    except CardlabError as exc:
+        return str(exc)
+    return None
+
+
 def seats(args) -> list[str]:
     named = list(args.strategy or ["pimc"])
     return (named + [named[-1]] * args.players)[:args.players]
@@ -101,18 +117,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", required=True, help="the earlier commit (any git revision)")
     parser.add_argument("--game", choices=("ass", "jass"), default="jass")
-    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--players", type=int, default=4, help="players at the table")
     parser.add_argument("-s", "--strategy", action="append",
                         help="a seat's strategy (the last fills the table; default pimc)")
     parser.add_argument("--mode", choices=("deals", "matches"), default="deals",
                         help="Jass: single deals or whole matches")
     parser.add_argument("--games", type=int, default=200, help="games (deals, matches) a side "
                         "plays per pair: short pairs share the machine's moment best")
-    parser.add_argument("--pairs", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pairs", type=int, default=40, help="pairs timed (after one that "
+                        "compiles or loads both sides' kernels)")
+    parser.add_argument("--seed", type=int, default=1, help="the games' seed (both sides play "
+                        "games 0, 1, ... of it)")
     args = parser.parse_args(argv)
     if args.games < 1 or args.pairs < 1:
         parser.error("--games and --pairs: 1 or more")
+    refusal = check_table(args)
+    if refusal:  # before any export or compile
+        print(f"bench_commits.py: {refusal}", file=sys.stderr)
+        return 2
     import cardlab
 
     sys.path.insert(0, str(export(args.base)))

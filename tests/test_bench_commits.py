@@ -36,3 +36,13 @@ def test_a_base_that_is_no_commit_is_refused_in_one_line(capsys):
     assert stop.value.code == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "--base no-such-commit-anywhere is no commit" in lines[0]
+
+
+def test_a_table_this_checkout_refuses_is_one_line_before_any_export(capsys, monkeypatch):
+    bench = load("bench_commits")
+    monkeypatch.setattr(bench, "export", lambda rev: pytest.fail("exported before the check"))
+    for argv, words in ((["-s", "bogus"], "unknown jass strategy 'bogus'"),
+                        (["--players", "9"], "needs 3 or 4 players")):
+        assert bench.main(["--base", "HEAD", *argv]) == 2
+        lines = capsys.readouterr().err.strip().splitlines()
+        assert len(lines) == 1 and words in lines[0]

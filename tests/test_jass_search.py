@@ -19,6 +19,7 @@ from analyzer.games.jass.cards import FULL_DECK, cards_mask, mask_cards, parse_c
 from analyzer.games.jass.primitives import (
     S_BAN,
     S_FIXER,
+    S_N,
     S_NTRICKS,
     S_TRICK,
     S_TRUMP,
@@ -140,6 +141,99 @@ def assert_legal_completion(wh, seat, hands, played, history, n, ruleset):
     assert union == int(FULL_DECK)
     start = [mask_cards(int(wh[p]) | int(played[p])) for p in range(n)]
     assert history_is_legal(start, history, n, ruleset)
+
+
+def _deal_checking_every_card(seat, hand, st, played, rng):
+    """The world sampler's rule written out plainly (the module docstring of
+    strategies/jass/search.py): the hidden cards one by one, those one seat may hold first,
+    then those two may, then those every seat may (each group lowest card first); each to a
+    seat drawn in proportion to its free places among the seats that may hold it and leave
+    the rest dealable, that checked for every card and seat against Hall's condition over
+    every set of seats. Returns (the hands or None, how many seats the check turned away)."""
+    from itertools import combinations
+
+    n, ntr = int(st[S_N]), int(st[S_NTRICKS])
+    unseen = int(FULL_DECK) & ~int(hand)
+    for p in range(n):
+        unseen &= ~int(played[p])
+    others = [p for p in range(n) if p != seat]
+    allow = {p: unseen & ~(int(st[S_BAN + p]) & (2**64 - 1)) for p in others}
+    caps = {p: ntr - bin(int(played[p])).count("1") for p in others}
+
+    def dealable(rest):
+        for k in range(1, len(others) + 1):
+            for group in combinations(others, k):
+                only = [c for c in range(36) if rest >> c & 1
+                        and all(not allow[p] >> c & 1 for p in others if p not in group)]
+                if len(only) > sum(caps[p] for p in group):
+                    return False
+        return True
+
+    world = {p: 0 for p in range(4)}
+    world[seat] = int(hand)
+    rest, turned = unseen, 0
+    holders = {c: sum(allow[p] >> c & 1 for p in others) for c in range(36) if unseen >> c & 1}
+    groups = [[c for c in sorted(holders) if holders[c] == 1],
+              [c for c in sorted(holders) if 1 < holders[c] < len(others) or holders[c] == 0],
+              [c for c in sorted(holders) if holders[c] == len(others) > 1]]
+    for c in groups[0] + groups[1] + groups[2]:
+        rest &= ~(1 << c)
+        may = []
+        for p in others:
+            if allow[p] >> c & 1 and caps[p] > 0:
+                caps[p] -= 1
+                fine = dealable(rest)
+                caps[p] += 1
+                if fine:
+                    may.append(p)
+                else:
+                    turned += 1
+        total = sum(caps[p] for p in may)
+        if total == 0:
+            return None, turned
+        r = rng.randbelow(total)
+        for p in may:
+            if r < caps[p]:
+                world[p] |= 1 << c
+                caps[p] -= 1
+                break
+            r -= caps[p]
+    return [world[p] for p in range(4)], turned
+
+
+def test_a_world_is_dealt_as_checking_every_card_against_halls_condition_deals_it():
+    """The sampler checks Hall's condition only where a card can break it (cards two of three
+    seats may hold) and only for the sets of seats the card could change: the same seats for
+    every card, so the same worlds to the bit, as checking every card against every set
+    (:func:`_deal_checking_every_card`, with the same stream), on positions from the deal's
+    start to its last tricks; in half of them more cards banned at random (never one the
+    seat holds: the true deal stays one of the worlds), so that the check has seats to turn
+    away."""
+    from analyzer.rng import PyRng
+
+    turned = 0
+    py_random = np.random.default_rng(5)
+    for k in range(240):
+        n = 3 + k % 2
+        moves = int((k % 12) / 12 * 36 // n * n) + k % n
+        hands, played, _, st, _ = random_position(1000 + k, n, "seed" if k % 3 else "swiss",
+                                                  moves)
+        seat = to_move(st)
+        if k % 2:
+            for p in range(n):
+                extra = [c for c in range(36) if not int(hands[p]) >> c & 1
+                         and py_random.random() < 0.6]
+                st[S_BAN + p] = np.int64(np.uint64(int(st[S_BAN + p]) & (2**64 - 1)
+                                                   | cards_mask(extra)).view(np.int64))
+        for d in range(3):
+            py = PyRng(7, k, d)
+            state = np.array([py.state], dtype=np.uint64)
+            want, t = _deal_checking_every_card(seat, int(hands[seat]), st, played, py)
+            turned += t
+            wh = sample(seat, int(hands[seat]), st, played, state)
+            assert want is not None and [int(x) for x in wh] == want, (k, d)
+            assert int(state[0]) == py.state  # the same draws, no more
+    assert turned > 0  # Hall's condition did turn seats away: the check was tested
 
 
 def test_an_under_trump_bans_higher_trumps_and_the_led_suit():

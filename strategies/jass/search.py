@@ -144,15 +144,22 @@ ROLLOUT_FAMS, ROLLOUT_PRMS = _rollout_tables()
 
 
 @njit_no_runtime()
-def _hall_ok(rest, caps, outs, m):
-    """True when the cards ``rest`` can still be dealt to the m other seats: for every set T of
-    seats, the cards only seats of T may hold are no more than T's free places (``outs[t]``:
-    the cards some seat outside T may hold)."""
+def _hall_ok_after(rest, caps, outs, m, q, b):
+    """True when the cards ``rest`` can still be dealt to the m other seats after the card
+    ``b`` (a bit) went to seat ``q`` (``caps`` already counting it), given that they could
+    be before. Hall's condition: for every set T of seats, the cards only seats of T may hold
+    are no more than T's free places (``outs[t]``: the cards some seat outside T may hold).
+    Placing the card took one place from the sets T that hold ``q`` and took the card from
+    the count of the sets it could only go to: only a T with ``q`` in it and the card in
+    ``outs[t]`` (a seat outside T could have taken it) can have lost its margin, so only
+    those are counted; every other set keeps the margin it had."""
     for t in range(1, 1 << m):
+        if not (t >> q) & 1 or (outs[t] & b) == U0:
+            continue
         room = 0
-        for q in range(m):
-            if (t >> q) & 1:
-                room += caps[q]
+        for k in range(m):
+            if (t >> k) & 1:
+                room += caps[k]
         if popcount(rest & ~outs[t]) > room:
             return False
     return True
@@ -183,12 +190,13 @@ def sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
             free = False
         caps[m] = ntr - popcount(played[p])
         m += 1
-    for t in range(1 << m):
-        o = U0
-        for q in range(m):
-            if not (t >> q) & 1:
-                o |= allow[q]
-        outs[t] = o
+    if not free:
+        for t in range(1 << m):
+            o = U0
+            for q in range(m):
+                if not (t >> q) & 1:
+                    o |= allow[q]
+            outs[t] = o
     # the cards fewest seats may hold go first
     a0 = allow[0]
     a1 = allow[1]
@@ -203,6 +211,12 @@ def sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
             g = unseen & ~one & ~every
         else:
             g = every & unseen
+        # Hall's condition holds before each card (the true deal completes the start; each
+        # card keeps it). A card one seat may hold goes there in every completion, and once
+        # only cards every seat may hold are left any seat with a free place will do: only
+        # the cards between (two of three seats at 4 players) can break it, so only they
+        # are checked. The same seats, so the same draws, as checking every card.
+        check = not free and group == 1
         while g != U0:
             c = lowest_card(g)
             g &= g - U1
@@ -211,9 +225,9 @@ def sample_world(seat, hand, st, played, rng, wh, others, allow, caps, outs):
             total = 0
             for q in range(m):  # others[4 + q]: may seat q take the card
                 ok = (allow[q] & b) != U0 and caps[q] > 0
-                if ok and not free:
+                if ok and check:
                     caps[q] -= 1
-                    ok = _hall_ok(rest, caps, outs, m)
+                    ok = _hall_ok_after(rest, caps, outs, m, q, b)
                     caps[q] += 1
                 others[4 + q] = 1 if ok else 0
                 if ok:

@@ -41,6 +41,7 @@ from analyzer.games.jass.cards import (
     M9,
     N_RANKS,
     PLAIN_POINTS_R,
+    PTS9_PLAIN,
     PTS9_TRUMP,
     RANK_OF,
     SUIT_MASK,
@@ -91,7 +92,7 @@ from strategies.jass.learned_weights import (  # noqa: F401  (re-exported for ca
     load_weights,
     weights_digest,
 )
-from strategies.jass.public import own_strength, sure_winner, unseen_cards
+from strategies.jass.public import keeps_the_lead, own_strength, unseen_cards
 
 # --- the model, jitted ------------------------------------------------------------------------
 
@@ -129,9 +130,11 @@ def context(seat, hand, st, taken):
 
 
 @njit_no_runtime(inline="always")
-def base_features(seat, hand, st, unseen, card):
+def base_features(seat, hand, st, unseen, card, tp):
     """The BASE facts of ``card`` (``unseen``: the cards in no hand of the decider's and not
-    played). With t the trump after the card (the card's suit when it fixes trump):
+    played; ``tp``: the points of the trick so far, ``trick_points(st)``, which the caller
+    counts once for the decision's cards). With t the trump after the card (the card's suit
+    when it fixes trump):
 
     0 it takes the lead in the trick (following only); 1 that times the trick's points with
     it / 30; 2 its points under t / 20; 3 the record proves it wins the trick (trump fixed,
@@ -151,15 +154,16 @@ def base_features(seat, hand, st, unseen, card):
     fixes = trump < 0 and pos > 0 and s != st[S_LED]
     t = s if fixes else trump
     cp = card_value(card, t)
+    beats = beats_best(card, st)  # always on a lead
     wins = 0.0
     pts = 0.0
     if pos > 0:
-        if beats_best(card, st):
+        if beats:
             wins = 1.0
-        pts = (trick_points(st) + cp) / 30.0
+        pts = (tp + cp) / 30.0
     sure = 0.0
-    if (trump >= 0 or pos == n - 1) and sure_winner(card, seat, st, unseen):
-        sure = 1.0
+    if (trump >= 0 or pos == n - 1) and beats and keeps_the_lead(card, st, unseen):
+        sure = 1.0  # sure_winner, its beats_best found above
     is_trump = 1.0 if s == t else 0.0
     fix = 1.0 if fixes else 0.0
     fix_pts = 0.0
@@ -177,13 +181,14 @@ def base_features(seat, hand, st, unseen, card):
     left = suit_count(hand, s) - 1
     last = 1.0 if st[S_TRICK] == st[S_NTRICKS] - 1 else 0.0
     rest = (n - 1 - pos) / (n - 1)
-    suit_unseen = unseen & SUIT_MASK[s]
+    # the points of the unseen cards of its suit under t (every suit plain with none):
+    # mask_points of those cards, their suit's nine bits the only ones set
+    nine = (unseen >> SUIT_SHIFT[s]) & M9
+    suit_pts = PTS9_TRUMP[nine] if s == t else PTS9_PLAIN[nine]
     lowest = 1.0 if (hand & SUIT_MASK[s] & ((BIT[card]) - U1)) == U0 else 0.0
     return (wins, wins * pts, cp / 20.0, sure, sure * pts, is_trump, fix, fix_pts, fix_len,
             own_strength(card, t) / 17.0, popcount(above) / 9.0, trumped, left / 9.0,
-            1.0 if left == 0 else 0.0, wins * last, wins * rest,
-            mask_points(suit_unseen, t if t >= 0 else 4) / 30.0,  # 4: every suit plain
-            lowest)
+            1.0 if left == 0 else 0.0, wins * last, wins * rest, suit_pts / 30.0, lowest)
 
 
 def _bits(*inputs: int) -> int:
@@ -206,7 +211,8 @@ def features(seat, hand, st, played, taken, card, out, at):
     """The N_FEATURES inputs of the model for ``card`` and ``seat`` into ``out[at:]``: the
     BASE facts of the card, then the CONTEXTS facts of the deal."""
     ctx = context(seat, hand, st, taken)
-    b = base_features(seat, hand, st, unseen_cards(hand, played, st[S_N]), card)
+    b = base_features(seat, hand, st, unseen_cards(hand, played, st[S_N]), card,
+                      trick_points(st))
     for k in range(BASE):
         out[at + k] = b[k]
     for j in range(CONTEXTS):
@@ -229,6 +235,7 @@ def choose(seat, hand, legal, st, played, taken, weights):
     acc = stack_float64(32)
     relu_layer_start(start, weights, at, HIDDEN, BASE, ctx, CONTEXTS)
     zero = ZERO_INPUTS[phase]
+    tp = trick_points(st)
     best = -1
     best_score = 0.0
     m = legal
@@ -236,7 +243,8 @@ def choose(seat, hand, legal, st, played, taken, weights):
         c = lowest_card(m)
         m &= m - U1
         total = relu_layer_finish(start, acc, weights, at, HIDDEN,
-                                  base_features(seat, hand, st, unseen, c), BASE, N_FEATURES,
+                                  base_features(seat, hand, st, unseen, c, tp), BASE,
+                                  N_FEATURES,
                                   zero)
         if best < 0 or total > best_score:
             best = c

@@ -74,6 +74,13 @@ def sure_winner(card, seat, st, unseen):
     """
     if not beats_best(card, st):
         return False
+    return keeps_the_lead(card, st, unseen)
+
+
+@njit_no_runtime()
+def keeps_the_lead(card, st, unseen):
+    """:func:`sure_winner` for a card that takes the lead now (``beats_best``, which the
+    caller has found): True when no later player in the trick can be shown to beat it."""
     n = st[S_N]
     pos = st[S_POS]
     if pos == n - 1:

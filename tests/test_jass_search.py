@@ -18,9 +18,12 @@ from analyzer.engines.kernel import RunSpec, kernel_path
 from analyzer.games.jass.cards import FULL_DECK, cards_mask, mask_cards, parse_card
 from analyzer.games.jass.primitives import (
     S_BAN,
+    S_DEAL_NO,
     S_FIXER,
     S_N,
     S_NTRICKS,
+    S_STICKS,
+    S_TIES,
     S_TRICK,
     S_TRUMP,
     legal_mask,
@@ -234,6 +237,63 @@ def test_a_world_is_dealt_as_checking_every_card_against_halls_condition_deals_i
             assert want is not None and [int(x) for x in wh] == want, (k, d)
             assert int(state[0]) == py.state  # the same draws, no more
     assert turned > 0  # Hall's condition did turn seats away: the check was tested
+
+
+def test_a_leaf_is_worth_what_a_whole_copy_of_the_world_gives():
+    """``leaf_value`` copies the world's state without its order of play and plays the card
+    without the search's bans (nothing after it in the leaf reads either): its outcome equals
+    the one of a whole copy of the state and ``play_card`` with the bans, for every
+    rollout kind, both objectives, single deals and deals of a match, and a scratch state full
+    of garbage where the copy leaves it alone."""
+    from strategies.jass.knobs import OBJ_DEAL, OBJ_MATCH, ROLLOUT_CHOICES
+    from strategies.jass.play import play_card
+
+    garbage = np.random.default_rng(3)
+    compared = 0
+    for k in range(80):
+        n = 3 + k % 2
+        moves = int((k % 10) / 10 * 36 // n * n) + k % n
+        hands, played, taken, st, _ = random_position(500 + k, n, "seed", moves)
+        if k % 2:  # a deal of a match: standings near its end, remembered ties
+            st[S_DEAL_NO] = 2 + k % 5
+            st[S_STICKS:S_STICKS + n] = garbage.integers(3, 8, n)
+            st[S_TIES:S_TIES + 6] = garbage.integers(0, 2, 6)
+        seat = to_move(st)
+        legal = mask_cards(int(legal_mask(hands[seat], st)))
+        state = np.array([k + 1], dtype=np.uint64)
+        wh = sample(seat, int(hands[seat]), st, played, state)
+        rk = k % len(ROLLOUT_CHOICES)
+        rfams, rprms = search.rollout_tables(rk)
+        memo = np.array([policies.begin_deal(rfams[p], rprms[p], p, wh[p], st) for p in range(4)],
+                        dtype=np.int64)
+        for card in legal[:3]:
+            for objective in (OBJ_DEAL, OBJ_MATCH):
+                seed = np.uint64(7 * k + card)
+                outs = []
+                for whole in (False, True):
+                    h2, p2, t2 = (np.zeros(4, np.uint64) for _ in range(3))
+                    st2 = garbage.integers(-2**62, 2**62, len(st)).astype(np.int64)
+                    rr = np.zeros(1, np.uint64)
+                    ints = np.zeros((5, 8), np.int64)
+                    if whole:  # the whole state, as copy_state copies it
+                        h2[:], p2[:], t2[:], st2[:] = wh, played, taken, st
+                        play_card(seat, card, h2, p2, t2, st2)
+                        rr[0] = seed
+                        if rk == search.VALUE_ROLLOUT:
+                            v = search.value_leaf(seat, h2, p2, t2, st2, rfams, rprms, rr,
+                                                  memo.copy(), objective, ints)
+                        else:
+                            rollout(rfams, rprms, rr, h2, p2, t2, st2, memo.copy())
+                            v = search.outcome(seat, t2, st2, objective, ints[0], ints[1],
+                                               ints[2], ints[3], ints[4])
+                    else:
+                        v = search.leaf_value(seat, card, seed, wh, played, taken, st, h2, p2, t2,
+                                              st2, rk, rfams, rprms, rr, memo.copy(), objective,
+                                              ints)
+                    outs.append(float(v))
+                assert outs[0] == outs[1], (k, card, objective, rk)
+                compared += 1
+    assert compared > 300
 
 
 def test_an_under_trump_bans_higher_trumps_and_the_led_suit():

@@ -85,6 +85,7 @@ from analyzer.games.jass.primitives import (
     S_TIES,
     S_TRICK,
     S_TRUMP,
+    ST,
     ST_SIZE,
     U0,
     U1,
@@ -116,7 +117,14 @@ from strategies.jass.knobs import (
     WORLDS_AT_4,
 )
 from strategies.jass.loop import rollout
-from strategies.jass.play import copy_state, deal_bonus, deal_points, play_card, to_move
+from strategies.jass.play import (
+    copy_state,
+    deal_bonus,
+    deal_points,
+    play_card,
+    play_card_no_bans,
+    to_move,
+)
 from strategies.jass.policies import begin_deal, choose_card, fix_card, trump_like
 from strategies.jass.value import LATE, finish_trick, value
 from strategies.registry import N_PARAMS, catalog, resolve_values
@@ -141,6 +149,7 @@ def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 ROLLOUT_FAMS, ROLLOUT_PRMS = _rollout_tables()
+HIST_END = next(p.offset + p.size for p in ST.pieces if p.name == "hist")  # S_HIST's end
 
 
 @njit_no_runtime()
@@ -462,9 +471,21 @@ def leaf_value(seat, card, seed, wh, played, taken, st, h2, p2, t2, st2, rk, rfa
                memo, objective, ints):
     """The decider's outcome of ``card`` played in world ``wh`` (its rollout stream seeded
     with ``seed``): the value leaf, or the rollout to the deal's end and its outcome. The
-    world's state is copied first (``h2``/``p2``/``t2``/``st2`` scratch)."""
-    copy_state(wh, played, taken, st, h2, p2, t2, st2)
-    play_card(seat, card, h2, p2, t2, st2)
+    world's state is copied first (``h2``/``p2``/``t2``/``st2`` scratch), all but the order
+    of play (``S_HIST``, the last piece of the state: only :func:`replay_misses` reads it,
+    from the decision's own state), and the card is played without the search's bans
+    (``S_BAN``: only the draw of worlds reads them, from the decision's own state). What
+    follows in the leaf reads neither, so the outcome is the one a whole copy gives
+    (tests/test_jass_search.py)."""
+    for p in range(4):
+        h2[p] = wh[p]
+        p2[p] = played[p]
+        t2[p] = taken[p]
+    for i in range(S_HIST):
+        st2[i] = st[i]
+    for i in range(HIST_END, ST_SIZE):  # (nothing follows S_HIST today)
+        st2[i] = st[i]
+    play_card_no_bans(seat, card, h2, p2, t2, st2)
     rr[0] = seed
     if rk == VALUE_ROLLOUT:
         return value_leaf(seat, h2, p2, t2, st2, rfams, rprms, rr, memo, objective, ints)

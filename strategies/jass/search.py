@@ -118,7 +118,6 @@ from strategies.jass.knobs import (
 )
 from strategies.jass.loop import rollout
 from strategies.jass.play import (
-    copy_state,
     deal_bonus,
     deal_points,
     play_card,

@@ -130,7 +130,7 @@ def context(seat, hand, st, taken):
 
 
 @njit_no_runtime(inline="always")
-def base_features(seat, hand, st, unseen, card, tp):
+def base_features(hand, st, unseen, card, tp):
     """The BASE facts of ``card`` (``unseen``: the cards in no hand of the decider's and not
     played; ``tp``: the points of the trick so far, ``trick_points(st)``, which the caller
     counts once for the decision's cards). With t the trump after the card (the card's suit
@@ -211,8 +211,7 @@ def features(seat, hand, st, played, taken, card, out, at):
     """The N_FEATURES inputs of the model for ``card`` and ``seat`` into ``out[at:]``: the
     BASE facts of the card, then the CONTEXTS facts of the deal."""
     ctx = context(seat, hand, st, taken)
-    b = base_features(seat, hand, st, unseen_cards(hand, played, st[S_N]), card,
-                      trick_points(st))
+    b = base_features(hand, st, unseen_cards(hand, played, st[S_N]), card, trick_points(st))
     for k in range(BASE):
         out[at + k] = b[k]
     for j in range(CONTEXTS):
@@ -243,8 +242,7 @@ def choose(seat, hand, legal, st, played, taken, weights):
         c = lowest_card(m)
         m &= m - U1
         total = relu_layer_finish(start, acc, weights, at, HIDDEN,
-                                  base_features(seat, hand, st, unseen, c, tp), BASE,
-                                  N_FEATURES,
+                                  base_features(hand, st, unseen, c, tp), BASE, N_FEATURES,
                                   zero)
         if best < 0 or total > best_score:
             best = c

@@ -42,6 +42,8 @@ from analyzer.games.jass.primitives import (
     S_TSEAT,
     S_VOID,
     S_WON,
+    ST,
+    ST_SIZE,
     U0,
     ban_mask,
     mask_points,
@@ -81,6 +83,26 @@ def copy_state(hands, played, taken, st, h2, p2, t2, st2):
         p2[p] = played[p]
         t2[p] = taken[p]
     st2[:] = st
+
+
+# where the order of play (S_HIST) ends in the public state
+HIST_END = next(p.offset + p.size for p in ST.pieces if p.name == "hist")
+
+
+@njit_no_runtime(inline="always")
+def copy_state_to_play_on(hands, played, taken, st, h2, p2, t2, st2):
+    """:func:`copy_state` without the order of play (``S_HIST``, which ``st2`` keeps as it
+    was): for a copy that is only played on with :func:`play_card_no_bans` and policies that
+    do not search, none of which read ``S_HIST`` (the search's replay reads it from the
+    decision's own state). The search's leaves, where the whole copy cost measurable time."""
+    for p in range(4):
+        h2[p] = hands[p]
+        p2[p] = played[p]
+        t2[p] = taken[p]
+    for i in range(S_HIST):
+        st2[i] = st[i]
+    for i in range(HIST_END, ST_SIZE):  # (nothing follows S_HIST today)
+        st2[i] = st[i]
 
 
 @njit_no_runtime(inline="always")

@@ -85,7 +85,6 @@ from analyzer.games.jass.primitives import (
     S_TIES,
     S_TRICK,
     S_TRUMP,
-    ST,
     ST_SIZE,
     U0,
     U1,
@@ -118,6 +117,7 @@ from strategies.jass.knobs import (
 )
 from strategies.jass.loop import rollout
 from strategies.jass.play import (
+    copy_state_to_play_on,
     deal_bonus,
     deal_points,
     play_card,
@@ -148,7 +148,6 @@ def _rollout_tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 ROLLOUT_FAMS, ROLLOUT_PRMS = _rollout_tables()
-HIST_END = next(p.offset + p.size for p in ST.pieces if p.name == "hist")  # S_HIST's end
 
 
 @njit_no_runtime()
@@ -471,19 +470,11 @@ def leaf_value(seat, card, seed, wh, played, taken, st, h2, p2, t2, st2, rk, rfa
     """The decider's outcome of ``card`` played in world ``wh`` (its rollout stream seeded
     with ``seed``): the value leaf, or the rollout to the deal's end and its outcome. The
     world's state is copied first (``h2``/``p2``/``t2``/``st2`` scratch), all but the order
-    of play (``S_HIST``, the last piece of the state: only :func:`replay_misses` reads it,
-    from the decision's own state), and the card is played without the search's bans
-    (``S_BAN``: only the draw of worlds reads them, from the decision's own state). What
-    follows in the leaf reads neither, so the outcome is the one a whole copy gives
-    (tests/test_jass_search.py)."""
-    for p in range(4):
-        h2[p] = wh[p]
-        p2[p] = played[p]
-        t2[p] = taken[p]
-    for i in range(S_HIST):
-        st2[i] = st[i]
-    for i in range(HIST_END, ST_SIZE):  # (nothing follows S_HIST today)
-        st2[i] = st[i]
+    of play (``copy_state_to_play_on``: only :func:`replay_misses` reads ``S_HIST``, from the
+    decision's own state), and the card is played without the search's bans (``S_BAN``: only
+    the draw of worlds reads them, from the decision's own state). What follows in the leaf
+    reads neither, so the outcome is the one a whole copy gives (tests/test_jass_search.py)."""
+    copy_state_to_play_on(wh, played, taken, st, h2, p2, t2, st2)
     play_card_no_bans(seat, card, h2, p2, t2, st2)
     rr[0] = seed
     if rk == VALUE_ROLLOUT:

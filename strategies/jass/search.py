@@ -483,6 +483,28 @@ def leaf_value(seat, card, seed, wh, played, taken, st, h2, p2, t2, st2, rk, rfa
     return outcome(seat, t2, st2, objective, ints[0], ints[1], ints[2], ints[3], ints[4])
 
 
+@njit_no_runtime()
+def world_leaves(seat, cands, nc, alive, seed, wh, played, taken, st, h2, p2, t2, st2, rk,
+                 rfams, rprms, rr, memo, objective, ints, v):
+    """Every candidate ``cands[ci]`` (ci < ``nc``) still ``alive`` played in world ``wh`` (its
+    rollout stream seeded with ``seed``): its :func:`leaf_value` into ``v[ci]``, after every
+    seat's aim for the deal (``begin_deal``, into ``memo``); returns how many leaves it
+    played. Compiled without numba's runtime, as every function the leaves call: the search's
+    own functions allocate and so count references, and a leaf inlined there counted them for
+    every array it was handed (two atomic operations each, on every leaf: a tenth of pimc's
+    time at 4 players)."""
+    n = st[S_N]
+    for p in range(n):
+        memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+    used = 0
+    for ci in range(nc):
+        if alive[ci]:
+            v[ci] = leaf_value(seat, cands[ci], seed, wh, played, taken, st, h2, p2, t2, st2,
+                               rk, rfams, rprms, rr, memo, objective, ints)
+            used += 1
+    return used
+
+
 @njit_no_runtime(inline="always")
 def decision_worlds(prm, st):
     """The worlds of a decision: the knob ``worlds``, or with ``worlds=0`` (pimc's default)
@@ -614,7 +636,6 @@ def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, c
     to ``scores`` and of its square to ``squares`` (float64[12]); returns (how many
     candidates, the worlds' total weight), or (-1, 0) on an inconsistent state. ``peek``:
     every world is ``truth`` (the real hands); otherwise ``truth`` is never read."""
-    n = st[S_N]
     rk = int(prm[P_ROLLOUT])
     objective = int(prm[P_OBJECTIVE])
     rfams, rprms = rollout_tables(rk)
@@ -630,6 +651,8 @@ def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, c
     memo = np.zeros(4, dtype=np.int64)
     ints = np.zeros((5, 8), dtype=np.int64)
     rr = np.zeros(1, dtype=np.uint64)
+    alive = np.ones(12, dtype=np.bool_)
+    v = np.zeros(12, dtype=np.float64)
     pool, seeds, keep, weight = draw_worlds(prm, seat, hand, st, played, rng, truth, peek)
     if keep[0] < 0:
         return -1, 0.0
@@ -641,13 +664,11 @@ def search_values(prm, seat, hand, legal, st, played, taken, rng, truth, peek, c
         total += weight[w]
         for p in range(4):
             wh[p] = pool[g, p]
-        for p in range(n):
-            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+        world_leaves(seat, cands, nc, alive, seeds[g], wh, played, taken, st, h2, p2, t2, st2,
+                     rk, rfams, rprms, rr, memo, objective, ints, v)
         for ci in range(nc):
-            v = leaf_value(seat, cands[ci], seeds[g], wh, played, taken, st, h2, p2, t2, st2,
-                           rk, rfams, rprms, rr, memo, objective, ints)
-            scores[ci] += weight[w] * v
-            squares[ci] += weight[w] * v * v
+            scores[ci] += weight[w] * v[ci]
+            squares[ci] += weight[w] * v[ci] * v[ci]
     return nc, total
 
 
@@ -668,7 +689,6 @@ def focused_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek):
     3 x ``worlds`` worlds are drawn. Worlds are drawn one at a time, exactly as
     :func:`draw_worlds` draws them with ``infer=voids`` (its first worlds are the plain
     search's). The best mean of the candidates left wins, ties to the earlier."""
-    n = st[S_N]
     worlds = decision_worlds(prm, st)
     z = prm[P_FOCUS]
     rk = int(prm[P_ROLLOUT])
@@ -704,14 +724,8 @@ def focused_card(prm, seat, hand, legal, st, played, taken, rng, truth, peek):
                               caps, outs)
         if not ok:
             return -1
-        for p in range(n):
-            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
-        for ci in range(nc):
-            if not alive[ci]:
-                continue
-            v[ci] = leaf_value(seat, cands[ci], seed, wh, played, taken, st, h2, p2, t2, st2,
-                               rk, rfams, rprms, rr, memo, objective, ints)
-            used += 1
+        used += world_leaves(seat, cands, nc, alive, seed, wh, played, taken, st, h2, p2, t2,
+                             st2, rk, rfams, rprms, rr, memo, objective, ints, v)
         for i in range(nc):
             if alive[i]:
                 sums[i] += v[i]
@@ -747,7 +761,6 @@ def world_values(prm, seat, hand, legal, st, played, taken, rng, count):
     draws them: ``(cands, nc, values)``, ``values[w, ci]`` candidate ci's in world w. For the
     tests and benchmarks of ``focus`` (:func:`focus_choice_py` over these values is
     :func:`focused_card`'s card)."""
-    n = st[S_N]
     rk = int(prm[P_ROLLOUT])
     objective = int(prm[P_OBJECTIVE])
     rfams, rprms = rollout_tables(rk)
@@ -767,16 +780,17 @@ def world_values(prm, seat, hand, legal, st, played, taken, rng, count):
     outs = np.zeros(8, dtype=np.uint64)
     others = np.zeros(8, dtype=np.int64)
     caps = np.zeros(4, dtype=np.int64)
+    alive = np.ones(12, dtype=np.bool_)
+    v = np.zeros(12, dtype=np.float64)
     for w in range(count):
         ok, seed = next_world(seat, hand, st, played, rng, nothing, False, wh, others, allow,
                               caps, outs)
         if not ok:
             return cands, -1, values
-        for p in range(n):
-            memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)
+        world_leaves(seat, cands, nc, alive, seed, wh, played, taken, st, h2, p2, t2, st2, rk,
+                     rfams, rprms, rr, memo, objective, ints, v)
         for ci in range(nc):
-            values[w, ci] = leaf_value(seat, cands[ci], seed, wh, played, taken, st, h2, p2,
-                                       t2, st2, rk, rfams, rprms, rr, memo, objective, ints)
+            values[w, ci] = v[ci]
     return cands, nc, values
 
 

@@ -491,8 +491,8 @@ def world_leaves(seat, cands, nc, alive, seed, wh, played, taken, st, h2, p2, t2
     seat's aim for the deal (``begin_deal``, into ``memo``); returns how many leaves it
     played. Compiled without numba's runtime, as every function the leaves call: the search's
     own functions allocate and so count references, and a leaf inlined there counted them for
-    every array it was handed (two atomic operations each, on every leaf: a tenth of pimc's
-    time at 4 players)."""
+    every array it was handed (two atomic operations each, on every leaf: 13% of pimc's
+    time at 4 players, measured with perf)."""
     n = st[S_N]
     for p in range(n):
         memo[p] = begin_deal(rfams[p], rprms[p], p, wh[p], st)

@@ -23,7 +23,8 @@ Differences are the candidate minus the other, in the game's own metric (Who's t
 minus points per game, lower is better; Jass: the mode's metric, higher is better).
 
 Run: ``NUMBA_NUM_THREADS=1 .venv/bin/python scripts/bench_strongest.py --games 300 --seed 1``
-(``--speed-games N`` units per speed table, ``--speed-rounds R``,
+(``--speed-games N`` units per speed table, ``--speed-rounds R``, ``--players N`` one
+player count,
 ``--ass-candidate``/``--jass-candidate`` the
 player measured, ``--jass-mode deals|matches``, ``--json``, ``--game ass|jass``).
 """
@@ -96,10 +97,12 @@ def head_to_head(game: str, players: int, a: str, b: str, games: int, seed: int,
 
 
 def run(games: int, speed_games: int, seed: int, which: list[str], candidates: dict,
-        jass_mode: str, rounds: int = 3) -> list[dict]:
+        jass_mode: str, rounds: int = 3, only: tuple[int, ...] = ()) -> list[dict]:
     rows = []
     for game in which:
         for n in PLAYERS[game]:
+            if only and n not in only:
+                continue
             cand = candidates[game]
             row = {"game": game, "players": n, "candidate": cand}
             row.update(speeds(game, n, {"pimc": TODAY[game], "strong": STRONGS[game],
@@ -173,11 +176,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ass-candidate", default=CANDIDATE["ass"])
     parser.add_argument("--jass-candidate", default=CANDIDATE["jass"])
     parser.add_argument("--jass-mode", choices=("deals", "matches"), default="deals")
+    parser.add_argument("--players", type=int, action="append", default=[],
+                        help="only this player count (repeatable; default: both of each game)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.games < 2 or args.speed_games < 1 or args.speed_rounds < 1:
         parser.error("--games must be at least 2, --speed-games and --speed-rounds at least 1")
     which = args.game or ["ass", "jass"]
+    known = sorted({n for g in which for n in PLAYERS[g]})
+    if any(n not in known for n in args.players):
+        parser.error(f"--players must be one of {', '.join(map(str, known))}")
     print(f"seed {args.seed}, {args.games} deals per head-to-head; speed: units per CPU "
           f"second as one seat among {CHEAP['ass']} / {CHEAP['jass']}, ratio to a table of "
           f"those alone; strong = {', '.join(STRONGS[g] for g in which)}; differences "
@@ -186,7 +194,7 @@ def main(argv: list[str] | None = None) -> None:
     print(HEADER, flush=True)
     rows = run(args.games, args.speed_games, args.seed, which,
                {"ass": args.ass_candidate, "jass": args.jass_candidate}, args.jass_mode,
-               args.speed_rounds)
+               args.speed_rounds, tuple(args.players))
     if args.json:
         print(json.dumps(rows, indent=1))
 

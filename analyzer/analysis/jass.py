@@ -13,7 +13,10 @@ rollout preset, analyzer/analysis/model.py), so its best card is the card ``pimc
 play, up to cards within noise; :func:`pimc_card` asks ``pimc`` itself (tests and
 benchmarks). Values: the sticks the player
 gets from the deal (J-9, the standings and remembered ties included; higher is better) and
-its card points (J-8). Every card is a distinct card, so no two moves are grouped.
+its card points (J-8). Cards that no rule can tell apart for the rest of the deal (a 6 and a
+7 of one suit with no other seat's card between them, :func:`same_in_effect`) are one move
+in effect: each is valued as the card of its set the evaluation values most
+(:func:`valued_as`) and the advice names them as the same card.
 """
 
 from __future__ import annotations
@@ -28,8 +31,15 @@ import numpy as np
 from analyzer.errors import CardlabError
 from analyzer.games import registry as _registry
 from analyzer.games.jass.cards import (
+    N_RANKS,
+    NO_TRUMP_POINTS_R,
     PAIR_SLOT,
+    PLAIN_POINTS_R,
+    RANK_OF,
     SUIT_LETTERS,
+    SUIT_OF,
+    TRUMP_POINTS_R,
+    TRUMP_STRENGTH_R,
     card_name,
     card_points,
     hand_names,
@@ -377,6 +387,67 @@ def prior_cards(pos: Position) -> list[int]:
     return [int(c) for c in out[:k]]
 
 
+def _points(card: int, trump: int | None) -> int:
+    """J-8: the card's points if the deal ends with ``trump`` (None: no trump fixed at all)."""
+    rank = int(RANK_OF[card])
+    if trump is None:
+        return int(NO_TRUMP_POINTS_R[rank])
+    return int(TRUMP_POINTS_R[rank] if int(SUIT_OF[card]) == trump else PLAIN_POINTS_R[rank])
+
+
+def same_in_effect(pos: Position, cards: list[int]) -> list[list[int]]:
+    """``cards`` (legal cards of the decider's) in sets that are the same card in effect, each
+    set in the order of ``cards``, the sets in the order of their first card.
+
+    Two cards of one suit are the same card in effect when no rule can tell them apart for the
+    rest of the deal: they score the same points under every trump the deal can still end
+    with (J-8; J-5: the trump once fixed, before that any suit or none: so the 6 and the 7
+    always, the 8 once trump is fixed, a plain 9 once another suit is trump), and every card
+    of their suit ranked between them, in each order that can still rank them (J-1, J-7: the
+    plain order while the suit can end plain, the trump order while it can become trump), is
+    the decider's own or was played in an earlier trick. No other seat's card and no card on the
+    table lies between them, so whichever is played, every trick is won by the same seat
+    with the same points and every later card is as legal (J-6 ranks trumps only against
+    the trick's cards): exchanging the two in any continuation of play changes nothing the
+    rules count."""
+    st = SearchState(pos.st)
+    trump = int(st.trump)
+    trumps: list[int | None] = [trump] if trump >= 0 else [None, 0, 1, 2, 3]
+    played = 0
+    for i in range(st.n):
+        played |= int(pos.played[i])
+    for c in st.tcard[: st.pos]:
+        played &= ~(1 << int(c))  # the trick on the table: those cards still count
+    free = played | int(pos.hand)  # cards that cannot lie between two of another seat's
+
+    def between_free(a: int, b: int, strength) -> bool:
+        lo, hi = sorted((int(strength[RANK_OF[a]]), int(strength[RANK_OF[b]])))
+        suit = int(SUIT_OF[a])
+        return all(free >> (suit * N_RANKS + r) & 1 for r in range(N_RANKS)
+                   if lo < int(strength[r]) < hi)
+
+    def same(a: int, b: int) -> bool:
+        suit = int(SUIT_OF[a])
+        if suit != int(SUIT_OF[b]):
+            return False
+        if any(_points(a, t) != _points(b, t) for t in trumps):
+            return False
+        plain_order = np.arange(N_RANKS)
+        if any(t != suit for t in trumps) and not between_free(a, b, plain_order):
+            return False
+        return suit not in trumps or between_free(a, b, TRUMP_STRENGTH_R)
+
+    sets: list[list[int]] = []
+    for c in cards:
+        for group in sets:
+            if same(group[0], c):
+                group.append(c)
+                break
+        else:
+            sets.append([c])
+    return sets
+
+
 def pimc_prm(worlds: int | None = None, continuation: str | None = None) -> np.ndarray:
     """``pimc``'s parameter vector with its defaults (model.search_values: the rollout
     replaced by ``continuation`` when given; ``worlds`` replaced when given)."""
@@ -441,8 +512,16 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
     values = search_values("jass", continuation)
     cards = prior_cards(pos)
     sticks, points, weights = outcomes(pos, cards, worlds, seed, index, values)
+    # cards alike (same_in_effect) are one card by the rules: one value for each set
+    groups = same_in_effect(pos, cards)
+    column = valued_as(groups, cards, sticks, weights)
+    sticks, points = sticks[:, column], points[:, column]
     rows = move_rows("jass", sticks, [card_name(c) for c in cards], None, {"points": points},
                      weights=weights)
+    same_as = {card_name(c): card_name(g[0]) for g in groups for c in g[1:]}
+    for row in rows:
+        if row["move"] in same_as:
+            row["same_as"] = same_as[row["move"]]
     info = {**pos.info, "worlds": int(sticks.shape[0]), "seed": seed,
             "unit": "sticks from the deal (higher is better); card points beside them",
             "continuation": rollout_name("jass", values),
@@ -451,6 +530,27 @@ def analyze(pos: Position, worlds: int = DEFAULT_WORLDS, seed: int = 0, index: i
     if sticks.shape[0] < MIN_INTERVAL_WORLDS:
         info["intervals"] = TOO_FEW
     return {**advice("jass", rows, continuation, values), "position": info, "moves": rows}
+
+
+def valued_as(groups: list[list[int]], cards: list[int], sticks: np.ndarray,
+              weights: np.ndarray | None) -> list[int]:
+    """For each of ``cards``, the column of ``sticks`` (worlds x cards, with the worlds'
+    ``weights``) whose values the analysis gives it: its own, or, for cards alike (a set of
+    ``groups``, :func:`same_in_effect`), the column of the set's card with the highest mean
+    (the earlier in ``cards`` on a tie). By the rules the cards of a set are one card, so any
+    way of playing on after one can be played after the other; the evaluation's players may
+    still treat the two hands apart, and the best of them is what a player holding either
+    can get. Its tie-break and arithmetic are the timeline's too (:func:`timeline_matrix`)."""
+    x = np.asarray(sticks, dtype=np.float64)
+    w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    means = x.mean(axis=0) if w is None or np.all(w == w[0]) else (w @ x) / w.sum()
+    column = list(range(len(cards)))
+    for group in groups:
+        cols = [cards.index(c) for c in group]
+        best = max(cols, key=lambda k: (means[k], -k))
+        for k in cols:
+            column[k] = best
+    return column
 
 
 def _infer(values: tuple[float, ...]) -> str:
@@ -481,18 +581,29 @@ TYPED_OPTIONS = {"players": 4, "hand": None, "tricks": None, "first": 0, "seat":
 def timeline_matrix(pos: Position, card: int, worlds: int, seed: int, index: int):
     """(kept worlds x seats sticks from the deal, the worlds' weights) when the decider of
     ``pos`` plays ``card`` (analysis.timeline's point): pimc's worlds and evaluation, as
-    :func:`outcomes` draws them."""
+    :func:`outcomes` draws them; a card alike others (:func:`same_in_effect`) is evaluated
+    as :func:`analyze` values it, as the card of its set valued most (:func:`valued_as`)."""
     from analyzer.analysis.timeline import jass_step
     from analyzer.rng import new_state, seed_state
 
-    rng = new_state()
-    seed_state(rng, seed, index, WORLD_STREAM)
-    got = jass_step(pimc_prm(worlds), pos.seat, np.uint64(pos.hand), pos.st.copy(),
-                    pos.played.copy(), pos.taken.copy(), rng, card)
-    if got is None:
-        raise CardlabError("no deal of the unseen cards fits this position (the play proves "
-                           "more than the hand sizes allow)")
-    return got[0], got[2]
+    cards = prior_cards(pos)
+    group = next((g for g in same_in_effect(pos, cards) if card in g), [card])
+    got = []
+    for member in group:
+        rng = new_state()
+        seed_state(rng, seed, index, WORLD_STREAM)
+        step = jass_step(pimc_prm(worlds), pos.seat, np.uint64(pos.hand), pos.st.copy(),
+                         pos.played.copy(), pos.taken.copy(), rng, member)
+        if step is None:
+            raise CardlabError("no deal of the unseen cards fits this position (the play "
+                               "proves more than the hand sizes allow)")
+        got.append(step)
+    if len(group) > 1:
+        own = np.stack([step[0][:, pos.seat] for step in got], axis=1)
+        chosen = valued_as([group], group, own, got[0][2])[group.index(card)]
+    else:
+        chosen = 0
+    return got[chosen][0], got[chosen][2]
 
 
 def timeline_move(record: dict[str, Any], part: int, index: int):

@@ -140,8 +140,9 @@ def _about(loss: float) -> str:
 
 
 def recommendation(game: str, rows: list[dict[str, Any]]) -> str:
-    """The analysis in plain words (rows best first, values.move_rows): the move to play, the
-    moves as good within noise, what the others cost."""
+    """The analysis in plain words (rows best first, values.move_rows): the move to play (and
+    the cards that are the same card in effect: rows whose ``same_as`` names it), the moves as
+    good within noise, what the others cost."""
     from analyzer.analysis.values import loss_of
 
     best = rows[0]["move"]
@@ -151,11 +152,17 @@ def recommendation(game: str, rows: list[dict[str, Any]]) -> str:
     if rows[0]["diff_low"] is None:
         return (f"Play {best}; with so few worlds no other move is told apart from it (no "
                 "intervals).")
-    ties, worse = [], []
+    ties, worse, same = [], [], []
     for row in rows[1:]:
+        if row.get("same_as") == best:  # no rule tells the two apart (analysis.jass)
+            same.append(row["move"])
+            continue
         loss, low, _ = loss_of(game, row)
         (worse if low is not None and low > 0 else ties).append((row["move"], loss))
-    words = [f"Play {best}."]
+    words = [f"Play {best}" + (f" ({_names(same)} {'is' if len(same) == 1 else 'are'} the "
+                               "same card here)." if same else ".")]
+    if not ties and not worse:
+        return words[0]
     if ties:
         words.append(f"{_names([m for m, _ in ties])} {'is' if len(ties) == 1 else 'are'} as "
                      "good within noise" + (";" if worse else "."))

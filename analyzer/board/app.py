@@ -149,8 +149,9 @@ def shown_rows(game: str, rows: list[dict]) -> list[dict]:
     out = []
     for row in rows:
         shown = {"value": estimate(row["value"], _half(row, "")),
-                 "diff": "best" if row["best"] else estimate(row["diff"], _half(row, "diff"),
-                                                             signed=True)}
+                 "diff": "best" if row["best"] else f"same as {row['same_as']}"
+                 if row.get("same_as") else estimate(row["diff"], _half(row, "diff"),
+                                                     signed=True)}
         if "points" in row:  # the value the game's rows carry beside the main one
             shown["extra"] = estimate(row["points"], _half(row, "points"))
         elif "win" in row:

@@ -184,7 +184,8 @@ def table(result: dict[str, Any], game: str) -> str:
     head = f"  {'move':<10} {'value':<18} {'vs best':<20}" + (f" {title:<16}" if extra else "")
     lines.append(head.rstrip())
     for row in result["moves"]:
-        diff = "best" if row["best"] else _est(row["diff"], _half(row, "diff"), signed=True)
+        diff = "best" if row["best"] else f"same as {row['same_as']}" if row.get("same_as") \
+            else _est(row["diff"], _half(row, "diff"), signed=True)
         line = f"  {row['move']:<10} {_est(row['value'], _half(row, '')):<18} {diff:<20}"
         if extra == "points":
             line += f" {_est(row['points'], _half(row, 'points')):<16}"

@@ -11,12 +11,12 @@ positions counted by the game (or deal) they come from, the unit that was random
 (analyzer/stats/intervals.py ``clustered_share_interval``), the share where the best
 is ``pimc``'s very move, and seconds per position (process CPU time, one core, after a
 warm-up call that compiles or loads the kernels; the aim: 1 s or less). ``pimc``'s own move
-carries its own sampling noise (Plus-Minus Jass: 24 worlds per decision at 3 players, 18 at 4,
-more on close calls), and so does the share that agrees (a single move per position);
+carries its own sampling noise (Plus-Minus Jass: 24 worlds per decision, more on close
+calls), and so does the share that agrees (a single move per position);
 ``--modal K`` also measures the agreement with the move ``pimc`` plays most often over K seeds
 of its own, and the chance that a move of pimc's agrees (the share of its K seeds' moves that
 agree, averaged over the positions: the expected agreement, without the noise of one move per
-position; with its interval, counted by game as well).
+position; with its interval, counted by game as well; and per player count).
 
 The positions: game after game of a run of seed ``--seed`` (index 0, 1, ...), every
 ``--stride``-th non-forced ``pimc`` move of each game, until ``--positions`` per game.
@@ -150,7 +150,12 @@ def run(game: str, args) -> list[dict]:
                     "max_s": max(times), "model": result["model"], "costs": costs,
                     "modal": modal_agree / len(picked) if args.modal else None,
                     "chance": clustered_share_interval(chances, games) if args.modal
-                    else None})
+                    else None,
+                    "chance_by_players": {n: clustered_share_interval(
+                        [c for c, g in zip(chances, games, strict=True)
+                         if g.startswith(f"{n}:")],
+                        [g for g in games if g.startswith(f"{n}:")])
+                        for n in counts if positions[n]} if args.modal else None})
     return out
 
 
@@ -233,7 +238,10 @@ def main(argv: list[str] | None = None) -> None:
                       f"; best = pimc's most frequent move over {args.modal} seeds or within "
                       f"noise {r['modal']:.1%}; the chance that a move of pimc's agrees (its "
                       f"{args.modal} seeds' moves, averaged over the positions) "
-                      f"{r['chance'].value:.1%} {_ends(r['chance'])}") + f". {r['model']}",
+                      f"{r['chance'].value:.1%} {_ends(r['chance'])} ("
+                      + ", ".join(f"{c.value:.1%} {_ends(c)} at {n} players"
+                                  for n, c in r["chance_by_players"].items()) + ")")
+                  + f". {r['model']}",
                   flush=True)
 
 

@@ -43,8 +43,9 @@ def test_a_table_that_is_no_strategy_is_refused_in_one_line(capsys):
 
 
 def test_the_agreement_is_printed_with_its_interval_over_the_games(capsys):
-    """The share that agrees and the chance that a move of pimc's agrees each come with a 95%
-    interval (counted by the deal the positions come from) that holds the share."""
+    """The share that agrees and the chance that a move of pimc's agrees (also per player
+    count) each come with a 95% interval (counted by the deal the positions come from) that
+    holds the share."""
     import re
 
     _module().main(["--game", "jass", "--positions", "6", "--worlds", "40", "--modal", "2"])
@@ -52,7 +53,11 @@ def test_the_agreement_is_printed_with_its_interval_over_the_games(capsys):
     share = re.search(r"within noise (\d+\.\d)% \[(\d+\.\d)%, (\d+\.\d)%\]", out)
     chance = re.search(r"averaged over the positions\) (\d+\.\d)% \[(\d+\.\d)%, (\d+\.\d)%\]",
                        out)
+    by_players = re.findall(r"(\d+\.\d)% \[(\d+\.\d)%, (\d+\.\d)%\] at (\d) players", out)
+    assert [int(n) for *_, n in by_players] == [3, 4], out
     for found in (share, chance):
         assert found, out
         value, low, high = (float(x) for x in found.groups())
         assert low <= value <= high and low < high
+    for value, low, high, _ in by_players:
+        assert float(low) <= float(value) <= float(high)

@@ -89,13 +89,13 @@ def test_holm_and_groups():
 
 def test_a_knob_whose_zero_is_the_player_counts_keys_as_it_plays():
     """Jass pimc's worlds=0 plays WORLDS_AT_3 worlds at 3 players and WORLDS_AT_4 at 4: at each
-    count it is one decision key with the count named, and another at the other count."""
+    count it is one decision key with the count named, and another than any other count of
+    worlds named; with no player count it is its own key."""
     from strategies.jass.knobs import WORLDS_AT_3, WORLDS_AT_4
 
-    at3, at4 = f"pimc:worlds={WORLDS_AT_3}", f"pimc:worlds={WORLDS_AT_4}"
-    assert WORLDS_AT_3 != WORLDS_AT_4
-    assert decision_key("jass", "pimc", 3) == decision_key("jass", at3, 3)
-    assert decision_key("jass", "pimc", 4) == decision_key("jass", at4, 4)
-    assert decision_key("jass", "pimc", 3) != decision_key("jass", at4, 3)
-    assert decision_key("jass", "pimc", 4) != decision_key("jass", at3, 4)
-    assert decision_key("jass", "pimc") != decision_key("jass", at3)
+    for n, worlds in ((3, WORLDS_AT_3), (4, WORLDS_AT_4)):
+        assert decision_key("jass", "pimc", n) == decision_key("jass", f"pimc:worlds={worlds}", n)
+        for other in (worlds - 1, worlds + 1):
+            assert decision_key("jass", "pimc", n) != \
+                decision_key("jass", f"pimc:worlds={other}", n)
+    assert decision_key("jass", "pimc") != decision_key("jass", f"pimc:worlds={WORLDS_AT_3}")

@@ -32,13 +32,10 @@ from analyzer.errors import CardlabError
 from analyzer.games import registry as _registry
 from analyzer.games.jass.cards import (
     N_RANKS,
-    NO_TRUMP_POINTS_R,
     PAIR_SLOT,
-    PLAIN_POINTS_R,
     RANK_OF,
     SUIT_LETTERS,
     SUIT_OF,
-    TRUMP_POINTS_R,
     TRUMP_STRENGTH_R,
     card_name,
     card_points,
@@ -71,6 +68,7 @@ from analyzer.numbers import NumberError, parse_int_list
 
 # Worlds per position by default: the game's adapter declares it (GameParts.worlds)
 DEFAULT_WORLDS = _registry.get("jass").parts.worlds
+PLAIN_ORDER = np.arange(N_RANKS)  # J-1: the plain order, low to high, is the rank index
 MOVE_NOUN = "card"  # what the advice calls one of the choices ("the only legal card")
 WORLD_STREAM = 0
 PIMC_STREAM = 1
@@ -387,14 +385,6 @@ def prior_cards(pos: Position) -> list[int]:
     return [int(c) for c in out[:k]]
 
 
-def _points(card: int, trump: int | None) -> int:
-    """J-8: the card's points if the deal ends with ``trump`` (None: no trump fixed at all)."""
-    rank = int(RANK_OF[card])
-    if trump is None:
-        return int(NO_TRUMP_POINTS_R[rank])
-    return int(TRUMP_POINTS_R[rank] if int(SUIT_OF[card]) == trump else PLAIN_POINTS_R[rank])
-
-
 def same_in_effect(pos: Position, cards: list[int]) -> list[list[int]]:
     """``cards`` (legal cards of the decider's) in sets that are the same card in effect, each
     set in the order of ``cards``, the sets in the order of their first card.
@@ -412,7 +402,7 @@ def same_in_effect(pos: Position, cards: list[int]) -> list[list[int]]:
     rules count."""
     st = SearchState(pos.st)
     trump = int(st.trump)
-    trumps: list[int | None] = [trump] if trump >= 0 else [None, 0, 1, 2, 3]
+    trumps = [trump] if trump >= 0 else [-1, 0, 1, 2, 3]  # -1: the deal ends with no trump
     played = 0
     for i in range(st.n):
         played |= int(pos.played[i])
@@ -430,10 +420,9 @@ def same_in_effect(pos: Position, cards: list[int]) -> list[list[int]]:
         suit = int(SUIT_OF[a])
         if suit != int(SUIT_OF[b]):
             return False
-        if any(_points(a, t) != _points(b, t) for t in trumps):
+        if any(card_points(a, t) != card_points(b, t) for t in trumps):
             return False
-        plain_order = np.arange(N_RANKS)
-        if any(t != suit for t in trumps) and not between_free(a, b, plain_order):
+        if any(t != suit for t in trumps) and not between_free(a, b, PLAIN_ORDER):
             return False
         return suit not in trumps or between_free(a, b, TRUMP_STRENGTH_R)
 
@@ -541,9 +530,9 @@ def valued_as(groups: list[list[int]], cards: list[int], sticks: np.ndarray,
     way of playing on after one can be played after the other; the evaluation's players may
     still treat the two hands apart, and the best of them is what a player holding either
     can get. Its tie-break and arithmetic are the timeline's too (:func:`timeline_matrix`)."""
-    x = np.asarray(sticks, dtype=np.float64)
-    w = None if weights is None else np.asarray(weights, dtype=np.float64)
-    means = x.mean(axis=0) if w is None or np.all(w == w[0]) else (w @ x) / w.sum()
+    from analyzer.analysis.values import world_means
+
+    means = world_means(np.asarray(sticks, dtype=np.float64), weights)
     column = list(range(len(cards)))
     for group in groups:
         cols = [cards.index(c) for c in group]

@@ -161,8 +161,6 @@ def recommendation(game: str, rows: list[dict[str, Any]]) -> str:
         (worse if low is not None and low > 0 else ties).append((row["move"], loss))
     words = [f"Play {best}" + (f" ({_names(same)} {'is' if len(same) == 1 else 'are'} the "
                                "same card here)." if same else ".")]
-    if not ties and not worse:
-        return words[0]
     if ties:
         words.append(f"{_names([m for m, _ in ties])} {'is' if len(ties) == 1 else 'are'} as "
                      "good within noise" + (";" if worse else "."))

@@ -126,6 +126,15 @@ def effective_worlds(w: np.ndarray) -> float:
     return float(w.sum() ** 2 / (w @ w)) if w.size and w.sum() > 0 else 0.0
 
 
+def world_means(x: np.ndarray, w: np.ndarray | None) -> np.ndarray:
+    """Each column's mean over the worlds (rows) of ``x``, weighted by ``w`` (None, or
+    weights that are all alike: the plain mean)."""
+    if w is None or len(w) == 0 or np.all(w == w[0]):
+        return x.mean(axis=0)
+    w = np.asarray(w, dtype=np.float64)
+    return (w @ x) / w.sum()
+
+
 def _interval(x: np.ndarray, w: np.ndarray | None = None) -> tuple[float, float, float]:
     """Mean and 95% t interval (weighted by ``w`` when given: the weighted mean, the weighted
     variance and t on the effective number of worlds); a column without spread has the mean
@@ -175,7 +184,7 @@ def move_rows(game: str, outcomes: np.ndarray, names: list[str], pimc: int | Non
             extra = {k: np.asarray(v)[keep] for k, v in (extra or {}).items()} or None
     ranges = value_ranges(game, extra) if ranges is None else ranges
     few = (x.shape[0] if wt is None else effective_worlds(wt)) < MIN_INTERVAL_WORLDS
-    means = x.mean(axis=0) if wt is None else (wt @ x) / wt.sum()
+    means = world_means(x, wt)
     sign = 1.0 if LOWER_IS_BETTER[game] else -1.0
     order = sorted(range(len(names)), key=lambda i: (sign * means[i], i))
     best = order[0]

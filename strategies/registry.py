@@ -201,6 +201,15 @@ class Strategy:
                 values[p.slot] = dict(p.by_players).get(players, 0.0)
         return tuple(values)
 
+    def by_players_at(self, players: int) -> dict[str, str]:
+        """The knobs whose 0 stands for the player count's value (:meth:`values_at`), as they
+        play at ``players`` players, each as its exact float's ``repr``: a run records them
+        beside the definition, since the count's value is the code's and may change (Jass
+        ``pimc``'s worlds at 4 players went from 18 to 24)."""
+        at = self.values_at(players)
+        return {p.name: repr(float(at[p.slot])) for p in self.spec.params
+                if p.by_players and self.values[p.slot] == 0}
+
     def identity(self) -> str:
         """What this strategy plays, exactly: the family and every knob value as the exact
         float (``heuristic:jokers=0.0,keep=2.0,...``). Two strategies play alike if their

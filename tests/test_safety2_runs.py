@@ -293,6 +293,32 @@ def test_the_linear_model_pimc_finishes_rounds_with_is_recorded_and_checked(tmp_
     assert "linear_weights" not in seat  # its description names them
 
 
+def test_a_knob_that_follows_the_player_count_is_recorded_as_it_played(tmp_path):
+    """Jass pimc's worlds=0 plays the player count's worlds, a value of the code's (it went
+    from 18 to 24 at 4 players): the plan records it as it played at the run's count, a replay
+    that would play another value is refused with one line, and a resume sees the change;
+    strategies without such a knob record nothing more."""
+    import analyzer.engines.jass.kernel as kernel
+    from analyzer.cli.runs import check_recorded_player_counts
+    from analyzer.engines.kernel import RunSpec
+    from analyzer.errors import CardlabError
+    from analyzer.runner.manifest import build_plan, differences
+    from strategies.jass.knobs import WORLDS_AT_4
+
+    seats = ("pimc", "aim-low", "pimc:worlds=6", "aim-low")
+    plan = build_plan(RunSpec("jass", 4, seats, 1), kernel, 0, 10, "rows")
+    at = [entry.get("at_players") for entry in plan["strategies"]]
+    assert at == [{"worlds": repr(float(WORLDS_AT_4))}, None, None, None]
+    check_recorded_player_counts(plan, tmp_path)  # as it plays now: fine
+    entries = [dict(e) for e in plan["strategies"]]
+    entries[0]["at_players"] = {"worlds": "18.0"}
+    older = {**plan, "strategies": entries}
+    with pytest.raises(CardlabError, match=r"played worlds=18\.0 at 4 players") as err:
+        check_recorded_player_counts(older, tmp_path)
+    assert "\n" not in str(err.value)
+    assert any("at_players.worlds" in d for d in differences(older, plan))
+
+
 # --- item 10: a bounded match, and Ctrl-C stops an analysis -------------------------------------
 
 

@@ -28,7 +28,35 @@ def run_spec(run: Path):
     except (ValueError, KeyError, TypeError) as exc:
         raise CardlabError(f"cannot read the plan of {run}: {exc}") from None
     check_recorded_weights(plan, run)
+    check_recorded_player_counts(plan, run)
     return spec, start, count, plan
+
+
+def check_recorded_player_counts(plan: dict, run: Path) -> None:
+    """One line, before anything is played, when a seat's knob that follows the player count
+    (the plan's ``at_players``, runner/manifest.py ``describe_strategies``) played another
+    value than the same knob plays now at the run's player count: the replay would play
+    another game."""
+    from analyzer.runner.manifest import recorded_strategies
+    from strategies.registry import StrategyError, from_definition
+
+    recorded = recorded_strategies(plan)
+    for entry in plan.get("strategies") or []:
+        played = entry.get("at_players") if isinstance(entry, dict) else None
+        text = entry.get("strategy") if isinstance(entry, dict) else None
+        if not isinstance(played, dict) or text not in recorded:
+            continue
+        try:
+            now = from_definition(plan["game"], recorded[text]).by_players_at(
+                int(plan["players"]))
+        except (StrategyError, KeyError, TypeError, ValueError) as exc:
+            raise CardlabError(f"cannot replay {run}: {exc}") from None
+        for knob, value in played.items():
+            if now.get(knob) != value:
+                raise CardlabError(
+                    f"cannot replay {run}: its {text!r} played {knob}={value} at "
+                    f"{plan['players']} players, where the same strategy plays "
+                    f"{knob}={now.get(knob)} now, and a replay would play another game")
 
 
 def check_recorded_weights(plan: dict, run: Path) -> None:

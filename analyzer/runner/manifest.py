@@ -71,15 +71,20 @@ def describe_strategies(spec: RunSpec) -> list[dict[str, Any]]:
     """One entry per seat: the text given, the name, a label, every parameter as the command
     line writes it, and the fully resolved definition (registry ``Strategy.definition``:
     family and every knob as its exact float), which makes the run stand alone: a file
-    preset is recorded resolved, and two plans are equal only if they play the same."""
+    preset is recorded resolved, and two plans are equal only if they play the same. A knob
+    left at the player count's value (Jass ``pimc``'s ``worlds=0``) is also recorded as it
+    played at the run's player count (``at_players``, registry ``Strategy.by_players_at``), so
+    that resume and replay see a change of that value."""
     out = []
     for seat, (text, s) in enumerate(zip(spec.strategies,
                                          parse_strategies(spec.game, spec.strategies),
                                          strict=True)):
-        out.append(
-            {"seat": seat, "strategy": text, "name": s.name, "label": s.label(),
-             "params": s.describe_params(), "definition": s.definition()}
-        )
+        entry = {"seat": seat, "strategy": text, "name": s.name, "label": s.label(),
+                 "params": s.describe_params(), "definition": s.definition()}
+        at = s.by_players_at(spec.players)
+        if at:
+            entry["at_players"] = at
+        out.append(entry)
     return out
 
 
